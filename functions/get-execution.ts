@@ -1,0 +1,15 @@
+import { forbidden, notFound } from '../shared/domain/errors.ts';
+import { executionBody } from '../shared/http/execution-response.ts';
+import { defineHandler } from '../shared/http/handler.ts';
+
+/** GET …/executions/{executionId}: the recorded outcome of one execution. */
+export const handler = defineHandler('getExecution', async (request, services) => {
+  const { projectId, environmentId, executionId } = request.pathParameters as Record<string, string>;
+  const membership = await services.definitions.getMembership(projectId!, request.principal!.id);
+  if (!membership) throw forbidden(`You are not a member of project '${projectId}'.`);
+  const execution = await services.store.getExecution(executionId!);
+  if (!execution || execution.projectId !== projectId || execution.environmentId !== environmentId) {
+    throw notFound('Execution', executionId!);
+  }
+  return { status: 200, body: executionBody(execution) };
+});

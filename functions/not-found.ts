@@ -1,0 +1,19 @@
+import { DoguError, notFound } from '../shared/domain/errors.ts';
+import { defineHandler } from '../shared/http/handler.ts';
+import { allowedMethods } from '../shared/http/route-matcher.ts';
+
+/** The catch-all route: 405 when the path exists under another method, else 404. */
+export const handler = defineHandler('notFound', async (request) => {
+  const { method, path } = request.event.requestContext.http;
+  const allowed = allowedMethods(path);
+  if (allowed.length > 0) {
+    throw new DoguError(
+      'method_not_allowed',
+      `${method} is not allowed on ${path}; use ${allowed.join(', ')}.`,
+      {
+        headers: { allow: allowed.join(', ') },
+      },
+    );
+  }
+  throw notFound('Route', `${method} ${path}`);
+});

@@ -1,0 +1,43 @@
+/** `npm start`: run Dogu on this machine with the embedded runtime. */
+import { resolve } from 'node:path';
+import { logger } from '../shared/commons/logger.ts';
+import { startLocalRuntime } from './runtime.ts';
+
+const dataDir = resolve(process.env.DOGU_DATA_DIR ?? '.dogu/data');
+const runtime = await startLocalRuntime({
+  dataDir,
+  host: process.env.HOST ?? '127.0.0.1',
+  port: Number(process.env.PORT ?? 8787),
+  demoDbPort: Number(process.env.DOGU_DEMO_DB_PORT ?? 54329),
+  ...(process.env.DOGU_DEMO_DATABASE_URL ? { demoDatabaseUrl: process.env.DOGU_DEMO_DATABASE_URL } : {}),
+}).catch((error: Error) => {
+  console.error(`Dogu could not start: ${error.message}`);
+  process.exit(1);
+});
+
+const { url, demo } = runtime;
+const execute = `${url}/public/v1/projects/${demo.project}/environments/${demo.environments[0]}/actions/${demo.action}/executions`;
+console.log(`
+Dogu is running at ${url}   (data: ${dataDir}${runtime.seeded ? ', demo seeded now' : ''})
+
+  Demo project:      ${demo.project}   environments: ${demo.environments.join(', ')}
+  Demo data source:  ${demo.dataSource}   (PostgreSQL at ${demo.database.host}:${demo.database.port})
+  Demo action:       ${demo.action}
+
+  Get a token:       npx dogu login && npx dogu print-access-token
+  Run the demo:      curl -X POST -H "Authorization: Bearer $(npx dogu print-access-token)" \\
+                       -H 'Content-Type: application/json' -d '{"arguments":{"status":"shipped","limit":5}}' \\
+                       ${execute}
+`);
+logger.info('dogu started', { url, dataDir });
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info('dogu stopping', { signal });
+  await runtime.close();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,131 @@
+/**
+ * The embedded runtime: the whole service in one Node process. The same
+ * handlers as on AWS, with dynalite for DynamoDB, PGlite for the demo
+ * database, and a signing key file, all under one data directory.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { TokenService } from '../shared/adapters/auth/token-service.ts';
+import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
+import { systemClock, uuidV7Ids } from '../shared/adapters/ids.ts';
+import { PooledConnectorFactory } from '../shared/adapters/postgres/connector-factory.ts';
+import type { PostgresConnection } from '../shared/domain/model.ts';
+import { provideServices, type Services } from '../shared/runtime/services.ts';
+import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
+import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
+import { createLocalServer, loadHandlers } from './http-server.ts';
+import { demoIds, seedDemo } from './seed-demo.ts';
+
+export interface LocalRuntimeOptions {
+  dataDir: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Port of the embedded demo database; 0 picks a free one. */
+  demoDbPort: number;
+  /** Use this PostgreSQL for the demo instead of the embedded one (benchmarks, bigger demos). */
+  demoDatabaseUrl?: string;
+  tableName?: string;
+}
+
+export interface LocalRuntime {
+  url: string;
+  dataDir: string;
+  seeded: boolean;
+  demo: typeof demoIds & { database: PostgresConnection };
+  services: Services;
+  close(): Promise<void>;
+}
+
+export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
+  };
+  try {
+    const dynamo = await startEmbeddedDynamoDb(
+      join(options.dataDir, 'dynamodb'),
+      options.tableName ?? 'dogu',
+    );
+    closers.push(() => dynamo.close());
+
+    let database: PostgresConnection;
+    if (options.demoDatabaseUrl) {
+      database = connectionFromUrl(options.demoDatabaseUrl);
+    } else {
+      const demoDb = await startEmbeddedDemoDatabase(
+        join(options.dataDir, 'demo-postgres'),
+        options.demoDbPort,
+      );
+      closers.push(() => demoDb.close());
+      database = demoDb.connection;
+    }
+    await ensureDemoSchema(database);
+
+    const store = new DynamoDbStore(dynamo.client, options.tableName ?? 'dogu');
+    const connectors = new PooledConnectorFactory(options.demoDatabaseUrl ? 10 : 4);
+    closers.push(() => connectors.close());
+    const services: Services = {
+      store,
+      definitions: store,
+      tokens: new TokenService(await signingKey(options.dataDir)),
+      connectors,
+      clock: systemClock,
+      ids: uuidV7Ids,
+      settings: { localLogin: true, loginTokenSeconds: 12 * 3600, maxExecutionMs: 60_000 },
+    };
+    provideServices(async () => services);
+    const seeded = await seedDemo(services, database);
+
+    const server = createLocalServer(await loadHandlers());
+    server.keepAliveTimeout = 65_000;
+    server.listen(options.port, options.host);
+    await once(server, 'listening');
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+    const { port } = server.address() as AddressInfo;
+    const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+    return {
+      url: `http://${host}:${port}`,
+      dataDir: options.dataDir,
+      seeded,
+      demo: { ...demoIds, database },
+      services,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** 32 random bytes made on first start, readable only by this user. */
+async function signingKey(dataDir: string): Promise<Uint8Array> {
+  const path = join(dataDir, 'signing-key');
+  try {
+    await writeFile(path, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EEXIST') throw error;
+  }
+  return Buffer.from((await readFile(path, 'utf8')).trim(), 'base64');
+}
+
+function connectionFromUrl(value: string): PostgresConnection {
+  const url = new URL(value);
+  return {
+    host: url.hostname,
+    port: Number(url.port || 5432),
+    database: decodeURIComponent(url.pathname.slice(1)) || 'postgres',
+    user: decodeURIComponent(url.username) || 'postgres',
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+  };
+}

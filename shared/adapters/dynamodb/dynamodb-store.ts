@@ -1,0 +1,135 @@
+/**
+ * Store on one DynamoDB table through lib-dynamodb. Uses only operations that
+ * DynamoDB and dynalite both support: uniqueness comes from conditional puts,
+ * never from transactions.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type {
+  Action,
+  DataSource,
+  Environment,
+  Execution,
+  Membership,
+  Project,
+  User,
+} from '../../domain/model.ts';
+import { AlreadyExistsError, type Store } from '../../domain/ports.ts';
+import { keys } from './table-schema.ts';
+
+type Key = { pk: string; sk: string };
+
+export class DynamoDbStore implements Store {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  private async get<T>(key: Key): Promise<T | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: key }));
+    if (!Item) return undefined;
+    const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _type, ...record } = Item;
+    return record as T;
+  }
+
+  private async put(key: Key, type: string, record: object, extra: Record<string, string> = {}) {
+    await this.client.send(
+      new PutCommand({ TableName: this.tableName, Item: { ...key, ...extra, type, ...record } }),
+    );
+  }
+
+  /** A put that fails with AlreadyExistsError instead of overwriting. */
+  private async create(key: Key, type: string, record: object, extra: Record<string, string> = {}) {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...key, ...extra, type, ...record },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new AlreadyExistsError(`${type} ${key.pk}`);
+      throw error;
+    }
+  }
+
+  getProject(projectId: string) {
+    return this.get<Project>(keys.project(projectId));
+  }
+  getEnvironment(projectId: string, environmentId: string) {
+    return this.get<Environment>(keys.environment(projectId, environmentId));
+  }
+  getAction(projectId: string, actionId: string) {
+    return this.get<Action>(keys.action(projectId, actionId));
+  }
+  getDataSource(projectId: string, dataSourceId: string) {
+    return this.get<DataSource>(keys.dataSource(projectId, dataSourceId));
+  }
+  getMembership(projectId: string, principalId: string) {
+    return this.get<Membership>(keys.membership(projectId, principalId));
+  }
+
+  createProject(project: Project) {
+    return this.create(keys.project(project.id), 'project', project);
+  }
+  createEnvironment(environment: Environment) {
+    return this.create(keys.environment(environment.projectId, environment.id), 'environment', environment);
+  }
+  putMembership(membership: Membership) {
+    return this.put(keys.membership(membership.projectId, membership.principalId), 'membership', membership, {
+      gsi1pk: `PRINCIPAL#${membership.principalId}`,
+      gsi1sk: `PROJECT#${membership.projectId}`,
+    });
+  }
+  putDataSource(dataSource: DataSource) {
+    return this.put(keys.dataSource(dataSource.projectId, dataSource.id), 'dataSource', dataSource);
+  }
+  putAction(action: Action) {
+    return this.put(keys.action(action.projectId, action.id), 'action', action);
+  }
+
+  async getUserByEmail(email: string): Promise<User | undefined> {
+    const claim = await this.get<{ userId: string }>(keys.userEmail(email));
+    return claim ? this.get<User>(keys.user(claim.userId)) : undefined;
+  }
+
+  async createUser(user: User): Promise<User> {
+    // The e-mail claim is the uniqueness guard: of two concurrent sign-ups one wins.
+    try {
+      await this.create(keys.userEmail(user.email), 'userEmail', { userId: user.id });
+    } catch (error) {
+      if (!(error instanceof AlreadyExistsError)) throw error;
+      const claim = await this.get<{ userId: string }>(keys.userEmail(user.email));
+      const existing = claim && (await this.get<User>(keys.user(claim.userId)));
+      if (existing || !claim) throw error;
+      // A crash between the two writes left a claim without its user: finish that sign-up.
+      user = { ...user, id: claim.userId };
+    }
+    await this.put(keys.user(user.id), 'user', user);
+    return user;
+  }
+
+  putExecution(execution: Execution) {
+    return this.put(keys.execution(execution.id), 'execution', execution, {
+      gsi1pk: `ACTION#${execution.projectId}#${execution.actionId}`,
+      gsi1sk: `${execution.startedAt}#${execution.id}`,
+    });
+  }
+  getExecution(executionId: string) {
+    return this.get<Execution>(keys.execution(executionId));
+  }
+
+  async claimMarker(name: string, at: string): Promise<boolean> {
+    try {
+      await this.create(keys.marker(name), 'marker', { name, at });
+      return true;
+    } catch (error) {
+      if (error instanceof AlreadyExistsError) return false;
+      throw error;
+    }
+  }
+  async hasMarker(name: string): Promise<boolean> {
+    return (await this.get(keys.marker(name))) !== undefined;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The one table's key schema, shared by the CDK stack and the embedded
+ * runtime's table creation so the two can never drift. See docs/data-model.md.
+ */
+export const tableSchema = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+} as const;
+
+export const keys = {
+  project: (projectId: string) => ({ pk: `PROJECT#${projectId}`, sk: '#PROJECT' }),
+  environment: (projectId: string, environmentId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `ENV#${environmentId}`,
+  }),
+  membership: (projectId: string, principalId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `MEMBER#${principalId}`,
+  }),
+  dataSource: (projectId: string, dataSourceId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `DATASOURCE#${dataSourceId}`,
+  }),
+  action: (projectId: string, actionId: string) => ({ pk: `PROJECT#${projectId}`, sk: `ACTION#${actionId}` }),
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: '#USER' }),
+  userEmail: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: '#EMAIL' }),
+  execution: (executionId: string) => ({ pk: `EXECUTION#${executionId}`, sk: '#EXECUTION' }),
+  marker: (name: string) => ({ pk: `MARKER#${name}`, sk: '#MARKER' }),
+};

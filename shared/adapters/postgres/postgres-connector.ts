@@ -1,0 +1,121 @@
+/**
+ * Runs compiled statements on PostgreSQL through a pool per data source and
+ * environment. Values are always bound by the driver ($n placeholders).
+ */
+import pg from 'pg';
+import { DoguError } from '../../domain/errors.ts';
+import type { Column, PostgresConnection } from '../../domain/model.ts';
+import type { CompiledStatement, RawStatementResult, SqlConnector } from '../../domain/ports.ts';
+import { describeType, textFormatParser } from './column-types.ts';
+
+const maxExecutionMs = 60_000;
+
+export function createPool(connection: PostgresConnection, poolSize: number): pg.Pool {
+  return new pg.Pool({
+    host: connection.host,
+    port: connection.port,
+    database: connection.database,
+    user: connection.user,
+    password: connection.password,
+    ssl: connection.ssl ? { rejectUnauthorized: true } : false,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    // Enforced by the server, so a run that outlives its caller is still ended there.
+    statement_timeout: Math.min(connection.statementTimeoutMs ?? maxExecutionMs, maxExecutionMs),
+    application_name: 'dogu',
+    types: { getTypeParser: textFormatParser as never },
+  });
+}
+
+export class PostgresConnector implements SqlConnector {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly label: string,
+  ) {}
+
+  async run(statement: CompiledStatement, options: { signal: AbortSignal }): Promise<RawStatementResult> {
+    if (options.signal.aborted) throw timedOut();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw connectionFailed(this.label, error);
+    }
+    const cancel = () => {
+      // Cancel server side: the query must not keep running after we gave up on it.
+      this.pool
+        .query('SELECT pg_cancel_backend($1)', [(client as unknown as { processID: number }).processID])
+        .catch(() => {});
+    };
+    options.signal.addEventListener('abort', cancel, { once: true });
+    try {
+      const result = await client.query({ text: statement.text, values: statement.values, rowMode: 'array' });
+      return shapeResult(result);
+    } catch (error) {
+      if (options.signal.aborted) throw timedOut();
+      throw queryFailed(error);
+    } finally {
+      options.signal.removeEventListener('abort', cancel);
+      client.release();
+    }
+  }
+}
+
+function shapeResult(result: pg.QueryResult<unknown[]>): RawStatementResult {
+  const messages: string[] = [];
+  const seen = new Map<string, number>();
+  const columns: Column[] = (result.fields ?? []).map((field) => {
+    const info = describeType(field.dataTypeID);
+    const count = (seen.get(field.name) ?? 0) + 1;
+    seen.set(field.name, count);
+    const name = count === 1 ? field.name : `${field.name}_${count}`;
+    if (count > 1)
+      messages.push(`Column '${field.name}' appears more than once; occurrence ${count} is named '${name}'.`);
+    if (info.unsupported) {
+      messages.push(
+        `Column '${name}' has type ${info.name}, which is not supported; its values are returned as strings.`,
+      );
+    }
+    return { name, type: info.type };
+  });
+  const rows = (result.rows ?? []).map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]!.name] = values[i];
+    return row;
+  });
+  return { columns, rows, messages };
+}
+
+const timedOut = () =>
+  new DoguError('execution_timeout', 'The execution exceeded its time limit and the query was cancelled.');
+
+function connectionFailed(label: string, error: unknown): DoguError {
+  const code = (error as { code?: string }).code;
+  const reason =
+    code === 'ECONNREFUSED'
+      ? 'connection refused'
+      : code === 'ENOTFOUND'
+        ? 'host not found'
+        : describe(error);
+  return new DoguError(
+    'data_source_error',
+    `Could not connect to PostgreSQL data source ${label}: ${reason}.`,
+  );
+}
+
+function queryFailed(error: unknown): DoguError {
+  const pgError = error as { code?: string; message?: string };
+  if (pgError.code === '57014') {
+    return new DoguError(
+      'execution_timeout',
+      'The statement exceeded the data source time-out and was cancelled.',
+    );
+  }
+  if (pgError.code && /^[0-9A-Z]{5}$/.test(pgError.code)) {
+    return new DoguError('data_source_error', `PostgreSQL error ${pgError.code}: ${pgError.message}`);
+  }
+  return new DoguError('data_source_error', `The PostgreSQL connection failed: ${describe(error)}.`);
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,110 @@
+/**
+ * Wraps a route's business function as an API Gateway (payload 2.0) Lambda
+ * handler with middy: structured logging with the request id, authentication
+ * by the route's auth kind, JSON body parsing, and Problem Details on error.
+ * The same exported handler serves AWS and the embedded runtime.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { logger } from '../commons/logger.ts';
+import { badRequest, DoguError, forbidden, unauthorized } from '../domain/errors.ts';
+import type { Principal } from '../domain/model.ts';
+import { getServices, type Services } from '../runtime/services.ts';
+import { problemResponse, toDoguError } from './problem.ts';
+import { type Route, type RouteName, routeNamed } from './routes.ts';
+
+export interface HttpRequest {
+  event: APIGatewayProxyEventV2;
+  requestId: string;
+  pathParameters: Record<string, string>;
+  /** Set when the route's auth kind is 'bearer'. */
+  principal: Principal | undefined;
+  /** Parses the body as a JSON object: 415 for another Content-Type, 400 for bad JSON. */
+  jsonBody(): Record<string, unknown>;
+}
+
+export interface HttpResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type RouteFunction = (request: HttpRequest, services: Services) => Promise<HttpResult>;
+
+export function defineHandler(routeName: RouteName, run: RouteFunction) {
+  const route = routeNamed(routeName);
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .handler(async (event, context) => {
+      const requestId = event.requestContext?.requestId ?? context.awsRequestId;
+      try {
+        const services = await getServices();
+        const principal = await authenticate(route, event, services);
+        const result = await run(
+          {
+            event,
+            requestId,
+            pathParameters: event.pathParameters as Record<string, string>,
+            principal,
+            jsonBody: () => parseJsonBody(event),
+          },
+          services,
+        );
+        return {
+          statusCode: result.status,
+          headers: { 'content-type': 'application/json', ...result.headers },
+          body: result.body === undefined ? '' : JSON.stringify(result.body),
+        };
+      } catch (error) {
+        const problem = toDoguError(error, requestId);
+        if (problem.code === 'internal_error')
+          logger.error('unhandled error', { requestId, error: error as Error });
+        else logger.info('request refused', { requestId, code: problem.code, status: problem.status });
+        return problemResponse(problem, requestId);
+      }
+    });
+}
+
+async function authenticate(route: Route, event: APIGatewayProxyEventV2, services: Services) {
+  if (route.auth === 'none') return undefined;
+  if (route.auth === 'loopback') {
+    const ip = event.requestContext.http.sourceIp;
+    if (!services.settings.localLogin || !isLoopback(ip)) {
+      throw forbidden('This endpoint is available only from the local machine in the embedded runtime.');
+    }
+    return undefined;
+  }
+  const header = event.headers.authorization ?? '';
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized('An Authorization header with a Bearer token is required.');
+  return services.tokens.verify(match[1]!);
+}
+
+const isLoopback = (ip: string) => ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
+
+function parseJsonBody(event: APIGatewayProxyEventV2): Record<string, unknown> {
+  const contentType = (event.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (contentType !== 'application/json') {
+    throw new DoguError(
+      'unsupported_media_type',
+      contentType
+        ? `Content-Type '${contentType}' is not supported; send application/json.`
+        : 'Send the body as application/json.',
+    );
+  }
+  const text = event.isBase64Encoded
+    ? Buffer.from(event.body ?? '', 'base64').toString('utf8')
+    : (event.body ?? '');
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`The body is not valid JSON: ${(error as Error).message}.`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw badRequest('The body must be a JSON object.');
+  }
+  return parsed as Record<string, unknown>;
+}

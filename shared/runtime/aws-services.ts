@@ -1,0 +1,34 @@
+/** Services of a Lambda container, configured by the environment the CDK stack sets. */
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { TokenService } from '../adapters/auth/token-service.ts';
+import { createDocumentClient } from '../adapters/dynamodb/client.ts';
+import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
+import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
+import { PooledConnectorFactory } from '../adapters/postgres/connector-factory.ts';
+import type { Services } from './services.ts';
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Environment variable ${name} is not set.`);
+  return value;
+}
+
+export async function createAwsServices(): Promise<Services> {
+  const store = new DynamoDbStore(createDocumentClient(), required('DOGU_TABLE_NAME'));
+  const signingKey = await getSecret(required('DOGU_SIGNING_KEY_SECRET_ARN'), { maxAge: 300 });
+  if (typeof signingKey !== 'string') throw new Error('The signing key secret must be a string.');
+  return {
+    store,
+    definitions: store,
+    tokens: new TokenService(new TextEncoder().encode(signingKey)),
+    // A Lambda container serves one request at a time: a small pool per data source is enough.
+    connectors: new PooledConnectorFactory(2),
+    clock: systemClock,
+    ids: uuidV7Ids,
+    settings: {
+      localLogin: false,
+      loginTokenSeconds: Number(process.env.DOGU_LOGIN_TOKEN_SECONDS ?? 12 * 3600),
+      maxExecutionMs: 60_000,
+    },
+  };
+}

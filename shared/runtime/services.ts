@@ -1,0 +1,46 @@
+/**
+ * The composition root: services are created once per container (Lambda) or
+ * once per process (embedded runtime) and shared by every handler.
+ */
+import type { TokenService } from '../adapters/auth/token-service.ts';
+import type { Clock, ConnectorFactory, DefinitionReader, IdGenerator, Store } from '../domain/ports.ts';
+
+export interface RuntimeSettings {
+  /** Embedded runtime only: allows the loopback admin login. */
+  localLogin: boolean;
+  /** Lifetime of login tokens issued here, in seconds. */
+  loginTokenSeconds: number;
+  maxExecutionMs: number;
+}
+
+export interface Services {
+  store: Store;
+  /** Reads of definitions; may be cached in front of the store. */
+  definitions: DefinitionReader;
+  tokens: TokenService;
+  connectors: ConnectorFactory;
+  clock: Clock;
+  ids: IdGenerator;
+  settings: RuntimeSettings;
+}
+
+let current: Promise<Services> | undefined;
+let factory: (() => Promise<Services>) | undefined;
+
+/** The runtime registers how to build services; handlers only ask for them. */
+export function provideServices(create: () => Promise<Services>): void {
+  factory = create;
+  current = undefined;
+}
+
+export function getServices(): Promise<Services> {
+  if (!current) {
+    // With nothing provided we are in a Lambda container: build the AWS services.
+    const create = factory ?? (() => import('./aws-services.ts').then((m) => m.createAwsServices()));
+    current = create();
+    current.catch(() => {
+      current = undefined; // a failed cold start may succeed on the next request
+    });
+  }
+  return current;
+}
