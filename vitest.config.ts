@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Integration tests start real servers; give them room on a 2-core machine.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    env: { POWERTOOLS_LOG_LEVEL: 'WARN', AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1' },
+  },
+});
