@@ -1,2 +1,6 @@
 #!/usr/bin/env node
-console.log('hi from dogu');
+// The `dogu` command. The CLI is TypeScript; tsx loads it without a build step.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./main.ts');

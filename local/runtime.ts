@@ -14,6 +14,7 @@ import { systemClock, uuidV7Ids } from '../shared/adapters/ids.ts';
 import { PooledConnectorFactory } from '../shared/adapters/postgres/connector-factory.ts';
 import type { PostgresConnection } from '../shared/domain/model.ts';
 import { provideServices, type Services } from '../shared/runtime/services.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
@@ -47,6 +48,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
   };
   try {
+    closers.push(await lockDataDir(options.dataDir));
     const dynamo = await startEmbeddedDynamoDb(
       join(options.dataDir, 'dynamodb'),
       options.tableName ?? 'dogu',

@@ -25,7 +25,10 @@ export async function seedDemo(
   database: PostgresConnection,
 ): Promise<boolean> {
   const { store } = deps;
-  if (await store.hasMarker(marker)) return false;
+  if (await store.hasMarker(marker)) {
+    await repointDemoDataSource(store, database, deps.clock.now().toISOString());
+    return false;
+  }
   const now = deps.clock.now().toISOString();
 
   await store.createProject({ id: demoIds.project, name: 'Demo', createdAt: now }).catch(ignoreExisting);
@@ -47,7 +50,8 @@ export async function seedDemo(
     id: demoIds.dataSource,
     name: 'Demo shop (PostgreSQL)',
     kind: 'postgresql',
-    environments: Object.fromEntries(demoIds.environments.map((env) => [env, database])),
+    environments: demoConnections(database),
+    managedBy: 'embedded-demo',
     createdAt: now,
     updatedAt: now,
   };
@@ -83,4 +87,16 @@ export async function seedDemo(
   await store.putAction(listOrders);
 
   return store.claimMarker(marker, now);
+}
+
+const demoConnections = (database: PostgresConnection) =>
+  Object.fromEntries(demoIds.environments.map((env) => [env, database]));
+
+/** The demo database may listen elsewhere after a restart; a data source the user edited is left alone. */
+async function repointDemoDataSource(store: Store, database: PostgresConnection, now: string): Promise<void> {
+  const dataSource = await store.getDataSource(demoIds.project, demoIds.dataSource);
+  if (dataSource?.managedBy !== 'embedded-demo') return;
+  const environments = demoConnections(database);
+  if (JSON.stringify(dataSource.environments) === JSON.stringify(environments)) return;
+  await store.putDataSource({ ...dataSource, environments, updatedAt: now });
 }

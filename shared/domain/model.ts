@@ -49,6 +49,12 @@ export interface DataSource {
   kind: 'postgresql';
   /** Connection settings per environment id. */
   environments: Record<string, PostgresConnection>;
+  /**
+   * Set on the demo data source the embedded runtime seeds: it re-points it at
+   * the demo database on every start (that database's port may change).
+   * Editing the data source clears the mark.
+   */
+  managedBy?: 'embedded-demo';
   createdAt: string;
   updatedAt: string;
 }

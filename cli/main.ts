@@ -1,0 +1,77 @@
+/** `dogu`: log in to Dogu and call its API from a terminal, a script or CI. */
+import { parseArgs } from 'node:util';
+import { execute, parseArgumentPairs } from './commands/execute.ts';
+import { login } from './commands/login.ts';
+import { accessToken } from './commands/print-access-token.ts';
+import { removeCredentials } from './credentials.ts';
+
+const usage = `Usage: dogu <command> [options]
+
+Commands:
+  login                    Log in and store the token in ~/.dogu/credentials.json
+  print-access-token       Print the stored token (renewed first when expired)
+  logout                   Remove the stored token
+  execute <action>         Run an action: --project P --env E [--arg name=value ...]
+
+Options:
+  --url URL                Dogu's base URL (default: $DOGU_URL or http://127.0.0.1:8787)
+  -h, --help               Show this help
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      project: { type: 'string', default: 'demo' },
+      env: { type: 'string', default: 'development' },
+      arg: { type: 'string', multiple: true, default: [] },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const baseUrl = values.url ?? process.env.DOGU_URL ?? 'http://127.0.0.1:8787';
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(usage);
+    return command || values.help ? 0 : 2;
+  }
+  switch (command) {
+    case 'login': {
+      const credentials = await login(baseUrl);
+      const expires = new Date(credentials.expiresAt * 1000).toISOString();
+      process.stderr.write(
+        `Logged in to ${credentials.url} as ${credentials.email} (token expires ${expires}).\n`,
+      );
+      return 0;
+    }
+    case 'print-access-token':
+      process.stdout.write(`${(await accessToken()).token}\n`);
+      return 0;
+    case 'logout':
+      process.stderr.write((await removeCredentials()) ? 'Logged out.\n' : 'Not logged in.\n');
+      return 0;
+    case 'execute': {
+      if (!rest[0]) throw new Error('Name the action to run: dogu execute <action>.');
+      const result = await execute({
+        baseUrl,
+        project: values.project!,
+        environment: values.env!,
+        action: rest[0],
+        args: parseArgumentPairs(values.arg!),
+      });
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      return 0;
+    }
+    default:
+      process.stderr.write(`Unknown command '${command}'.\n\n${usage}`);
+      return 2;
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`dogu: ${(error as Error).message}\n`);
+  process.exitCode = 1;
+}

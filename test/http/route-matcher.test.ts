@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { allowedMethods, matchRoute } from '../../shared/http/route-matcher.ts';
+import { routeKeyOf, routes } from '../../shared/http/routes.ts';
+
+describe('route table', () => {
+  it('has unique names and route keys, and a handler module for every entry', async () => {
+    expect(new Set(routes.map((r) => r.name)).size).toBe(routes.length);
+    expect(new Set(routes.map(routeKeyOf)).size).toBe(routes.length);
+    for (const route of routes) {
+      const module = await import(`../../functions/${route.handler}.ts`);
+      expect(typeof module.handler, route.handler).toBe('function');
+    }
+  });
+});
+
+describe('matchRoute', () => {
+  it('extracts and decodes path parameters', () => {
+    const match = matchRoute(
+      'POST',
+      '/public/v1/projects/demo/environments/dev%20one/actions/list-orders/executions',
+    );
+    expect(match.route.name).toBe('executeAction');
+    expect(match.pathParameters).toEqual({
+      projectId: 'demo',
+      environmentId: 'dev one',
+      actionId: 'list-orders',
+    });
+  });
+
+  it('matches whole segments only', () => {
+    expect(matchRoute('POST', '/public/v1/projects/a/b/environments/e/actions/x/executions').route.name).toBe(
+      'notFound',
+    );
+    expect(matchRoute('GET', '/healthz/').route.name).toBe('notFound');
+  });
+
+  it('falls back to the default route for another method', () => {
+    expect(matchRoute('GET', '/public/v1/projects/p/environments/e/actions/a/executions').route.name).toBe(
+      'notFound',
+    );
+    expect(allowedMethods('/public/v1/projects/p/environments/e/actions/a/executions')).toEqual(['POST']);
+    expect(allowedMethods('/nothing')).toEqual([]);
+  });
+
+  it('keeps a malformed escape as it is rather than failing', () => {
+    expect(
+      matchRoute('GET', '/public/v1/projects/%E0/environments/e/executions/x').pathParameters.projectId,
+    ).toBe('%E0');
+  });
+});

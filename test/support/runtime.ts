@@ -1,0 +1,43 @@
+/** Starts a real embedded runtime (dynalite + PGlite + HTTP) in a fresh data directory. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type LocalRuntime, startLocalRuntime } from '../../local/runtime.ts';
+
+export async function tempDir(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), `dogu-${prefix}-`));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+export function startTestRuntime(
+  dataDir: string,
+  extra: { demoDatabaseUrl?: string } = {},
+): Promise<LocalRuntime> {
+  return startLocalRuntime({ dataDir, host: '127.0.0.1', port: 0, demoDbPort: 0, ...extra });
+}
+
+export async function loginToken(runtime: LocalRuntime): Promise<string> {
+  const response = await fetch(`${runtime.url}/local/v1/login`, { method: 'POST' });
+  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+export const executionsPath = (projectId: string, environmentId: string, actionId: string) =>
+  `/public/v1/projects/${projectId}/environments/${environmentId}/actions/${actionId}/executions`;
+
+export async function postJson(
+  runtime: LocalRuntime,
+  path: string,
+  options: { token?: string; body?: string; contentType?: string | null } = {},
+) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+  const response = await fetch(`${runtime.url}${path}`, {
+    method: 'POST',
+    headers,
+    body: options.body ?? '{}',
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
