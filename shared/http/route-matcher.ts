@@ -45,8 +45,10 @@ export function matchRoute(method: string, path: string): RouteMatch {
 }
 
 /** Methods that some route serves at this path: a 405 names them in `Allow`. */
-export function allowedMethods(path: string): string[] {
-  return compiled.filter((c) => c.pattern.test(path)).map((c) => c.route.method);
+export function allowedMethods(path: string, options: { includeLocalOnly: boolean }): string[] {
+  return compiled
+    .filter((c) => c.pattern.test(path) && (options.includeLocalOnly || !c.route.localOnly))
+    .map((c) => c.route.method);
 }
 
 function safeDecode(segment: string): string {

@@ -28,7 +28,8 @@ export async function createAwsServices(): Promise<Services> {
     settings: {
       localLogin: false,
       loginTokenSeconds: Number(process.env.DOGU_LOGIN_TOKEN_SECONDS ?? 12 * 3600),
-      maxExecutionMs: 60_000,
+      // API Gateway gives up after 30 s; the stack sets 28 s so the run is cancelled and recorded first.
+      maxExecutionMs: Math.min(Number(process.env.DOGU_MAX_EXECUTION_MS ?? 28_000), 60_000),
     },
   };
 }

@@ -38,8 +38,14 @@ describe('matchRoute', () => {
     expect(matchRoute('GET', '/public/v1/projects/p/environments/e/actions/a/executions').route.name).toBe(
       'notFound',
     );
-    expect(allowedMethods('/public/v1/projects/p/environments/e/actions/a/executions')).toEqual(['POST']);
-    expect(allowedMethods('/nothing')).toEqual([]);
+    const path = '/public/v1/projects/p/environments/e/actions/a/executions';
+    expect(allowedMethods(path, { includeLocalOnly: false })).toEqual(['POST']);
+    expect(allowedMethods('/nothing', { includeLocalOnly: true })).toEqual([]);
+  });
+
+  it('counts local-only routes only where they are served', () => {
+    expect(allowedMethods('/local/v1/login', { includeLocalOnly: true })).toEqual(['POST']);
+    expect(allowedMethods('/local/v1/login', { includeLocalOnly: false })).toEqual([]);
   });
 
   it('keeps a malformed escape as it is rather than failing', () => {

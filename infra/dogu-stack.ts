@@ -1,0 +1,110 @@
+/**
+ * Everything Dogu needs in one AWS account and region, for one stage
+ * (development, staging, production, ...). Later features add their resources
+ * (Scheduler, Step Functions, S3, CloudFront) here as further constructs.
+ */
+import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import { DataTable } from './constructs/data-table.ts';
+import { HandlerFunction } from './constructs/handler-function.ts';
+import { DoguHttpApi } from './constructs/http-api.ts';
+import { SigningKey } from './constructs/signing-key.ts';
+import { deployableHandlers, type HandlerName } from './deployable-routes.ts';
+
+export interface DoguStackProps extends StackProps {
+  /** Lower-case name of the stage; 'production' turns on deletion protection and retention. */
+  stage: string;
+  /** Lifetime of login tokens in seconds; unset keeps the runtime's default (12 hours). */
+  loginTokenSeconds?: number;
+}
+
+export const productionStage = 'production';
+
+/**
+ * API Gateway HTTP APIs wait at most 30 s for an integration. Spec 8 lets "the bridge" time-out end
+ * a run before the 60 s maximum, so on AWS the domain cancels an execution at 28 s and records and
+ * answers a clear time-out before the gateway gives up; longer work runs as a job.
+ */
+const maxSynchronousExecutionMs = 28_000;
+/** The extra seconds let the handler cancel, record the outcome and answer. */
+const executionTimeout = Duration.seconds(35);
+/** Everything else is one or two DynamoDB calls; a short timeout ends a stuck call quickly. */
+const defaultTimeout = Duration.seconds(10);
+const timeoutByHandler: Partial<Record<HandlerName, Duration>> = { 'execute-action': executionTimeout };
+
+/**
+ * Per-route defaults for the whole API. Well below the account limit (10,000 rps) so a runaway
+ * script cannot starve other APIs in the account or flood the databases actions talk to.
+ */
+const apiThrottle = { rateLimit: 100, burstLimit: 200 };
+
+const stageNamePattern = /^[a-z][a-z0-9-]{0,30}$/;
+
+export class DoguStack extends Stack {
+  readonly dataTable: DataTable;
+  readonly signingKey: SigningKey;
+  readonly functionsByHandler: ReadonlyMap<string, IFunction>;
+  readonly httpApi: DoguHttpApi;
+
+  constructor(scope: Construct, id: string, props: DoguStackProps) {
+    const { stage, loginTokenSeconds, ...stackProps } = props;
+    // The stage is part of the stack, API and tag names; one spelling per stage avoids twins.
+    if (!stageNamePattern.test(stage)) {
+      throw new Error(`Stage '${stage}' must be lower-case letters, digits and '-', starting with a letter.`);
+    }
+    const isProduction = stage === productionStage;
+    super(scope, id, {
+      description: `Dogu internal tools (${stage})`,
+      terminationProtection: isProduction,
+      ...stackProps,
+    });
+    Tags.of(this).add('dogu:stage', stage);
+
+    this.dataTable = new DataTable(this, 'Data', { deletionProtection: isProduction });
+    this.signingKey = new SigningKey(this, 'SigningKey', { retain: isProduction });
+
+    // The names shared/runtime/aws-services.ts reads when a Lambda container starts.
+    const environment: Record<string, string> = {
+      DOGU_TABLE_NAME: this.dataTable.table.tableName,
+      DOGU_SIGNING_KEY_SECRET_ARN: this.signingKey.secret.secretArn,
+      POWERTOOLS_SERVICE_NAME: 'dogu',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      NODE_OPTIONS: '--enable-source-maps',
+      DOGU_MAX_EXECUTION_MS: String(maxSynchronousExecutionMs),
+    };
+    if (loginTokenSeconds !== undefined) {
+      environment.DOGU_LOGIN_TOKEN_SECONDS = String(loginTokenSeconds);
+    }
+
+    const functionsByHandler = new Map<string, IFunction>();
+    for (const handler of deployableHandlers()) {
+      const { function: fn } = new HandlerFunction(this, `Handler-${handler}`, {
+        handler,
+        timeout: timeoutByHandler[handler] ?? defaultTimeout,
+        environment,
+        retainLogs: isProduction,
+      });
+      // Every handler resolves its services (store and token verifier) on a cold start, even
+      // health, so each one needs the table and the key. grantReadWriteData includes the
+      // table key's encrypt/decrypt; grantRead is GetSecretValue and DescribeSecret only.
+      this.dataTable.table.grantReadWriteData(fn);
+      this.signingKey.secret.grantRead(fn);
+      functionsByHandler.set(handler, fn);
+    }
+    this.functionsByHandler = functionsByHandler;
+
+    this.httpApi = new DoguHttpApi(this, 'Http', {
+      stage,
+      functionsByHandler,
+      throttle: apiThrottle,
+    });
+
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.httpApi.defaultStage.url,
+      description: 'Base URL of the API',
+    });
+    new CfnOutput(this, 'TableName', { value: this.dataTable.table.tableName });
+    new CfnOutput(this, 'SigningKeySecretArn', { value: this.signingKey.secret.secretArn });
+  }
+}

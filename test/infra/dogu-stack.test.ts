@@ -1,0 +1,281 @@
+/**
+ * Asserts the synthesized CloudFormation of the Dogu stack against the route
+ * table and the table schema. Expected values are computed here from
+ * shared/ (not from infra/), so a stack that drifts from them fails.
+ */
+
+import { isDeepStrictEqual } from 'node:util';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DoguStack } from '../../infra/dogu-stack.ts';
+import { tableSchema } from '../../shared/adapters/dynamodb/table-schema.ts';
+import { type Route, routeKeyOf, routes } from '../../shared/http/routes.ts';
+
+interface Resource {
+  Type: string;
+  Properties: Record<string, unknown>;
+  Metadata?: Record<string, unknown>;
+  DeletionPolicy?: string;
+}
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+/** Reads a nested value of CloudFormation JSON: `field(fn, 'Properties', 'Environment')`. */
+function field(value: unknown, ...path: (string | number)[]): unknown {
+  return path.reduce<unknown>((current, key) => (current as Record<string | number, unknown>)?.[key], value);
+}
+
+const env = { account: '123456789012', region: 'ap-northeast-1' };
+const allRoutes: readonly Route[] = routes;
+const deployable = allRoutes.filter((route) => !route.localOnly);
+const localOnly = allRoutes.filter((route) => route.localOnly);
+const expectedHandlers = [...new Set(deployable.map((route) => route.handler))];
+
+let production: DoguStack;
+let prodTemplate: Template;
+let devTemplate: Template;
+
+const resourcesOf = (template: Template, type: string) =>
+  Object.entries(template.findResources(type) as Record<string, Resource>);
+
+function onlyResource(template: Template, type: string): [string, Resource] {
+  const found = resourcesOf(template, type);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+function resourceById(template: Template, logicalId: string): Resource {
+  const resource = (template.toJSON().Resources as Record<string, Resource>)[logicalId];
+  expect(resource, logicalId).toBeDefined();
+  return resource!;
+}
+
+function functionIdOf(handler: string): string {
+  const fn = production.functionsByHandler.get(handler);
+  expect(fn, `function for handler '${handler}'`).toBeDefined();
+  return production.getLogicalId(fn!.node.defaultChild as CfnFunction);
+}
+
+const functionOf = (handler: string) => resourceById(prodTemplate, functionIdOf(handler));
+
+beforeAll(() => {
+  // One app, one synth for the whole file: production is bundled for real (esbuild must work on
+  // every handler); development skips bundling because only its stage-dependent settings are read.
+  // The built-in CloudFormation validation (several seconds) runs in `cdk synth`, not here.
+  const app = new App({
+    builtinCloudFormationValidation: false,
+    context: {
+      'aws:cdk:bundling-stacks': ['Dogu-production'],
+      // As the CDK CLI does: record construct paths and whether each asset was bundled.
+      'aws:cdk:enable-path-metadata': true,
+      'aws:cdk:enable-asset-metadata': true,
+    },
+  });
+  production = new DoguStack(app, 'Dogu-production', { stage: 'production', loginTokenSeconds: 3600, env });
+  const development = new DoguStack(app, 'Dogu-development', { stage: 'development', env });
+  prodTemplate = Template.fromStack(production);
+  devTemplate = Template.fromStack(development);
+}, 180_000);
+
+describe('DynamoDB table', () => {
+  it('has the key schema and indexes of tableSchema, on demand', () => {
+    const [, table] = onlyResource(prodTemplate, 'AWS::DynamoDB::GlobalTable');
+    expect(table.Properties.KeySchema).toEqual([
+      { AttributeName: tableSchema.partitionKey, KeyType: 'HASH' },
+      { AttributeName: tableSchema.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(table.Properties.GlobalSecondaryIndexes).toEqual(
+      tableSchema.indexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+    const keyAttributes = [
+      tableSchema.partitionKey,
+      tableSchema.sortKey,
+      ...tableSchema.indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+    ];
+    expect(table.Properties.AttributeDefinitions).toEqual(
+      keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    );
+    expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+  });
+
+  it('is encrypted with a rotating customer-managed KMS key and has PITR', () => {
+    const [, table] = onlyResource(prodTemplate, 'AWS::DynamoDB::GlobalTable');
+    const [keyId, key] = onlyResource(prodTemplate, 'AWS::KMS::Key');
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(table.Properties.SSESpecification).toEqual({ SSEEnabled: true, SSEType: 'KMS' });
+    expect(field(table, 'Properties', 'Replicas', 'length')).toBe(1);
+    const replica = field(table, 'Properties', 'Replicas', 0);
+    expect(field(replica, 'Region')).toBe(env.region);
+    expect(field(replica, 'SSESpecification')).toEqual({ KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    expect(field(replica, 'PointInTimeRecoverySpecification')).toEqual({ PointInTimeRecoveryEnabled: true });
+  });
+
+  it('is retained in every stage and deletion-protected in production only', () => {
+    const [, prodTable] = onlyResource(prodTemplate, 'AWS::DynamoDB::GlobalTable');
+    const [, devTable] = onlyResource(devTemplate, 'AWS::DynamoDB::GlobalTable');
+    expect(prodTable.DeletionPolicy).toBe('Retain');
+    expect(devTable.DeletionPolicy).toBe('Retain');
+    expect(field(prodTable, 'Properties', 'Replicas', 0, 'DeletionProtectionEnabled')).toBe(true);
+    expect(field(devTable, 'Properties', 'Replicas', 0, 'DeletionProtectionEnabled')).toBe(false);
+  });
+});
+
+describe('signing key secret', () => {
+  it('is a generated 64-character key without punctuation, stored as the plain SecretString', () => {
+    const [, secret] = onlyResource(prodTemplate, 'AWS::SecretsManager::Secret');
+    expect(secret.Properties.GenerateSecretString).toEqual({ PasswordLength: 64, ExcludePunctuation: true });
+  });
+});
+
+describe('HTTP API', () => {
+  const routeKeys = () =>
+    resourcesOf(prodTemplate, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
+
+  it('has exactly one route per deployable entry of the route table', () => {
+    expect(routeKeys().sort()).toEqual(deployable.map(routeKeyOf).sort());
+    expect(routeKeys()).toContain('$default');
+  });
+
+  it('deploys no localOnly route', () => {
+    expect(localOnly.length).toBeGreaterThan(0);
+    for (const route of localOnly) expect(routeKeys()).not.toContain(routeKeyOf(route));
+  });
+
+  it("sends each route to its handler's function with payload format 2.0 and no authorizer", () => {
+    const routeResources = resourcesOf(prodTemplate, 'AWS::ApiGatewayV2::Route');
+    for (const route of deployable) {
+      const [, resource] = routeResources.find(([, r]) => r.Properties.RouteKey === routeKeyOf(route))!;
+      expect(resource.Properties.AuthorizationType, route.name).toBe('NONE');
+      // Target is {"Fn::Join": ["", ["integrations/", {"Ref": <integration>}]]}.
+      const integrationId = field(resource, 'Properties', 'Target', 'Fn::Join', 1, 1, 'Ref') as string;
+      const integration = resourceById(prodTemplate, integrationId);
+      expect(integration.Properties.IntegrationType).toBe('AWS_PROXY');
+      expect(integration.Properties.PayloadFormatVersion).toBe('2.0');
+      expect(integration.Properties.IntegrationUri).toEqual({
+        'Fn::GetAtt': [functionIdOf(route.handler), 'Arn'],
+      });
+    }
+  });
+
+  it('lets API Gateway invoke each function', () => {
+    const invokers = resourcesOf(prodTemplate, 'AWS::Lambda::Permission')
+      .filter(([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com')
+      .map(([, p]) => field(p, 'Properties', 'FunctionName', 'Fn::GetAtt', 0));
+    for (const handler of expectedHandlers) expect(invokers).toContain(functionIdOf(handler));
+  });
+
+  it('has a throttled, auto-deployed $default stage and outputs its URL', () => {
+    const [, stage] = onlyResource(prodTemplate, 'AWS::ApiGatewayV2::Stage');
+    expect(stage.Properties.StageName).toBe('$default');
+    expect(stage.Properties.AutoDeploy).toBe(true);
+    expect(field(stage, 'Properties', 'DefaultRouteSettings', 'ThrottlingRateLimit')).toBeGreaterThan(0);
+    expect(field(stage, 'Properties', 'DefaultRouteSettings', 'ThrottlingBurstLimit')).toBeGreaterThan(0);
+    const [apiId] = onlyResource(prodTemplate, 'AWS::ApiGatewayV2::Api');
+    prodTemplate.hasOutput('ApiUrl', {
+      Value: {
+        'Fn::Join': [
+          '',
+          ['https://', { Ref: apiId }, `.execute-api.${env.region}.`, { Ref: 'AWS::URLSuffix' }, '/'],
+        ],
+      },
+    });
+  });
+});
+
+describe('Lambda functions', () => {
+  it('are exactly one per distinct deployable handler', () => {
+    expect([...production.functionsByHandler.keys()].sort()).toEqual([...expectedHandlers].sort());
+    const handlerFunctions = resourcesOf(prodTemplate, 'AWS::Lambda::Function').filter(([, fn]) =>
+      String(fn.Metadata?.['aws:cdk:path']).startsWith('Dogu-production/Handler-'),
+    );
+    expect(handlerFunctions).toHaveLength(expectedHandlers.length);
+  });
+
+  it('run bundled code on nodejs22.x arm64 with the runtime environment', () => {
+    const [tableId] = onlyResource(prodTemplate, 'AWS::DynamoDB::GlobalTable');
+    const [secretId] = onlyResource(prodTemplate, 'AWS::SecretsManager::Secret');
+    for (const handler of expectedHandlers) {
+      const fn = functionOf(handler);
+      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+      expect(fn.Properties.MemorySize).toBe(1024);
+      expect(fn.Properties.Handler).toBe('index.handler');
+      // API Gateway waits 30 s: executions are cut at 28 s, the function may live 35 s to answer.
+      expect(fn.Properties.Timeout).toBe(handler === 'execute-action' ? 35 : 10);
+      expect(fn.Metadata?.['aws:asset:is-bundled']).toBe(true);
+      expect(field(fn, 'Properties', 'Environment', 'Variables')).toEqual({
+        DOGU_TABLE_NAME: { Ref: tableId },
+        DOGU_SIGNING_KEY_SECRET_ARN: { Ref: secretId },
+        DOGU_LOGIN_TOKEN_SECONDS: '3600',
+        POWERTOOLS_SERVICE_NAME: 'dogu',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        DOGU_MAX_EXECUTION_MS: '28000',
+        NODE_OPTIONS: '--enable-source-maps',
+      });
+    }
+  });
+
+  it('log to their own log group kept for 30 days (retained in production only)', () => {
+    for (const handler of expectedHandlers) {
+      const logGroupId = field(
+        functionOf(handler),
+        'Properties',
+        'LoggingConfig',
+        'LogGroup',
+        'Ref',
+      ) as string;
+      const logGroup = resourceById(prodTemplate, logGroupId);
+      expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
+      expect(logGroup.Properties.RetentionInDays).toBe(30);
+      expect(logGroup.DeletionPolicy).toBe('Retain');
+    }
+    const devLogGroups = resourcesOf(devTemplate, 'AWS::Logs::LogGroup');
+    expect(devLogGroups).toHaveLength(expectedHandlers.length);
+    for (const [, logGroup] of devLogGroups) expect(logGroup.DeletionPolicy).toBe('Delete');
+  });
+
+  it('may read and write the table (with its key) and read the signing key, on named resources only', () => {
+    const [tableId] = onlyResource(prodTemplate, 'AWS::DynamoDB::GlobalTable');
+    const [secretId] = onlyResource(prodTemplate, 'AWS::SecretsManager::Secret');
+    const [keyId] = onlyResource(prodTemplate, 'AWS::KMS::Key');
+    const policies = resourcesOf(prodTemplate, 'AWS::IAM::Policy');
+    for (const handler of expectedHandlers) {
+      const roleId = field(functionOf(handler), 'Properties', 'Role', 'Fn::GetAtt', 0);
+      const statements = policies
+        .filter(([, policy]) => isDeepStrictEqual(policy.Properties.Roles, [{ Ref: roleId }]))
+        .flatMap(([, policy]) => field(policy, 'Properties', 'PolicyDocument', 'Statement') as Statement[]);
+      const allows = (action: string, resource: unknown) =>
+        statements.some(
+          (s) =>
+            s.Effect === 'Allow' &&
+            [s.Action].flat().includes(action) &&
+            [s.Resource].flat().some((r) => isDeepStrictEqual(r, resource)),
+        );
+      const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+      for (const action of [
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+      ]) {
+        expect(allows(action, tableArn), `${handler}: ${action}`).toBe(true);
+      }
+      expect(allows('kms:Decrypt', { 'Fn::GetAtt': [keyId, 'Arn'] }), `${handler}: kms:Decrypt`).toBe(true);
+      expect(allows('secretsmanager:GetSecretValue', { Ref: secretId }), `${handler}: secret`).toBe(true);
+      expect(statements.flatMap((s) => [s.Resource].flat())).not.toContain('*');
+    }
+  });
+});
