@@ -1,31 +1,52 @@
 /**
- * The embedded DynamoDB: dynalite in this process on 127.0.0.1, persisted in a
- * LevelDB directory. Tables are created from the same schema the CDK stack uses.
+ * The embedded DynamoDB: dynalite in a worker thread of this process, on
+ * 127.0.0.1, persisted in a LevelDB directory. Tables are created from the
+ * same schema the CDK stack uses.
  */
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import dynalite from 'dynalite';
 import { createDocumentClient } from '../shared/adapters/dynamodb/client.ts';
 import { tableSchema } from '../shared/adapters/dynamodb/table-schema.ts';
 
 export interface EmbeddedDynamoDb {
   endpoint: string;
   client: DynamoDBDocumentClient;
+  /** Called if the store stops unexpectedly: without it the runtime cannot go on. */
+  onFailure(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
 
+type WorkerMessage = { type: 'listening'; port: number } | { type: 'failed' | 'closed'; message?: string };
+
 export async function startEmbeddedDynamoDb(directory: string, tableName: string): Promise<EmbeddedDynamoDb> {
-  const server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  const endpoint = `http://127.0.0.1:${port}`;
+  const worker = new Worker(new URL('./dynalite-worker.mjs', import.meta.url), {
+    workerData: { path: directory },
+  });
+  const failureListeners: ((error: Error) => void)[] = [];
+  let closing = false;
+  const fail = (error: Error) => {
+    if (!closing) for (const listener of failureListeners) listener(error);
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`The embedded DynamoDB stopped (exit code ${code}).`)));
+  const [started] = (await Promise.race([
+    once(worker, 'message'),
+    once(worker, 'error').then(([error]) => {
+      throw new Error(`The embedded DynamoDB could not start: ${(error as Error).message}`);
+    }),
+  ])) as [WorkerMessage];
+  if (started.type !== 'listening')
+    throw new Error(`The embedded DynamoDB could not start: ${started.message}`);
+  worker.on('message', (message: WorkerMessage) => {
+    if (message.type === 'failed') fail(new Error(`The embedded DynamoDB failed: ${message.message}`));
+  });
+  const endpoint = `http://127.0.0.1:${started.port}`;
   const client = createDocumentClient({
     endpoint,
     region: 'local',
@@ -35,12 +56,14 @@ export async function startEmbeddedDynamoDb(directory: string, tableName: string
   return {
     endpoint,
     client,
+    onFailure: (listener) => failureListeners.push(listener),
     async close() {
+      closing = true;
       client.destroy();
-      server.closeAllConnections?.();
-      await new Promise<void>((resolve, reject) =>
-        server.close((error) => (error ? reject(error) : resolve())),
-      );
+      worker.postMessage('close');
+      // LevelDB is closed by the worker before it answers; then the thread can go.
+      await once(worker, 'message');
+      await worker.terminate();
     },
   };
 }

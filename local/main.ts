@@ -34,6 +34,12 @@ Dogu is running at ${url}   (data: ${dataDir}${runtime.seeded ? ', demo seeded n
 `);
 logger.info('dogu started', { url, dataDir });
 
+runtime.onFailure((error) => {
+  logger.error('dogu cannot continue', { error });
+  console.error(`Dogu stopped: ${error.message}`);
+  process.exit(1);
+});
+
 let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;

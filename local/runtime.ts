@@ -8,7 +8,9 @@ import { once } from 'node:events';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TokenService } from '../shared/adapters/auth/token-service.ts';
+import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { systemClock, uuidV7Ids } from '../shared/adapters/ids.ts';
 import { PooledConnectorFactory } from '../shared/adapters/postgres/connector-factory.ts';
@@ -17,6 +19,7 @@ import { provideServices, type Services } from '../shared/runtime/services.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
+import { JournaledExecutionStore } from './execution-journal.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
 import { demoIds, seedDemo } from './seed-demo.ts';
 
@@ -38,6 +41,10 @@ export interface LocalRuntime {
   seeded: boolean;
   demo: typeof demoIds & { database: PostgresConnection };
   services: Services;
+  /** The embedded DynamoDB's client and table, for tools that look underneath the store. */
+  storage: { client: DynamoDBDocumentClient; tableName: string };
+  /** The embedded store stopped unexpectedly: the process should stop too. */
+  onFailure(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -49,10 +56,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   };
   try {
     closers.push(await lockDataDir(options.dataDir));
-    const dynamo = await startEmbeddedDynamoDb(
-      join(options.dataDir, 'dynamodb'),
-      options.tableName ?? 'dogu',
-    );
+    const tableName = options.tableName ?? 'dogu';
+    const dynamo = await startEmbeddedDynamoDb(join(options.dataDir, 'dynamodb'), tableName);
     closers.push(() => dynamo.close());
 
     let database: PostgresConnection;
@@ -68,7 +73,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     }
     await ensureDemoSchema(database);
 
-    const store = new DynamoDbStore(dynamo.client, options.tableName ?? 'dogu');
+    const journal = await JournaledExecutionStore.open(
+      new DynamoDbStore(dynamo.client, tableName),
+      join(options.dataDir, 'executions.journal'),
+    );
+    closers.push(() => journal.close());
+    // One process owns the data directory, so evicting on write keeps the cache exact; the TTL
+    // only bounds memory for definitions nobody asks for any more.
+    const store = new CachingStore(journal, 5 * 60_000);
     const connectors = new PooledConnectorFactory(options.demoDatabaseUrl ? 10 : 4);
     closers.push(() => connectors.close());
     const services: Services = {
@@ -102,6 +114,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       seeded,
       demo: { ...demoIds, database },
       services,
+      storage: { client: dynamo.client, tableName },
+      onFailure: (listener) => dynamo.onFailure(listener),
       close,
     };
   } catch (error) {

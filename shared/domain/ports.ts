@@ -42,6 +42,8 @@ export interface Store extends DefinitionReader {
   createUser(user: User): Promise<User>;
 
   putExecution(execution: Execution): Promise<void>;
+  /** Writes many executions in as few requests as the store allows (idempotent per id). */
+  putExecutions(executions: Execution[]): Promise<void>;
   getExecution(executionId: string): Promise<Execution | undefined>;
 
   /** Claims a one-time marker (e.g. a seed); false when it was claimed before. */

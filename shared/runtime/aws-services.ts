@@ -1,6 +1,7 @@
 /** Services of a Lambda container, configured by the environment the CDK stack sets. */
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { TokenService } from '../adapters/auth/token-service.ts';
+import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
@@ -14,7 +15,12 @@ function required(name: string): string {
 }
 
 export async function createAwsServices(): Promise<Services> {
-  const store = new DynamoDbStore(createDocumentClient(), required('DOGU_TABLE_NAME'));
+  // Other containers write too: cached definitions live briefly (docs/decisions/0007).
+  const cacheMs = Number(process.env.DOGU_DEFINITION_CACHE_MS ?? 5_000);
+  const store = new CachingStore(
+    new DynamoDbStore(createDocumentClient(), required('DOGU_TABLE_NAME')),
+    cacheMs,
+  );
   const signingKey = await getSecret(required('DOGU_SIGNING_KEY_SECRET_ARN'), { maxAge: 300 });
   if (typeof signingKey !== 'string') throw new Error('The signing key secret must be a string.');
   return {

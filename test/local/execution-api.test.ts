@@ -3,6 +3,8 @@
  * the demo schema in a fresh database on the real PostgreSQL server, real
  * HTTP. Covers the success shape and every error status of the foundation.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { TokenService } from '../../shared/adapters/auth/token-service.ts';
@@ -147,8 +149,8 @@ describe('POST …/actions/{actionId}/executions', () => {
     expectProblem(await postJson(runtime, listOrders, { body, token: forged.token }), 401, 'unauthorized');
 
     const past = () => new Date(Date.now() - 2 * 3600_000);
-    const signer = runtime.services.tokens as unknown as { key: Uint8Array };
-    const expired = await new TokenService(signer.key, past).issue(
+    const key = Buffer.from(await readFile(join(dir.path, 'signing-key'), 'utf8'), 'base64');
+    const expired = await new TokenService(key, past).issue(
       { kind: 'user', id: 'usr_x', email: 'x@example.com', name: 'X' },
       60,
     );

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { repoRoot, waitForOutput } from '../support/process.ts';
-import { tempDir } from '../support/runtime.ts';
+import { executionsPath, tempDir } from '../support/runtime.ts';
 
 let database: TestDatabase;
 let dataDir: Awaited<ReturnType<typeof tempDir>>;
@@ -17,7 +17,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function startMain() {
+function startMain(extraEnv: Record<string, string> = {}) {
   return spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
     cwd: repoRoot,
     env: {
@@ -26,6 +26,7 @@ function startMain() {
       PORT: '0',
       DOGU_DEMO_DATABASE_URL: database.url,
       POWERTOOLS_LOG_LEVEL: 'WARN',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -81,15 +82,36 @@ describe('local/main.ts', () => {
     }
   });
 
-  it('takes over the lock of a process that was killed with SIGKILL', async () => {
-    const crashed = startMain();
-    await waitForOutput(crashed, /Dogu is running at/, 45_000);
-    crashed.kill('SIGKILL');
+  it('after kill -9, takes over the lock and has lost no answered execution', async () => {
+    // Records stay in the journal only: the store never sees them before the kill.
+    const crashed = startMain({ DOGU_JOURNAL_FLUSH_MS: '600000' });
+    const [, crashedUrl] = await waitForOutput(crashed, /Dogu is running at (http:\/\/\S+)/, 45_000);
+    const login = await fetch(`${crashedUrl}/local/v1/login`, { method: 'POST' });
+    const { token } = (await login.json()) as { token: string };
+    const answered = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const response = await fetch(`${crashedUrl}${executionsPath('demo', 'development', 'list-orders')}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ arguments: { status: 'paid', limit: 1 + (i % 5) } }),
+        });
+        expect(response.status).toBe(200);
+        return ((await response.json()) as { id: string; arguments: unknown }).id;
+      }),
+    );
+    crashed.kill('SIGKILL'); // no chance to flush anything
     await once(crashed, 'exit');
+
     const next = startMain();
     try {
       const [, url] = await waitForOutput(next, /Dogu is running at (http:\/\/\S+)/, 45_000);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      for (const id of answered) {
+        const read = await fetch(`${url}/public/v1/projects/demo/environments/development/executions/${id}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(read.status, id).toBe(200);
+      }
     } finally {
       next.kill('SIGTERM');
       await once(next, 'exit');

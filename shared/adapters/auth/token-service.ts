@@ -3,12 +3,15 @@
  * provides (a key file in the embedded runtime, Secrets Manager on AWS).
  * Clients treat them as opaque; only this module reads them.
  */
+import { webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { unauthorized } from '../../domain/errors.ts';
 import type { Principal } from '../../domain/model.ts';
 
 const issuer = 'dogu';
 const audience = 'dogu-api';
+/** Verified tokens remembered, so a client reusing its token is not re-verified on every call. */
+const maxRemembered = 10_000;
 
 export interface IssuedToken {
   token: string;
@@ -16,11 +19,19 @@ export interface IssuedToken {
 }
 
 export class TokenService {
+  /** Imported once: jose would otherwise import the raw key on every sign and verify. */
+  private readonly key: Promise<webcrypto.CryptoKey>;
+  private readonly verified = new Map<string, { principal: Principal; expiresAt: number }>();
+
   constructor(
-    private readonly key: Uint8Array,
+    key: Uint8Array,
     private readonly now: () => Date = () => new Date(),
   ) {
     if (key.byteLength < 32) throw new Error('The token signing key must be at least 32 bytes.');
+    this.key = webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
   }
 
   async issue(principal: Principal, lifetimeSeconds: number): Promise<IssuedToken> {
@@ -33,20 +44,34 @@ export class TokenService {
       .setSubject(principal.id)
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
-      .sign(this.key);
+      .sign(await this.key);
     return { token, expiresAt };
   }
 
   async verify(token: string): Promise<Principal> {
+    const remembered = this.verified.get(token);
+    if (remembered) {
+      // The signature was checked once; expiry is checked on every use.
+      if (remembered.expiresAt > this.now().getTime() / 1000) return remembered.principal;
+      this.verified.delete(token);
+      throw unauthorized('The access token has expired.');
+    }
+    const { principal, expiresAt } = await this.verifySignature(token);
+    if (this.verified.size >= maxRemembered) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { principal, expiresAt });
+    return principal;
+  }
+
+  private async verifySignature(token: string): Promise<{ principal: Principal; expiresAt: number }> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.key, {
         issuer,
         audience,
         algorithms: ['HS256'],
         currentDate: this.now(),
         requiredClaims: ['sub', 'exp'],
       });
-      const { sub, email, name, kind } = payload;
+      const { sub, email, name, kind, exp } = payload;
       if (
         typeof email !== 'string' ||
         typeof name !== 'string' ||
@@ -54,7 +79,7 @@ export class TokenService {
       ) {
         throw unauthorized('The access token is invalid.');
       }
-      return { kind, id: sub!, email, name };
+      return { principal: { kind, id: sub!, email, name }, expiresAt: exp! };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw unauthorized('The access token has expired.');
       if (error instanceof joseErrors.JOSEError) throw unauthorized('The access token is invalid.');

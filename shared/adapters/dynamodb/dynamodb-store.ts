@@ -4,7 +4,13 @@
  * never from transactions.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type BatchWriteCommandInput,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type {
   Action,
   DataSource,
@@ -18,6 +24,11 @@ import { AlreadyExistsError, type Store } from '../../domain/ports.ts';
 import { keys } from './table-schema.ts';
 
 type Key = { pk: string; sk: string };
+
+const executionIndex = (execution: Execution) => ({
+  gsi1pk: `ACTION#${execution.projectId}#${execution.actionId}`,
+  gsi1sk: `${execution.startedAt}#${execution.id}`,
+});
 
 export class DynamoDbStore implements Store {
   constructor(
@@ -111,10 +122,29 @@ export class DynamoDbStore implements Store {
   }
 
   putExecution(execution: Execution) {
-    return this.put(keys.execution(execution.id), 'execution', execution, {
-      gsi1pk: `ACTION#${execution.projectId}#${execution.actionId}`,
-      gsi1sk: `${execution.startedAt}#${execution.id}`,
-    });
+    return this.put(keys.execution(execution.id), 'execution', execution, executionIndex(execution));
+  }
+
+  async putExecutions(executions: Execution[]): Promise<void> {
+    // BatchWriteItem takes 25 items; one id twice in a batch is refused, so keep the latest.
+    const latest = [...new Map(executions.map((e) => [e.id, e])).values()];
+    for (let i = 0; i < latest.length; i += 25) {
+      let requests: NonNullable<BatchWriteCommandInput['RequestItems']>[string] = latest
+        .slice(i, i + 25)
+        .map((e) => ({
+          PutRequest: { Item: { ...keys.execution(e.id), ...executionIndex(e), type: 'execution', ...e } },
+        }));
+      for (let attempt = 0; requests.length > 0; attempt++) {
+        if (attempt > 0)
+          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
+        const result = await this.client.send(
+          new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }),
+        );
+        requests = result.UnprocessedItems?.[this.tableName] ?? [];
+        if (attempt > 8 && requests.length > 0)
+          throw new Error('DynamoDB left executions unprocessed after retries.');
+      }
+    }
   }
   getExecution(executionId: string) {
     return this.get<Execution>(keys.execution(executionId));

@@ -1,0 +1,86 @@
+/**
+ * Keeps definitions (projects, environments, memberships, data sources,
+ * actions) in memory so the execution path does not read the store on every
+ * request. Writes made through this store evict what they change, so in the
+ * embedded runtime (one process per data directory) the cache is exact. On
+ * AWS other containers may write: entries also expire after `ttlMs`.
+ */
+import type { Action, DataSource, Environment, Membership, Project } from '../domain/model.ts';
+import type { Store } from '../domain/ports.ts';
+import { DelegatingStore } from './delegating-store.ts';
+
+const maxEntries = 10_000;
+
+export class CachingStore extends DelegatingStore {
+  private readonly entries = new Map<string, { value: Promise<unknown>; expiresAt: number }>();
+
+  constructor(
+    inner: Store,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    super(inner);
+  }
+
+  /** Caches the promise itself, so concurrent readers of a cold key share one load. */
+  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.entries.get(key);
+    if (hit && hit.expiresAt > this.now()) return hit.value as Promise<T>;
+    const value = load();
+    if (this.entries.size >= maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
+    value.catch(() => this.entries.delete(key));
+    return value;
+  }
+
+  /** Evicts after the write has landed, so no reader can cache the old record afterwards. */
+  private async evictAfter(key: string, write: Promise<void>): Promise<void> {
+    try {
+      await write;
+    } finally {
+      this.entries.delete(key);
+    }
+  }
+
+  override getProject(projectId: string): Promise<Project | undefined> {
+    return this.cached(`project/${projectId}`, () => super.getProject(projectId));
+  }
+  override getEnvironment(projectId: string, environmentId: string): Promise<Environment | undefined> {
+    return this.cached(`env/${projectId}/${environmentId}`, () =>
+      super.getEnvironment(projectId, environmentId),
+    );
+  }
+  override getAction(projectId: string, actionId: string): Promise<Action | undefined> {
+    return this.cached(`action/${projectId}/${actionId}`, () => super.getAction(projectId, actionId));
+  }
+  override getDataSource(projectId: string, dataSourceId: string): Promise<DataSource | undefined> {
+    return this.cached(`ds/${projectId}/${dataSourceId}`, () => super.getDataSource(projectId, dataSourceId));
+  }
+  override getMembership(projectId: string, principalId: string): Promise<Membership | undefined> {
+    return this.cached(`member/${projectId}/${principalId}`, () =>
+      super.getMembership(projectId, principalId),
+    );
+  }
+
+  override createProject(project: Project): Promise<void> {
+    return this.evictAfter(`project/${project.id}`, super.createProject(project));
+  }
+  override createEnvironment(environment: Environment): Promise<void> {
+    return this.evictAfter(
+      `env/${environment.projectId}/${environment.id}`,
+      super.createEnvironment(environment),
+    );
+  }
+  override putMembership(membership: Membership): Promise<void> {
+    return this.evictAfter(
+      `member/${membership.projectId}/${membership.principalId}`,
+      super.putMembership(membership),
+    );
+  }
+  override putDataSource(dataSource: DataSource): Promise<void> {
+    return this.evictAfter(`ds/${dataSource.projectId}/${dataSource.id}`, super.putDataSource(dataSource));
+  }
+  override putAction(action: Action): Promise<void> {
+    return this.evictAfter(`action/${action.projectId}/${action.id}`, super.putAction(action));
+  }
+}
