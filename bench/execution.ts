@@ -3,16 +3,23 @@
  * with running its SQL yourself? The demo action `list-orders` through the
  * public API of the embedded runtime (in its own process) against the
  * identical statement through a raw `pg` pool, on the same PostgreSQL
- * database, in one run so both sides see the same machine state.
+ * database, in one run so all sides see the same machine state.
+ *
+ * A third side, the "http floor", is a bare node:http server doing the same
+ * query (bench/lib/http-floor-server.ts, also its own process): the least
+ * any HTTP service pays on this machine. The targets compare Dogu with raw
+ * pg; the comparison with the floor is information, it says how much of the
+ * gap is Dogu's own.
  */
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { HttpClient } from './lib/http-client.ts';
+import { HttpClient, type PreparedRequest } from './lib/http-client.ts';
 import { type LoadLimit, type RequestFn, runLoad } from './lib/load.ts';
 import { createScratchDatabase, serverVersion } from './lib/postgres.ts';
 import { progress } from './lib/progress.ts';
 import { type BenchReport, check, errorsIn, type Phase } from './lib/report.ts';
 import { startRuntimeProcess } from './lib/runtime-process.ts';
+import { type ServerProcess, startServerProcess } from './lib/server-process.ts';
 import { round3 } from './lib/stats.ts';
 
 export const title = "list-orders via Dogu's public API vs the same SQL via raw pg";
@@ -22,7 +29,9 @@ const actionArguments = { status: 'shipped', limit: 5 };
 /** What the action's template compiles to, less its line breaks. */
 const rawSql =
   'SELECT id, customer_id, status, total_yen, ordered_at FROM orders WHERE status = $1 ORDER BY id LIMIT $2';
-const rawValues = [actionArguments.status, actionArguments.limit];
+/** The action's arguments in $n order; the http floor maps the request's arguments with these names. */
+const parameterNames = ['status', 'limit'] as const;
+const rawValues = parameterNames.map((name) => actionArguments[name]);
 const expectedRows = actionArguments.limit;
 
 const parameters = {
@@ -30,8 +39,13 @@ const parameters = {
   arguments: actionArguments,
   rawSql,
   rawValues,
-  /** The runtime's pool size when DOGU_DEMO_DATABASE_URL is set; the baseline gets the same. */
+  /** The runtime's pool size when DOGU_DEMO_DATABASE_URL is set; raw pg and the http floor get the same. */
   poolSize: 10,
+  httpFloor: {
+    server: 'bench/lib/http-floor-server.ts',
+    request: 'POST /execute {"arguments":{...}}, no authentication',
+    response: '{"results":[{"rows":[...]}]}',
+  },
   warmUpSequentialRequests: 200,
   warmUpConcurrentRequests: 1_000,
   latencyConcurrency: 1,
@@ -63,35 +77,53 @@ export async function run(): Promise<BenchReport> {
     });
     progress(`runtime pid ${runtime.pid} listening at ${runtime.url}`);
     try {
-      const dogu = await doguSubject(runtime.url);
-      const raw = rawPgSubject(database.url);
+      const floor = await startHttpFloorProcess(database.url);
+      progress(`http floor pid ${floor.pid} listening at ${floor.url}`);
       try {
-        const phases = await measure(raw, dogu);
-        const notes = profileDir
-          ? [`CPU profile of the runtime written to ${profileDir} when it stopped`]
-          : [];
-        // A runtime that died mid-run explains every later error; its last words belong in the report.
-        const ended = runtime.endedBecause();
-        if (ended) {
-          notes.push(
-            `the runtime ended during the run (${ended}); its last output:\n${runtime.outputTail()}`,
-          );
-        }
-        return {
-          bench: 'execution',
-          title,
-          startedAt,
-          finishedAt: new Date().toISOString(),
-          parameters,
-          environment: { postgres: postgresVersion, database: database.name, runtimePid: runtime.pid },
-          phases,
-          checks: compare(phases, raw.name, dogu.name),
-          errors: errorsIn(phases),
-          notes,
+        const subjects = {
+          raw: rawPgSubject(database.url),
+          floor: httpFloorSubject(floor.url),
+          dogu: await doguSubject(runtime.url),
         };
+        try {
+          const phases = await measure(subjects);
+          const notes = profileDir
+            ? [`CPU profile of the runtime written to ${profileDir} when it stopped`]
+            : [];
+          // A server that died mid-run explains every later error; its last words belong in the report.
+          for (const [label, server] of [
+            ['runtime', runtime],
+            ['http floor', floor],
+          ] as const) {
+            const ended = server.endedBecause();
+            if (ended)
+              notes.push(
+                `the ${label} ended during the run (${ended}); its last output:\n${server.outputTail()}`,
+              );
+          }
+          return {
+            bench: 'execution',
+            title,
+            startedAt,
+            finishedAt: new Date().toISOString(),
+            parameters,
+            environment: {
+              postgres: postgresVersion,
+              database: database.name,
+              runtimePid: runtime.pid,
+              httpFloorPid: floor.pid,
+            },
+            phases,
+            checks: compare(phases, subjects),
+            errors: errorsIn(phases),
+            notes,
+          };
+        } finally {
+          for (const subject of Object.values(subjects)) await subject.close();
+        }
       } finally {
-        await dogu.close();
-        await raw.close();
+        await floor.stop();
+        progress('http floor stopped');
       }
     } finally {
       await runtime.stop();
@@ -103,53 +135,91 @@ export async function run(): Promise<BenchReport> {
   }
 }
 
+interface Subjects {
+  raw: Subject;
+  floor: Subject;
+  dogu: Subject;
+}
+
 /**
- * Warm both up first (JIT, pool connections, PostgreSQL's caches), then
- * alternate the sides phase by phase so slow drift of the machine hits both alike.
+ * Warm all sides up first (JIT, pool connections, PostgreSQL's caches), then
+ * alternate the sides phase by phase so slow drift of the machine hits them alike.
  */
-async function measure(raw: Subject, dogu: Subject): Promise<Phase[]> {
+async function measure({ raw, floor, dogu }: Subjects): Promise<Phase[]> {
   const p = parameters;
   const oneAtATime = (requests: number) => ({ concurrency: p.latencyConcurrency, limit: { requests } });
   const concurrent = (limit: LoadLimit) => ({ concurrency: p.throughputConcurrency, limit });
-  const plan: [name: string, subject: Subject, load: { concurrency: number; limit: LoadLimit }][] = [
-    ['warm-up', raw, oneAtATime(p.warmUpSequentialRequests)],
-    ['warm-up', dogu, oneAtATime(p.warmUpSequentialRequests)],
-    ['warm-up', raw, concurrent({ requests: p.warmUpConcurrentRequests })],
-    ['warm-up', dogu, concurrent({ requests: p.warmUpConcurrentRequests })],
-    ['latency', raw, oneAtATime(p.latencyRequests)],
-    ['latency', dogu, oneAtATime(p.latencyRequests)],
-    ['throughput', raw, concurrent({ durationMs: p.throughputDurationMs })],
-    ['throughput', dogu, concurrent({ durationMs: p.throughputDurationMs })],
+  const sides = [raw, floor, dogu];
+  const plan: [name: string, load: { concurrency: number; limit: LoadLimit }][] = [
+    ['warm-up', oneAtATime(p.warmUpSequentialRequests)],
+    ['warm-up', concurrent({ requests: p.warmUpConcurrentRequests })],
+    ['latency', oneAtATime(p.latencyRequests)],
+    ['throughput', concurrent({ durationMs: p.throughputDurationMs })],
   ];
   const phases: Phase[] = [];
-  for (const [name, subject, load] of plan) {
-    progress(`${name}: ${subject.name} at concurrency ${load.concurrency}`);
-    const result = await runLoad(subject.request, load);
-    if (result.errors > 0) progress(`  ${result.errors} error(s), e.g. ${result.errorSamples[0]}`);
-    phases.push({ name, subject: subject.name, ...result });
+  for (const [name, load] of plan) {
+    for (const subject of sides) {
+      progress(`${name}: ${subject.name} at concurrency ${load.concurrency}`);
+      const result = await runLoad(subject.request, load);
+      if (result.errors > 0) progress(`  ${result.errors} error(s), e.g. ${result.errorSamples[0]}`);
+      phases.push({ name, subject: subject.name, ...result });
+    }
   }
   return phases;
 }
 
-function compare(phases: readonly Phase[], rawName: string, doguName: string) {
-  const find = (name: string, subject: string) =>
-    phases.find((p) => p.name === name && p.subject === subject)!;
-  const rawLatency = find('latency', rawName).latencyMs;
-  const doguLatency = find('latency', doguName).latencyMs;
-  const rawThroughput = find('throughput', rawName).requestsPerSecond;
-  const doguThroughput = find('throughput', doguName).requestsPerSecond;
+function compare(phases: readonly Phase[], { raw, floor, dogu }: Subjects) {
+  const find = (name: string, subject: Subject) =>
+    phases.find((p) => p.name === name && p.subject === subject.name)!;
+  const p50 = (subject: Subject) => find('latency', subject).latencyMs.p50;
+  const p99 = (subject: Subject) => find('latency', subject).latencyMs.p99;
+  const perSecond = (subject: Subject) => find('throughput', subject).requestsPerSecond;
+  const percentOf = (part: Subject, whole: Subject) => round3((perSecond(part) / perSecond(whole)) * 100);
   const { targets } = parameters;
   return [
-    check('added p50 latency (dogu - raw)', round3(doguLatency.p50 - rawLatency.p50), 'ms', {
+    // The targets: Dogu against doing it yourself.
+    check('added p50 latency (dogu - raw)', round3(p50(dogu) - p50(raw)), 'ms', {
       comparison: '<=',
       value: targets.addedP50LatencyMs,
     }),
-    check('added p99 latency (dogu - raw)', round3(doguLatency.p99 - rawLatency.p99), 'ms'),
-    check('throughput ratio (dogu / raw)', round3((doguThroughput / rawThroughput) * 100), '%', {
+    check('added p99 latency (dogu - raw)', round3(p99(dogu) - p99(raw)), 'ms'),
+    check('throughput ratio (dogu / raw)', percentOf(dogu, raw), '%', {
       comparison: '>=',
       value: targets.throughputRatioPercent,
     }),
+    // Information: the same against the least any HTTP service costs here.
+    check('added p50 latency (dogu - http floor)', round3(p50(dogu) - p50(floor)), 'ms'),
+    check('throughput ratio (dogu / http floor)', percentOf(dogu, floor), '%'),
+    check('throughput ratio (http floor / raw)', percentOf(floor, raw), '%'),
   ];
+}
+
+/** The http floor's server, on the bench database, with the same statement and pool size. */
+function startHttpFloorProcess(databaseUrl: string): Promise<ServerProcess> {
+  return startServerProcess({
+    label: 'http floor',
+    script: parameters.httpFloor.server,
+    healthPath: '/healthz',
+    env: {
+      BENCH_FLOOR_DATABASE_URL: databaseUrl,
+      BENCH_FLOOR_SQL: rawSql,
+      BENCH_FLOOR_PARAMETERS: JSON.stringify(parameterNames),
+      BENCH_FLOOR_POOL_SIZE: String(parameters.poolSize),
+    },
+  });
+}
+
+/** The http floor as a client sees it: the same client, arguments and check as for Dogu. */
+function httpFloorSubject(url: string): Subject {
+  const client = new HttpClient(url, { maxSockets: parameters.throughputConcurrency * 2, timeoutMs: 30_000 });
+  const execute = client.prepare('POST', '/execute', { json: { arguments: actionArguments } });
+  return {
+    name: 'http floor',
+    request: () => sendAndCheck(client, execute),
+    async close() {
+      client.close();
+    },
+  };
 }
 
 /** Dogu as a client sees it: HTTP with a bearer token from the local login. */
@@ -165,16 +235,19 @@ async function doguSubject(url: string): Promise<Subject> {
   );
   return {
     name: 'dogu',
-    async request() {
-      const response = await client.send(execute);
-      if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
-      const rows = firstResultRowCount(response.body);
-      if (rows !== expectedRows) throw new Error(`expected ${expectedRows} rows, got ${rows}`);
-    },
+    request: () => sendAndCheck(client, execute),
     async close() {
       client.close();
     },
   };
+}
+
+/** Successful only with status 200 and the expected rows in results[0].rows. */
+async function sendAndCheck(client: HttpClient, request: PreparedRequest): Promise<void> {
+  const response = await client.send(request);
+  if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
+  const rows = firstResultRowCount(response.body);
+  if (rows !== expectedRows) throw new Error(`expected ${expectedRows} rows, got ${rows}`);
 }
 
 function firstResultRowCount(body: string): number | undefined {
