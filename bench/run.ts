@@ -22,6 +22,7 @@ interface BenchModule {
 /** Loaded lazily, so running one bench does not import the others. */
 const benches: Record<string, () => Promise<BenchModule>> = {
   execution: () => import('./execution.ts'),
+  mysql: () => import('./mysql.ts'),
   http: () => import('./http.ts'),
 };
 

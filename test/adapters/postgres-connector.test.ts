@@ -1,6 +1,6 @@
 /** The PostgreSQL connector against the machine's real PostgreSQL server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PooledConnectorFactory } from '../../shared/adapters/postgres/connector-factory.ts';
+import { PooledConnectorFactory } from '../../shared/adapters/sql/connector-factory.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
 import type { SqlConnector } from '../../shared/domain/ports.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
@@ -13,7 +13,7 @@ const signal = () => AbortSignal.timeout(10_000);
 beforeAll(async () => {
   database = await createTestDatabase();
   factory = new PooledConnectorFactory(4);
-  connector = factory.postgres('test/pg/dev', database.connection);
+  connector = factory.sql('postgresql', 'test/pg/dev', database.connection);
 });
 afterAll(async () => {
   await factory?.close();
@@ -87,7 +87,15 @@ describe('PostgresConnector', () => {
       { signal: signal() },
     );
     expect(result.rows).toEqual([{ id: 1, id_2: 2 }]);
-    expect(result.messages[0]).toContain("'id_2'");
+    expect(result.messages).toEqual(["Column 'id' appears more than once; occurrence 2 is named 'id_2'."]);
+  });
+
+  it('does not let a renamed duplicate take the name of a real column', async () => {
+    const result = await connector.run(
+      { title: 't', text: 'SELECT 1 AS id_2, 2 AS id, 3 AS id', values: [] },
+      { signal: signal() },
+    );
+    expect(result.rows).toEqual([{ id_2: 1, id: 2, id_3: 3 }]);
   });
 
   it('returns no columns for a statement without a result set', async () => {
@@ -99,12 +107,50 @@ describe('PostgresConnector', () => {
       { title: 't', text: 'INSERT INTO notes VALUES ($1)', values: ["'); DROP TABLE notes; --"] },
       { signal: signal() },
     );
-    expect(insert).toEqual({ columns: [], rows: [], messages: [] });
+    expect(insert).toEqual({ columns: [], rows: [], messages: ['1 row affected.'] });
     const read = await connector.run(
       { title: 't', text: 'SELECT body FROM notes', values: [] },
       { signal: signal() },
     );
     expect(read.rows).toEqual([{ body: "'); DROP TABLE notes; --" }]);
+  });
+
+  it('counts the rows an UPDATE touched and says nothing for DDL', async () => {
+    for (const text of ['CREATE TABLE counted (n int)', 'INSERT INTO counted VALUES (1), (2), (3)']) {
+      await connector.run({ title: 't', text, values: [] }, { signal: signal() });
+    }
+    const update = await connector.run(
+      { title: 't', text: 'UPDATE counted SET n = n + $1', values: [10] },
+      { signal: signal() },
+    );
+    expect(update.messages).toEqual(['3 rows affected.']);
+    const ddl = await connector.run(
+      { title: 't', text: 'DROP TABLE counted', values: [] },
+      { signal: signal() },
+    );
+    expect(ddl).toEqual({ columns: [], rows: [], messages: [] });
+  });
+
+  it('parses json and jsonb only when the action asks for it', async () => {
+    const text = `SELECT '{"a":[1,2]}'::jsonb AS doc, '"x"'::json AS scalar, NULL::jsonb AS missing`;
+    const parsed = await connector.run(
+      { title: 't', text, values: [] },
+      { signal: signal(), parseJsonValues: true },
+    );
+    expect(parsed.columns).toEqual([
+      { name: 'doc', type: 'json' },
+      { name: 'scalar', type: 'json' },
+      { name: 'missing', type: 'json' },
+    ]);
+    expect(parsed.rows).toEqual([{ doc: { a: [1, 2] }, scalar: 'x', missing: null }]);
+    expect(parsed.messages).toEqual([]);
+
+    const raw = await connector.run(
+      { title: 't', text, values: [] },
+      { signal: signal(), parseJsonValues: false },
+    );
+    expect(raw.columns.map((c) => c.type)).toEqual(['string', 'string', 'string']);
+    expect(raw.rows).toEqual([{ doc: '{"a": [1, 2]}', scalar: '"x"', missing: null }]);
   });
 
   it('reports a database error with its SQLSTATE', async () => {
@@ -138,7 +184,10 @@ describe('PostgresConnector', () => {
   });
 
   it("ends a statement at the data source's own shorter time-out", async () => {
-    const short = factory.postgres('test/pg/short', { ...database.connection, statementTimeoutMs: 200 });
+    const short = factory.sql('postgresql', 'test/pg/short', {
+      ...database.connection,
+      statementTimeoutMs: 200,
+    });
     const error = await failure(
       short.run({ title: 't', text: 'SELECT pg_sleep(5)', values: [] }, { signal: signal() }),
     );
@@ -147,7 +196,7 @@ describe('PostgresConnector', () => {
   });
 
   it('says clearly when the database cannot be reached', async () => {
-    const down = factory.postgres('test/pg/down', { ...database.connection, port: 1 });
+    const down = factory.sql('postgresql', 'test/pg/down', { ...database.connection, port: 1 });
     const error = await failure(down.run({ title: 't', text: 'SELECT 1', values: [] }, { signal: signal() }));
     expect(error.code).toBe('data_source_error');
     expect(error.message).toContain('connection refused');
@@ -155,7 +204,7 @@ describe('PostgresConnector', () => {
   });
 
   it('never puts the password into an error', async () => {
-    const wrong = factory.postgres('test/pg/auth', {
+    const wrong = factory.sql('postgresql', 'test/pg/auth', {
       ...database.connection,
       user: 'nobody_here',
       password: 's3cret-pw',
@@ -167,11 +216,22 @@ describe('PostgresConnector', () => {
     expect(error.message).not.toContain('s3cret-pw');
   });
 
-  it('replaces the pool when the connection settings change', () => {
-    const a = factory.postgres('test/pg/swap', database.connection);
-    expect(factory.postgres('test/pg/swap', database.connection)).toBe(a);
-    expect(factory.postgres('test/pg/swap', { ...database.connection, statementTimeoutMs: 1000 })).not.toBe(
-      a,
+  it('lets a run on a replaced pool finish', async () => {
+    const old = factory.sql('postgresql', 'test/pg/replaced', database.connection);
+    // Replaced while the run is still waiting for its first connection.
+    const running = old.run(
+      { title: 't', text: 'SELECT 1 AS one FROM pg_sleep(0.2)', values: [] },
+      { signal: signal() },
     );
+    factory.sql('postgresql', 'test/pg/replaced', { ...database.connection, statementTimeoutMs: 5_000 });
+    expect((await running).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('replaces the pool when the connection settings change', () => {
+    const a = factory.sql('postgresql', 'test/pg/swap', database.connection);
+    expect(factory.sql('postgresql', 'test/pg/swap', database.connection)).toBe(a);
+    expect(
+      factory.sql('postgresql', 'test/pg/swap', { ...database.connection, statementTimeoutMs: 1000 }),
+    ).not.toBe(a);
   });
 });

@@ -9,6 +9,8 @@ interface TypeInfo {
   type: ColumnType;
   /** Returned as a string although the database type is richer: say so in the result. */
   unsupported?: boolean;
+  /** json or jsonb: parsed into a value when the action asks for it (parseJsonValues). */
+  json?: boolean;
 }
 
 const known: Record<number, TypeInfo> = {
@@ -21,7 +23,7 @@ const known: Record<number, TypeInfo> = {
   23: { name: 'integer', type: 'number' },
   25: { name: 'text', type: 'string' },
   26: { name: 'oid', type: 'number' },
-  114: { name: 'json', type: 'string' },
+  114: { name: 'json', type: 'string', json: true },
   700: { name: 'real', type: 'number' },
   701: { name: 'double precision', type: 'number' },
   869: { name: 'inet', type: 'string' },
@@ -35,7 +37,7 @@ const known: Record<number, TypeInfo> = {
   1266: { name: 'time with time zone', type: 'string' },
   1700: { name: 'numeric', type: 'string', unsupported: true },
   2950: { name: 'uuid', type: 'string' },
-  3802: { name: 'jsonb', type: 'string' },
+  3802: { name: 'jsonb', type: 'string', json: true },
 };
 
 /** Array types are returned in PostgreSQL's text form, like the spec's ARRAY → string rule. */
@@ -61,7 +63,8 @@ const parsers: Partial<Record<ColumnType, (value: string) => unknown>> = {
 /**
  * pg's type parser hook: numbers and booleans become JS values, everything
  * else stays the exact text PostgreSQL sent (no Date objects shifting time
- * zones, no lossy bigint or numeric conversion).
+ * zones, no lossy bigint or numeric conversion). JSON stays text here because
+ * parsing it is a per-action choice; the connector parses it per run.
  */
 export function textFormatParser(oid: number): (value: string) => unknown {
   return parsers[describeType(oid).type] ?? identity;

@@ -4,13 +4,36 @@
  */
 import pg from 'pg';
 import { DoguError } from '../../domain/errors.ts';
-import type { Column, PostgresConnection } from '../../domain/model.ts';
-import type { CompiledStatement, RawStatementResult, SqlConnector } from '../../domain/ports.ts';
+import type { SqlConnection } from '../../domain/model.ts';
+import type {
+  CompiledStatement,
+  RawStatementResult,
+  SqlConnector,
+  SqlRunOptions,
+} from '../../domain/ports.ts';
+import type { OpenConnector, OpenConnectorOptions } from '../sql/open-connector.ts';
+import {
+  affectedRowsMessage,
+  type DescribedColumn,
+  keyRows,
+  parseJsonText,
+  shapeColumns,
+} from '../sql/result-shape.ts';
 import { describeType, textFormatParser } from './column-types.ts';
 
 const maxExecutionMs = 60_000;
 
-export function createPool(connection: PostgresConnection, poolSize: number): pg.Pool {
+/** The factory's entry point: a pool for one data source and environment, and its connector. */
+export function openPostgresConnector(
+  connection: SqlConnection,
+  options: OpenConnectorOptions,
+): OpenConnector {
+  const pool = createPool(connection, options.poolSize);
+  pool.on('error', () => {}); // an idle client dropped by the server; the pool replaces it
+  return { connector: new PostgresConnector(pool, options.label), end: () => pool.end() };
+}
+
+export function createPool(connection: SqlConnection, poolSize: number): pg.Pool {
   return new pg.Pool({
     host: connection.host,
     port: connection.port,
@@ -34,7 +57,7 @@ export class PostgresConnector implements SqlConnector {
     private readonly label: string,
   ) {}
 
-  async run(statement: CompiledStatement, options: { signal: AbortSignal }): Promise<RawStatementResult> {
+  async run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult> {
     if (options.signal.aborted) throw timedOut();
     let client: pg.PoolClient;
     try {
@@ -51,7 +74,7 @@ export class PostgresConnector implements SqlConnector {
     options.signal.addEventListener('abort', cancel, { once: true });
     try {
       const result = await client.query({ text: statement.text, values: statement.values, rowMode: 'array' });
-      return shapeResult(result);
+      return shapeResult(result, options.parseJsonValues === true);
     } catch (error) {
       if (options.signal.aborted) throw timedOut();
       throw queryFailed(error);
@@ -62,29 +85,24 @@ export class PostgresConnector implements SqlConnector {
   }
 }
 
-function shapeResult(result: pg.QueryResult<unknown[]>): RawStatementResult {
-  const messages: string[] = [];
-  const seen = new Map<string, number>();
-  const columns: Column[] = (result.fields ?? []).map((field) => {
-    const info = describeType(field.dataTypeID);
-    const count = (seen.get(field.name) ?? 0) + 1;
-    seen.set(field.name, count);
-    const name = count === 1 ? field.name : `${field.name}_${count}`;
-    if (count > 1)
-      messages.push(`Column '${field.name}' appears more than once; occurrence ${count} is named '${name}'.`);
-    if (info.unsupported) {
-      messages.push(
-        `Column '${name}' has type ${info.name}, which is not supported; its values are returned as strings.`,
-      );
-    }
-    return { name, type: info.type };
-  });
-  const rows = (result.rows ?? []).map((values) => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < columns.length; i++) row[columns[i]!.name] = values[i];
-    return row;
-  });
-  return { columns, rows, messages };
+function shapeResult(result: pg.QueryResult<unknown[]>, parseJsonValues: boolean): RawStatementResult {
+  const fields = result.fields ?? [];
+  // No result set: INSERT, UPDATE, DELETE, MERGE, COPY and CREATE TABLE AS report how many rows they
+  // touched; other DDL reports nothing (rowCount null).
+  if (fields.length === 0) {
+    const messages = typeof result.rowCount === 'number' ? [affectedRowsMessage(result.rowCount)] : [];
+    return { columns: [], rows: [], messages };
+  }
+  const shaped = shapeColumns(fields.map((field) => describeField(field, parseJsonValues)));
+  return { columns: shaped.columns, rows: keyRows(shaped, result.rows ?? []), messages: shaped.messages };
+}
+
+function describeField(field: pg.FieldDef, parseJsonValues: boolean): DescribedColumn {
+  const info = describeType(field.dataTypeID);
+  if (info.json && parseJsonValues) {
+    return { name: field.name, typeName: info.name, type: 'json', convert: parseJsonText };
+  }
+  return { name: field.name, typeName: info.name, type: info.type, unsupported: info.unsupported === true };
 }
 
 const timedOut = () =>

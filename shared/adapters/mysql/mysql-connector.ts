@@ -1,0 +1,154 @@
+/**
+ * Runs compiled statements on MySQL or MariaDB through a mysql2 pool per data
+ * source and environment. Values are bound by the server as parameters of a
+ * prepared statement (the binary protocol): they never become SQL text, not
+ * even escaped by the driver, so server settings such as
+ * NO_BACKSLASH_ESCAPES cannot turn a value into SQL.
+ *
+ * A single statement runs with autocommit, which makes it its own
+ * transaction. A statement that leaves a transaction open (BEGIN, SET
+ * autocommit = 0) or changes the session (USE, SET NAMES) gets its connection
+ * closed instead of pooled, so nothing carries over to the next run.
+ */
+import mysql, { type ExecuteValues, type Pool, type PoolConnection } from 'mysql2/promise';
+import type { SqlConnection } from '../../domain/model.ts';
+import type {
+  CompiledStatement,
+  RawStatementResult,
+  SqlConnector,
+  SqlRunOptions,
+} from '../../domain/ports.ts';
+import type { OpenConnector, OpenConnectorOptions } from '../sql/open-connector.ts';
+import { cancelQuery } from './cancel-query.ts';
+import {
+  connectionFailed,
+  errorNumberOf,
+  isFatal,
+  queryFailed,
+  serverError,
+  type TimeLimit,
+  timedOut,
+} from './mysql-errors.ts';
+import { connectionOptions, poolOptions } from './mysql-options.ts';
+import { type StatementOutput, shapeResult } from './mysql-result.ts';
+import { applyServerTimeLimit } from './server-time-limit.ts';
+import { watchStatement } from './statement-watch.ts';
+
+const maxStatementMs = 60_000;
+
+/** The factory's entry point: a pool for one data source and environment, and its connector. */
+export function openMysqlConnector(connection: SqlConnection, options: OpenConnectorOptions): OpenConnector {
+  const pool = mysql.createPool(poolOptions(connection, options.poolSize));
+  return { connector: new MysqlConnector(pool, connection, options.label), end: () => pool.end() };
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
+  promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+
+export class MysqlConnector implements SqlConnector {
+  /** The data source's own limit, else the maximum; enforced by a timer here and by the server as a backstop. */
+  private readonly statementLimit: { ms: number; kind: TimeLimit };
+  /** Physical connections whose session already carries the server-side time limit. */
+  private readonly preparedSessions = new WeakSet<object>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly connection: SqlConnection,
+    private readonly label: string,
+  ) {
+    const own = connection.statementTimeoutMs;
+    this.statementLimit =
+      own !== undefined && own <= maxStatementMs
+        ? { ms: own, kind: 'data_source' }
+        : { ms: maxStatementMs, kind: 'maximum' };
+  }
+
+  async run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult> {
+    const { signal } = options;
+    if (signal.aborted) throw this.timedOut('deadline');
+    const connection = await this.acquire(signal);
+
+    // Cancel on the server: the statement must not keep running after we gave up on it.
+    const watch = watchStatement(signal, this.statementLimit, () => {
+      void cancelQuery(connectionOptions(this.connection), connection.threadId).catch(() => {});
+    });
+    let reusable = false;
+    try {
+      const outcome = await Promise.race([settle(send(connection, statement)), watch.gaveUp]);
+      // Whatever the statement returned once cut short (MySQL's SLEEP returns 1), it did not finish.
+      const reached = watch.reached();
+      if (reached || outcome === 'gave_up') throw this.timedOut(reached ?? 'deadline');
+      if (!outcome.ok) {
+        reusable = !isFatal(outcome.error);
+        throw queryFailed(outcome.error, this.statementLimit);
+      }
+      const shaped = shapeResult(outcome.value, options.parseJsonValues === true);
+      reusable = !shaped.sessionChanged;
+      return shaped.result;
+    } finally {
+      watch.dispose();
+      // A cancelled connection is never reused: a late KILL QUERY must not hit the next statement.
+      if (reusable) connection.release();
+      else connection.destroy();
+    }
+  }
+
+  /** A pooled connection, or the deadline's time-out if the pool cannot hand one over in time. */
+  private async acquire(signal: AbortSignal): Promise<PoolConnection> {
+    const pending = this.pool.getConnection();
+    const connection = await new Promise<PoolConnection>((resolve, reject) => {
+      const onAbort = () => {
+        reject(this.timedOut('deadline'));
+        // A connection that arrives too late goes back to the pool.
+        pending.then(
+          (late) => late.release(),
+          () => {},
+        );
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      pending.then(
+        (acquired) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(acquired);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(connectionFailed(this.label, this.connection.user, error));
+        },
+      );
+    });
+    if (this.preparedSessions.has(connection.connection)) return connection;
+    try {
+      await applyServerTimeLimit(connection, this.statementLimit.ms);
+    } catch (error) {
+      connection.destroy();
+      throw connectionFailed(this.label, this.connection.user, error);
+    }
+    this.preparedSessions.add(connection.connection);
+    return connection;
+  }
+
+  private timedOut(limit: TimeLimit) {
+    return timedOut(limit, this.statementLimit.ms);
+  }
+}
+
+async function send(connection: PoolConnection, statement: CompiledStatement): Promise<StatementOutput> {
+  const values = statement.values.map(bindable);
+  try {
+    return (await connection.execute(statement.text, values)) as StatementOutput;
+  } catch (error) {
+    // The few statements the server cannot prepare run as plain text when there is nothing to bind.
+    if (values.length === 0 && errorNumberOf(error) === serverError.unsupportedInPreparedStatement) {
+      return (await connection.query(statement.text)) as StatementOutput;
+    }
+    throw error;
+  }
+}
+
+/** The domain binds strings, numbers, booleans and null (spec 2.2); mysql2 refuses undefined, which is NULL as with pg. */
+const bindable = (value: unknown): ExecuteValues => (value === undefined ? null : (value as ExecuteValues));

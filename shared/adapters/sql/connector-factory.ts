@@ -1,0 +1,55 @@
+import type { SqlConnection } from '../../domain/model.ts';
+import type { ConnectorFactory, SqlConnector, SqlDialect } from '../../domain/ports.ts';
+import { openMysqlConnector } from '../mysql/mysql-connector.ts';
+import { openPostgresConnector } from '../postgres/postgres-connector.ts';
+import type { ConnectorOpener } from './open-connector.ts';
+import { TrackedConnector } from './tracked-connector.ts';
+
+const openers: Record<SqlDialect, ConnectorOpener> = {
+  postgresql: openPostgresConnector,
+  mysql: openMysqlConnector,
+};
+
+interface Entry {
+  fingerprint: string;
+  connector: TrackedConnector;
+  end(): Promise<void>;
+}
+
+/**
+ * One pool per data source and environment (the key), replaced when its
+ * settings or its dialect change, and kept across invocations (created once
+ * per Lambda container or embedded runtime).
+ */
+export class PooledConnectorFactory implements ConnectorFactory {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly poolSize = 10) {}
+
+  sql(dialect: SqlDialect, key: string, connection: SqlConnection): SqlConnector {
+    const fingerprint = JSON.stringify([dialect, connection]);
+    const entry = this.entries.get(key);
+    if (entry?.fingerprint === fingerprint) return entry.connector;
+    // Runs still using the old pool finish on it; it closes once they are done.
+    if (entry) retire(entry);
+    const label = `'${key}' (${connection.host}:${connection.port}/${connection.database})`;
+    const open = openers[dialect](connection, { poolSize: this.poolSize, label });
+    const connector = new TrackedConnector(open.connector);
+    this.entries.set(key, { fingerprint, connector, end: open.end });
+    return connector;
+  }
+
+  /** Ends every pool now (shutdown), without waiting for runs still in flight. */
+  async close(): Promise<void> {
+    const ends = [...this.entries.values()].map((entry) => entry.end().catch(() => {}));
+    this.entries.clear();
+    await Promise.all(ends);
+  }
+}
+
+function retire(entry: Entry): void {
+  entry.connector
+    .whenIdle()
+    .then(entry.end)
+    .catch(() => {});
+}

@@ -1,0 +1,17 @@
+import type { SqlConnection } from '../../domain/model.ts';
+import type { SqlConnector } from '../../domain/ports.ts';
+
+/** A connector with the pool behind it, as each dialect's adapter opens it for the factory. */
+export interface OpenConnector {
+  connector: SqlConnector;
+  /** Closes the pool; runs still in flight finish or fail first. */
+  end(): Promise<void>;
+}
+
+export interface OpenConnectorOptions {
+  poolSize: number;
+  /** Names the data source in error messages, e.g. `'demo/shop/dev' (db.example.com:5432/shop)`; no secrets. */
+  label: string;
+}
+
+export type ConnectorOpener = (connection: SqlConnection, options: OpenConnectorOptions) => OpenConnector;
