@@ -1,10 +1,20 @@
 import { badRequest, DoguError } from '../shared/domain/errors.ts';
 import { executeAction } from '../shared/domain/execute-action.ts';
+import { resultToCsv } from '../shared/http/csv.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
 import { defineHandler } from '../shared/http/handler.ts';
 
-/** POST …/actions/{actionId}/executions: run an action with `{"arguments": {...}}`. */
+/**
+ * POST …/actions/{actionId}/executions: run an action with `{"arguments": {...}}`.
+ * `Accept: text/csv` answers one statement's rows as a CSV download (`?statement=N`, default 0).
+ */
 export const handler = defineHandler('executeAction', async (request, services) => {
+  const wantsCsv = /\btext\/csv\b/i.test(request.event.headers.accept ?? '');
+  const query = request.event.queryStringParameters ?? {};
+  const statementIndex = Number(query.statement ?? 0);
+  if (wantsCsv && (!Number.isInteger(statementIndex) || statementIndex < 0)) {
+    throw badRequest("'statement' must be the index of a statement: 0, 1, …");
+  }
   const body = request.jsonBody();
   const args = body.arguments ?? {};
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
@@ -12,11 +22,11 @@ export const handler = defineHandler('executeAction', async (request, services) 
       { pointer: '#/arguments', detail: 'must be an object' },
     ]);
   }
-  const { projectId, environmentId, actionId } = request.pathParameters as Record<string, string>;
+  const { projectId, environmentId, actionId } = request.pathParameters;
   const { execution, results } = await executeAction(
-    { ...services, executions: services.store, maxExecutionMs: services.settings.maxExecutionMs },
+    { ...services, maxExecutionMs: services.settings.maxExecutionMs },
     {
-      principal: request.principal!,
+      principal: request.caller(),
       projectId: projectId!,
       environmentId: environmentId!,
       actionId: actionId!,
@@ -25,9 +35,26 @@ export const handler = defineHandler('executeAction', async (request, services) 
     },
   );
   const bodyOut = executionBody(execution, results);
-  if (execution.status === 'succeeded') return { status: 200, body: bodyOut };
-  // A failed run is still recorded; the problem carries the execution so nothing is hidden.
-  throw new DoguError(execution.error!.code as never, execution.error!.message, {
-    extra: { execution: bodyOut },
-  });
+  if (execution.status !== 'succeeded') {
+    // A failed run is still recorded; the problem carries the execution so nothing is hidden.
+    throw new DoguError(execution.error!.code as never, execution.error!.message, {
+      extra: { execution: bodyOut },
+    });
+  }
+  if (!wantsCsv) return { status: 200, body: bodyOut };
+  const result = results[statementIndex];
+  if (!result)
+    throw badRequest(
+      `The action has ${results.length} statement(s); there is no statement ${statementIndex}.`,
+    );
+  return {
+    status: 200,
+    text: resultToCsv(result, { escapeFormulas: query.escapeFormulas !== 'false' }),
+    headers: {
+      'content-type': 'text/csv; charset=utf-8; header=present',
+      'content-disposition': `attachment; filename="${actionId}-${execution.id}.csv"`,
+      'x-dogu-execution-id': execution.id,
+      ...(result.truncated ? { 'x-dogu-truncated': 'true' } : {}),
+    },
+  };
 });

@@ -72,6 +72,8 @@ export class DoguStack extends Stack {
       POWERTOOLS_LOG_LEVEL: 'INFO',
       NODE_OPTIONS: '--enable-source-maps',
       DOGU_MAX_EXECUTION_MS: String(maxSynchronousExecutionMs),
+      // Secrets and data source passwords are encrypted with the table's own key, bound by encryption context.
+      DOGU_SECRETS_KEY_ID: this.dataTable.encryptionKey.keyArn,
     };
     if (loginTokenSeconds !== undefined) {
       environment.DOGU_LOGIN_TOKEN_SECONDS = String(loginTokenSeconds);
@@ -90,6 +92,7 @@ export class DoguStack extends Stack {
       // table key's encrypt/decrypt; grantRead is GetSecretValue and DescribeSecret only.
       this.dataTable.table.grantReadWriteData(fn);
       this.signingKey.secret.grantRead(fn);
+      this.dataTable.encryptionKey.grantEncryptDecrypt(fn);
       functionsByHandler.set(handler, fn);
     }
     this.functionsByHandler = functionsByHandler;

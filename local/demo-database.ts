@@ -49,18 +49,42 @@ SELECT 1 + i % 300, 'SKU-' || lpad((i % 40)::text, 4, '0'),
 FROM generate_series(1, 800) AS i;
 `;
 
-/** Creates the demo tables once; a crash mid-way rolls back, so the next start retries. */
+/** Products whose rows carry image and video URLs, for the media display (spec 1). */
+export const demoProductsSql = `
+CREATE TABLE products (
+  id serial PRIMARY KEY,
+  sku text NOT NULL UNIQUE,
+  name text NOT NULL,
+  price_yen integer NOT NULL,
+  image_url text NOT NULL,
+  video_url text
+);
+INSERT INTO products (sku, name, price_yen, image_url, video_url) VALUES
+  ('SKU-0001', 'Notebook', 480, 'https://placehold.co/320x200.png?text=Notebook', 'https://test-streams.mux.dev/x36xhzz/x36xhzz.m3u8'),
+  ('SKU-0002', 'Pen', 150, 'https://placehold.co/320x200.png?text=Pen', NULL),
+  ('SKU-0003', 'Tote bag', 1200, 'https://placehold.co/320x200.png?text=Tote+bag', 'https://storage.googleapis.com/gtv-videos-bucket/sample/ForBiggerBlazes.mp4'),
+  ('SKU-0004', 'Mug', 900, 'https://placehold.co/320x200.png?text=Mug', NULL),
+  ('SKU-0005', 'Desk lamp', 4800, 'https://placehold.co/320x200.png?text=Desk+lamp', 'https://storage.googleapis.com/gtv-videos-bucket/sample/ForBiggerJoyrides.mp4');
+`;
+
+/** Creates each part of the demo schema once; a crash mid-way rolls back, so the next start retries. */
 export async function ensureDemoSchema(connection: PostgresConnection): Promise<void> {
   const client = new pg.Client({ ...connection, password: connection.password ?? '' });
   await client.connect();
   try {
-    const { rows } = await client.query<{ exists: boolean }>(
-      "SELECT to_regclass('public.orders') IS NOT NULL AS exists",
-    );
-    if (rows[0]?.exists) return;
-    await client.query('BEGIN');
-    await client.query(demoSchemaSql);
-    await client.query('COMMIT');
+    for (const [table, sql] of [
+      ['orders', demoSchemaSql],
+      ['products', demoProductsSql],
+    ] as const) {
+      const { rows } = await client.query<{ exists: boolean }>(
+        'SELECT to_regclass($1) IS NOT NULL AS exists',
+        [`public.${table}`],
+      );
+      if (rows[0]?.exists) continue;
+      await client.query('BEGIN');
+      await client.query(sql);
+      await client.query('COMMIT');
+    }
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;

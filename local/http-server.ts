@@ -28,9 +28,14 @@ export async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
   return handlers;
 }
 
-export function createLocalServer(handlers: Map<string, LambdaHandler>): Server {
+/** `ready` holds requests back until the runtime has finished starting (seeding the demo). */
+export function createLocalServer(
+  handlers: Map<string, LambdaHandler>,
+  ready: Promise<void> = Promise.resolve(),
+): Server {
   return createServer(async (request, response) => {
     try {
+      await ready;
       const url = new URL(request.url ?? '/', 'http://localhost');
       const body = await readBody(request);
       const match = matchRoute(request.method ?? 'GET', url.pathname);

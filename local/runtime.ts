@@ -12,9 +12,13 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TokenService } from '../shared/adapters/auth/token-service.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
+import { NodeHttpClient } from '../shared/adapters/http/node-http-client.ts';
+import { httpClientOptionsFromEnv } from '../shared/adapters/http/options-from-env.ts';
 import { systemClock, uuidV7Ids } from '../shared/adapters/ids.ts';
-import { PooledConnectorFactory } from '../shared/adapters/postgres/connector-factory.ts';
+import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
+import { PooledConnectorFactory } from '../shared/adapters/sql/connector-factory.ts';
 import type { PostgresConnection } from '../shared/domain/model.ts';
+import { SecretValues } from '../shared/domain/secret-values.ts';
 import { provideServices, type Services } from '../shared/runtime/services.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
@@ -86,16 +90,22 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const services: Services = {
       store,
       definitions: store,
-      tokens: new TokenService(await signingKey(options.dataDir)),
+      tokens: new TokenService(await keyFile(options.dataDir, 'signing-key')),
       connectors,
+      http: new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
+      secrets: new SecretValues(new LocalSecretCipher(await keyFile(options.dataDir, 'secrets-key'))),
       clock: systemClock,
       ids: uuidV7Ids,
       settings: { localLogin: true, loginTokenSeconds: 12 * 3600, maxExecutionMs: 60_000 },
     };
     provideServices(async () => services);
-    const seeded = await seedDemo(services, database);
 
-    const server = createLocalServer(await loadHandlers());
+    // Listen first (the demo HTTP data source needs this runtime's URL); requests wait for the seed.
+    let markReady: () => void = () => {};
+    const ready = new Promise<void>((resolve) => {
+      markReady = resolve;
+    });
+    const server = createLocalServer(await loadHandlers(), ready);
     server.keepAliveTimeout = 65_000;
     server.listen(options.port, options.host);
     await once(server, 'listening');
@@ -107,9 +117,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         }),
     );
     const { port } = server.address() as AddressInfo;
-    const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+    const url = `http://${loopbackFor(options.host)}:${port}`;
+    const seeded = await seedDemo(services, { database, runtimeUrl: url });
+    markReady();
     return {
-      url: `http://${host}:${port}`,
+      url,
       dataDir: options.dataDir,
       seeded,
       demo: { ...demoIds, database },
@@ -124,15 +136,22 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   }
 }
 
-/** 32 random bytes made on first start, readable only by this user. */
-async function signingKey(dataDir: string): Promise<Uint8Array> {
-  const path = join(dataDir, 'signing-key');
+/** 32 random bytes made on first start, readable only by this user. Back them up with the data. */
+async function keyFile(dataDir: string, name: string): Promise<Uint8Array> {
+  const path = join(dataDir, name);
   try {
     await writeFile(path, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if ((error as { code?: string }).code !== 'EEXIST') throw error;
   }
   return Buffer.from((await readFile(path, 'utf8')).trim(), 'base64');
+}
+
+/** The address this process reaches itself at: a wildcard listen address is reached on loopback. */
+function loopbackFor(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 function connectionFromUrl(value: string): PostgresConnection {

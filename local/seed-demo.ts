@@ -1,36 +1,69 @@
 /**
- * First start seeds project `demo`. Every write is idempotent and the marker
- * is claimed last, so a crash mid-seed is finished on the next start and a
- * finished seed is never repeated.
+ * The embedded runtime seeds project `demo` in versioned steps. Each step's
+ * writes are idempotent and its marker is claimed last, so a crash mid-step is
+ * finished on the next start and a finished step never runs again; a data
+ * directory made by an older version gets the newer steps.
  */
-import { ensureLocalAdmin } from '../shared/domain/local-login.ts';
-import type { Action, DataSource, PostgresConnection } from '../shared/domain/model.ts';
+import { ensureLocalAdmin, principalOf } from '../shared/domain/local-login.ts';
+import { putAction } from '../shared/domain/manage/actions.ts';
+import { putSecret, putVariable } from '../shared/domain/manage/configuration.ts';
+import { putDataSource } from '../shared/domain/manage/data-sources.ts';
+import type { Action, DataSource, PostgresConnection, Principal } from '../shared/domain/model.ts';
 import { AlreadyExistsError, type Clock, type IdGenerator, type Store } from '../shared/domain/ports.ts';
+import type { SecretValues } from '../shared/domain/secret-values.ts';
+import { demoHttpActions, demoSqlActions } from './demo-definitions.ts';
 
 export const demoIds = {
   project: 'demo',
   environments: ['development', 'production'],
   dataSource: 'demo-postgres',
+  httpDataSource: 'demo-api',
   action: 'list-orders',
 } as const;
 
-const marker = 'seed:demo:v1';
+export interface SeedDeps {
+  store: Store;
+  clock: Clock;
+  ids: IdGenerator;
+  secrets: SecretValues;
+}
+
+/** Where the demo's data sources point in this run: both may move between starts. */
+export interface DemoTargets {
+  database: PostgresConnection;
+  /** Base URL of this runtime; the demo HTTP API lives under /demo-api/v1. */
+  runtimeUrl: string;
+}
 
 const ignoreExisting = (error: unknown) => {
   if (!(error instanceof AlreadyExistsError)) throw error;
 };
 
-export async function seedDemo(
-  deps: { store: Store; clock: Clock; ids: IdGenerator },
-  database: PostgresConnection,
-): Promise<boolean> {
-  const { store } = deps;
-  if (await store.hasMarker(marker)) {
-    await repointDemoDataSource(store, database, deps.clock.now().toISOString());
-    return false;
-  }
-  const now = deps.clock.now().toISOString();
+const steps: {
+  marker: string;
+  run: (deps: SeedDeps, targets: DemoTargets, admin: Principal) => Promise<void>;
+}[] = [
+  { marker: 'seed:demo:v1', run: seedProject },
+  { marker: 'seed:demo:v2', run: seedMoreExamples },
+];
 
+/** Runs the steps not yet done; true when any ran. Then points the demo data sources at this run's targets. */
+export async function seedDemo(deps: SeedDeps, targets: DemoTargets): Promise<boolean> {
+  let ran = false;
+  const admin = principalOf(await ensureLocalAdmin(deps));
+  for (const step of steps) {
+    if (await deps.store.hasMarker(step.marker)) continue;
+    await step.run(deps, targets, admin);
+    await deps.store.claimMarker(step.marker, deps.clock.now().toISOString());
+    ran = true;
+  }
+  await repointDemoDataSources(deps.store, targets, deps.clock.now().toISOString());
+  return ran;
+}
+
+async function seedProject(deps: SeedDeps, targets: DemoTargets, admin: Principal): Promise<void> {
+  const { store } = deps;
+  const now = deps.clock.now().toISOString();
   await store.createProject({ id: demoIds.project, name: 'Demo', createdAt: now }).catch(ignoreExisting);
   for (const id of demoIds.environments) {
     await store
@@ -42,21 +75,17 @@ export async function seedDemo(
       })
       .catch(ignoreExisting);
   }
-  const admin = await ensureLocalAdmin(deps);
   await store.putMembership({ projectId: demoIds.project, principalId: admin.id, role: 'admin' });
-
-  const dataSource: DataSource = {
+  await store.putDataSource({
     projectId: demoIds.project,
     id: demoIds.dataSource,
     name: 'Demo shop (PostgreSQL)',
     kind: 'postgresql',
-    environments: demoConnections(database),
+    environments: demoConnections(targets),
     managedBy: 'embedded-demo',
     createdAt: now,
     updatedAt: now,
-  };
-  await store.putDataSource(dataSource);
-
+  });
   const listOrders: Action = {
     projectId: demoIds.project,
     id: demoIds.action,
@@ -85,18 +114,57 @@ export async function seedDemo(
     updatedAt: now,
   };
   await store.putAction(listOrders);
-
-  return store.claimMarker(marker, now);
 }
 
-const demoConnections = (database: PostgresConnection) =>
-  Object.fromEntries(demoIds.environments.map((env) => [env, database]));
+/** Every parameter kind usable in SQL, a report, media, and an HTTP API with an authentication action. */
+async function seedMoreExamples(deps: SeedDeps, targets: DemoTargets, admin: Principal): Promise<void> {
+  for (const environmentId of demoIds.environments) {
+    const scope = { projectId: demoIds.project, environmentId };
+    const title = `${environmentId[0]!.toUpperCase()}${environmentId.slice(1)} sales report`;
+    await putVariable(deps, admin, scope, 'report_title', title);
+    await putSecret(deps, admin, scope, 'demo_api_key', 'demo-key-123');
+  }
+  const httpSource = {
+    id: demoIds.httpDataSource,
+    name: 'Demo API (HTTP)',
+    kind: 'http' as const,
+    environments: demoHttpConnections(targets),
+  };
+  // The authentication action must exist before the data source can name it.
+  await putDataSource(deps, admin, demoIds.project, httpSource);
+  const [login, ...others] = demoHttpActions;
+  await putAction(deps, admin, demoIds.project, login!);
+  const { dataSource } = await putDataSource(deps, admin, demoIds.project, {
+    ...httpSource,
+    authAction: { actionId: login!.id, tokenPath: 'access_token', cacheSeconds: 600 },
+  });
+  await deps.store.putDataSource({ ...dataSource, managedBy: 'embedded-demo' });
+  for (const action of [...demoSqlActions, ...others]) await putAction(deps, admin, demoIds.project, action);
+}
 
-/** The demo database may listen elsewhere after a restart; a data source the user edited is left alone. */
-async function repointDemoDataSource(store: Store, database: PostgresConnection, now: string): Promise<void> {
-  const dataSource = await store.getDataSource(demoIds.project, demoIds.dataSource);
-  if (dataSource?.managedBy !== 'embedded-demo') return;
-  const environments = demoConnections(database);
-  if (JSON.stringify(dataSource.environments) === JSON.stringify(environments)) return;
-  await store.putDataSource({ ...dataSource, environments, updatedAt: now });
+const demoConnections = (targets: DemoTargets) =>
+  Object.fromEntries(demoIds.environments.map((env) => [env, targets.database]));
+
+const demoHttpConnections = (targets: DemoTargets) =>
+  Object.fromEntries(
+    demoIds.environments.map((env) => [
+      env,
+      {
+        url: `${targets.runtimeUrl}/demo-api/v1`,
+        headers: [{ key: 'X-Api-Key', value: '{{ secrets.demo_api_key }}' }],
+      },
+    ]),
+  );
+
+/** The demo database and this runtime may listen elsewhere after a restart; data sources the user edited are left alone. */
+async function repointDemoDataSources(store: Store, targets: DemoTargets, now: string): Promise<void> {
+  for (const [id, environments] of [
+    [demoIds.dataSource, demoConnections(targets)],
+    [demoIds.httpDataSource, demoHttpConnections(targets)],
+  ] as const) {
+    const dataSource = await store.getDataSource(demoIds.project, id);
+    if (dataSource?.managedBy !== 'embedded-demo') continue;
+    if (JSON.stringify(dataSource.environments) === JSON.stringify(environments)) continue;
+    await store.putDataSource({ ...dataSource, environments, updatedAt: now } as DataSource);
+  }
 }

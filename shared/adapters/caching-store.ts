@@ -5,8 +5,9 @@
  * embedded runtime (one process per data directory) the cache is exact. On
  * AWS other containers may write: entries also expire after `ttlMs`.
  */
+import type { MasterDataList } from '../domain/definitions/master-data.ts';
 import type { Action, DataSource, Environment, Membership, Project } from '../domain/model.ts';
-import type { Store } from '../domain/ports.ts';
+import type { Store, StoredSecret } from '../domain/ports.ts';
 import { DelegatingStore } from './delegating-store.ts';
 
 const maxEntries = 10_000;
@@ -34,9 +35,9 @@ export class CachingStore extends DelegatingStore {
   }
 
   /** Evicts after the write has landed, so no reader can cache the old record afterwards. */
-  private async evictAfter(key: string, write: Promise<void>): Promise<void> {
+  private async evictAfter<T>(key: string, write: Promise<T>): Promise<T> {
     try {
-      await write;
+      return await write;
     } finally {
       this.entries.delete(key);
     }
@@ -82,5 +83,76 @@ export class CachingStore extends DelegatingStore {
   }
   override putAction(action: Action): Promise<void> {
     return this.evictAfter(`action/${action.projectId}/${action.id}`, super.putAction(action));
+  }
+  override async saveAction(action: Action, expectedVersion: number): Promise<boolean> {
+    try {
+      return await super.saveAction(action, expectedVersion);
+    } finally {
+      this.entries.delete(`action/${action.projectId}/${action.id}`);
+    }
+  }
+  override deleteAction(projectId: string, actionId: string): Promise<boolean> {
+    return this.evictAfter(`action/${projectId}/${actionId}`, super.deleteAction(projectId, actionId));
+  }
+  override deleteDataSource(projectId: string, dataSourceId: string): Promise<boolean> {
+    return this.evictAfter(
+      `ds/${projectId}/${dataSourceId}`,
+      super.deleteDataSource(projectId, dataSourceId),
+    );
+  }
+
+  override getMasterData(projectId: string, masterDataId: string): Promise<MasterDataList | undefined> {
+    return this.cached(`master/${projectId}/${masterDataId}`, () =>
+      super.getMasterData(projectId, masterDataId),
+    );
+  }
+  override putMasterData(list: MasterDataList): Promise<void> {
+    return this.evictAfter(`master/${list.projectId}/${list.id}`, super.putMasterData(list));
+  }
+  override deleteMasterData(projectId: string, masterDataId: string): Promise<boolean> {
+    return this.evictAfter(
+      `master/${projectId}/${masterDataId}`,
+      super.deleteMasterData(projectId, masterDataId),
+    );
+  }
+
+  override listVariables(projectId: string, environmentId: string): Promise<Record<string, string>> {
+    return this.cached(`vars/${projectId}/${environmentId}`, () =>
+      super.listVariables(projectId, environmentId),
+    );
+  }
+  override putVariable(projectId: string, environmentId: string, name: string, value: string): Promise<void> {
+    return this.evictAfter(
+      `vars/${projectId}/${environmentId}`,
+      super.putVariable(projectId, environmentId, name, value),
+    );
+  }
+  override deleteVariable(projectId: string, environmentId: string, name: string): Promise<boolean> {
+    return this.evictAfter(
+      `vars/${projectId}/${environmentId}`,
+      super.deleteVariable(projectId, environmentId, name),
+    );
+  }
+  override listSecrets(projectId: string, environmentId: string): Promise<Record<string, StoredSecret>> {
+    return this.cached(`secrets/${projectId}/${environmentId}`, () =>
+      super.listSecrets(projectId, environmentId),
+    );
+  }
+  override putSecret(
+    projectId: string,
+    environmentId: string,
+    name: string,
+    secret: StoredSecret,
+  ): Promise<void> {
+    return this.evictAfter(
+      `secrets/${projectId}/${environmentId}`,
+      super.putSecret(projectId, environmentId, name, secret),
+    );
+  }
+  override deleteSecret(projectId: string, environmentId: string, name: string): Promise<boolean> {
+    return this.evictAfter(
+      `secrets/${projectId}/${environmentId}`,
+      super.deleteSecret(projectId, environmentId, name),
+    );
   }
 }

@@ -1,4 +1,5 @@
 /** Forwards every Store call; decorators override only what they change. */
+import type { MasterDataList } from '../domain/definitions/master-data.ts';
 import type {
   Action,
   DataSource,
@@ -8,7 +9,7 @@ import type {
   Project,
   User,
 } from '../domain/model.ts';
-import type { Store } from '../domain/ports.ts';
+import type { Store, StoredSecret } from '../domain/ports.ts';
 
 export class DelegatingStore implements Store {
   constructor(protected readonly inner: Store) {}
@@ -42,6 +43,57 @@ export class DelegatingStore implements Store {
   }
   putAction(action: Action): Promise<void> {
     return this.inner.putAction(action);
+  }
+  listEnvironments(projectId: string): Promise<Environment[]> {
+    return this.inner.listEnvironments(projectId);
+  }
+  listDataSources(projectId: string): Promise<DataSource[]> {
+    return this.inner.listDataSources(projectId);
+  }
+  deleteDataSource(projectId: string, dataSourceId: string): Promise<boolean> {
+    return this.inner.deleteDataSource(projectId, dataSourceId);
+  }
+  listActions(projectId: string): Promise<Action[]> {
+    return this.inner.listActions(projectId);
+  }
+  saveAction(action: Action, expectedVersion: number): Promise<boolean> {
+    return this.inner.saveAction(action, expectedVersion);
+  }
+  deleteAction(projectId: string, actionId: string): Promise<boolean> {
+    return this.inner.deleteAction(projectId, actionId);
+  }
+  listVariables(projectId: string, environmentId: string): Promise<Record<string, string>> {
+    return this.inner.listVariables(projectId, environmentId);
+  }
+  putVariable(projectId: string, environmentId: string, name: string, value: string): Promise<void> {
+    return this.inner.putVariable(projectId, environmentId, name, value);
+  }
+  deleteVariable(projectId: string, environmentId: string, name: string): Promise<boolean> {
+    return this.inner.deleteVariable(projectId, environmentId, name);
+  }
+  listSecrets(projectId: string, environmentId: string): Promise<Record<string, StoredSecret>> {
+    return this.inner.listSecrets(projectId, environmentId);
+  }
+  putSecret(projectId: string, environmentId: string, name: string, secret: StoredSecret): Promise<void> {
+    return this.inner.putSecret(projectId, environmentId, name, secret);
+  }
+  deleteSecret(projectId: string, environmentId: string, name: string): Promise<boolean> {
+    return this.inner.deleteSecret(projectId, environmentId, name);
+  }
+  getMasterData(projectId: string, masterDataId: string): Promise<MasterDataList | undefined> {
+    return this.inner.getMasterData(projectId, masterDataId);
+  }
+  listMasterData(projectId: string): Promise<MasterDataList[]> {
+    return this.inner.listMasterData(projectId);
+  }
+  putMasterData(list: MasterDataList): Promise<void> {
+    return this.inner.putMasterData(list);
+  }
+  deleteMasterData(projectId: string, masterDataId: string): Promise<boolean> {
+    return this.inner.deleteMasterData(projectId, masterDataId);
+  }
+  listConfigurationNames(projectId: string) {
+    return this.inner.listConfigurationNames(projectId);
   }
   getUserByEmail(email: string): Promise<User | undefined> {
     return this.inner.getUserByEmail(email);

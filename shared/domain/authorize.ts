@@ -4,9 +4,10 @@
  * outside the project learns only whether the project exists. Spec 2.1: by
  * default every member may execute (restricted actions come with governance).
  */
-import { forbidden, notFound } from './errors.ts';
+import { notFound } from './errors.ts';
 import type { Action, Environment, Membership, Principal, Project } from './model.ts';
 import type { DefinitionReader } from './ports.ts';
+import { requireRight } from './rights.ts';
 
 export interface ActionTarget {
   project: Project;
@@ -27,8 +28,8 @@ export async function resolveExecutableAction(
     definitions.getAction(ids.projectId, ids.actionId),
   ]);
   if (!project) throw notFound('Project', ids.projectId);
-  if (!membership) throw forbidden(`You are not a member of project '${ids.projectId}'.`);
+  requireRight(membership, ids.projectId, 'execute');
   if (!environment) throw notFound('Environment', ids.environmentId);
   if (!action) throw notFound('Action', ids.actionId);
-  return { project, environment, action, membership };
+  return { project, environment, action, membership: membership! };
 }

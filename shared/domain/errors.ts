@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'argument_invalid'
+  | 'invalid_definition'
   | 'data_source_error'
   | 'execution_timeout'
   | 'internal_error'
@@ -28,6 +29,7 @@ export const statusOf: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   argument_invalid: 422,
+  invalid_definition: 422,
   data_source_error: 422,
   execution_timeout: 504,
   internal_error: 500,
@@ -44,6 +46,7 @@ export const titleOf: Record<ErrorCode, string> = {
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   argument_invalid: 'Invalid arguments',
+  invalid_definition: 'Invalid definition',
   data_source_error: 'Data source error',
   execution_timeout: 'Execution timed out',
   internal_error: 'Internal error',

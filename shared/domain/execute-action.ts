@@ -1,22 +1,30 @@
 /**
  * executeAction: the one path every way of running an action goes through.
- * Authorise, bind arguments, compile templates to placeholders, run each
- * statement in its own transaction within the time limit, record the outcome.
+ * Authorise, bind arguments, gather the variables and secrets the action
+ * refers to, run it within the time limit, limit the result, record it.
  */
+
+import { referencesOfAction } from './action-references.ts';
 import { resolveExecutableAction } from './authorize.ts';
+import type { FileValue } from './definitions/parameter.ts';
 import { DoguError } from './errors.ts';
-import type { Execution, Principal, StatementResult } from './model.ts';
-import { bindArguments } from './parameters.ts';
-import type { Clock, ConnectorFactory, DefinitionReader, IdGenerator, Store } from './ports.ts';
-import { compileSql, systemReferences } from './template.ts';
+import type { Action, DataSource, Execution, Principal, SqlConnection, StatementResult } from './model.ts';
+import { bindArguments, type MasterData } from './parameters.ts';
+import type { Clock, ConnectorFactory, HttpClient, IdGenerator, Store } from './ports.ts';
+import { limitResults } from './result-limits.ts';
+import { runHttpAction } from './run-http.ts';
+import { runSqlStatements } from './run-sql.ts';
+import { passwordContext, type SecretValues, secretContext } from './secret-values.ts';
+import { referencesIn } from './template.ts';
 
 export interface ExecutionDeps {
-  definitions: DefinitionReader;
-  executions: Pick<Store, 'putExecution'>;
+  store: Store;
   connectors: ConnectorFactory;
+  http: HttpClient;
+  secrets: SecretValues;
   clock: Clock;
   ids: IdGenerator;
-  /** Spec 8: a normal execution stops after one minute. */
+  /** Spec 8: a normal execution stops after one minute (less where the bridge cuts earlier). */
   maxExecutionMs: number;
 }
 
@@ -38,12 +46,9 @@ export async function executeAction(
   deps: ExecutionDeps,
   request: ExecuteActionRequest,
 ): Promise<ExecutionOutcome> {
-  const { action, environment } = await resolveExecutableAction(deps.definitions, request.principal, request);
-  const bound = bindArguments(action.parameters, request.arguments);
-
-  const dataSource = await deps.definitions.getDataSource(action.projectId, action.dataSourceId);
-  const connection = dataSource?.environments[environment.id];
-  if (!dataSource || !connection) {
+  const { action, environment } = await resolveExecutableAction(deps.store, request.principal, request);
+  const dataSource = await deps.store.getDataSource(action.projectId, action.dataSourceId);
+  if (!dataSource?.environments[environment.id]) {
     throw new DoguError(
       'data_source_error',
       dataSource
@@ -52,71 +57,217 @@ export async function executeAction(
     );
   }
 
-  const known = new Set([...action.parameters.map((p) => p.name), ...systemReferences]);
-  const values: Record<string, unknown> = {
-    ...bound,
-    'currentUser.id': request.principal.kind === 'user' ? request.principal.id : '',
-    'currentUser.name': request.principal.kind === 'user' ? request.principal.name : '',
-    'currentUser.email': request.principal.kind === 'user' ? request.principal.email : '',
-  };
-  const compiled = action.statements.map((statement) => {
-    const template = compileSql(statement.sql, known);
-    return { title: statement.title, text: template.text, values: template.references.map((r) => values[r]) };
-  });
-
   const started = deps.clock.now();
+  const executionId = deps.ids.next('exe');
+  const user = request.principal.kind === 'user' ? request.principal : undefined;
+  const caller = { id: user?.id ?? '', name: user?.name ?? '', email: user?.email ?? '' };
+  const deadlineAt = started.getTime() + deps.maxExecutionMs;
+  const { bound, results: raw } = await prepareAndRun(deps, {
+    action,
+    dataSource,
+    environmentId: environment.id,
+    arguments: request.arguments,
+    caller,
+    system: { executionId, now: started.toISOString() },
+    signal: AbortSignal.timeout(deps.maxExecutionMs),
+    deadlineAt,
+  });
+  const results = limitResults(raw);
+
+  const failed = results.find((r) => r.status === 'failed');
+  const finished = deps.clock.now();
   const execution: Execution = {
-    id: deps.ids.next('exe'),
+    id: executionId,
     projectId: action.projectId,
     environmentId: environment.id,
     actionId: action.id,
     actionVersion: action.version,
-    status: 'running',
+    status: failed ? (failed.error?.code === 'execution_timeout' ? 'timed_out' : 'failed') : 'succeeded',
     principal: { kind: request.principal.kind, id: request.principal.id, email: request.principal.email },
     via: request.via,
-    arguments: bound,
+    arguments: recordable(bound),
     startedAt: started.toISOString(),
-    statements: [],
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - started.getTime(),
+    statements: results.map((r) => ({
+      title: r.title,
+      status: r.status,
+      rowCount: r.rowCount,
+      messages: r.messages,
+    })),
+    ...(failed?.error
+      ? { error: { code: failed.error.code, message: `${failed.title}: ${failed.error.message}` } }
+      : {}),
+  };
+  await deps.store.putExecution(execution);
+  return { execution, results };
+}
+
+interface RunInput {
+  action: Action;
+  dataSource: DataSource;
+  environmentId: string;
+  arguments: Record<string, unknown>;
+  caller: { id: string; name: string; email: string };
+  system: Record<string, string>;
+  signal: AbortSignal;
+  deadlineAt: number;
+}
+
+/** Binds the arguments, gathers what the action refers to and runs it. Also used for authentication actions. */
+async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
+  const { action, dataSource, environmentId } = input;
+  const currentUser = {
+    'currentUser.id': input.caller.id,
+    'currentUser.name': input.caller.name,
+    'currentUser.email': input.caller.email,
+  };
+  const bound = bindArguments(action.parameters, input.arguments, {
+    system: { ...currentUser, ...input.system },
+    masterData: await masterDataOf(deps, action),
+  });
+  const values = {
+    ...bound,
+    ...currentUser,
+    ...(await configurationValues(deps, action, dataSource, environmentId)),
   };
 
-  const connector = deps.connectors.postgres(
-    `${dataSource.projectId}/${dataSource.id}/${environment.id}`,
-    connection,
+  if (action.kind === 'sql' && (dataSource.kind === 'postgresql' || dataSource.kind === 'mysql')) {
+    const connection = await sqlConnection(deps, dataSource, environmentId);
+    const connector = deps.connectors.sql(
+      dataSource.kind,
+      `${dataSource.projectId}/${dataSource.id}/${environmentId}`,
+      connection,
+    );
+    const results = await runSqlStatements({
+      action,
+      dialect: dataSource.kind,
+      connector,
+      values,
+      signal: input.signal,
+    });
+    return { bound, results };
+  }
+  if (action.kind === 'http' && dataSource.kind === 'http') {
+    const results = await runHttpAction(deps.http, {
+      action,
+      dataSource,
+      environmentId,
+      values,
+      signal: input.signal,
+      deadlineAt: input.deadlineAt,
+      runAuthAction: async (authActionId) => {
+        const authAction = await deps.store.getAction(action.projectId, authActionId);
+        if (!authAction)
+          throw new DoguError(
+            'data_source_error',
+            `The authentication action '${authActionId}' does not exist.`,
+          );
+        const authSource = await deps.store.getDataSource(action.projectId, authAction.dataSourceId);
+        if (!authSource?.environments[environmentId]) {
+          throw new DoguError(
+            'data_source_error',
+            `The authentication action's data source has no settings for '${environmentId}'.`,
+          );
+        }
+        return (
+          await prepareAndRun(deps, { ...input, action: authAction, dataSource: authSource, arguments: {} })
+        ).results;
+      },
+    });
+    return { bound, results };
+  }
+  throw new DoguError(
+    'data_source_error',
+    `A ${action.kind} action cannot run on a ${dataSource.kind} data source.`,
   );
-  const deadline = AbortSignal.timeout(deps.maxExecutionMs);
-  const results: StatementResult[] = [];
-  for (const statement of compiled) {
-    try {
-      const raw = await connector.run(statement, { signal: deadline });
-      results.push({ title: statement.title, status: 'succeeded', ...raw, rowCount: raw.rows.length });
-    } catch (error) {
-      const failure =
-        error instanceof DoguError ? error : new DoguError('internal_error', 'The statement failed.');
-      results.push({
-        title: statement.title,
-        status: 'failed',
-        columns: [],
-        rows: [],
-        rowCount: 0,
-        messages: [],
-        error: { code: failure.code, message: failure.message },
-      });
-      execution.status = failure.code === 'execution_timeout' ? 'timed_out' : 'failed';
-      execution.error = { code: failure.code, message: `Statement '${statement.title}': ${failure.message}` };
-      break;
+}
+
+/** The stored connection with its password decrypted; the password never leaves this call path. */
+async function sqlConnection(
+  deps: ExecutionDeps,
+  dataSource: DataSource,
+  environmentId: string,
+): Promise<SqlConnection> {
+  const { passwordCiphertext, ...connection } = dataSource.environments[environmentId] as SqlConnection & {
+    passwordCiphertext?: string;
+  };
+  if (!passwordCiphertext) return connection;
+  const password = await deps.secrets.decrypt(
+    passwordCiphertext,
+    passwordContext(dataSource.projectId, dataSource.id, environmentId),
+  );
+  return { ...connection, password };
+}
+
+/** The master data lists the action's parameters take their choices from. */
+async function masterDataOf(deps: ExecutionDeps, action: Action): Promise<MasterData> {
+  const ids = new Set(
+    action.parameters.flatMap((p) => ('masterData' in p && p.masterData ? [p.masterData] : [])),
+  );
+  const lists: MasterData = {};
+  for (const id of ids) {
+    const list = await deps.store.getMasterData(action.projectId, id);
+    if (!list)
+      throw new DoguError('state_conflict', `The action's master data list '${id}' no longer exists.`);
+    lists[id] = list.entries;
+  }
+  return lists;
+}
+
+/** Only the variables and secrets the action (and its data source's headers) refer to are read and decrypted. */
+async function configurationValues(
+  deps: ExecutionDeps,
+  action: Action,
+  dataSource: DataSource,
+  environmentId: string,
+) {
+  const references = referencesOfAction(action);
+  if (dataSource.kind === 'http') {
+    for (const header of dataSource.environments[environmentId]?.headers ?? []) {
+      for (const reference of referencesIn(header.value)) references.add(reference);
     }
   }
-  if (execution.status === 'running') execution.status = 'succeeded';
+  const wanted = (scope: string) =>
+    [...references].filter((r) => r.startsWith(`${scope}.`)).map((r) => r.slice(scope.length + 1));
+  const [variableNames, secretNames] = [wanted('vars'), wanted('secrets')];
+  const values: Record<string, unknown> = {};
+  if (variableNames.length > 0) {
+    const variables = await deps.store.listVariables(action.projectId, environmentId);
+    for (const name of variableNames) {
+      if (!(name in variables)) throw missing('variable', name, environmentId);
+      values[`vars.${name}`] = variables[name];
+    }
+  }
+  if (secretNames.length > 0) {
+    const secrets = await deps.store.listSecrets(action.projectId, environmentId);
+    for (const name of secretNames) {
+      const secret = secrets[name];
+      if (!secret) throw missing('secret', name, environmentId);
+      values[`secrets.${name}`] = await deps.secrets.decrypt(
+        secret.ciphertext,
+        secretContext(action.projectId, environmentId, name),
+      );
+    }
+  }
+  return values;
+}
 
-  const finished = deps.clock.now();
-  execution.finishedAt = finished.toISOString();
-  execution.durationMs = finished.getTime() - started.getTime();
-  execution.statements = results.map((r) => ({
-    title: r.title,
-    status: r.status,
-    rowCount: r.rowCount,
-    messages: r.messages,
-  }));
-  await deps.executions.putExecution(execution);
-  return { execution, results };
+const missing = (what: string, name: string, environmentId: string) =>
+  new DoguError(
+    'state_conflict',
+    `The action uses ${what} '${name}', which environment '${environmentId}' does not define.`,
+  );
+
+/** File contents are not kept in the history: their name, type and size are. */
+function recordable(bound: Record<string, unknown>): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(bound)) {
+    const file = value as FileValue | null;
+    record[name] =
+      file && typeof file === 'object' && 'contentBase64' in file
+        ? { name: file.name, contentType: file.contentType, size: file.size }
+        : value;
+  }
+  return record;
 }

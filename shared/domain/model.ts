@@ -30,65 +30,35 @@ export interface User {
   createdAt: string;
 }
 
-export interface PostgresConnection {
-  host: string;
-  port: number;
-  database: string;
-  user: string;
-  /** Stored only server side; never returned, logged or recorded. */
-  password?: string;
-  ssl?: boolean;
-  /** The data source's own statement time-out; ends a run before the 60 s maximum. */
-  statementTimeoutMs?: number;
-}
+export type { HttpConnection, SqlConnection } from './definitions/data-source.ts';
+export type { ParameterDefinition, ParameterKind } from './definitions/parameter.ts';
+/** @deprecated name kept for the embedded demo; the same shape serves PostgreSQL and MySQL. */
+export type PostgresConnection = import('./definitions/data-source.ts').SqlConnection;
 
-export interface DataSource {
+interface Stored {
   projectId: string;
-  id: string;
-  name: string;
-  kind: 'postgresql';
-  /** Connection settings per environment id. */
-  environments: Record<string, PostgresConnection>;
-  /**
-   * Set on the demo data source the embedded runtime seeds: it re-points it at
-   * the demo database on every start (that database's port may change).
-   * Editing the data source clears the mark.
-   */
-  managedBy?: 'embedded-demo';
   createdAt: string;
   updatedAt: string;
 }
 
-export const parameterKinds = ['text', 'number'] as const;
-export type ParameterKind = (typeof parameterKinds)[number];
+export type DataSource = import('./definitions/data-source.ts').DataSourceInput &
+  Stored & {
+    /**
+     * Set on the demo data source the embedded runtime seeds: it re-points it at
+     * the demo database on every start (that database's port may change).
+     * Editing the data source clears the mark.
+     */
+    managedBy?: 'embedded-demo';
+  };
 
-export interface ParameterDefinition {
-  name: string;
-  kind: ParameterKind;
-  label?: string;
-  description?: string;
-  required?: boolean;
-  default?: string | number;
-}
+export type Action = import('./definitions/action.ts').ActionInput &
+  Stored & {
+    /** Increases by one on every save. */
+    version: number;
+  };
 
-export interface SqlStatement {
-  title: string;
-  sql: string;
-}
-
-export interface Action {
-  projectId: string;
-  id: string;
-  name: string;
-  description: string;
-  kind: 'sql';
-  dataSourceId: string;
-  statements: SqlStatement[];
-  parameters: ParameterDefinition[];
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** Values per environment, readable by members and usable as {{ vars.name }}. */
+export type Variables = Record<string, string>;
 
 export type PrincipalKind = 'user' | 'service_account';
 
@@ -102,9 +72,14 @@ export interface Principal {
 
 export type ColumnType = 'string' | 'number' | 'boolean' | 'bigint' | 'json';
 
+/** How a result value should be shown (spec 1): decided per column from its values. */
+export type MediaKind = 'image' | 'video' | 'pdf';
+
 export interface Column {
   name: string;
   type: ColumnType;
+  /** Set when the column's values are URLs of media (or, for HTTP results, the body is media). */
+  media?: MediaKind;
 }
 
 export interface StatementResult {
@@ -114,6 +89,8 @@ export interface StatementResult {
   rows: Record<string, unknown>[];
   rowCount: number;
   messages: string[];
+  /** Rows were cut at the result size limit (see result-limits.ts). */
+  truncated?: boolean;
   error?: { code: string; message: string };
 }
 

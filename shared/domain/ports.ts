@@ -2,6 +2,8 @@
  * The ports the domain depends on. Adapters (DynamoDB, PostgreSQL, in-process
  * clock) implement them; the domain never imports an adapter.
  */
+
+import type { MasterDataList } from './definitions/master-data.ts';
 import type {
   Action,
   Column,
@@ -22,6 +24,11 @@ export interface DefinitionReader {
   getMembership(projectId: string, principalId: string): Promise<Membership | undefined>;
 }
 
+export interface StoredSecret {
+  ciphertext: string;
+  updatedAt: string;
+}
+
 /** Thrown by create* methods when the record already exists (a conditional write failed). */
 export class AlreadyExistsError extends Error {
   constructor(what: string) {
@@ -36,6 +43,34 @@ export interface Store extends DefinitionReader {
   putMembership(membership: Membership): Promise<void>;
   putDataSource(dataSource: DataSource): Promise<void>;
   putAction(action: Action): Promise<void>;
+  listEnvironments(projectId: string): Promise<Environment[]>;
+  listDataSources(projectId: string): Promise<DataSource[]>;
+  /** False when there was nothing to delete. */
+  deleteDataSource(projectId: string, dataSourceId: string): Promise<boolean>;
+  listActions(projectId: string): Promise<Action[]>;
+  /**
+   * Saves the action only if the stored version is `expectedVersion` (0: it must not exist yet),
+   * so two concurrent edits cannot overwrite each other. False on such a conflict.
+   */
+  saveAction(action: Action, expectedVersion: number): Promise<boolean>;
+  deleteAction(projectId: string, actionId: string): Promise<boolean>;
+
+  /** Variables of one environment, by name. */
+  listVariables(projectId: string, environmentId: string): Promise<Record<string, string>>;
+  putVariable(projectId: string, environmentId: string, name: string, value: string): Promise<void>;
+  deleteVariable(projectId: string, environmentId: string, name: string): Promise<boolean>;
+  /** Encrypted secrets of one environment, by name. */
+  listSecrets(projectId: string, environmentId: string): Promise<Record<string, StoredSecret>>;
+  putSecret(projectId: string, environmentId: string, name: string, secret: StoredSecret): Promise<void>;
+  deleteSecret(projectId: string, environmentId: string, name: string): Promise<boolean>;
+  getMasterData(projectId: string, masterDataId: string): Promise<MasterDataList | undefined>;
+  listMasterData(projectId: string): Promise<MasterDataList[]>;
+  putMasterData(list: MasterDataList): Promise<void>;
+  deleteMasterData(projectId: string, masterDataId: string): Promise<boolean>;
+  /** Every variable and secret name of the project, per environment (for save-time checks). */
+  listConfigurationNames(
+    projectId: string,
+  ): Promise<{ kind: 'variable' | 'secret'; environmentId: string; name: string }[]>;
 
   getUserByEmail(email: string): Promise<User | undefined>;
   /** Creates the user and returns it as stored; AlreadyExistsError when the e-mail address is taken. */
@@ -56,6 +91,8 @@ export interface CompiledStatement {
   title: string;
   text: string;
   values: unknown[];
+  /** For messages: the reference each placeholder stands for, by position (`$1` → index 0). */
+  placeholderNames?: string[];
 }
 
 export interface RawStatementResult {
@@ -64,14 +101,58 @@ export interface RawStatementResult {
   messages: string[];
 }
 
-export interface SqlConnector {
-  /** Runs one statement in its own transaction. Rejects with DoguError on failure. */
-  run(statement: CompiledStatement, options: { signal: AbortSignal }): Promise<RawStatementResult>;
+export interface SqlRunOptions {
+  /** Aborts at the execution deadline: the connector cancels the query on the server. */
+  signal: AbortSignal;
+  /** JSON columns become values (type 'json') instead of text. */
+  parseJsonValues?: boolean;
 }
 
+export interface SqlConnector {
+  /**
+   * Runs one statement in its own transaction. Rejects with DoguError:
+   * 'execution_timeout' when cancelled by the deadline or the data source's own
+   * time-out, 'data_source_error' for everything the database or network refused.
+   */
+  run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult>;
+}
+
+export type SqlDialect = 'postgresql' | 'mysql';
+
 export interface ConnectorFactory {
-  postgres(key: string, connection: PostgresConnection): SqlConnector;
+  /** One pool per key (data source and environment), replaced when the connection changes. */
+  sql(dialect: SqlDialect, key: string, connection: PostgresConnection): SqlConnector;
   close(): Promise<void>;
+}
+
+/** An HTTP request, fully resolved: no templates left. */
+export interface HttpCall {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body?: Uint8Array | string;
+}
+
+export interface HttpCallResult {
+  status: number;
+  /** Lower-case names; repeated headers joined with ', '. */
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+export interface HttpClient {
+  /** Rejects with DoguError ('execution_timeout', 'data_source_error'); any HTTP status resolves. */
+  send(
+    call: HttpCall,
+    options: { signal: AbortSignal; timeoutMs: number; maxBodyBytes: number },
+  ): Promise<HttpCallResult>;
+}
+
+/** Encrypts secrets at rest: KMS on AWS, a local key file in the embedded runtime. */
+export interface SecretCipher {
+  /** `context` binds the ciphertext to where it belongs (project, environment, name). */
+  encrypt(plaintext: string, context: Record<string, string>): Promise<string>;
+  decrypt(ciphertext: string, context: Record<string, string>): Promise<string>;
 }
 
 export interface Clock {

@@ -7,14 +7,16 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
 import { logger } from '../commons/logger.ts';
 import { badRequest, DoguError, forbidden, unauthorized } from '../domain/errors.ts';
 import type { Principal } from '../domain/model.ts';
 import { getServices, type Services } from '../runtime/services.ts';
 import { problemResponse, toDoguError } from './problem.ts';
-import { type Route, type RouteName, routeNamed } from './routes.ts';
+import { type Route, type RouteName, routeKeyOf, routeNamed } from './routes.ts';
 
 export interface HttpRequest {
+  route: Route;
   event: APIGatewayProxyEventV2;
   requestId: string;
   pathParameters: Record<string, string>;
@@ -22,39 +24,61 @@ export interface HttpRequest {
   principal: Principal | undefined;
   /** Parses the body as a JSON object: 415 for another Content-Type, 400 for bad JSON. */
   jsonBody(): Record<string, unknown>;
+  /** jsonBody() checked against a schema: 422 `invalid_definition` naming every offending field. */
+  parseBody<T>(schema: z.ZodType<T>): T;
+  /** The principal of a 'bearer' route (set before the route function runs). */
+  caller(): Principal;
 }
 
 export interface HttpResult {
   status: number;
   body?: unknown;
+  /** Sent as it is instead of `body` as JSON (with its own content-type header). */
+  text?: string;
   headers?: Record<string, string>;
 }
 
 export type RouteFunction = (request: HttpRequest, services: Services) => Promise<HttpResult>;
 
 export function defineHandler(routeName: RouteName, run: RouteFunction) {
-  const route = routeNamed(routeName);
+  return defineRoutes({ [routeName]: run });
+}
+
+/** One Lambda handler serving several routes of the table; it dispatches on the route key. */
+export function defineRoutes(functions: Partial<Record<RouteName, RouteFunction>>) {
+  const byKey = new Map(
+    Object.entries(functions).map(([name, run]) => {
+      const route = routeNamed(name as RouteName);
+      return [routeKeyOf(route), { route, run: run! }];
+    }),
+  );
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event, context) => {
       const requestId = event.requestContext?.requestId ?? context.awsRequestId;
       try {
+        const target = byKey.get(event.routeKey) ?? (byKey.size === 1 ? [...byKey.values()][0] : undefined);
+        if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
+        const { route, run } = target;
         const services = await getServices();
         const principal = await authenticate(route, event, services);
         const result = await run(
           {
+            route,
             event,
             requestId,
-            pathParameters: event.pathParameters as Record<string, string>,
+            pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
             principal,
             jsonBody: () => parseJsonBody(event),
+            parseBody: (schema) => parseWith(schema, parseJsonBody(event)),
+            caller: () => principal!,
           },
           services,
         );
         return {
           statusCode: result.status,
           headers: { 'content-type': 'application/json', ...result.headers },
-          body: result.body === undefined ? '' : JSON.stringify(result.body),
+          body: result.text ?? (result.body === undefined ? '' : JSON.stringify(result.body)),
         };
       } catch (error) {
         const problem = toDoguError(error, requestId);
@@ -107,4 +131,20 @@ function parseJsonBody(event: APIGatewayProxyEventV2): Record<string, unknown> {
     throw badRequest('The body must be a JSON object.');
   }
   return parsed as Record<string, unknown>;
+}
+
+function parseWith<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const errors = result.error.issues.map((issue) => ({
+    pointer: `#/${issue.path.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`,
+    detail: issue.message,
+  }));
+  throw new DoguError(
+    'invalid_definition',
+    errors.length === 1
+      ? `${errors[0]!.pointer}: ${errors[0]!.detail}`
+      : `${errors.length} fields are invalid.`,
+    { errors },
+  );
 }

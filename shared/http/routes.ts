@@ -24,6 +24,26 @@ export interface Route {
   localOnly?: boolean;
 }
 
+/** list, get, put (create or replace) and delete of one kind of resource, served by one handler module. */
+function resource<N extends string, H extends string>(
+  noun: N,
+  handler: H,
+  collection: string,
+  idSegment: string,
+) {
+  const item = `${collection}/${idSegment}`;
+  return [
+    { name: `list${noun}s`, method: 'GET', path: collection, handler, auth: 'bearer' },
+    { name: `get${noun}`, method: 'GET', path: item, handler, auth: 'bearer' },
+    { name: `put${noun}`, method: 'PUT', path: item, handler, auth: 'bearer' },
+    { name: `delete${noun}`, method: 'DELETE', path: item, handler, auth: 'bearer' },
+  ] as const satisfies readonly Route[];
+}
+
+function demoRoute<N extends string, M extends Route['method']>(name: N, method: M, path: string) {
+  return { name, method, path, handler: 'demo-api', auth: 'none', localOnly: true } as const;
+}
+
 export const routes = [
   { name: 'health', method: 'GET', path: '/healthz', handler: 'health', auth: 'none' },
   {
@@ -41,6 +61,25 @@ export const routes = [
     auth: 'bearer',
   },
   { name: 'whoAmI', method: 'GET', path: '/public/v1/me', handler: 'who-am-i', auth: 'bearer' },
+  { name: 'openApi', method: 'GET', path: '/openapi.json', handler: 'openapi', auth: 'none' },
+
+  // Management API: data sources and actions per project.
+  ...resource('DataSource', 'data-sources', '/api/v1/projects/{projectId}/data-sources', '{dataSourceId}'),
+  ...resource('Action', 'actions', '/api/v1/projects/{projectId}/actions', '{actionId}'),
+  ...resource('MasterDataList', 'master-data', '/api/v1/projects/{projectId}/master-data', '{masterDataId}'),
+  // Variables and secrets per environment.
+  ...resource(
+    'Variable',
+    'variables',
+    '/api/v1/projects/{projectId}/environments/{environmentId}/variables',
+    '{name}',
+  ),
+  ...resource(
+    'Secret',
+    'secrets',
+    '/api/v1/projects/{projectId}/environments/{environmentId}/secrets',
+    '{name}',
+  ),
   {
     name: 'localLogin',
     method: 'POST',
@@ -49,6 +88,10 @@ export const routes = [
     auth: 'loopback',
     localOnly: true,
   },
+  // The demo HTTP API of the embedded runtime (local only).
+  demoRoute('demoApiLogin', 'POST', '/demo-api/v1/login'),
+  demoRoute('demoApiExchangeRates', 'GET', '/demo-api/v1/exchange-rates'),
+  demoRoute('demoApiShipment', 'GET', '/demo-api/v1/shipments/{orderId}'),
   { name: 'notFound', method: 'ANY', path: '$default', handler: 'not-found', auth: 'none' },
 ] as const satisfies readonly Route[];
 

@@ -1,11 +1,16 @@
 /** Services of a Lambda container, configured by the environment the CDK stack sets. */
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { TokenService } from '../adapters/auth/token-service.ts';
 import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
+import { NodeHttpClient } from '../adapters/http/node-http-client.ts';
+import { httpClientOptionsFromEnv } from '../adapters/http/options-from-env.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
-import { PooledConnectorFactory } from '../adapters/postgres/connector-factory.ts';
+import { KmsSecretCipher } from '../adapters/secrets/kms-cipher.ts';
+import { PooledConnectorFactory } from '../adapters/sql/connector-factory.ts';
+import { SecretValues } from '../domain/secret-values.ts';
 import type { Services } from './services.ts';
 
 function required(name: string): string {
@@ -29,6 +34,9 @@ export async function createAwsServices(): Promise<Services> {
     tokens: new TokenService(new TextEncoder().encode(signingKey)),
     // A Lambda container serves one request at a time: a small pool per data source is enough.
     connectors: new PooledConnectorFactory(2),
+    // On Lambda, private addresses are refused unless the stack says otherwise (docs/deploy.md).
+    http: new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
+    secrets: new SecretValues(new KmsSecretCipher(new KMSClient({}), required('DOGU_SECRETS_KEY_ID'))),
     clock: systemClock,
     ids: uuidV7Ids,
     settings: {

@@ -3,7 +3,15 @@
  * once per process (embedded runtime) and shared by every handler.
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
-import type { Clock, ConnectorFactory, DefinitionReader, IdGenerator, Store } from '../domain/ports.ts';
+import type {
+  Clock,
+  ConnectorFactory,
+  DefinitionReader,
+  HttpClient,
+  IdGenerator,
+  Store,
+} from '../domain/ports.ts';
+import type { SecretValues } from '../domain/secret-values.ts';
 
 export interface RuntimeSettings {
   /** Embedded runtime only: allows the loopback admin login. */
@@ -19,6 +27,8 @@ export interface Services {
   definitions: DefinitionReader;
   tokens: TokenService;
   connectors: ConnectorFactory;
+  http: HttpClient;
+  secrets: SecretValues;
   clock: Clock;
   ids: IdGenerator;
   settings: RuntimeSettings;

@@ -235,3 +235,28 @@ describe('PostgresConnector', () => {
     ).not.toBe(a);
   });
 });
+
+describe('one statement is one statement', () => {
+  it('refuses several statements in one, even without values', async () => {
+    const { PooledConnectorFactory } = await import('../../shared/adapters/sql/connector-factory.ts');
+    const { createTestDatabase } = await import('../support/postgres.ts');
+    const database = await createTestDatabase();
+    const factory = new PooledConnectorFactory(1);
+    try {
+      const connector = factory.sql('postgresql', 'multi', database.connection);
+      const run = connector.run(
+        { title: 't', text: 'SELECT 1; CREATE TABLE sneaky (x int)', values: [] },
+        { signal: AbortSignal.timeout(5000) },
+      );
+      await expect(run).rejects.toMatchObject({ code: 'data_source_error' });
+      const check = await connector.run(
+        { title: 't', text: "SELECT to_regclass('sneaky') IS NULL AS absent", values: [] },
+        { signal: AbortSignal.timeout(5000) },
+      );
+      expect(check.rows).toEqual([{ absent: true }]);
+    } finally {
+      await factory.close();
+      await database.drop();
+    }
+  });
+});

@@ -1,85 +1,196 @@
 import { describe, expect, it } from 'vitest';
+import type { ParameterDefinition } from '../../shared/domain/definitions/parameter.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
-import type { ParameterDefinition } from '../../shared/domain/model.ts';
 import { bindArguments } from '../../shared/domain/parameters.ts';
 
-const parameters: ParameterDefinition[] = [
-  { name: 'status', kind: 'text' },
-  { name: 'limit', kind: 'number' },
-];
+const context = { system: { 'currentUser.email': 'ann@example.com', executionId: 'exe_1' } };
+const bind = (parameters: ParameterDefinition[], args: Record<string, unknown>) =>
+  bindArguments(parameters, args, context);
 
-function errorsOf(run: () => unknown) {
+function refusals(parameters: ParameterDefinition[], args: Record<string, unknown>) {
   try {
-    run();
+    bind(parameters, args);
   } catch (error) {
     expect(error).toBeInstanceOf(DoguError);
     expect((error as DoguError).code).toBe('argument_invalid');
     return (error as DoguError).errors;
   }
-  throw new Error('expected bindArguments to refuse the arguments');
+  throw new Error('expected the arguments to be refused');
 }
+const one = (parameter: ParameterDefinition, value: unknown) =>
+  refusals([parameter], { [parameter.name]: value })?.[0]?.detail;
 
-describe('bindArguments (spec 2.2 binding table)', () => {
-  it.each([
-    ['text entered', { status: 'paid' }, { status: 'paid', limit: null }],
-    ['text not entered → empty string', {}, { status: '', limit: null }],
-    ['text given as null → empty string', { status: null }, { status: '', limit: null }],
-    ['number entered', { limit: 5 }, { status: '', limit: 5 }],
-    ['number zero is a value', { limit: 0 }, { status: '', limit: 0 }],
-    ['number not entered → null', { status: 'x' }, { status: 'x', limit: null }],
-  ])('%s', (_name, args, expected) => {
-    expect(bindArguments(parameters, args)).toEqual(expected);
+describe('bindArguments: values per kind', () => {
+  it.each<[string, ParameterDefinition, unknown, unknown]>([
+    ['text', { name: 'p', kind: 'text' }, 'paid', 'paid'],
+    ['text not entered → ""', { name: 'p', kind: 'text' }, undefined, ''],
+    ['text default', { name: 'p', kind: 'text', default: 'x' }, undefined, 'x'],
+    ['number', { name: 'p', kind: 'number' }, 5, 5],
+    ['number zero is a value', { name: 'p', kind: 'number', default: 7 }, 0, 0],
+    ['number not entered → null', { name: 'p', kind: 'number' }, null, null],
+    ['boolean', { name: 'p', kind: 'boolean' }, true, true],
+    ['boolean not entered → false', { name: 'p', kind: 'boolean' }, undefined, false],
+    ['date text kept', { name: 'p', kind: 'date' }, '2026-11-22', '2026-11-22'],
+    ['date not entered → ""', { name: 'p', kind: 'date' }, undefined, ''],
+    [
+      'date as unixtime',
+      { name: 'p', kind: 'date', useAsUnixtime: true },
+      '2026-11-22T00:00:00Z',
+      1_795_305_600,
+    ],
+    [
+      'date with offset as unixtime',
+      { name: 'p', kind: 'date', useAsUnixtime: true },
+      '2026-11-22T09:00:00+09:00',
+      1_795_305_600,
+    ],
+    [
+      'date without zone is UTC',
+      { name: 'p', kind: 'date', useAsUnixtime: true },
+      '2026-11-22T00:00:00',
+      1_795_305_600,
+    ],
+    ['date unixtime not entered → null', { name: 'p', kind: 'date', useAsUnixtime: true }, undefined, null],
+    ['date from unix seconds', { name: 'p', kind: 'date' }, 1_795_305_600, '2026-11-22T00:00:00.000Z'],
+    ['array', { name: 'p', kind: 'array', itemKind: 'number', format: 'sql' }, [1, 2], [1, 2]],
+    ['array not entered → []', { name: 'p', kind: 'array', itemKind: 'text', format: 'json' }, undefined, []],
+    [
+      'tuple',
+      { name: 'p', kind: 'tuple', items: [{ kind: 'text' }, { kind: 'number' }], format: 'json' },
+      ['a', 1],
+      ['a', 1],
+    ],
+    ['sql', { name: 'p', kind: 'sql' }, 'ORDER BY id', 'ORDER BY id'],
+    ['json', { name: 'p', kind: 'json' }, { a: [1] }, { a: [1] }],
+    ['json not entered → null', { name: 'p', kind: 'json' }, undefined, null],
+    ['system', { name: 'p', kind: 'system', value: 'currentUser.email' }, undefined, 'ann@example.com'],
+    [
+      'choice label → value',
+      { name: 'p', kind: 'text', choices: [{ value: 'paid', label: 'Paid' }] },
+      'Paid',
+      'paid',
+    ],
+    [
+      'number choice by label',
+      { name: 'p', kind: 'number', choices: [{ value: 1, label: 'One' }] },
+      'One',
+      1,
+    ],
+  ])('%s', (_name, parameter, value, expected) => {
+    expect(bind([parameter], value === undefined ? {} : { p: value })).toEqual({ p: expected });
   });
 
-  it('uses defaults when an argument is not entered', () => {
-    const withDefaults: ParameterDefinition[] = [
-      { name: 'status', kind: 'text', default: 'shipped' },
-      { name: 'limit', kind: 'number', default: 20 },
-    ];
-    expect(bindArguments(withDefaults, {})).toEqual({ status: 'shipped', limit: 20 });
-    expect(bindArguments(withDefaults, { limit: 3 })).toEqual({ status: 'shipped', limit: 3 });
+  it('binds a file as name, type, size and content', () => {
+    const file = {
+      name: 'a.csv',
+      contentType: 'text/csv',
+      contentBase64: Buffer.from('a,b\n').toString('base64'),
+    };
+    expect(bind([{ name: 'p', kind: 'file' }], { p: file })).toEqual({ p: { ...file, size: 4 } });
   });
 
-  it('names a missing required argument', () => {
-    const errors = errorsOf(() => bindArguments([{ name: 'status', kind: 'text', required: true }], {}));
-    expect(errors).toEqual([{ pointer: '#/arguments/status', detail: "'status' is required." }]);
+  it('uses master data for choices', () => {
+    const parameter: ParameterDefinition = { name: 'p', kind: 'text', masterData: 'statuses' };
+    const masterData = { statuses: [{ value: 'S', label: 'Shipped' }] };
+    expect(bindArguments([parameter], { p: 'Shipped' }, { system: {}, masterData })).toEqual({ p: 'S' });
+  });
+});
+
+describe('bindArguments: refusals name the parameter and the rule', () => {
+  it.each<[string, ParameterDefinition, unknown, string]>([
+    ['text not a string', { name: 'p', kind: 'text' }, 42, "'p' must be a string."],
+    ['required text', { name: 'p', kind: 'text', required: true }, '', "'p' is required."],
+    ['pattern', { name: 'p', kind: 'text', pattern: '[a-z]+' }, 'ab1', "'p' must match the pattern [a-z]+."],
+    [
+      'NUL in text',
+      { name: 'p', kind: 'text' },
+      'a\u0000b',
+      "'p' must not contain the NUL character (U+0000).",
+    ],
+    [
+      'NUL in an item',
+      { name: 'p', kind: 'array', itemKind: 'text', format: 'json' },
+      ['\u0000'],
+      "'p' item 0 must not contain the NUL",
+    ],
+    [
+      'identifier',
+      { name: 'p', kind: 'text', identifier: true },
+      'orders; DROP TABLE x',
+      "'p' must be a name",
+    ],
+    [
+      'choice',
+      { name: 'p', kind: 'text', choices: [{ value: 'a', label: 'A' }] },
+      'b',
+      `'p' must be one of "a".`,
+    ],
+    ['number as string', { name: 'p', kind: 'number' }, '5', "'p' must be a finite number."],
+    [
+      'number infinite',
+      { name: 'p', kind: 'number' },
+      Number.POSITIVE_INFINITY,
+      "'p' must be a finite number.",
+    ],
+    ['integer', { name: 'p', kind: 'number', integer: true }, 1.5, "'p' must be a whole number."],
+    ['min', { name: 'p', kind: 'number', min: 1 }, 0, "'p' must be at least 1."],
+    ['max', { name: 'p', kind: 'number', max: 10 }, 11, "'p' must be at most 10."],
+    ['boolean', { name: 'p', kind: 'boolean' }, 'true', "'p' must be true or false."],
+    ['date', { name: 'p', kind: 'date' }, 'next tuesday', "'p' must be a date"],
+    ['impossible date', { name: 'p', kind: 'date' }, '2026-13-45', "'p' is not a valid date."],
+    ['array', { name: 'p', kind: 'array', itemKind: 'number', format: 'sql' }, 'x', "'p' must be an array."],
+    [
+      'array item',
+      { name: 'p', kind: 'array', itemKind: 'number', format: 'sql' },
+      [1, 'x'],
+      "'p' item 1 must be a finite number.",
+    ],
+    [
+      'array max',
+      { name: 'p', kind: 'array', itemKind: 'text', format: 'json', maxItems: 1 },
+      ['a', 'b'],
+      "'p' may have at most 1 items.",
+    ],
+    [
+      'tuple length',
+      { name: 'p', kind: 'tuple', items: [{ kind: 'text' }], format: 'json' },
+      ['a', 'b'],
+      "'p' must have exactly 1 items.",
+    ],
+    ['sql', { name: 'p', kind: 'sql' }, 5, "'p' must be a string of SQL."],
+    ['file shape', { name: 'p', kind: 'file' }, 'abc', "'p' must be {"],
+    [
+      'file type',
+      { name: 'p', kind: 'file', accept: ['image/*'] },
+      { name: 'a', contentType: 'text/csv', contentBase64: '' + 'YQ==' },
+      "'p' must be of type image/*",
+    ],
+    [
+      'file size',
+      { name: 'p', kind: 'file', maxBytes: 1 },
+      { name: 'a', contentType: 'x/y', contentBase64: 'YWI=' },
+      "'p' is 2 bytes",
+    ],
+  ])('%s', (_name, parameter, value, detail) => {
+    expect(one(parameter, value)).toContain(detail);
   });
 
-  it('refuses an empty string for a required text', () => {
-    const errors = errorsOf(() =>
-      bindArguments([{ name: 'status', kind: 'text', required: true }], { status: '' }),
-    );
-    expect(errors?.[0]?.pointer).toBe('#/arguments/status');
-  });
-
-  it.each([
-    ['a string', '5'],
-    ['a boolean', true],
-    ['infinity', Number.POSITIVE_INFINITY],
-    ['an object', { n: 1 }],
-  ])('refuses %s for a number', (_name, value) => {
-    const errors = errorsOf(() => bindArguments(parameters, { limit: value }));
-    expect(errors).toEqual([{ pointer: '#/arguments/limit', detail: "'limit' must be a finite number." }]);
-  });
-
-  it('refuses a non-string for a text', () => {
-    const errors = errorsOf(() => bindArguments(parameters, { status: 42 }));
-    expect(errors).toEqual([{ pointer: '#/arguments/status', detail: "'status' must be a string." }]);
-  });
-
-  it('refuses arguments that are not parameters, escaping the pointer', () => {
-    const errors = errorsOf(() => bindArguments(parameters, { 'a/b~c': 1 }));
+  it('refuses a value for a system parameter and arguments that are not parameters', () => {
+    const errors = refusals([{ name: 's', kind: 'system', value: 'now' }], { s: 'x', 'a/b~c': 1 });
     expect(errors).toEqual([
+      { pointer: '#/arguments/s', detail: "'s' is a system value and cannot be given." },
       { pointer: '#/arguments/a~1b~0c', detail: "'a/b~c' is not a parameter of this action." },
     ]);
   });
 
   it('reports every invalid argument at once', () => {
-    const errors = errorsOf(() => bindArguments(parameters, { status: 1, limit: 'x', extra: true }));
-    expect(errors?.map((e) => e.pointer).sort()).toEqual([
-      '#/arguments/extra',
-      '#/arguments/limit',
-      '#/arguments/status',
-    ]);
+    const errors = refusals(
+      [
+        { name: 'a', kind: 'text' },
+        { name: 'b', kind: 'number' },
+      ],
+      { a: 1, b: 'x', c: true },
+    );
+    expect(errors?.map((e) => e.pointer).sort()).toEqual(['#/arguments/a', '#/arguments/b', '#/arguments/c']);
   });
 });

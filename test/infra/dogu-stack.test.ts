@@ -223,6 +223,7 @@ describe('Lambda functions', () => {
         POWERTOOLS_SERVICE_NAME: 'dogu',
         POWERTOOLS_LOG_LEVEL: 'INFO',
         DOGU_MAX_EXECUTION_MS: '28000',
+        DOGU_SECRETS_KEY_ID: expect.anything(),
         NODE_OPTIONS: '--enable-source-maps',
       });
     }

@@ -78,6 +78,32 @@ describe('POST …/actions/{actionId}/executions', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 
+  it('answers a CSV download with Accept: text/csv', async () => {
+    const response = await fetch(`${runtime.url}${listOrders}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/csv' },
+      body: JSON.stringify({ arguments: { status: 'shipped', limit: 3 } }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+    const executionId = response.headers.get('x-dogu-execution-id');
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="list-orders-${executionId}.csv"`,
+    );
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM for spreadsheets
+    const lines = bytes.subarray(3).toString('utf8').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,customer_id,status,total_yen,ordered_at');
+    expect(lines).toHaveLength(4);
+    expect(lines.slice(1).every((line) => line.split(',')[2] === 'shipped')).toBe(true);
+    const missing = await fetch(`${runtime.url}${listOrders}?statement=3`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/csv' },
+      body: JSON.stringify({ arguments: { status: 'shipped' } }),
+    });
+    expect(missing.status).toBe(400);
+  });
+
   it('treats an injection attempt as a plain value', async () => {
     const response = await postJson(runtime, listOrders, {
       token,

@@ -3,14 +3,18 @@
  * DynamoDB and dynalite both support: uniqueness comes from conditional puts,
  * never from transactions.
  */
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   type BatchWriteCommandInput,
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { MasterDataList } from '../../domain/definitions/master-data.ts';
 import type {
   Action,
   DataSource,
@@ -20,7 +24,7 @@ import type {
   Project,
   User,
 } from '../../domain/model.ts';
-import { AlreadyExistsError, type Store } from '../../domain/ports.ts';
+import { AlreadyExistsError, type Store, type StoredSecret } from '../../domain/ports.ts';
 import { keys } from './table-schema.ts';
 
 type Key = { pk: string; sk: string };
@@ -98,6 +102,133 @@ export class DynamoDbStore implements Store {
   }
   putAction(action: Action) {
     return this.put(keys.action(action.projectId, action.id), 'action', action);
+  }
+
+  /** Every item of a project whose sort key starts with `prefix`, across pages. */
+  private async queryProject<T>(projectId: string, prefix: string): Promise<(T & { sk: string })[]> {
+    const items: (T & { sk: string })[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': prefix },
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const { pk: _pk, gsi1pk: _g1, gsi1sk: _g2, type: _type, ...record } = item;
+        items.push(record as T & { sk: string });
+      }
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  }
+
+  private async remove(key: Key): Promise<boolean> {
+    const { Attributes } = await this.client.send(
+      new DeleteCommand({ TableName: this.tableName, Key: key, ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes !== undefined;
+  }
+
+  async listEnvironments(projectId: string): Promise<Environment[]> {
+    return (await this.queryProject<Environment>(projectId, 'ENV#')).map(({ sk: _sk, ...e }) => e);
+  }
+  async listDataSources(projectId: string): Promise<DataSource[]> {
+    return (await this.queryProject<DataSource>(projectId, 'DATASOURCE#')).map(
+      ({ sk: _sk, ...d }) => d as DataSource,
+    );
+  }
+  deleteDataSource(projectId: string, dataSourceId: string) {
+    return this.remove(keys.dataSource(projectId, dataSourceId));
+  }
+  async listActions(projectId: string): Promise<Action[]> {
+    return (await this.queryProject<Action>(projectId, 'ACTION#')).map(({ sk: _sk, ...a }) => a as Action);
+  }
+  async saveAction(action: Action, expectedVersion: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.action(action.projectId, action.id), type: 'action', ...action },
+          ...(expectedVersion === 0
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : {
+                ConditionExpression: 'version = :expected',
+                ExpressionAttributeValues: { ':expected': expectedVersion },
+              }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+  deleteAction(projectId: string, actionId: string) {
+    return this.remove(keys.action(projectId, actionId));
+  }
+
+  getMasterData(projectId: string, masterDataId: string) {
+    return this.get<MasterDataList>(keys.masterData(projectId, masterDataId));
+  }
+  async listMasterData(projectId: string): Promise<MasterDataList[]> {
+    return (await this.queryProject<MasterDataList>(projectId, 'MASTER#')).map(({ sk: _sk, ...m }) => m);
+  }
+  putMasterData(list: MasterDataList) {
+    return this.put(keys.masterData(list.projectId, list.id), 'masterData', list);
+  }
+  deleteMasterData(projectId: string, masterDataId: string) {
+    return this.remove(keys.masterData(projectId, masterDataId));
+  }
+
+  async listVariables(projectId: string, environmentId: string): Promise<Record<string, string>> {
+    const items = await this.queryProject<{ name: string; value: string }>(
+      projectId,
+      `VAR#${environmentId}#`,
+    );
+    return Object.fromEntries(items.map((item) => [item.name, item.value]));
+  }
+  putVariable(projectId: string, environmentId: string, name: string, value: string) {
+    return this.put(keys.variable(projectId, environmentId, name), 'variable', {
+      environmentId,
+      name,
+      value,
+    });
+  }
+  deleteVariable(projectId: string, environmentId: string, name: string) {
+    return this.remove(keys.variable(projectId, environmentId, name));
+  }
+  async listSecrets(projectId: string, environmentId: string): Promise<Record<string, StoredSecret>> {
+    const items = await this.queryProject<StoredSecret & { name: string }>(
+      projectId,
+      `SECRET#${environmentId}#`,
+    );
+    return Object.fromEntries(
+      items.map(({ name, ciphertext, updatedAt }) => [name, { ciphertext, updatedAt }]),
+    );
+  }
+  putSecret(projectId: string, environmentId: string, name: string, secret: StoredSecret) {
+    return this.put(keys.secret(projectId, environmentId, name), 'secret', {
+      environmentId,
+      name,
+      ...secret,
+    });
+  }
+  deleteSecret(projectId: string, environmentId: string, name: string) {
+    return this.remove(keys.secret(projectId, environmentId, name));
+  }
+  async listConfigurationNames(projectId: string) {
+    const [variables, secrets] = await Promise.all([
+      this.queryProject<{ environmentId: string; name: string }>(projectId, 'VAR#'),
+      this.queryProject<{ environmentId: string; name: string }>(projectId, 'SECRET#'),
+    ]);
+    return [
+      ...variables.map((v) => ({ kind: 'variable' as const, environmentId: v.environmentId, name: v.name })),
+      ...secrets.map((v) => ({ kind: 'secret' as const, environmentId: v.environmentId, name: v.name })),
+    ];
   }
 
   async getUserByEmail(email: string): Promise<User | undefined> {

@@ -27,4 +27,16 @@ export const keys = {
   userEmail: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: '#EMAIL' }),
   execution: (executionId: string) => ({ pk: `EXECUTION#${executionId}`, sk: '#EXECUTION' }),
   marker: (name: string) => ({ pk: `MARKER#${name}`, sk: '#MARKER' }),
+  masterData: (projectId: string, masterDataId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `MASTER#${masterDataId}`,
+  }),
+  variable: (projectId: string, environmentId: string, name: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `VAR#${environmentId}#${name}`,
+  }),
+  secret: (projectId: string, environmentId: string, name: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `SECRET#${environmentId}#${name}`,
+  }),
 };

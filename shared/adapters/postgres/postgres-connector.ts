@@ -73,7 +73,13 @@ export class PostgresConnector implements SqlConnector {
     };
     options.signal.addEventListener('abort', cancel, { once: true });
     try {
-      const result = await client.query({ text: statement.text, values: statement.values, rowMode: 'array' });
+      // Always the extended protocol: one statement is one statement, as in MySQL, even without values.
+      const result = await client.query({
+        text: statement.text,
+        values: statement.values,
+        rowMode: 'array',
+        queryMode: 'extended',
+      } as pg.QueryArrayConfig);
       return shapeResult(result, options.parseJsonValues === true);
     } catch (error) {
       if (options.signal.aborted) throw timedOut();

@@ -1,0 +1,39 @@
+import { dataSourceInputSchema } from '../shared/domain/definitions/data-source.ts';
+import { badRequest } from '../shared/domain/errors.ts';
+import * as dataSources from '../shared/domain/manage/data-sources.ts';
+import { defineRoutes } from '../shared/http/handler.ts';
+
+/** /api/v1/projects/{projectId}/data-sources[/{dataSourceId}]: list, get, create or replace, delete. */
+export const handler = defineRoutes({
+  listDataSources: async (request, services) => {
+    const list = await dataSources.listDataSources(
+      services,
+      request.caller(),
+      request.pathParameters.projectId!,
+    );
+    return { status: 200, body: { data: list.map(dataSources.presentDataSource) } };
+  },
+  getDataSource: async (request, services) => {
+    const { projectId, dataSourceId } = request.pathParameters;
+    const dataSource = await dataSources.getDataSource(services, request.caller(), projectId!, dataSourceId!);
+    return { status: 200, body: dataSources.presentDataSource(dataSource) };
+  },
+  putDataSource: async (request, services) => {
+    const { projectId, dataSourceId } = request.pathParameters;
+    const input = request.parseBody(dataSourceInputSchema);
+    if (input.id !== dataSourceId)
+      throw badRequest(`The body's id '${input.id}' differs from the path's '${dataSourceId}'.`);
+    const { dataSource, created } = await dataSources.putDataSource(
+      services,
+      request.caller(),
+      projectId!,
+      input,
+    );
+    return { status: created ? 201 : 200, body: dataSources.presentDataSource(dataSource) };
+  },
+  deleteDataSource: async (request, services) => {
+    const { projectId, dataSourceId } = request.pathParameters;
+    await dataSources.deleteDataSource(services, request.caller(), projectId!, dataSourceId!);
+    return { status: 204 };
+  },
+});

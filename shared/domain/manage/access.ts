@@ -1,0 +1,29 @@
+/** Loads the caller's membership of a project and checks one right, 404 for an unknown project. */
+import { notFound } from '../errors.ts';
+import type { Membership, Principal } from '../model.ts';
+import type { DefinitionReader } from '../ports.ts';
+import { type Right, requireRight } from '../rights.ts';
+
+export async function authorize(
+  definitions: DefinitionReader,
+  principal: Principal,
+  projectId: string,
+  right: Right,
+): Promise<Membership> {
+  const [membership, project] = await Promise.all([
+    definitions.getMembership(projectId, principal.id),
+    definitions.getProject(projectId),
+  ]);
+  if (!project) throw notFound('Project', projectId);
+  return requireRight(membership, projectId, right);
+}
+
+export async function requireEnvironment(
+  definitions: DefinitionReader,
+  projectId: string,
+  environmentId: string,
+) {
+  const environment = await definitions.getEnvironment(projectId, environmentId);
+  if (!environment) throw notFound('Environment', environmentId);
+  return environment;
+}

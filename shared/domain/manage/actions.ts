@@ -1,0 +1,73 @@
+/** Actions: create or replace (a new version each save), read, list, delete. */
+import type { ActionInput } from '../definitions/action.ts';
+import { DoguError, notFound } from '../errors.ts';
+import type { Action, Principal } from '../model.ts';
+import { validateAction } from '../validate-action.ts';
+import { authorize } from './access.ts';
+import type { ManageDeps } from './data-sources.ts';
+
+export async function putAction(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  input: ActionInput,
+  options: { expectedVersion?: number } = {},
+): Promise<{ action: Action; created: boolean }> {
+  await authorize(deps.store, principal, projectId, 'edit_actions');
+  const [previous, dataSource, names, masterData] = await Promise.all([
+    deps.store.getAction(projectId, input.id),
+    deps.store.getDataSource(projectId, input.dataSourceId),
+    deps.store.listConfigurationNames(projectId),
+    deps.store.listMasterData(projectId),
+  ]);
+  validateAction(input, dataSource, {
+    variables: new Set(names.filter((n) => n.kind === 'variable').map((n) => n.name)),
+    secrets: new Set(names.filter((n) => n.kind === 'secret').map((n) => n.name)),
+    masterData: new Set(masterData.map((m) => m.id)),
+  });
+  const currentVersion = previous?.version ?? 0;
+  if (options.expectedVersion !== undefined && options.expectedVersion !== currentVersion) {
+    throw conflict(input.id, currentVersion);
+  }
+  const now = deps.clock.now().toISOString();
+  const action = {
+    ...input,
+    projectId,
+    version: currentVersion + 1,
+    createdAt: previous?.createdAt ?? now,
+    updatedAt: now,
+  } as Action;
+  // A concurrent save in between makes this fail instead of silently overwriting it.
+  if (!(await deps.store.saveAction(action, currentVersion))) throw conflict(input.id, undefined);
+  return { action, created: !previous };
+}
+
+const conflict = (actionId: string, currentVersion: number | undefined) =>
+  new DoguError(
+    'state_conflict',
+    currentVersion === undefined
+      ? `Action '${actionId}' was changed by someone else meanwhile; load it again and reapply your change.`
+      : `Action '${actionId}' is at version ${currentVersion}, not the version your change was based on.`,
+  );
+
+export async function getAction(deps: ManageDeps, principal: Principal, projectId: string, actionId: string) {
+  await authorize(deps.store, principal, projectId, 'view');
+  const action = await deps.store.getAction(projectId, actionId);
+  if (!action) throw notFound('Action', actionId);
+  return action;
+}
+
+export async function listActions(deps: ManageDeps, principal: Principal, projectId: string) {
+  await authorize(deps.store, principal, projectId, 'view');
+  return deps.store.listActions(projectId);
+}
+
+export async function deleteAction(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  actionId: string,
+) {
+  await authorize(deps.store, principal, projectId, 'edit_actions');
+  if (!(await deps.store.deleteAction(projectId, actionId))) throw notFound('Action', actionId);
+}

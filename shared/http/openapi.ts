@@ -1,0 +1,153 @@
+/**
+ * The OpenAPI 3.1 document of the deployed API, generated from the route table
+ * and the same zod schemas that validate requests, so it cannot drift.
+ */
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { actionInputSchema } from '../domain/definitions/action.ts';
+import { dataSourceInputSchema } from '../domain/definitions/data-source.ts';
+import { type Route, type RouteName, routes } from './routes.ts';
+
+const problem = z
+  .object({
+    type: z.string(),
+    code: z.string(),
+    status: z.number().int(),
+    title: z.string(),
+    detail: z.string().optional(),
+    instance: z.string(),
+    errors: z.array(z.object({ pointer: z.string(), detail: z.string() })).optional(),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 Problem Details' });
+
+const column = z.object({
+  name: z.string(),
+  type: z.enum(['string', 'number', 'boolean', 'bigint', 'json']),
+  media: z.enum(['image', 'video', 'pdf']).optional(),
+});
+const statementResult = z.object({
+  title: z.string(),
+  status: z.enum(['succeeded', 'failed']),
+  columns: z.array(column),
+  rows: z.array(z.record(z.string(), z.unknown())),
+  rowCount: z.number().int(),
+  messages: z.array(z.string()),
+  truncated: z.boolean().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+const execution = z
+  .object({
+    id: z.string(),
+    status: z.enum(['running', 'succeeded', 'failed', 'timed_out']),
+    projectId: z.string(),
+    environmentId: z.string(),
+    actionId: z.string(),
+    actionVersion: z.number().int(),
+    executedBy: z.object({ kind: z.enum(['user', 'service_account']), id: z.string(), email: z.string() }),
+    startedAt: z.string(),
+    finishedAt: z.string().nullable(),
+    durationMs: z.number().nullable(),
+    arguments: z.record(z.string(), z.unknown()),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    results: z.array(statementResult),
+  })
+  .meta({ id: 'Execution' });
+
+const dataSourceInput = dataSourceInputSchema.meta({ id: 'DataSourceInput' });
+const actionInput = actionInputSchema.meta({ id: 'ActionInput' });
+const valueBody = z.object({ value: z.string() }).meta({ id: 'ValueBody' });
+const list = (item: z.ZodType) => z.object({ data: z.array(item) });
+
+interface OperationSpec {
+  summary: string;
+  body?: z.ZodType;
+  ok?: { status: '200' | '201' | '204'; schema?: z.ZodType };
+  contentTypes?: Record<string, z.ZodType>;
+}
+
+const operations: Partial<Record<RouteName, OperationSpec>> = {
+  health: {
+    summary: 'Readiness check',
+    ok: { status: '200', schema: z.object({ status: z.literal('ok') }) },
+  },
+  executeAction: {
+    summary: 'Execute an action with arguments',
+    body: z.object({ arguments: z.record(z.string(), z.unknown()).optional() }),
+    ok: { status: '200', schema: execution },
+  },
+  getExecution: {
+    summary: 'Read a recorded execution (rows are not stored)',
+    ok: { status: '200', schema: execution },
+  },
+  whoAmI: { summary: 'The principal of the token', ok: { status: '200' } },
+  openApi: { summary: 'This document', ok: { status: '200' } },
+  listDataSources: { summary: 'List data sources (passwords never returned)', ok: { status: '200' } },
+  getDataSource: { summary: 'Read a data source', ok: { status: '200' } },
+  putDataSource: {
+    summary: 'Create or replace a data source (201 when created)',
+    body: dataSourceInput,
+    ok: { status: '200' },
+  },
+  deleteDataSource: { summary: 'Delete a data source no action uses', ok: { status: '204' } },
+  listActions: { summary: 'List actions', ok: { status: '200', schema: list(actionInput) } },
+  getAction: { summary: 'Read an action (ETag carries the version)', ok: { status: '200' } },
+  putAction: {
+    summary: 'Create or replace an action; each save is a new version; If-Match guards concurrent edits',
+    body: actionInput,
+    ok: { status: '200' },
+  },
+  deleteAction: { summary: 'Delete an action', ok: { status: '204' } },
+  listVariables: { summary: 'Variables of an environment', ok: { status: '200' } },
+  getVariable: { summary: 'Read a variable', ok: { status: '200' } },
+  putVariable: { summary: 'Set a variable', body: valueBody, ok: { status: '200' } },
+  deleteVariable: { summary: 'Delete a variable', ok: { status: '204' } },
+  listSecrets: { summary: 'Secret names and change times (values are write-only)', ok: { status: '200' } },
+  getSecret: { summary: 'Secret metadata', ok: { status: '200' } },
+  putSecret: { summary: 'Set a secret (stored encrypted)', body: valueBody, ok: { status: '200' } },
+  deleteSecret: { summary: 'Delete a secret', ok: { status: '204' } },
+};
+
+function operationOf(route: Route): ZodOpenApiOperationObject {
+  const spec = operations[route.name as RouteName] ?? { summary: route.name };
+  const names = [...route.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!);
+  const ok = spec.ok ?? { status: '200' as const };
+  const problemContent = { 'application/problem+json': { schema: problem } };
+  return {
+    operationId: route.name,
+    summary: spec.summary,
+    ...(route.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
+    ...(names.length > 0
+      ? { requestParams: { path: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } }
+      : {}),
+    ...(spec.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: spec.body } } } }
+      : {}),
+    responses: {
+      [ok.status]: {
+        description: ok.status === '204' ? 'Done' : 'Success',
+        ...(ok.schema ? { content: { 'application/json': { schema: ok.schema } } } : {}),
+      },
+      default: { description: 'An error as Problem Details', content: problemContent },
+    },
+  };
+}
+
+export function openApiDocument() {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of routes as readonly Route[]) {
+    if (route.path === '$default' || route.localOnly) continue;
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    paths[route.path] = { ...paths[route.path], [method]: operationOf(route) };
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Dogu API',
+      version: '1.0.0',
+      description:
+        'Public API (/public/v1) and management API (/api/v1). Errors are RFC 9457 Problem Details.',
+    },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    paths,
+  });
+}

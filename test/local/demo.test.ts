@@ -1,0 +1,83 @@
+/**
+ * The demo as `npm start` seeds it, on the embedded PGlite database: every demo
+ * action runs with its defaults, the kinds bind as documented, media and the
+ * HTTP data source with its authentication action work offline.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoHttpActions, demoSqlActions } from '../../local/demo-definitions.ts';
+import type { LocalRuntime } from '../../local/runtime.ts';
+import { apiClient } from '../support/api.ts';
+import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
+
+let runtime: LocalRuntime;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let api: ReturnType<typeof apiClient>;
+
+beforeAll(async () => {
+  dir = await tempDir('demo');
+  runtime = await startTestRuntime(dir.path);
+  api = apiClient(runtime, await loginToken(runtime));
+}, 120_000);
+afterAll(async () => {
+  await runtime?.close();
+  await dir?.remove();
+});
+
+describe('the demo', () => {
+  it.each([...demoSqlActions, ...demoHttpActions].map((a) => [a.id, a] as const))(
+    '%s runs with its defaults',
+    async (id, action) => {
+      const required: Record<string, Record<string, unknown>> = { 'shipment-status': { order_id: 42 } };
+      const run = await api.execute(id, required[id] ?? {});
+      expect(run.status, JSON.stringify(run.body)).toBe(200);
+      expect(run.body.results).toHaveLength(action.kind === 'sql' ? action.statements.length : 1);
+    },
+  );
+
+  it('find-orders: array IN list, boolean, date and sort column behave', async () => {
+    const run = await api.execute('find-orders', {
+      statuses: ['Shipped'],
+      min_total: 20000,
+      large_only: true,
+      sort_by: 'Total',
+      limit: 5,
+    });
+    const rows = run.body.results[0].rows as { status: string; total_yen: number }[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.status).toBe('shipped');
+      expect(row.total_yen).toBeGreaterThanOrEqual(20000);
+    }
+    const totals = rows.map((r) => r.total_yen);
+    expect(totals).toEqual([...totals].sort((a, b) => a - b));
+    const refused = await api.execute('find-orders', { sort_by: 'total_yen; DROP TABLE orders' });
+    expect(refused.status).toBe(422);
+  });
+
+  it('sales-report: three statements, the variable and the caller', async () => {
+    const run = await api.execute('sales-report', { top: 3 });
+    const [report, byStatus, top] = run.body.results;
+    expect(report.rows[0]).toMatchObject({
+      title: 'Development sales report',
+      requested_by: 'admin@dogu.local',
+    });
+    expect(byStatus.rows).toHaveLength(5);
+    expect(top.rows).toHaveLength(3);
+    const production = await api.execute('sales-report', {}, 'production');
+    expect(production.body.results[0].rows[0].title).toBe('Production sales report');
+  });
+
+  it('product-gallery: image and video columns are marked as media', async () => {
+    const run = await api.execute('product-gallery', {});
+    const columns = run.body.results[0].columns as { name: string; media?: string }[];
+    expect(columns.find((c) => c.name === 'image_url')?.media).toBe('image');
+    expect(columns.find((c) => c.name === 'video_url')?.media).toBe('video');
+  });
+
+  it('exchange-rates: the HTTP data source logs in and sends the key', async () => {
+    const run = await api.execute('exchange-rates', { base: 'USD' });
+    const rows = run.body.results[0].rows as { base: string; currency: string; rate: number }[];
+    expect(rows.find((r) => r.currency === 'USD')).toEqual({ base: 'USD', currency: 'USD', rate: 1 });
+    expect(rows).toHaveLength(5);
+  });
+});
