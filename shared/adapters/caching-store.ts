@@ -78,6 +78,13 @@ export class CachingStore extends DelegatingStore {
       super.putMembership(membership),
     );
   }
+  /** A removed member must lose access at once, not when the cached membership expires. */
+  override deleteMembership(projectId: string, principalId: string): Promise<boolean> {
+    return this.evictAfter(
+      `member/${projectId}/${principalId}`,
+      super.deleteMembership(projectId, principalId),
+    );
+  }
   override putDataSource(dataSource: DataSource): Promise<void> {
     return this.evictAfter(`ds/${dataSource.projectId}/${dataSource.id}`, super.putDataSource(dataSource));
   }

@@ -1,4 +1,5 @@
 /** Forwards every Store call; decorators override only what they change. */
+import type { ActionGroup, UserGroup } from '../domain/definitions/governance.ts';
 import type { MasterDataList } from '../domain/definitions/master-data.ts';
 import type {
   Action,
@@ -115,5 +116,49 @@ export class DelegatingStore implements Store {
   }
   hasMarker(name: string): Promise<boolean> {
     return this.inner.hasMarker(name);
+  }
+
+  // Members, user groups, action groups
+  listMemberships(projectId: string): Promise<Membership[]> {
+    return this.inner.listMemberships(projectId);
+  }
+  deleteMembership(projectId: string, principalId: string): Promise<boolean> {
+    return this.inner.deleteMembership(projectId, principalId);
+  }
+  getUsers(userIds: readonly string[]): Promise<User[]> {
+    return this.inner.getUsers(userIds);
+  }
+  acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
+    return this.inner.acquireLock(name, holder, now, ttlMs);
+  }
+  releaseLock(name: string, holder: string): Promise<void> {
+    return this.inner.releaseLock(name, holder);
+  }
+  getUserGroup(projectId: string, groupId: string): Promise<UserGroup | undefined> {
+    return this.inner.getUserGroup(projectId, groupId);
+  }
+  listUserGroups(projectId: string): Promise<UserGroup[]> {
+    return this.inner.listUserGroups(projectId);
+  }
+  listUserGroupsOfPrincipal(projectId: string, principalId: string): Promise<UserGroup[]> {
+    return this.inner.listUserGroupsOfPrincipal(projectId, principalId);
+  }
+  saveUserGroup(group: UserGroup, expectedVersion: number): Promise<boolean> {
+    return this.inner.saveUserGroup(group, expectedVersion);
+  }
+  deleteUserGroup(projectId: string, groupId: string): Promise<boolean> {
+    return this.inner.deleteUserGroup(projectId, groupId);
+  }
+  getActionGroup(projectId: string, groupId: string): Promise<ActionGroup | undefined> {
+    return this.inner.getActionGroup(projectId, groupId);
+  }
+  listActionGroups(projectId: string): Promise<ActionGroup[]> {
+    return this.inner.listActionGroups(projectId);
+  }
+  saveActionGroup(group: ActionGroup, expectedVersion: number): Promise<boolean> {
+    return this.inner.saveActionGroup(group, expectedVersion);
+  }
+  deleteActionGroup(projectId: string, groupId: string): Promise<boolean> {
+    return this.inner.deleteActionGroup(projectId, groupId);
   }
 }

@@ -3,6 +3,7 @@
  * clock) implement them; the domain never imports an adapter.
  */
 
+import type { ActionGroup, UserGroup } from './definitions/governance.ts';
 import type { MasterDataList } from './definitions/master-data.ts';
 import type {
   Action,
@@ -84,6 +85,33 @@ export interface Store extends DefinitionReader {
   /** Claims a one-time marker (e.g. a seed); false when it was claimed before. */
   claimMarker(name: string, at: string): Promise<boolean>;
   hasMarker(name: string): Promise<boolean>;
+
+  // Members, user groups, action groups
+  /** Direct memberships of a project, read consistently: the last-administrator check counts them. */
+  listMemberships(projectId: string): Promise<Membership[]>;
+  /** False when there was nothing to delete. */
+  deleteMembership(projectId: string, principalId: string): Promise<boolean>;
+  /** The users with these ids that exist, in no particular order. */
+  getUsers(userIds: readonly string[]): Promise<User[]>;
+  /**
+   * Takes the named lease for `ttlMs` unless another holder's lease is still running (then false).
+   * Serialises changes that must see each other (member roles of one project) without transactions.
+   */
+  acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean>;
+  /** Gives the lease back if `holder` still holds it. */
+  releaseLock(name: string, holder: string): Promise<void>;
+  getUserGroup(projectId: string, groupId: string): Promise<UserGroup | undefined>;
+  listUserGroups(projectId: string): Promise<UserGroup[]>;
+  /** The groups of a project that list the principal as a member (one Query and one batch read). */
+  listUserGroupsOfPrincipal(projectId: string, principalId: string): Promise<UserGroup[]>;
+  /** Saves only if the stored version is `expectedVersion` (0: must not exist yet); false on conflict. */
+  saveUserGroup(group: UserGroup, expectedVersion: number): Promise<boolean>;
+  deleteUserGroup(projectId: string, groupId: string): Promise<boolean>;
+  getActionGroup(projectId: string, groupId: string): Promise<ActionGroup | undefined>;
+  listActionGroups(projectId: string): Promise<ActionGroup[]>;
+  /** Saves only if the stored version is `expectedVersion` (0: must not exist yet); false on conflict. */
+  saveActionGroup(group: ActionGroup, expectedVersion: number): Promise<boolean>;
+  deleteActionGroup(projectId: string, groupId: string): Promise<boolean>;
 }
 
 /** A statement after templating: text with driver placeholders and the values bound to them. */

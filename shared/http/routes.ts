@@ -80,6 +80,24 @@ export const routes = [
     '/api/v1/projects/{projectId}/environments/{environmentId}/secrets',
     '{name}',
   ),
+  // Members, user groups and action groups of a project.
+  ...resource('Member', 'members', '/api/v1/projects/{projectId}/members', '{principalId}'),
+  {
+    name: 'addMemberByEmail',
+    method: 'POST',
+    path: '/api/v1/projects/{projectId}/members',
+    handler: 'members',
+    auth: 'bearer',
+  },
+  ...resource('UserGroup', 'user-groups', '/api/v1/projects/{projectId}/user-groups', '{groupId}'),
+  ...resource('ActionGroup', 'action-groups', '/api/v1/projects/{projectId}/action-groups', '{groupId}'),
+  {
+    name: 'reorderActionGroup',
+    method: 'PUT',
+    path: '/api/v1/projects/{projectId}/action-groups/{groupId}/order',
+    handler: 'action-groups',
+    auth: 'bearer',
+  },
   {
     name: 'localLogin',
     method: 'POST',

@@ -6,6 +6,7 @@
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   BatchWriteCommand,
   type BatchWriteCommandInput,
   DeleteCommand,
@@ -14,6 +15,7 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { ActionGroup, UserGroup } from '../../domain/definitions/governance.ts';
 import type { MasterDataList } from '../../domain/definitions/master-data.ts';
 import type {
   Action,
@@ -292,5 +294,225 @@ export class DynamoDbStore implements Store {
   }
   async hasMarker(name: string): Promise<boolean> {
     return (await this.get(keys.marker(name))) !== undefined;
+  }
+
+  // Members, user groups, action groups
+  /** Like `get`, but reads the latest write (a read-modify-write must start from it). */
+  private async getConsistently<T>(key: Key): Promise<T | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _type, ...record } = Item;
+    return record as T;
+  }
+
+  /** Every record of a project under a sort key prefix, read consistently, across pages. */
+  private async queryProjectConsistently<T>(projectId: string, prefix: string): Promise<T[]> {
+    const records: T[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': prefix },
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _type, ...record } = item;
+        records.push(record as T);
+      }
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return records;
+  }
+
+  /** BatchGetItem in chunks of 100, retrying what DynamoDB leaves unprocessed. */
+  private async getMany<T>(itemKeys: Key[]): Promise<T[]> {
+    const records: T[] = [];
+    for (let i = 0; i < itemKeys.length; i += 100) {
+      let pending: Record<string, unknown>[] = itemKeys.slice(i, i + 100);
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 8) throw new Error('DynamoDB left keys unprocessed after retries.');
+        if (attempt > 0)
+          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
+        const result = await this.client.send(
+          new BatchGetCommand({
+            RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } },
+          }),
+        );
+        for (const item of result.Responses?.[this.tableName] ?? []) {
+          const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _type, ...record } = item;
+          records.push(record as T);
+        }
+        pending = result.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+      }
+    }
+    return records;
+  }
+
+  /** BatchWriteItem in chunks of 25, retrying what DynamoDB leaves unprocessed. */
+  private async writeMany(requests: NonNullable<BatchWriteCommandInput['RequestItems']>[string]) {
+    for (let i = 0; i < requests.length; i += 25) {
+      let pending = requests.slice(i, i + 25);
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 8) throw new Error('DynamoDB left writes unprocessed after retries.');
+        if (attempt > 0)
+          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
+        const result = await this.client.send(
+          new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }),
+        );
+        pending = result.UnprocessedItems?.[this.tableName] ?? [];
+      }
+    }
+  }
+
+  /** A put conditional on the stored `version` (0: the item must not exist); false on conflict. */
+  private async putVersioned(key: Key, type: string, record: { version: number }, expectedVersion: number) {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...key, type, ...record },
+          ...(expectedVersion === 0
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : {
+                ConditionExpression: 'version = :expected',
+                ExpressionAttributeValues: { ':expected': expectedVersion },
+              }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  listMemberships(projectId: string) {
+    return this.queryProjectConsistently<Membership>(projectId, 'MEMBER#');
+  }
+  deleteMembership(projectId: string, principalId: string) {
+    return this.remove(keys.membership(projectId, principalId));
+  }
+  async getUsers(userIds: readonly string[]): Promise<User[]> {
+    return this.getMany<User>([...new Set(userIds)].map((id) => keys.user(id)));
+  }
+
+  async acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...keys.lock(name), type: 'lock', name, holder, expiresAt: now.getTime() + ttlMs },
+          // Free, or the holder's lease ran out (it crashed or stalled): take it over.
+          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
+          ExpressionAttributeValues: { ':now': now.getTime() },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+  async releaseLock(name: string, holder: string): Promise<void> {
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.lock(name),
+          ConditionExpression: 'holder = :holder',
+          ExpressionAttributeValues: { ':holder': holder },
+        }),
+      );
+    } catch (error) {
+      // Our lease ran out and someone else holds it now: theirs is not ours to release.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  getUserGroup(projectId: string, groupId: string) {
+    return this.get<UserGroup>(keys.userGroup(projectId, groupId));
+  }
+  listUserGroups(projectId: string) {
+    return this.queryProjectConsistently<UserGroup>(projectId, 'UGROUP#');
+  }
+  async listUserGroupsOfPrincipal(projectId: string, principalId: string): Promise<UserGroup[]> {
+    const index = await this.queryProjectConsistently<{ groupId: string }>(
+      projectId,
+      `PRINCIPALGROUP#${principalId}#`,
+    );
+    if (index.length === 0) return [];
+    const groups = await this.getMany<UserGroup>(index.map((i) => keys.userGroup(projectId, i.groupId)));
+    // The group item is the truth; an index item a crash or a lost race left behind grants nothing.
+    return groups.filter((g) => g.members.includes(principalId)).sort((a, b) => a.id.localeCompare(b.id));
+  }
+  /**
+   * Index items of new members are written before the group and those of removed members deleted
+   * after it, so the index always covers the group item (a left-over is filtered on read).
+   */
+  async saveUserGroup(group: UserGroup, expectedVersion: number): Promise<boolean> {
+    const { projectId, id } = group;
+    const previous =
+      expectedVersion === 0
+        ? undefined
+        : await this.getConsistently<UserGroup>(keys.userGroup(projectId, id));
+    if ((previous?.version ?? 0) !== expectedVersion) return false;
+    const before = new Set(previous?.members ?? []);
+    const after = new Set(group.members);
+    await this.writeMany(
+      group.members
+        .filter((p) => !before.has(p))
+        .map((principalId) => ({
+          PutRequest: {
+            Item: {
+              ...keys.principalGroup(projectId, principalId, id),
+              type: 'principalGroup',
+              principalId,
+              groupId: id,
+            },
+          },
+        })),
+    );
+    if (!(await this.putVersioned(keys.userGroup(projectId, id), 'userGroup', group, expectedVersion)))
+      return false;
+    await this.writeMany(
+      [...before]
+        .filter((p) => !after.has(p))
+        .map((p) => ({ DeleteRequest: { Key: keys.principalGroup(projectId, p, id) } })),
+    );
+    return true;
+  }
+  async deleteUserGroup(projectId: string, groupId: string): Promise<boolean> {
+    const group = await this.getConsistently<UserGroup>(keys.userGroup(projectId, groupId));
+    if (!(await this.remove(keys.userGroup(projectId, groupId)))) return false;
+    await this.writeMany(
+      (group?.members ?? []).map((p) => ({
+        DeleteRequest: { Key: keys.principalGroup(projectId, p, groupId) },
+      })),
+    );
+    return true;
+  }
+
+  getActionGroup(projectId: string, groupId: string) {
+    return this.get<ActionGroup>(keys.actionGroup(projectId, groupId));
+  }
+  listActionGroups(projectId: string) {
+    return this.queryProjectConsistently<ActionGroup>(projectId, 'AGROUP#');
+  }
+  saveActionGroup(group: ActionGroup, expectedVersion: number) {
+    return this.putVersioned(
+      keys.actionGroup(group.projectId, group.id),
+      'actionGroup',
+      group,
+      expectedVersion,
+    );
+  }
+  deleteActionGroup(projectId: string, groupId: string) {
+    return this.remove(keys.actionGroup(projectId, groupId));
   }
 }

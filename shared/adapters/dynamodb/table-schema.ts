@@ -39,4 +39,19 @@ export const keys = {
     pk: `PROJECT#${projectId}`,
     sk: `SECRET#${environmentId}#${name}`,
   }),
+  // Members, user groups, action groups
+  lock: (name: string) => ({ pk: `LOCK#${name}`, sk: '#LOCK' }),
+  userGroup: (projectId: string, groupId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `UGROUP#${groupId}`,
+  }),
+  /** Index item: lets one Query answer "which groups of this project list the principal". */
+  principalGroup: (projectId: string, principalId: string, groupId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `PRINCIPALGROUP#${principalId}#${groupId}`,
+  }),
+  actionGroup: (projectId: string, groupId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `AGROUP#${groupId}`,
+  }),
 };

@@ -1,0 +1,239 @@
+/**
+ * Project members: users and service accounts with a role. A project always
+ * keeps at least one direct administrator; changes to member roles of one
+ * project are serialised by a lease so two concurrent demotions cannot both
+ * pass that check (docs/data-model.md, "Members").
+ */
+import { kindOfPrincipal, principalIdSchema, type UserGroup } from '../definitions/governance.ts';
+import { badRequest, DoguError, notFound } from '../errors.ts';
+import type { Membership, Principal, PrincipalKind, Role, User } from '../model.ts';
+import type { Clock, Store } from '../ports.ts';
+import { authorize } from './access.ts';
+import { effectiveRole, requireAdminToTouchAdmin } from './user-groups.ts';
+
+export interface MembersDeps {
+  store: Store;
+  clock: Clock;
+}
+
+export interface MemberView {
+  principalId: string;
+  kind: PrincipalKind;
+  /** Users only, when the user record exists. */
+  email?: string;
+  name?: string;
+  /** The direct membership's role; absent when the principal belongs only through groups. */
+  role?: Role;
+  groups: { id: string; name: string; role?: Role }[];
+  /** What authorization uses: the highest of `role` and the groups' roles. */
+  effectiveRole?: Role;
+}
+
+/** Long enough for a few reads and one write; a holder that crashed blocks others at most this long. */
+const leaseMs = 10_000;
+const lockAttempts = 12;
+
+export async function listMembers(deps: MembersDeps, principal: Principal, projectId: string) {
+  await authorize(deps.store, principal, projectId, 'view');
+  const [memberships, groups] = await Promise.all([
+    deps.store.listMemberships(projectId),
+    deps.store.listUserGroups(projectId),
+  ]);
+  const principalIds = new Set([
+    ...memberships.map((m) => m.principalId),
+    ...groups.flatMap((g) => g.members),
+  ]);
+  const users = await deps.store.getUsers([...principalIds].filter((id) => kindOfPrincipal(id) === 'user'));
+  const usersById = new Map(users.map((u) => [u.id, u]));
+  const roleOf = new Map(memberships.map((m) => [m.principalId, m.role]));
+  return [...principalIds].sort().map((principalId) =>
+    memberView(
+      principalId,
+      roleOf.get(principalId),
+      groups.filter((g) => g.members.includes(principalId)),
+      usersById.get(principalId),
+    ),
+  );
+}
+
+export async function getMember(
+  deps: MembersDeps,
+  principal: Principal,
+  projectId: string,
+  principalId: string,
+) {
+  await authorize(deps.store, principal, projectId, 'view');
+  const [membership, groups, users] = await Promise.all([
+    deps.store.getMembership(projectId, principalId),
+    deps.store.listUserGroupsOfPrincipal(projectId, principalId),
+    kindOfPrincipal(principalId) === 'user' ? deps.store.getUsers([principalId]) : Promise.resolve([]),
+  ]);
+  if (!membership && groups.length === 0) throw notFound('Member', principalId);
+  return memberView(principalId, membership?.role, groups, users[0]);
+}
+
+/** Adds the principal with `role` or changes its role. */
+export async function setMemberRole(
+  deps: MembersDeps,
+  principal: Principal,
+  projectId: string,
+  principalId: string,
+  role: Role,
+): Promise<{ member: MemberView; created: boolean }> {
+  const caller = await authorize(deps.store, principal, projectId, 'manage_members');
+  if (!principalIdSchema.safeParse(principalId).success) {
+    throw badRequest(`'${principalId}' is neither a user id 'usr_…' nor a service account id 'sa_…'.`);
+  }
+  return applyRole(deps, caller, principalId, role, await requireExistingPrincipal(deps.store, principalId));
+}
+
+/** The user with this e-mail address joins with `role` (or gets it): 404 naming the address if unknown. */
+export async function addMemberByEmail(
+  deps: MembersDeps,
+  principal: Principal,
+  projectId: string,
+  email: string,
+  role: Role,
+) {
+  const caller = await authorize(deps.store, principal, projectId, 'manage_members');
+  const user = await deps.store.getUserByEmail(email);
+  if (!user) throw new DoguError('not_found', `No user with the e-mail address '${email}' was found.`);
+  return applyRole(deps, caller, user.id, role, user);
+}
+
+async function applyRole(
+  deps: MembersDeps,
+  caller: Membership,
+  principalId: string,
+  role: Role,
+  user: User | undefined,
+): Promise<{ member: MemberView; created: boolean }> {
+  const { projectId } = caller;
+  const created = await underMembersLease(deps, projectId, async () => {
+    const memberships = await deps.store.listMemberships(projectId);
+    const current = memberships.find((m) => m.principalId === principalId);
+    if (current?.role === role) return false;
+    requireAdminToTouchAdmin(caller, [current?.role, role]);
+    if (current?.role === 'admin') requireAnotherAdmin(memberships, projectId, principalId);
+    await deps.store.putMembership({ projectId, principalId, role });
+    return current === undefined;
+  });
+  const groups = await deps.store.listUserGroupsOfPrincipal(projectId, principalId);
+  return { member: memberView(principalId, role, groups, user), created };
+}
+
+/**
+ * Removes the direct membership and takes the principal out of every user group of the project,
+ * so it loses access at once (also through groups).
+ */
+export async function removeMember(
+  deps: MembersDeps,
+  principal: Principal,
+  projectId: string,
+  principalId: string,
+) {
+  const caller = await authorize(deps.store, principal, projectId, 'manage_members');
+  // Checked before anything changes, so a refusal leaves everything as it was.
+  const groups = await deps.store.listUserGroupsOfPrincipal(projectId, principalId);
+  requireAdminToTouchAdmin(
+    caller,
+    groups.map((g) => g.role),
+  );
+  const hadMembership = await underMembersLease(deps, projectId, async () => {
+    const memberships = await deps.store.listMemberships(projectId);
+    const current = memberships.find((m) => m.principalId === principalId);
+    if (!current) return false;
+    requireAdminToTouchAdmin(caller, [current.role]);
+    if (current.role === 'admin') requireAnotherAdmin(memberships, projectId, principalId);
+    await deps.store.deleteMembership(projectId, principalId);
+    return true;
+  });
+  const leftGroups = await leaveUserGroups(deps, groups, principalId);
+  if (!hadMembership && leftGroups === 0) throw notFound('Member', principalId);
+}
+
+async function leaveUserGroups(deps: MembersDeps, groups: readonly UserGroup[], principalId: string) {
+  let left = 0;
+  for (const group of groups) {
+    // A concurrent edit of the group makes the save fail: re-read and try again.
+    for (let current: typeof group | undefined = group, attempt = 0; current; attempt++) {
+      if (!current.members.includes(principalId)) break;
+      const saved = await deps.store.saveUserGroup(
+        {
+          ...current,
+          members: current.members.filter((m) => m !== principalId),
+          version: current.version + 1,
+          updatedAt: deps.clock.now().toISOString(),
+        },
+        current.version,
+      );
+      if (saved) {
+        left++;
+        break;
+      }
+      if (attempt >= 5) throw concurrentChange(`user group '${group.id}'`);
+      current = await deps.store.getUserGroup(group.projectId, group.id);
+    }
+  }
+  return left;
+}
+
+function memberView(principalId: string, role: Role | undefined, groups: MemberView['groups'], user?: User) {
+  const effective = effectiveRole(
+    role,
+    groups.map((g) => g.role),
+  );
+  const view: MemberView = {
+    principalId,
+    kind: kindOfPrincipal(principalId),
+    ...(user ? { email: user.email, name: user.name } : {}),
+    ...(role ? { role } : {}),
+    groups: groups.map((g) => ({ id: g.id, name: g.name, ...(g.role ? { role: g.role } : {}) })),
+    ...(effective ? { effectiveRole: effective } : {}),
+  };
+  return view;
+}
+
+/** Users must exist; service accounts are accepted by id (they are managed elsewhere). */
+async function requireExistingPrincipal(store: Store, principalId: string): Promise<User | undefined> {
+  if (kindOfPrincipal(principalId) !== 'user') return undefined;
+  const [user] = await store.getUsers([principalId]);
+  if (!user) throw notFound('User', principalId);
+  return user;
+}
+
+function requireAnotherAdmin(memberships: readonly Membership[], projectId: string, principalId: string) {
+  const others = memberships.filter((m) => m.role === 'admin' && m.principalId !== principalId);
+  if (others.length === 0) {
+    throw new DoguError(
+      'state_conflict',
+      `Removing or demoting '${principalId}' would leave the project '${projectId}' without an administrator.`,
+    );
+  }
+}
+
+const concurrentChange = (what: string) =>
+  new DoguError('state_conflict', `The ${what} was changed by someone else at the same time; try again.`);
+
+/**
+ * Runs `work` holding the project's members lease, so the admin count it reads is still true when it
+ * writes. Waits a little for a concurrent holder, then gives up with 409.
+ */
+async function underMembersLease<T>(
+  deps: MembersDeps,
+  projectId: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const name = `members:${projectId}`;
+  const holder = crypto.randomUUID();
+  for (let attempt = 0; !(await deps.store.acquireLock(name, holder, deps.clock.now(), leaseMs)); attempt++) {
+    if (attempt >= lockAttempts) throw concurrentChange(`membership of project '${projectId}'`);
+    const backoffMs = Math.min(250, 10 * 2 ** attempt);
+    await new Promise((resolve) => setTimeout(resolve, backoffMs / 2 + Math.random() * backoffMs));
+  }
+  try {
+    return await work();
+  } finally {
+    await deps.store.releaseLock(name, holder);
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * User groups (spec 2.1 "groups of users"): a named set of principals that may
+ * carry a role. A principal's effective role in a project is the highest of its
+ * direct membership role and the roles of the groups that list it; a group
+ * without a role grants nothing by itself (it can still be named in an
+ * action's restricted permission).
+ */
+import { kindOfPrincipal, type UserGroup, type UserGroupInput } from '../definitions/governance.ts';
+import { DoguError, notFound } from '../errors.ts';
+import { type Membership, type Principal, type Role, roles } from '../model.ts';
+import type { Clock, Store } from '../ports.ts';
+import { authorize } from './access.ts';
+
+export interface UserGroupsDeps {
+  store: Store;
+  clock: Clock;
+}
+
+/** The most powerful of the roles (model.ts lists roles most powerful first); undefined when there is none. */
+export function effectiveRole(
+  directRole: Role | undefined,
+  groupRoles: readonly (Role | undefined)[],
+): Role | undefined {
+  const held = new Set([directRole, ...groupRoles]);
+  return roles.find((role) => held.has(role));
+}
+
+/** A membership as authorization sees it, with the ids of the user groups that list the principal. */
+export type ResolvedMembership = Membership & { groups: string[] };
+
+/**
+ * The principal's membership of the project as authorization should see it: the effective role of
+ * its direct membership and its groups (for restricted action permissions, `groups` names them);
+ * undefined when neither gives it a role.
+ */
+export async function resolveMembership(
+  store: Pick<Store, 'getMembership' | 'listUserGroupsOfPrincipal'>,
+  projectId: string,
+  principalId: string,
+): Promise<ResolvedMembership | undefined> {
+  const [direct, groups] = await Promise.all([
+    store.getMembership(projectId, principalId),
+    store.listUserGroupsOfPrincipal(projectId, principalId),
+  ]);
+  const role = effectiveRole(
+    direct?.role,
+    groups.map((g) => g.role),
+  );
+  return role ? { projectId, principalId, role, groups: groups.map((g) => g.id) } : undefined;
+}
+
+/**
+ * Granting or taking away the admin role needs the admin role: otherwise a development lead
+ * (who manages members) could make itself administrator or remove the administrators.
+ */
+export function requireAdminToTouchAdmin(caller: Membership, rolesTouched: readonly (Role | undefined)[]) {
+  if (rolesTouched.includes('admin') && caller.role !== 'admin') {
+    throw new DoguError(
+      'forbidden',
+      `Only an administrator may grant or take away the role 'admin' in project '${caller.projectId}'.`,
+      { extra: { requiredRole: 'admin' } },
+    );
+  }
+}
+
+export async function listUserGroups(deps: UserGroupsDeps, principal: Principal, projectId: string) {
+  await authorize(deps.store, principal, projectId, 'view');
+  return (await deps.store.listUserGroups(projectId)).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export async function getUserGroup(
+  deps: UserGroupsDeps,
+  principal: Principal,
+  projectId: string,
+  groupId: string,
+) {
+  await authorize(deps.store, principal, projectId, 'view');
+  const group = await deps.store.getUserGroup(projectId, groupId);
+  if (!group) throw notFound('User group', groupId);
+  return group;
+}
+
+/** Creates or replaces the group; 409 if someone saved it in between. */
+export async function putUserGroup(
+  deps: UserGroupsDeps,
+  principal: Principal,
+  projectId: string,
+  input: UserGroupInput,
+): Promise<{ group: UserGroup; created: boolean }> {
+  const caller = await authorize(deps.store, principal, projectId, 'manage_members');
+  const existing = await deps.store.getUserGroup(projectId, input.id);
+  if (changesWhoIsAdmin(existing, input)) requireAdminToTouchAdmin(caller, [existing?.role, input.role]);
+  await requireExistingUsers(deps.store, input.members);
+  const now = deps.clock.now().toISOString();
+  const group: UserGroup = {
+    ...input,
+    projectId,
+    version: (existing?.version ?? 0) + 1,
+    createdAt: existing?.createdAt ?? now,
+    updatedAt: now,
+  };
+  if (!(await deps.store.saveUserGroup(group, existing?.version ?? 0))) {
+    throw new DoguError(
+      'state_conflict',
+      `User group '${input.id}' was changed by someone else; read it and try again.`,
+    );
+  }
+  return { group, created: !existing };
+}
+
+/** Refused while an action's restricted permission names the group (like master data in use). */
+export async function deleteUserGroup(
+  deps: UserGroupsDeps,
+  principal: Principal,
+  projectId: string,
+  groupId: string,
+) {
+  const caller = await authorize(deps.store, principal, projectId, 'manage_members');
+  const group = await deps.store.getUserGroup(projectId, groupId);
+  if (!group) throw notFound('User group', groupId);
+  if (group.members.length > 0) requireAdminToTouchAdmin(caller, [group.role]);
+  const users = (await deps.store.listActions(projectId))
+    .filter((a) => a.permission?.groups?.includes(groupId))
+    .map((a) => a.id);
+  if (users.length > 0) {
+    throw new DoguError(
+      'state_conflict',
+      `User group '${groupId}' is named in the permission of actions ${users.join(', ')}.`,
+      { extra: { actions: users } },
+    );
+  }
+  if (!(await deps.store.deleteUserGroup(projectId, groupId))) throw notFound('User group', groupId);
+}
+
+/** Does saving `input` over `existing` change which principals hold 'admin' through this group? */
+function changesWhoIsAdmin(existing: UserGroup | undefined, input: UserGroupInput) {
+  if (existing?.role !== 'admin' && input.role !== 'admin') return false;
+  if (!existing || existing.role !== input.role) return true;
+  const before = new Set(existing.members);
+  return before.size !== input.members.length || input.members.some((m) => !before.has(m));
+}
+
+/** Users must exist (422 naming each unknown one); service accounts are accepted by id. */
+async function requireExistingUsers(store: Store, members: readonly string[]) {
+  const userIds = members.filter((id) => kindOfPrincipal(id) === 'user');
+  if (userIds.length === 0) return;
+  const found = new Set((await store.getUsers(userIds)).map((u) => u.id));
+  const unknown = members
+    .map((id, index) => ({ id, index }))
+    .filter(({ id }) => kindOfPrincipal(id) === 'user' && !found.has(id));
+  if (unknown.length === 0) return;
+  throw new DoguError('invalid_definition', `Unknown users: ${unknown.map((u) => u.id).join(', ')}.`, {
+    errors: unknown.map(({ id, index }) => ({
+      pointer: `#/members/${index}`,
+      detail: `user '${id}' does not exist`,
+    })),
+    extra: { unknownUsers: unknown.map((u) => u.id) },
+  });
+}
