@@ -80,6 +80,21 @@ export const routes = [
     '/api/v1/projects/{projectId}/environments/{environmentId}/secrets',
     '{name}',
   ),
+  // The audit log of a project: pages for reading, one download for keeping.
+  {
+    name: 'listAuditLog',
+    method: 'GET',
+    path: '/api/v1/projects/{projectId}/audit-log',
+    handler: 'audit-log',
+    auth: 'bearer',
+  },
+  {
+    name: 'exportAuditLog',
+    method: 'GET',
+    path: '/api/v1/projects/{projectId}/audit-log/export',
+    handler: 'audit-log',
+    auth: 'bearer',
+  },
   // Members, user groups and action groups of a project.
   ...resource('Member', 'members', '/api/v1/projects/{projectId}/members', '{principalId}'),
   {

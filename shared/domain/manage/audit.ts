@@ -1,0 +1,229 @@
+/**
+ * Reading the audit log: one page at a time for the UI, or everything that
+ * matches as a download (CSV for spreadsheets, JSON for tools). Needs the
+ * right 'view_audit'. Queries are checked here so every caller gets a 400
+ * naming the parameter instead of an adapter error (the cursor is opaque here;
+ * the adapter refuses a forged one, also as a 400).
+ *
+ * CSV comes from the HTTP layer's `resultToCsv` so audit downloads escape
+ * formulas exactly as result downloads do.
+ */
+import { resultToCsv } from '../../http/csv.ts';
+import type { AuditEntry, AuditLog, AuditQuery } from '../audit.ts';
+import { DoguError } from '../errors.ts';
+import type { Column, Principal } from '../model.ts';
+import type { DefinitionReader } from '../ports.ts';
+import { maxResultBytes } from '../result-limits.ts';
+import { authorize } from './access.ts';
+
+export interface AuditDeps {
+  store: DefinitionReader;
+  audit: AuditLog;
+}
+
+export const maxAuditLimit = 1000;
+export interface ExportLimits {
+  /** The most entries one export holds; past it the caller is asked to narrow the time range. */
+  maxEntries: number;
+  maxBytes: number;
+}
+export const exportLimits: ExportLimits = { maxEntries: 100_000, maxBytes: maxResultBytes };
+
+export type AuditFilters = Omit<AuditQuery, 'limit' | 'cursor'>;
+export type ExportFormat = 'csv' | 'json';
+
+export async function listAudit(
+  deps: AuditDeps,
+  principal: Principal,
+  query: AuditQuery,
+): Promise<{ entries: AuditEntry[]; nextCursor?: string }> {
+  const checked = checkQuery(query);
+  await authorize(deps.store, principal, query.projectId, 'view_audit');
+  return deps.audit.list(checked);
+}
+
+/**
+ * Every entry that matches, newest first, rendered as one document. Refused (413) past 100,000
+ * entries or 5 MB of text (`maxResultBytes`: a Lambda response carries at most 6 MB, and the
+ * embedded runtime holds the same limit), so an export is never silently incomplete.
+ */
+export async function exportAudit(
+  deps: AuditDeps,
+  principal: Principal,
+  filters: AuditFilters,
+  format: ExportFormat,
+  limits: ExportLimits = exportLimits,
+): Promise<{ text: string; entryCount: number }> {
+  const query = checkQuery({ ...filters, limit: maxAuditLimit });
+  await authorize(deps.store, principal, filters.projectId, 'view_audit');
+  const document = format === 'csv' ? csvDocument() : jsonDocument();
+  let entryCount = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await deps.audit.list({ ...query, ...(cursor === undefined ? {} : { cursor }) });
+    entryCount += page.entries.length;
+    if (entryCount > limits.maxEntries) {
+      throw tooLarge(limits, `More than ${limits.maxEntries.toLocaleString('en')} audit entries match`);
+    }
+    document.add(page.entries);
+    if (document.bytes() > limits.maxBytes) {
+      throw tooLarge(limits, `The export would exceed ${(limits.maxBytes / 1024 / 1024).toFixed(1)} MB`);
+    }
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return { text: document.text(), entryCount };
+}
+
+const tooLarge = (limits: ExportLimits, reason: string) =>
+  new DoguError(
+    'payload_too_large',
+    `${reason}: narrow the time range with 'from' and 'to' (or filter) and export in parts.`,
+    { extra: { maxEntries: limits.maxEntries, maxBytes: limits.maxBytes } },
+  );
+
+/** The export's columns, in order: who, from where, what, on what, with what outcome. */
+export const exportColumns = [
+  'at',
+  'actor_kind',
+  'actor_id',
+  'actor_email',
+  'source_ip',
+  'user_agent',
+  'event',
+  'target_type',
+  'target_id',
+  'environment',
+  'outcome',
+  'details',
+] as const;
+
+type ExportRow = Record<(typeof exportColumns)[number], unknown>;
+
+/** One flat row per entry; `details` stays an object (JSON in its CSV cell). */
+export function exportRowOf(entry: AuditEntry): ExportRow {
+  return {
+    at: entry.at,
+    actor_kind: entry.actor.kind,
+    actor_id: entry.actor.id,
+    actor_email: entry.actor.email,
+    source_ip: entry.origin?.sourceIp ?? null,
+    user_agent: entry.origin?.userAgent ?? null,
+    event: entry.event,
+    target_type: entry.target.type,
+    target_id: entry.target.id,
+    environment: entry.environmentId ?? null,
+    outcome: entry.outcome,
+    details: entry.details ?? null,
+  };
+}
+
+const csvColumns: Column[] = exportColumns.map((name) => ({
+  name,
+  type: name === 'details' ? 'json' : 'string',
+}));
+
+interface Document {
+  add(entries: AuditEntry[]): void;
+  bytes(): number;
+  text(): string;
+}
+
+/**
+ * CSV rendered page by page so its size is known as it grows. Formula escaping is always on:
+ * user agents, e-mail addresses and names in an audit log come from callers and may be crafted.
+ */
+function csvDocument(): Document {
+  const header = resultToCsv({ columns: csvColumns, rows: [] }, { escapeFormulas: true });
+  const parts = [header];
+  let bytes = Buffer.byteLength(header);
+  return {
+    add(entries) {
+      if (entries.length === 0) return;
+      const rows = entries.map(exportRowOf);
+      // Each page renders with its own BOM and header row; keep only the records.
+      const records = resultToCsv({ columns: csvColumns, rows }, { escapeFormulas: true }).slice(
+        header.length,
+      );
+      parts.push(records);
+      bytes += Buffer.byteLength(records);
+    },
+    bytes: () => bytes,
+    text: () => parts.join(''),
+  };
+}
+
+/** `{"data": [rows]}`: the same flat rows as the CSV, for tools. */
+function jsonDocument(): Document {
+  const rows: string[] = [];
+  let bytes = '{"data":[]}'.length;
+  return {
+    add(entries) {
+      for (const entry of entries) {
+        const row = JSON.stringify(exportRowOf(entry));
+        bytes += Buffer.byteLength(row) + (rows.length > 0 ? 1 : 0);
+        rows.push(row);
+      }
+    },
+    bytes: () => bytes,
+    text: () => `{"data":[${rows.join(',')}]}`,
+  };
+}
+
+const maxFilterLength = 200;
+
+/** The query with times written as `toISOString()` writes them, or a 400 naming the parameter. */
+function checkQuery(query: AuditQuery): AuditQuery {
+  for (const [parameter, value] of [
+    ['actor', query.actorId],
+    ['event', query.event],
+    ['target', query.targetId],
+  ] as const) {
+    if (value !== undefined && (value === '' || value.length > maxFilterLength)) {
+      throw invalid(parameter, `'${parameter}' must be 1 to ${maxFilterLength} characters.`);
+    }
+  }
+  const from = query.from === undefined ? undefined : parseTime(query.from, 'from', 'start');
+  const to = query.to === undefined ? undefined : parseTime(query.to, 'to', 'end');
+  if (from !== undefined && to !== undefined && from > to) {
+    throw invalid('from', `'from' (${from}) is after 'to' (${to}).`);
+  }
+  const limit = query.limit;
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > maxAuditLimit)) {
+    throw invalid('limit', `'limit' must be a whole number from 1 to ${maxAuditLimit}.`);
+  }
+  return {
+    ...query,
+    ...(from === undefined ? {} : { from }),
+    ...(to === undefined ? {} : { to }),
+  };
+}
+
+const invalid = (parameter: string, message: string) =>
+  new DoguError('bad_request', message, { extra: { parameter } });
+
+const isoTime =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
+
+/**
+ * An ISO 8601 date or date-time with a zone (`Z` or `+09:00`); a time without a zone would depend
+ * on the server's. A bare date is that whole UTC day: its start for `from`, its end for `to`.
+ */
+function parseTime(value: string, parameter: string, edge: 'start' | 'end'): string {
+  const match = isoTime.exec(value);
+  const message = `'${parameter}' must be an ISO 8601 date or date-time with a zone, such as 2026-11-22 or 2026-11-22T09:30:00Z.`;
+  if (!match) throw invalid(parameter, message);
+  const [, year, month, day, hour, minute, second, offsetHours, offsetMinutes] = match;
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  // Date.UTC rolls 2026-02-30 over into March; a date that does not round-trip does not exist.
+  const exists = date.toISOString().slice(0, 10) === `${year}-${month}-${day}`;
+  const inRange =
+    Number(hour ?? 0) <= 23 &&
+    Number(minute ?? 0) <= 59 &&
+    Number(second ?? 0) <= 59 &&
+    Number(offsetHours ?? 0) <= 23 &&
+    Number(offsetMinutes ?? 0) <= 59;
+  if (!exists || !inRange) throw invalid(parameter, message);
+  if (hour === undefined)
+    return edge === 'start' ? date.toISOString() : `${year}-${month}-${day}T23:59:59.999Z`;
+  return new Date(value).toISOString();
+}
