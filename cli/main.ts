@@ -1,8 +1,11 @@
 /** `dogu`: log in to Dogu and call its API from a terminal, a script or CI. */
 import { parseArgs } from 'node:util';
+import { apply } from './commands/apply.ts';
 import { execute, parseArgumentPairs } from './commands/execute.ts';
+import { exportProject } from './commands/export.ts';
 import { login } from './commands/login.ts';
 import { accessToken } from './commands/print-access-token.ts';
+import { configJsonSchemaText } from './config/json-schema.ts';
 import { removeCredentials } from './credentials.ts';
 
 const usage = `Usage: dogu <command> [options]
@@ -12,11 +15,20 @@ Commands:
   print-access-token       Print the stored token (renewed first when expired)
   logout                   Remove the stored token
   execute <action>         Run an action: --project P --env E [--arg name=value ...]
+  apply -f FILE            Make a project match a config file (docs/config.md); never deletes
+                             --dry-run     print the plan as Markdown and change nothing
+                                           (exit 0 with or without changes; 1 on errors)
+                             --project P   apply to P instead of the file's project
+  export [-o FILE]         Write a project as a config file (stdout without -o): --project P
+  schema                   Print the config file's JSON Schema
 
 Options:
+  --project P              The project (default: demo; for apply: the file's project)
   --url URL                Dogu's base URL (default: $DOGU_URL or http://127.0.0.1:8787)
   -h, --help               Show this help
 `;
+
+const defaultProject = 'demo';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -24,9 +36,13 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       url: { type: 'string' },
-      project: { type: 'string', default: 'demo' },
+      // No default here: apply takes the file's project unless --project is given.
+      project: { type: 'string' },
       env: { type: 'string', default: 'development' },
       arg: { type: 'string', multiple: true, default: [] },
+      file: { type: 'string', short: 'f' },
+      output: { type: 'string', short: 'o' },
+      'dry-run': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -55,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
       if (!rest[0]) throw new Error('Name the action to run: dogu execute <action>.');
       const result = await execute({
         baseUrl,
-        project: values.project!,
+        project: values.project ?? defaultProject,
         environment: values.env!,
         action: rest[0],
         args: parseArgumentPairs(values.arg!),
@@ -63,6 +79,28 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;
     }
+    case 'apply':
+      if (!values.file) throw new Error('Name the config file: dogu apply -f dogu.yaml [--dry-run].');
+      return apply({
+        baseUrl,
+        file: values.file,
+        ...(values.project === undefined ? {} : { project: values.project }),
+        dryRun: values['dry-run']!,
+        env: process.env,
+        stdout: (text) => process.stdout.write(text),
+        stderr: (text) => process.stderr.write(text),
+      });
+    case 'export':
+      return exportProject({
+        baseUrl,
+        project: values.project ?? defaultProject,
+        ...(values.output === undefined ? {} : { output: values.output }),
+        stdout: (text) => process.stdout.write(text),
+        stderr: (text) => process.stderr.write(text),
+      });
+    case 'schema':
+      process.stdout.write(configJsonSchemaText());
+      return 0;
     default:
       process.stderr.write(`Unknown command '${command}'.\n\n${usage}`);
       return 2;

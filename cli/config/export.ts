@@ -1,0 +1,111 @@
+/**
+ * A project as a config file: what `dogu apply` would leave unchanged. Stable order (by id and
+ * name), no server-only fields, no defaults, and write-only values as references to environment
+ * variables whose names are derived from where they belong.
+ */
+import { stringify } from 'yaml';
+import { isDeepEqual } from './diff.ts';
+import type { StoredResource } from './management-api.ts';
+import { comparableAction, comparableDataSource, comparableMasterData, isRecord } from './normalise.ts';
+import type { ProjectState } from './project-state.ts';
+import { configVersion } from './schema.ts';
+
+const envName = (...parts: string[]) =>
+  parts.map((p) => p.toUpperCase().replace(/[^A-Z0-9]+/g, '_')).join('_');
+/** Per data source and environment: production and development passwords differ. */
+export const passwordEnvVar = (dataSourceId: string, environmentId: string) =>
+  `DOGU_PASSWORD_${envName(dataSourceId, environmentId)}`;
+/** Per environment too, for the same reason: one name for both would set both to the same value. */
+export const secretEnvVar = (environmentId: string, name: string) =>
+  `DOGU_SECRET_${envName(environmentId, name)}`;
+
+export function exportConfig(
+  state: ProjectState,
+  options: { projectId: string; source: string; now: Date },
+): string {
+  const config = {
+    version: configVersion,
+    project: options.projectId,
+    variables: perEnvironment(state.variables, (value) => value),
+    secrets: perEnvironment(state.secrets, (_secret, name, environmentId) => ({
+      fromEnv: secretEnvVar(environmentId, name),
+    })),
+    masterData: sortedById(state.masterData).map(comparableMasterData),
+    dataSources: sortedById(state.dataSources).map(exportedDataSource),
+    actions: sortedById(state.actions).map(exportedAction),
+  };
+  const header = [
+    `Dogu project '${options.projectId}', exported from ${options.source} at ${options.now.toISOString()}.`,
+    'Apply with: npx dogu apply -f FILE [--dry-run]. Schema: npx dogu schema (docs/config.md).',
+    'Secrets and SQL passwords are not in this file: apply reads them from the environment variables',
+    'named by fromEnv and passwordFromEnv. Unset, the values stored in Dogu are kept.',
+  ];
+  const body = stringify(config, { lineWidth: 0, blockQuote: 'literal' });
+  return `${header.map((line) => `# ${line}`).join('\n')}\n${body}`;
+}
+
+function perEnvironment<V, T>(
+  values: Map<string, Map<string, V>>,
+  toFile: (value: V, name: string, environmentId: string) => T,
+): Record<string, Record<string, T>> {
+  const result: Record<string, Record<string, T>> = {};
+  for (const environmentId of [...values.keys()].sort()) {
+    const names = [...values.get(environmentId)!.keys()].sort();
+    if (names.length === 0) continue;
+    result[environmentId] = Object.fromEntries(
+      names.map((name) => [name, toFile(values.get(environmentId)!.get(name)!, name, environmentId)]),
+    );
+  }
+  return result;
+}
+
+const sortedById = <T extends StoredResource>(items: Map<string, T>) =>
+  [...items.values()].sort((a, b) => a.id.localeCompare(b.id));
+
+function exportedDataSource(stored: StoredResource): Record<string, unknown> {
+  const dataSource = comparableDataSource(stored) as Record<string, unknown>;
+  if (dataSource.kind !== 'http' && isRecord(dataSource.environments) && isRecord(stored.environments)) {
+    const storedEnvironments = stored.environments;
+    dataSource.environments = Object.fromEntries(
+      Object.entries(dataSource.environments).map(([environmentId, connection]) => {
+        const storedConnection = storedEnvironments[environmentId];
+        const hasPassword = isRecord(storedConnection) && storedConnection.hasPassword === true;
+        return [
+          environmentId,
+          hasPassword ? withPasswordReference(connection, stored.id, environmentId) : connection,
+        ];
+      }),
+    );
+  }
+  return leading(dataSource, ['id', 'name', 'description', 'kind']);
+}
+
+/** `passwordFromEnv` right after `user`, where a reader looks for it. */
+function withPasswordReference(connection: unknown, dataSourceId: string, environmentId: string) {
+  const entries = Object.entries(connection as Record<string, unknown>);
+  const at = entries.findIndex(([key]) => key === 'user') + 1 || entries.length;
+  entries.splice(at, 0, ['passwordFromEnv', passwordEnvVar(dataSourceId, environmentId)]);
+  return Object.fromEntries(entries);
+}
+
+function exportedAction(stored: StoredResource): Record<string, unknown> {
+  const complete = comparableAction(stored) as Record<string, unknown>;
+  // Fields equal to what the schema fills in anyway (`headers: []`, `body: {type: none}`) are noise.
+  const action = { ...complete };
+  for (const key of Object.keys(complete)) {
+    const { [key]: _dropped, ...without } = action;
+    if (isDeepEqual(comparableAction(without), complete)) delete action[key];
+  }
+  if (Array.isArray(action.parameters)) {
+    action.parameters = action.parameters.map((p) =>
+      leading(p as Record<string, unknown>, ['name', 'kind', 'label']),
+    );
+  }
+  return leading(action, ['id', 'name', 'description', 'kind', 'dataSourceId']);
+}
+
+/** The same object with `keys` first (those it has), the rest in their order. */
+function leading(value: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const first = keys.filter((key) => key in value).map((key) => [key, value[key]] as const);
+  return Object.fromEntries([...first, ...Object.entries(value).filter(([key]) => !keys.includes(key))]);
+}

@@ -1,0 +1,55 @@
+/** The config file's JSON Schema, generated from the zod schema so it can never say something else. */
+import { z } from 'zod';
+import { actionInputSchema, httpBodySchema } from '../../shared/domain/definitions/action.ts';
+import { httpConnectionSchema, keyValueListSchema } from '../../shared/domain/definitions/data-source.ts';
+import { masterDataInputSchema } from '../../shared/domain/definitions/master-data.ts';
+import { parameterSchema } from '../../shared/domain/definitions/parameter.ts';
+import {
+  configFileSchema,
+  dataSourceInFileSchema,
+  secretReferenceSchema,
+  sqlConnectionInFileSchema,
+} from './schema.ts';
+
+/** Definitions under `$defs` with readable names; everything else is written inline. */
+const definitionNames = new Map<z.core.$ZodType, string>([
+  [dataSourceInFileSchema, 'DataSource'],
+  [sqlConnectionInFileSchema, 'SqlConnection'],
+  [httpConnectionSchema, 'HttpConnection'],
+  [actionInputSchema, 'Action'],
+  [parameterSchema, 'Parameter'],
+  [httpBodySchema, 'HttpBody'],
+  [keyValueListSchema, 'KeyValueList'],
+  [secretReferenceSchema, 'SecretReference'],
+  [masterDataInputSchema, 'MasterDataList'],
+]);
+
+/**
+ * The global metadata (descriptions) plus an id for the named definitions. The shared schemas get
+ * their ids only here, so the API's OpenAPI document is not affected.
+ */
+class MetadataWithDefinitionNames extends z.core.$ZodRegistry<Record<string, unknown>> {
+  override get<S extends z.core.$ZodType>(schema: S) {
+    const id = definitionNames.get(schema);
+    const meta = z.globalRegistry.get(schema);
+    return id === undefined ? meta : { ...meta, id };
+  }
+}
+
+export function configJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(configFileSchema, {
+    target: 'draft-2020-12',
+    // What people write: fields with defaults are optional.
+    io: 'input',
+    metadata: new MetadataWithDefinitionNames(),
+    override: ({ zodSchema, jsonSchema }) => {
+      // `dogu apply` refuses unknown fields (a typo would otherwise be dropped silently); say so to editors.
+      if (zodSchema._zod.def.type === 'object' && jsonSchema.additionalProperties === undefined) {
+        jsonSchema.additionalProperties = false;
+      }
+    },
+  });
+}
+
+/** The text of docs/dogu-config.schema.json and of `dogu schema`. */
+export const configJsonSchemaText = () => `${JSON.stringify(configJsonSchema(), null, 2)}\n`;

@@ -1,0 +1,124 @@
+/** The management API calls config-as-code needs: list everything of a project, read one, put one. */
+import { ApiError } from '../api-client.ts';
+
+export interface Problem {
+  code?: string;
+  detail?: string;
+  title?: string;
+  errors?: { pointer: string; detail: string }[];
+}
+
+/** An API error with its Problem Details kept whole, so field errors can be mapped onto the file. */
+export class ProblemError extends ApiError {
+  constructor(
+    status: number,
+    readonly problem: Problem | undefined,
+    fallback: string,
+  ) {
+    super(status, `${status} ${problem?.detail ?? problem?.title ?? fallback}`);
+    this.name = 'ProblemError';
+  }
+}
+
+/** As GET returns them: the input fields plus server-only ones (projectId, version, timestamps, hasPassword). */
+export type StoredResource = Record<string, unknown> & { id: string };
+export interface StoredAction extends StoredResource {
+  version: number;
+}
+export interface StoredSecret {
+  name: string;
+  updatedAt: string;
+}
+
+export interface ManagementApi {
+  projectId: string;
+  listDataSources(): Promise<StoredResource[]>;
+  listActions(): Promise<StoredAction[]>;
+  listMasterData(): Promise<StoredResource[]>;
+  listVariables(environmentId: string): Promise<{ name: string; value: string }[]>;
+  listSecrets(environmentId: string): Promise<StoredSecret[]>;
+  /** A resource by its API path below the project, or undefined when there is none (404). */
+  get(path: string): Promise<Record<string, unknown> | undefined>;
+  /** `created`: the service answered 201 (it did not exist), else 200. */
+  put(
+    path: string,
+    body: unknown,
+    options?: { ifMatch?: number },
+  ): Promise<{ created: boolean; saved: Record<string, unknown> }>;
+}
+
+function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { detail: text.slice(0, 500) }; // a proxy's error page, say: still worth showing
+  }
+}
+
+export const dataSourcePath = (id: string) => `data-sources/${encodeURIComponent(id)}`;
+export const masterDataPath = (id: string) => `master-data/${encodeURIComponent(id)}`;
+export const actionPath = (id: string) => `actions/${encodeURIComponent(id)}`;
+export const variablePath = (environmentId: string, name: string) =>
+  `environments/${encodeURIComponent(environmentId)}/variables/${encodeURIComponent(name)}`;
+export const secretPath = (environmentId: string, name: string) =>
+  `environments/${encodeURIComponent(environmentId)}/secrets/${encodeURIComponent(name)}`;
+
+export function managementApi(options: { baseUrl: string; token: string; projectId: string }): ManagementApi {
+  const projectUrl = new URL(`/api/v1/projects/${encodeURIComponent(options.projectId)}/`, options.baseUrl);
+  const request = async (
+    method: 'GET' | 'PUT',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const url = new URL(path, projectUrl);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${options.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      throw new ApiError(0, `Could not reach ${url.origin}${cause ? ` (${cause})` : ''}. Is Dogu running?`);
+    }
+    const text = await response.text();
+    const parsed = text ? jsonOrText(text) : undefined;
+    if (!response.ok)
+      throw new ProblemError(response.status, parsed as Problem | undefined, response.statusText);
+    return { status: response.status, body: parsed as Record<string, unknown> };
+  };
+  const list = async <T>(path: string) => ((await request('GET', path)).body as { data: T[] }).data;
+  return {
+    projectId: options.projectId,
+    listDataSources: () => list<StoredResource>('data-sources'),
+    listActions: () => list<StoredAction>('actions'),
+    listMasterData: () => list<StoredResource>('master-data'),
+    listVariables: (environmentId) =>
+      list<{ name: string; value: string }>(`environments/${encodeURIComponent(environmentId)}/variables`),
+    listSecrets: (environmentId) =>
+      list<StoredSecret>(`environments/${encodeURIComponent(environmentId)}/secrets`),
+    get: async (path) => {
+      try {
+        return (await request('GET', path)).body;
+      } catch (error) {
+        if (error instanceof ProblemError && error.status === 404) return undefined;
+        throw error;
+      }
+    },
+    put: async (path, body, { ifMatch } = {}) => {
+      const response = await request(
+        'PUT',
+        path,
+        body,
+        ifMatch === undefined ? {} : { 'if-match': `"${ifMatch}"` },
+      );
+      return { created: response.status === 201, saved: response.body };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * Both sides of a diff in one form: the API's input shape with its defaults applied, without the
+ * fields only the service sets, and without write-only values (which cannot be compared).
+ */
+import type { z } from 'zod';
+import { actionInputSchema } from '../../shared/domain/definitions/action.ts';
+import { dataSourceInputSchema } from '../../shared/domain/definitions/data-source.ts';
+import { masterDataInputSchema } from '../../shared/domain/definitions/master-data.ts';
+
+/** Set by the service on save; never written in the file. */
+export const serverOnlyFields = ['projectId', 'version', 'createdAt', 'updatedAt', 'managedBy'] as const;
+/** Per SQL connection: `hasPassword` is what GET shows; the others are how the file and PUT carry it. */
+const writeOnlyConnectionFields = ['hasPassword', 'password', 'passwordFromEnv'] as const;
+
+export const comparableAction = (action: unknown) =>
+  comparable(actionInputSchema, withoutServerFields(action));
+export const comparableMasterData = (list: unknown) =>
+  comparable(masterDataInputSchema, withoutServerFields(list));
+
+export function comparableDataSource(dataSource: unknown): unknown {
+  const visible = withoutServerFields(dataSource);
+  if (!isRecord(visible) || !isRecord(visible.environments))
+    return comparable(dataSourceInputSchema, visible);
+  const environments = Object.fromEntries(
+    Object.entries(visible.environments).map(([id, connection]) => [
+      id,
+      omit(connection, writeOnlyConnectionFields),
+    ]),
+  );
+  return comparable(dataSourceInputSchema, { ...visible, environments });
+}
+
+/**
+ * Parsed with the API's schema, so defaults exist on both sides (`headers: []`); what the schema does
+ * not accept (a definition saved under older rules) is compared as it is. JSON drops `undefined`.
+ */
+function comparable(schema: z.ZodType, value: unknown): unknown {
+  const parsed = schema.safeParse(value);
+  return JSON.parse(JSON.stringify(parsed.success ? parsed.data : value));
+}
+
+const withoutServerFields = (value: unknown) => omit(value, serverOnlyFields);
+
+function omit(value: unknown, keys: readonly string[]): unknown {
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.includes(key)));
+}
+
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

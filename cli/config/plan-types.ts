@@ -1,0 +1,101 @@
+/** The vocabulary of a plan: what changes per resource, and the requests that make it so. */
+import type { FieldChange } from './diff.ts';
+import type { Path } from './path.ts';
+import type { ProjectState } from './project-state.ts';
+import type { ConfigFile } from './schema.ts';
+
+export type ResourceKind = 'variable' | 'secret' | 'masterData' | 'dataSource' | 'action';
+export type Change = 'create' | 'update' | 'unchanged';
+
+/** A write-only value (a secret, an SQL password): it cannot be read back, so it cannot be compared. */
+export interface WriteOnlyValue {
+  /** Within the resource: `environments.development.password`, or empty for a secret itself. */
+  path: Path;
+  envVar: string;
+  /**
+   * set: the environment variable has a value, which apply sends. kept: it is not set and the
+   * service already has a value, which stays. missing: not set and nothing to keep: apply refuses.
+   */
+  status: 'set' | 'kept' | 'missing';
+}
+
+export interface PlannedResource {
+  kind: ResourceKind;
+  /** The id, or `environment.name` for variables and secrets. */
+  id: string;
+  /** Where the resource is in the file, to point at it (and at the API's field errors). */
+  filePath: Path;
+  change: Change;
+  fields: FieldChange[];
+  writeOnly: WriteOnlyValue[];
+  /** Actions: the version read now, which apply sends as If-Match (0: must not exist yet). */
+  version?: number;
+}
+
+/** One PUT. Resources without versions are read again first: a different answer means someone changed it. */
+export interface WriteStep {
+  resource: PlannedResource;
+  path: string;
+  body: unknown;
+  ifMatch?: number;
+  guard?: { field: 'updatedAt' | 'value'; expected: string | undefined };
+  /** Why this step differs from a plain save of the resource. */
+  note?: string;
+}
+
+export interface PlanProblem {
+  path: Path;
+  message: string;
+  /** Point at the key of `path` (an environment id) rather than at its value. */
+  at?: 'key';
+}
+
+export interface Plan {
+  projectId: string;
+  resources: PlannedResource[];
+  /** In the order they must run. */
+  steps: WriteStep[];
+  notInFile: { kind: ResourceKind; id: string }[];
+  /** What makes the file impossible to apply as it stands; nothing is sent while there are any. */
+  problems: PlanProblem[];
+}
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The order of writes. References are checked by the service when something is saved: actions
+ * name variables, secrets, master data lists and data sources; an HTTP data source names its
+ * authentication action, which runs against that same data source; and `{{ authToken }}` in an
+ * action needs its data source to have an authentication action already. So a data source whose authentication action is new is
+ * saved without it first (when it is new itself), the authentication actions next, then the data
+ * source with it, then every other action. Later kinds (service accounts, cron jobs, …) take their
+ * place in this list.
+ */
+export const phases = [
+  'variables',
+  'secrets',
+  'masterData',
+  'dataSources',
+  'authActions',
+  'dataSourceAuth',
+  'actions',
+] as const;
+export type Phase = (typeof phases)[number];
+
+/** A resource and the writes it needs, each in its phase (none when unchanged). */
+export interface PlannedWrites {
+  resource: PlannedResource;
+  writes: { phase: Phase; step: Omit<WriteStep, 'resource'> }[];
+}
+
+/** What each kind's planner gets and gives: one module per top-level key of the file. */
+export interface PlanInput {
+  config: ConfigFile;
+  state: ProjectState;
+  env: Environment;
+  projectId: string;
+}
+export interface PlannerResult {
+  planned: PlannedWrites[];
+  problems: PlanProblem[];
+}

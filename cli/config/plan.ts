@@ -1,0 +1,106 @@
+/**
+ * Compares a config file with what the project holds and decides, per resource, create, update or
+ * unchanged — and which PUT requests make it so, in an order a fresh project accepts in one go.
+ * Each top-level key of the file has its planner; this module puts their results together.
+ */
+import type { Path } from './path.ts';
+import { planActions } from './plan-actions.ts';
+import { planSecrets, planVariables } from './plan-configuration.ts';
+import { planDataSources } from './plan-data-sources.ts';
+import { planMasterData } from './plan-master-data.ts';
+import {
+  type Environment,
+  type Plan,
+  type PlanInput,
+  type PlannerResult,
+  type PlanProblem,
+  phases,
+  type ResourceKind,
+} from './plan-types.ts';
+import type { ProjectState } from './project-state.ts';
+import type { ConfigFile } from './schema.ts';
+
+export type * from './plan-types.ts';
+
+const planners: ((input: PlanInput) => PlannerResult)[] = [
+  planVariables,
+  planSecrets,
+  planMasterData,
+  planDataSources,
+  planActions,
+];
+
+export function buildPlan(
+  config: ConfigFile,
+  state: ProjectState,
+  env: Environment,
+  projectId: string,
+): Plan {
+  const input = { config, state, env, projectId };
+  const results = planners.map((planner) => planner(input));
+  const planned = results.flatMap((r) => r.planned);
+  // Nothing is written for a resource that is unchanged or still lacks a write-only value.
+  const writes = planned.flatMap(({ resource, writes }) =>
+    resource.change === 'unchanged' || resource.writeOnly.some((w) => w.status === 'missing')
+      ? []
+      : writes.map(({ phase, step }) => ({ phase, step: { resource, ...step } })),
+  );
+  return {
+    projectId,
+    resources: planned.map((p) => p.resource),
+    steps: phases.flatMap((phase) => writes.filter((w) => w.phase === phase).map((w) => w.step)),
+    notInFile: notInFile(config, state),
+    problems: [...missingEnvironments(config, state, projectId), ...results.flatMap((r) => r.problems)],
+  };
+}
+
+/** The environments a file names: apply reads their variables and secrets too. */
+export function environmentsNamedIn(config: ConfigFile): string[] {
+  return [
+    ...new Set([
+      ...Object.keys(config.variables),
+      ...Object.keys(config.secrets),
+      ...config.dataSources.flatMap((d) => Object.keys(d.environments)),
+    ]),
+  ];
+}
+
+function missingEnvironments(config: ConfigFile, state: ProjectState, projectId: string): PlanProblem[] {
+  return state.missingEnvironments.map((environmentId) => ({
+    path: firstMention(config, environmentId),
+    message: `environment '${environmentId}' does not exist in project '${projectId}'`,
+    at: 'key',
+  }));
+}
+
+/** The first place the file names an environment, to point at. */
+function firstMention(config: ConfigFile, environmentId: string): Path {
+  if (environmentId in config.variables) return ['variables', environmentId];
+  if (environmentId in config.secrets) return ['secrets', environmentId];
+  const index = config.dataSources.findIndex((d) => environmentId in d.environments);
+  return index >= 0 ? ['dataSources', index, 'environments', environmentId] : [];
+}
+
+/** What the project has and the file does not mention: listed, never deleted. */
+function notInFile(config: ConfigFile, state: ProjectState): Plan['notInFile'] {
+  const byId = <T extends { id: string }>(items: T[]) => items.sort((a, b) => a.id.localeCompare(b.id));
+  const absent = (kind: ResourceKind, present: Iterable<string>, inFile: Set<string>) =>
+    byId([...present].filter((id) => !inFile.has(id)).map((id) => ({ kind, id })));
+  const perEnvironment = (kind: 'variable' | 'secret', present: Map<string, Map<string, unknown>>) => {
+    const inFile = kind === 'variable' ? config.variables : config.secrets;
+    const ids = [...present].flatMap(([environmentId, names]) =>
+      [...names.keys()].map((n) => `${environmentId}.${n}`),
+    );
+    const named = Object.entries(inFile).flatMap(([environmentId, names]) =>
+      Object.keys(names).map((n) => `${environmentId}.${n}`),
+    );
+    return absent(kind, ids, new Set(named));
+  };
+  return [
+    ...absent('masterData', state.masterData.keys(), new Set(config.masterData.map((m) => m.id))),
+    ...absent('dataSource', state.dataSources.keys(), new Set(config.dataSources.map((d) => d.id))),
+    ...absent('action', state.actions.keys(), new Set(config.actions.map((a) => a.id))),
+    ...perEnvironment('variable', state.variables),
+    ...perEnvironment('secret', state.secrets),
+  ];
+}

@@ -1,0 +1,63 @@
+/** What a project holds now, read through the management API: the "before" side of every diff. */
+import type { ManagementApi, StoredAction, StoredResource, StoredSecret } from './management-api.ts';
+import { ProblemError } from './management-api.ts';
+
+export interface ProjectState {
+  dataSources: Map<string, StoredResource>;
+  actions: Map<string, StoredAction>;
+  masterData: Map<string, StoredResource>;
+  /** Per environment: name → value. */
+  variables: Map<string, Map<string, string>>;
+  /** Per environment: name → when it was last set (values never leave the service). */
+  secrets: Map<string, Map<string, StoredSecret>>;
+  /** Environments asked for that the project does not have. */
+  missingEnvironments: string[];
+}
+
+/**
+ * Reads data sources, actions, master data lists, and the variables and secrets of every environment the data sources
+ * name plus `moreEnvironments` (the API has no list of environments: see docs/config.md).
+ */
+export async function readProjectState(
+  api: ManagementApi,
+  moreEnvironments: Iterable<string>,
+): Promise<ProjectState> {
+  const [dataSources, actions, masterData] = await Promise.all([
+    api.listDataSources(),
+    api.listActions(),
+    api.listMasterData(),
+  ]);
+  const environments = new Set(moreEnvironments);
+  for (const dataSource of dataSources) {
+    for (const environmentId of Object.keys((dataSource.environments as object | undefined) ?? {})) {
+      environments.add(environmentId);
+    }
+  }
+  const state: ProjectState = {
+    dataSources: new Map(dataSources.map((d) => [d.id, d])),
+    actions: new Map(actions.map((a) => [a.id, a])),
+    masterData: new Map(masterData.map((m) => [m.id, m])),
+    variables: new Map(),
+    secrets: new Map(),
+    missingEnvironments: [],
+  };
+  await Promise.all(
+    [...environments].sort().map(async (environmentId) => {
+      try {
+        const [variables, secrets] = await Promise.all([
+          api.listVariables(environmentId),
+          api.listSecrets(environmentId),
+        ]);
+        state.variables.set(environmentId, new Map(variables.map((v) => [v.name, v.value])));
+        state.secrets.set(environmentId, new Map(secrets.map((s) => [s.name, s])));
+      } catch (error) {
+        // The project itself was readable above, so a 404 here means the environment does not exist.
+        if (error instanceof ProblemError && error.status === 404)
+          state.missingEnvironments.push(environmentId);
+        else throw error;
+      }
+    }),
+  );
+  state.missingEnvironments.sort();
+  return state;
+}

@@ -1,0 +1,117 @@
+/**
+ * The shape of a config file (dogu.yaml): one zod schema composed from the API's own input schemas,
+ * so the file accepts what the API accepts. The one difference is write-only values (SQL passwords,
+ * secrets): the file names the environment variable that holds them, never the value.
+ *
+ * Each kind of resource is one top-level key; kinds added later (service accounts, trust policies,
+ * cron jobs, action groups, …) become more keys beside these.
+ */
+import { z } from 'zod';
+import { actionInputSchema } from '../../shared/domain/definitions/action.ts';
+import {
+  dataSourceInputSchema,
+  resourceIdSchema,
+  sqlConnectionSchema,
+} from '../../shared/domain/definitions/data-source.ts';
+import { masterDataInputSchema } from '../../shared/domain/definitions/master-data.ts';
+import { nameSchema } from '../../shared/domain/definitions/parameter.ts';
+
+export const configVersion = 1;
+
+export const envVarNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name: letters, digits and _');
+
+/** A write-only value, set from an environment variable of the machine that runs `dogu apply`. */
+export const secretReferenceSchema = z
+  .object(
+    {
+      fromEnv: envVarNameSchema.meta({ description: 'The environment variable apply reads the value from.' }),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'invalid_type'
+          ? 'a secret is referenced, never written in the file: use { fromEnv: ENV_VAR_NAME }'
+          : undefined,
+    },
+  )
+  .meta({ description: 'Where apply reads the secret value from. The value itself is never in the file.' });
+
+const variableValueSchema = z.string({
+  error: (issue) =>
+    issue.code === 'invalid_type' ? 'a variable value is text: put it in quotes, e.g. "50"' : undefined,
+});
+
+/** The API's SQL connection, with the password replaced by the name of the variable holding it. */
+export const sqlConnectionInFileSchema = sqlConnectionSchema.omit({ password: true }).extend({
+  passwordFromEnv: envVarNameSchema.optional().meta({
+    description:
+      'Apply sends the password from this environment variable. Omitted: the stored password is kept.',
+  }),
+  // Named here only to explain the refusal better than "unknown field" would.
+  password: z
+    .never({ error: 'a password is never written in the file: use passwordFromEnv: ENV_VAR_NAME' })
+    .optional()
+    .meta({ description: 'Not allowed: a password is never written in the file; use passwordFromEnv.' }),
+});
+export type SqlConnectionInFile = z.infer<typeof sqlConnectionInFileSchema>;
+
+const sqlEnvironments = z
+  .record(resourceIdSchema, sqlConnectionInFileSchema)
+  .refine((value) => Object.keys(value).length > 0, {
+    message: 'needs connection settings for at least one environment',
+  });
+
+const [postgresqlSource, mysqlSource, httpSource] = dataSourceInputSchema.options;
+
+/** The API's data source input, SQL passwords referenced instead of written. */
+export const dataSourceInFileSchema = z.discriminatedUnion('kind', [
+  postgresqlSource.extend({ environments: sqlEnvironments }),
+  mysqlSource.extend({ environments: sqlEnvironments }),
+  httpSource,
+]);
+export type DataSourceInFile = z.infer<typeof dataSourceInFileSchema>;
+
+/** Per environment id, names to values (variables) or to where their value comes from (secrets). */
+const perEnvironment = <T extends z.ZodType>(value: T) =>
+  z.record(resourceIdSchema, z.record(nameSchema, value));
+
+/** The item schema of each top-level key: what the unknown-field check walks, key by key. */
+export const sectionSchemas = {
+  variables: perEnvironment(variableValueSchema),
+  secrets: perEnvironment(secretReferenceSchema),
+  masterData: masterDataInputSchema,
+  dataSources: dataSourceInFileSchema,
+  actions: actionInputSchema,
+} as const;
+
+export const configFileSchema = z
+  .object({
+    version: z.literal(configVersion, { error: `must be ${configVersion}, the version of this file format` }),
+    project: resourceIdSchema.meta({ description: 'The project id; `dogu apply --project` overrides it.' }),
+    variables: sectionSchemas.variables.default({}).meta({
+      description: 'Per environment id: variable name → value (text), used as {{ vars.name }}.',
+    }),
+    secrets: sectionSchemas.secrets.default({}).meta({
+      description: 'Per environment id: secret name → { fromEnv: ENV_VAR_NAME }, used as {{ secrets.name }}.',
+    }),
+    masterData: z
+      .array(sectionSchemas.masterData)
+      .default([])
+      .meta({ description: 'Master data lists (values with labels) that parameters offer as choices.' }),
+    dataSources: z.array(sectionSchemas.dataSources).default([]).meta({
+      description: 'Data sources as the API takes them, SQL passwords as passwordFromEnv.',
+    }),
+    actions: z
+      .array(sectionSchemas.actions)
+      .default([])
+      .meta({ description: 'Actions as the API takes them.' }),
+  })
+  .meta({
+    title: 'Dogu configuration file',
+    description:
+      'Data sources, actions, variables and secrets of one Dogu project, applied with `npx dogu apply -f FILE`. See docs/config.md.',
+  });
+
+export type ConfigFile = z.infer<typeof configFileSchema>;
+export type SecretReference = z.infer<typeof secretReferenceSchema>;

@@ -1,0 +1,377 @@
+/**
+ * `dogu apply` and `dogu export` against one real embedded runtime (project `demo`): the documented
+ * example applied to a fresh project, dry runs, a one-field change, secrets from the environment,
+ * the export round trip, a refused save, and a concurrent edit between plan and apply.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import { ApplyError, applyPlan } from '../../cli/config/apply.ts';
+import { parseConfigText } from '../../cli/config/load.ts';
+import { managementApi } from '../../cli/config/management-api.ts';
+import { buildPlan, environmentsNamedIn } from '../../cli/config/plan.ts';
+import { readProjectState } from '../../cli/config/project-state.ts';
+import type { LocalRuntime } from '../../local/runtime.ts';
+import { apiClient } from '../support/api.ts';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { repoRoot, run } from '../support/process.ts';
+import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
+
+let runtime: LocalRuntime;
+let database: TestDatabase;
+let dataDir: Awaited<ReturnType<typeof tempDir>>;
+let home: Awaited<ReturnType<typeof tempDir>>;
+let files: Awaited<ReturnType<typeof tempDir>>;
+let api: ReturnType<typeof apiClient>;
+
+const exampleFile = join(repoRoot, 'docs/examples/dogu.yaml');
+/** The environment variables the example's secrets and passwords come from. */
+const exampleSecrets = {
+  CRM_API_KEY_DEVELOPMENT: 'crm-key-dev-5f1c',
+  CRM_API_KEY_PRODUCTION: 'crm-key-prod-77aa',
+  CRM_CLIENT_SECRET_DEVELOPMENT: 'crm-client-dev-9b2e',
+  CRM_CLIENT_SECRET_PRODUCTION: 'crm-client-prod-3d4f',
+  SHOP_DB_PASSWORD_DEVELOPMENT: 'shop-pw-dev-0c8d',
+  SHOP_DB_PASSWORD_PRODUCTION: 'shop-pw-prod-e61a',
+};
+
+const dogu = (args: string[], env: Record<string, string> = {}) =>
+  run(process.execPath, ['cli/bin.js', ...args], { HOME: home.path, DOGU_URL: runtime.url, ...env });
+const writeConfig = async (name: string, text: string) => {
+  const path = join(files.path, name);
+  await writeFile(path, text);
+  return path;
+};
+/** The plan's lines for resources, without the unchanged ones. */
+const changeLines = (markdown: string) => markdown.split('\n').filter((l) => /^- `[+~] /.test(l));
+
+beforeAll(async () => {
+  [dataDir, home, files] = await Promise.all([
+    tempDir('config-data'),
+    tempDir('config-home'),
+    tempDir('config-files'),
+  ]);
+  database = await createTestDatabase();
+  runtime = await startTestRuntime(dataDir.path, { demoDatabaseUrl: database.url });
+  api = apiClient(runtime, await loginToken(runtime));
+  const login = await dogu(['login']);
+  expect(login.code).toBe(0);
+});
+afterAll(async () => {
+  await runtime?.close();
+  await Promise.all([dataDir?.remove(), home?.remove(), files?.remove(), database?.drop()]);
+});
+
+describe('the example file on a fresh project', () => {
+  it('a dry run shows every resource as created, warns about unset secrets, exits 0 and changes nothing', async () => {
+    const result = await dogu(['apply', '-f', exampleFile, '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('## Dogu plan for project `demo`');
+    expect(result.stdout).toContain('**18 to create, 0 to update, 0 unchanged.**');
+    expect(result.stdout).toContain('- `+ create` `crm-api`');
+    expect(result.stdout).toContain('- `+ create` `development.support_email`: `"support-dev@example.com"`');
+    expect(result.stdout).toContain(
+      '- `$CRM_API_KEY_PRODUCTION` is not set, and secret `production.crm_api_key` has no value to keep',
+    );
+    // The demo's own resources are listed, not touched.
+    expect(result.stdout).toContain('### Not in the file (left as they are)');
+    expect(result.stdout).toContain('- action `list-orders`');
+    expect(result.stdout).toContain('_Dry run: nothing was changed._');
+    expect((await api.get('/api/v1/projects/demo/data-sources/crm-api')).status).toBe(404);
+  });
+
+  it('apply refuses before any request while a new secret has no value', async () => {
+    const result = await dogu(['apply', '-f', exampleFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('nothing was applied: $CRM_API_KEY_DEVELOPMENT,');
+    expect(
+      (await api.get('/api/v1/projects/demo/environments/development/variables/support_email')).status,
+    ).toBe(404);
+  });
+
+  it('apply creates everything in one go, the authentication action before the data source names it', async () => {
+    const result = await dogu(['apply', '-f', exampleFile], exampleSecrets);
+    expect(result.stderr).toContain("Applied 18 changes to project 'demo'.");
+    expect(result.code).toBe(0);
+    const progress = result.stderr.split('\n');
+    const at = (line: string) => progress.findIndex((l) => l.startsWith(line));
+    expect(
+      at('✓ created data source crm-api (first without its authentication action crm-login'),
+    ).toBeGreaterThan(-1);
+    expect(at('✓ created action crm-login (version 1)')).toBeGreaterThan(at('✓ created data source crm-api'));
+    expect(at('✓ updated data source crm-api (with its authentication action crm-login)')).toBeGreaterThan(
+      at('✓ created action crm-login'),
+    );
+    expect(at('✓ created action crm-customer')).toBeGreaterThan(at('✓ updated data source crm-api'));
+    // Parameters name master data lists: those come before the actions.
+    expect(at('✓ created master data list order_statuses')).toBeGreaterThan(-1);
+    expect(at('✓ created master data list order_statuses')).toBeLessThan(
+      at('✓ created action orders-by-status'),
+    );
+
+    const crm = await api.get('/api/v1/projects/demo/data-sources/crm-api');
+    expect(crm.body.authAction).toEqual({
+      actionId: 'crm-login',
+      tokenPath: 'access_token',
+      cacheSeconds: 600,
+    });
+    const shop = await api.get('/api/v1/projects/demo/data-sources/shop-db');
+    expect(shop.body.environments.production).toMatchObject({
+      database: 'shop',
+      ssl: true,
+      hasPassword: true,
+    });
+    const secrets = await api.get('/api/v1/projects/demo/environments/production/secrets');
+    expect(secrets.body.data.map((s: { name: string }) => s.name)).toEqual(
+      expect.arrayContaining(['crm_api_key', 'crm_client_secret']),
+    );
+    for (const value of Object.values(exampleSecrets)) {
+      expect(result.stdout + result.stderr).not.toContain(value);
+    }
+  });
+
+  it('a dry run afterwards shows everything unchanged, stored secrets and passwords kept', async () => {
+    const result = await dogu(['apply', '-f', exampleFile, '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('**0 to create, 0 to update, 18 unchanged.**');
+    expect(changeLines(result.stdout)).toEqual([]);
+    expect(result.stdout).toContain(
+      '- `= unchanged` `production.crm_api_key` kept: `$CRM_API_KEY_PRODUCTION` is not set',
+    );
+  });
+
+  it('one changed field: the dry run shows exactly it, apply makes version 2, applying again sends nothing', async () => {
+    const document = parseDocument(await readFile(exampleFile, 'utf8'));
+    expect(document.getIn(['actions', 0, 'id'])).toBe('orders-by-status');
+    expect(document.getIn(['actions', 0, 'parameters', 1, 'default'])).toBe(20);
+    document.setIn(['actions', 0, 'parameters', 1, 'default'], 50);
+    const changed = await writeConfig('changed.yaml', document.toString());
+
+    const dryRun = await dogu(['apply', '-f', changed, '--dry-run']);
+    expect(dryRun.code).toBe(0);
+    expect(changeLines(dryRun.stdout)).toEqual(['- `~ update` `orders-by-status` (version 1 → 2)']);
+    const block = dryRun.stdout.slice(dryRun.stdout.indexOf('- `~ update` `orders-by-status`')).split('\n');
+    expect(block.slice(1, 3)).toEqual([
+      '  - `parameters[1].default: 20 → 50`',
+      '- `= unchanged` `order-details`',
+    ]);
+
+    const applied = await dogu(['apply', '-f', changed]);
+    expect(applied.code).toBe(0);
+    expect(applied.stderr).toContain('✓ updated action orders-by-status (version 2)');
+    expect(applied.stderr).toContain("Applied 1 change to project 'demo'.");
+    const action = await api.get('/api/v1/projects/demo/actions/orders-by-status');
+    expect(action.body.version).toBe(2);
+    expect(action.body.parameters[1].default).toBe(50);
+
+    const again = await dogu(['apply', '-f', changed]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain("Nothing to apply: project 'demo' already matches");
+    expect((await api.get('/api/v1/projects/demo/actions/orders-by-status')).body.version).toBe(2);
+  });
+});
+
+describe('secrets from the environment', () => {
+  const file = (name = 'config_test_token') => `version: 1
+project: demo
+secrets:
+  development:
+    ${name}: { fromEnv: CONFIG_TEST_TOKEN }
+actions:
+  - id: show-config-token
+    name: Show the config token
+    kind: sql
+    dataSourceId: demo-postgres
+    statements:
+      - title: Token
+        sql: SELECT {{ secrets.${name} }} AS token
+`;
+
+  it('sets the secret from its variable; the value appears in no output', async () => {
+    const path = await writeConfig('secret.yaml', file());
+    const token = 'tok-3e9f0a1b-never-printed';
+    const result = await dogu(['apply', '-f', path], { CONFIG_TEST_TOKEN: token });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '- `+ create` `development.config_test_token` set from `$CONFIG_TEST_TOKEN`',
+    );
+    expect(result.stdout + result.stderr).not.toContain(token);
+    // The action reads the secret: proof that the value arrived.
+    const execution = await api.execute('show-config-token', {});
+    expect(execution.body.results[0].rows).toEqual([{ token }]);
+
+    const dryRun = await dogu(['apply', '-f', path, '--dry-run'], { CONFIG_TEST_TOKEN: 'rotated-4c1d' });
+    expect(dryRun.stdout).toContain(
+      '- `~ update` `development.config_test_token` set from `$CONFIG_TEST_TOKEN` (write-only: sent on every apply)',
+    );
+    expect(dryRun.stdout + dryRun.stderr).not.toContain('rotated-4c1d');
+  });
+
+  it('a secret value written inline is refused before any request, and never echoed', async () => {
+    const path = await writeConfig(
+      'inline.yaml',
+      file().replace('{ fromEnv: CONFIG_TEST_TOKEN }', 'sk-inline-8d2c'),
+    );
+    const result = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `${path}:5:24: secrets.development.config_test_token: a secret is referenced, never written in the file`,
+    );
+    expect(result.stderr).not.toContain('sk-inline-8d2c');
+    expect(result.stdout).toBe('');
+  });
+});
+
+describe('export', () => {
+  it('writes the project so that applying it changes nothing', async () => {
+    const output = join(files.path, 'exported.yaml');
+    const exported = await dogu(['export', '-o', output]);
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toContain(`Wrote ${output}:`);
+    const text = await readFile(output, 'utf8');
+    expect(text).toMatch(/^# Dogu project 'demo', exported from http:\/\/127\.0\.0\.1:\d+ at /);
+    // Stored passwords and secrets as references; no server-only fields; no values.
+    expect(text).toContain('passwordFromEnv: DOGU_PASSWORD_SHOP_DB_PRODUCTION');
+    expect(text).toMatch(/crm_api_key:\n\s+fromEnv: DOGU_SECRET_PRODUCTION_CRM_API_KEY/);
+    expect(text).toContain('masterData:\n  - id: order_statuses\n    name: Order statuses\n');
+    for (const field of ['projectId', 'version: 2', 'createdAt', 'updatedAt', 'hasPassword']) {
+      expect(text).not.toContain(field);
+    }
+    for (const value of Object.values(exampleSecrets)) expect(text).not.toContain(value);
+    const { config } = parseConfigText(text, output);
+    const ids = (items: { id: string }[]) => items.map((i) => i.id);
+    expect(ids(config.actions)).toEqual([...ids(config.actions)].sort());
+    expect(ids(config.dataSources)).toEqual([
+      'crm-api',
+      'demo-api',
+      'demo-postgres',
+      'shop-db',
+      'warehouse-db',
+    ]);
+
+    const dryRun = await dogu(['apply', '-f', output, '--dry-run']);
+    expect(dryRun.code).toBe(0);
+    expect(changeLines(dryRun.stdout)).toEqual([]);
+    expect(dryRun.stdout).not.toContain('### Not in the file');
+    expect(dryRun.stdout).toMatch(/\*\*0 to create, 0 to update, \d+ unchanged\.\*\* Apply never deletes\./);
+  });
+
+  it('writes to stdout without -o', async () => {
+    const result = await dogu(['export', '--project', 'demo']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('project: demo\n');
+    expect(result.stdout).toContain('  - id: list-orders\n');
+  });
+});
+
+describe('failures', () => {
+  it('a save the service refuses names the resource and the place in the file, and what was applied', async () => {
+    const path = await writeConfig(
+      'refused.yaml',
+      `version: 1
+project: demo
+variables:
+  development:
+    refused_test: "1"
+actions:
+  - id: refused-action
+    name: Refused
+    kind: sql
+    dataSourceId: demo-postgres
+    statements:
+      - title: Missing variable
+        sql: SELECT {{ vars.no_such_variable }}
+`,
+    );
+    const result = await dogu(['apply', '-f', path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `dogu: Could not create action refused-action (actions[0], ${path}:7:5): 422`,
+    );
+    expect(result.stderr).toContain(
+      `  ${path}:13:14: actions[0].statements[0].sql: {{ vars.no_such_variable }}: no variable 'no_such_variable'`,
+    );
+    expect(result.stderr).toContain('Already applied: variable development.refused_test (created).');
+    expect(result.stderr).toContain('Not applied: action refused-action.');
+  });
+
+  it('an environment the project does not have is reported at its place, before any write', async () => {
+    const path = await writeConfig(
+      'staging.yaml',
+      'version: 1\nproject: demo\nvariables:\n  development:\n    staging_test: "1"\n  staging:\n    x: "1"\n',
+    );
+    const result = await dogu(['apply', '-f', path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `dogu: ${path}:6:3: environment 'staging' does not exist in project 'demo'`,
+    );
+    expect(
+      (await api.get('/api/v1/projects/demo/environments/development/variables/staging_test')).status,
+    ).toBe(404);
+  });
+
+  it('a change saved by someone else between plan and apply makes apply stop instead of overwriting it', async () => {
+    const token = await loginToken(runtime);
+    const management = managementApi({ baseUrl: runtime.url, token, projectId: 'demo' });
+    const { config, placeOf } = parseConfigText(
+      (await readFile(exampleFile, 'utf8'))
+        .replace('default: 20', 'default: 30')
+        .replace('database: shop_dev', 'database: shop_2'),
+      'concurrent.yaml',
+    );
+    const plan = buildPlan(
+      config,
+      await readProjectState(management, environmentsNamedIn(config)),
+      {},
+      'demo',
+    );
+    expect(plan.steps.map((s) => s.resource.id)).toEqual(['shop-db', 'orders-by-status']);
+
+    // Someone edits the action in the console meanwhile (version 2 → 3).
+    const current = (await api.get('/api/v1/projects/demo/actions/orders-by-status')).body;
+    const { projectId: _p, version: _v, createdAt: _c, updatedAt: _u, ...input } = current;
+    expect(
+      (await api.put('/api/v1/projects/demo/actions/orders-by-status', { ...input, name: 'Edited' })).status,
+    ).toBe(200);
+
+    const error = await applyPlan(management, plan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApplyError);
+    const failure = error as ApplyError;
+    expect(failure.failed.resource.id).toBe('orders-by-status');
+    expect(failure.cause.status).toBe(409);
+    expect(failure.message).toContain("Action 'orders-by-status' is at version 3");
+    expect(failure.applied.map((a) => a.step.resource.id)).toEqual(['shop-db']);
+    expect(placeOf(failure.failed.resource.filePath)).toMatch(/^concurrent\.yaml:\d+:5$/);
+    expect((await api.get('/api/v1/projects/demo/actions/orders-by-status')).body.name).toBe('Edited');
+  });
+
+  it('data sources (no versions) are read again before the write, so a change in between also stops apply', async () => {
+    const token = await loginToken(runtime);
+    const management = managementApi({ baseUrl: runtime.url, token, projectId: 'demo' });
+    const { config } = parseConfigText(
+      (await readFile(exampleFile, 'utf8')).replace('timeoutMs: 10000', 'timeoutMs: 20000'),
+      'concurrent.yaml',
+    );
+    const plan = buildPlan(
+      config,
+      await readProjectState(management, environmentsNamedIn(config)),
+      {},
+      'demo',
+    );
+    expect(plan.steps.map((s) => s.resource.id)).toContain('crm-api');
+
+    const current = (await api.get('/api/v1/projects/demo/data-sources/crm-api')).body;
+    const { projectId: _p, createdAt: _c, updatedAt: _u, ...input } = current;
+    expect(
+      (await api.put('/api/v1/projects/demo/data-sources/crm-api', { ...input, name: 'CRM (edited)' }))
+        .status,
+    ).toBe(200);
+
+    const error = (await applyPlan(management, plan).catch((e: unknown) => e)) as ApplyError;
+    expect(error).toBeInstanceOf(ApplyError);
+    expect(error.failed.resource.id).toBe('crm-api');
+    expect(error.message).toBe('it was changed by someone else after the plan was read');
+    expect((await api.get('/api/v1/projects/demo/data-sources/crm-api')).body.name).toBe('CRM (edited)');
+  });
+});
