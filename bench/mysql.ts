@@ -12,13 +12,14 @@
  */
 import mysql from 'mysql2/promise';
 import { deferCleanup } from './lib/cleanup.ts';
-import { HttpClient, type PreparedRequest } from './lib/http-client.ts';
-import { type LoadLimit, type RequestFn, runLoad } from './lib/load.ts';
+import { compareSubjects, type Subject, standardPhases } from './lib/compare.ts';
+import { DoguSession } from './lib/dogu.ts';
 import { createScratchDatabase } from './lib/postgres.ts';
 import { progress } from './lib/progress.ts';
-import { type BenchReport, check, errorsIn, type Phase } from './lib/report.ts';
+import type { BenchReport } from './lib/report.ts';
 import { startRuntimeProcess } from './lib/runtime-process.ts';
-import { round3 } from './lib/stats.ts';
+import { announce, endedDuringRun } from './lib/server-process.ts';
+import { withTeardown } from './lib/teardown.ts';
 
 export const title = "a MySQL orders action via Dogu's public API vs the same SQL via raw mysql2";
 
@@ -30,10 +31,8 @@ const server = {
   password: process.env.BENCH_MYSQL_PASSWORD ?? '',
 };
 
-const project = 'demo';
-const environment = 'development';
+const action = { project: 'demo', environment: 'development', id: 'bench-mysql-orders' } as const;
 const dataSourceId = 'bench-mysql';
-const actionId = 'bench-mysql-orders';
 const actionArguments = { status: 'shipped', limit: 5 };
 /** What the action's template compiles to for MySQL: `{{ name }}` becomes `?`. */
 const rawSql =
@@ -42,7 +41,7 @@ const rawValues = [actionArguments.status, actionArguments.limit];
 const expectedRows = actionArguments.limit;
 
 const parameters = {
-  action: `${project}/${environment}/${actionId}`,
+  action: `${action.project}/${action.environment}/${action.id}`,
   arguments: actionArguments,
   rawSql,
   rawValues,
@@ -50,139 +49,62 @@ const parameters = {
   poolSize: 10,
   /** Both sides use server-side prepared statements (mysql2 `execute`), as the connector does. */
   rawDriverCall: 'pool.execute(sql, values)',
-  warmUpSequentialRequests: 200,
-  warmUpConcurrentRequests: 1_000,
-  latencyConcurrency: 1,
-  latencyRequests: 2_000,
-  throughputConcurrency: 32,
-  throughputDurationMs: 5_000,
-  targets: { addedP50LatencyMs: 2, throughputRatioPercent: 40 },
+  ...standardPhases,
 };
 
-interface Subject {
-  name: string;
-  request: RequestFn;
-  close(): Promise<void>;
-}
-
-export async function run(): Promise<BenchReport> {
-  const startedAt = new Date().toISOString();
-  const mysqlVersion = await withServer(async (c) => {
-    const [rows] = await c.query('SELECT VERSION() AS version');
-    return String((rows as { version: string }[])[0]?.version ?? 'unknown');
-  });
-  const database = await createScratchMysqlDatabase('dogu_bench_mysql');
-  progress(`created MySQL database ${database.name} (${mysqlVersion})`);
-  try {
+export function run(): Promise<BenchReport> {
+  return withTeardown(async (defer) => {
+    const startedAt = new Date().toISOString();
+    const mysqlVersion = await withServer(async (c) => {
+      const [rows] = await c.query('SELECT VERSION() AS version');
+      return String((rows as { version: string }[])[0]?.version ?? 'unknown');
+    });
+    const database = await createScratchMysqlDatabase('dogu_bench_mysql');
+    defer(() => database.drop(), `dropped MySQL database ${database.name}`);
+    progress(`created MySQL database ${database.name} (${mysqlVersion})`);
     await seedOrders(database.name);
     // The runtime picks its pool size by its demo database: 10 with a real PostgreSQL server (as on AWS),
     // 4 for the embedded PGlite. A scratch PostgreSQL database gives the MySQL pool the production size too.
     const demo = await createScratchDatabase('dogu_bench_mysql_demo');
-    try {
-      const runtime = await startRuntimeProcess({ env: { DOGU_DEMO_DATABASE_URL: demo.url } });
-      progress(`runtime pid ${runtime.pid} listening at ${runtime.url}`);
-      try {
-        const subjects = {
-          raw: rawMysqlSubject(database.name),
-          dogu: await doguSubject(runtime.url, database.name),
-        };
-        try {
-          const phases = await measure(subjects);
-          const notes: string[] = [];
-          const ended = runtime.endedBecause();
-          if (ended)
-            notes.push(
-              `the runtime ended during the run (${ended}); its last output:\n${runtime.outputTail()}`,
-            );
-          return {
-            bench: 'mysql',
-            title,
-            startedAt,
-            finishedAt: new Date().toISOString(),
-            parameters,
-            environment: { mysql: mysqlVersion, database: database.name, runtimePid: runtime.pid },
-            phases,
-            checks: compare(phases, subjects),
-            errors: errorsIn(phases),
-            notes,
-          };
-        } finally {
-          for (const subject of Object.values(subjects)) await subject.close();
-        }
-      } finally {
-        await runtime.stop();
-        progress('runtime stopped');
-      }
-    } finally {
-      await demo.drop();
-    }
-  } finally {
-    await database.drop();
-    progress(`dropped MySQL database ${database.name}`);
-  }
+    defer(() => demo.drop());
+    const runtime = announce(
+      'runtime',
+      await startRuntimeProcess({ env: { DOGU_DEMO_DATABASE_URL: demo.url } }),
+      defer,
+    );
+
+    const raw = rawMysqlSubject(database.name);
+    defer(raw.close);
+    const dogu = await DoguSession.login(runtime.url, parameters);
+    defer(() => dogu.close());
+    await createDefinitions(dogu, database.name);
+
+    const comparison = await compareSubjects({
+      baseline: raw,
+      subject: dogu.executionSubject(action, actionArguments, expectedRows),
+      phases: parameters,
+    });
+    return {
+      bench: 'mysql',
+      title,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      parameters,
+      environment: { mysql: mysqlVersion, database: database.name, runtimePid: runtime.pid },
+      ...comparison,
+      notes: endedDuringRun({ runtime }),
+    };
+  });
 }
 
-interface Subjects {
-  raw: Subject;
-  dogu: Subject;
-}
-
-/** Warm both sides up first, then alternate them phase by phase so slow drift of the machine hits them alike. */
-async function measure({ raw, dogu }: Subjects): Promise<Phase[]> {
-  const p = parameters;
-  const oneAtATime = (requests: number) => ({ concurrency: p.latencyConcurrency, limit: { requests } });
-  const concurrent = (limit: LoadLimit) => ({ concurrency: p.throughputConcurrency, limit });
-  const plan: [name: string, load: { concurrency: number; limit: LoadLimit }][] = [
-    ['warm-up', oneAtATime(p.warmUpSequentialRequests)],
-    ['warm-up', concurrent({ requests: p.warmUpConcurrentRequests })],
-    ['latency', oneAtATime(p.latencyRequests)],
-    ['throughput', concurrent({ durationMs: p.throughputDurationMs })],
-  ];
-  const phases: Phase[] = [];
-  for (const [name, load] of plan) {
-    for (const subject of [raw, dogu]) {
-      progress(`${name}: ${subject.name} at concurrency ${load.concurrency}`);
-      const result = await runLoad(subject.request, load);
-      if (result.errors > 0) progress(`  ${result.errors} error(s), e.g. ${result.errorSamples[0]}`);
-      phases.push({ name, subject: subject.name, ...result });
-    }
-  }
-  return phases;
-}
-
-function compare(phases: readonly Phase[], { raw, dogu }: Subjects) {
-  const find = (name: string, subject: Subject) =>
-    phases.find((p) => p.name === name && p.subject === subject.name)!;
-  const p50 = (subject: Subject) => find('latency', subject).latencyMs.p50;
-  const p99 = (subject: Subject) => find('latency', subject).latencyMs.p99;
-  const perSecond = (subject: Subject) => find('throughput', subject).requestsPerSecond;
-  const { targets } = parameters;
-  return [
-    check('added p50 latency (dogu - raw)', round3(p50(dogu) - p50(raw)), 'ms', {
-      comparison: '<=',
-      value: targets.addedP50LatencyMs,
-    }),
-    check('added p99 latency (dogu - raw)', round3(p99(dogu) - p99(raw)), 'ms'),
-    check('throughput ratio (dogu / raw)', round3((perSecond(dogu) / perSecond(raw)) * 100), '%', {
-      comparison: '>=',
-      value: targets.throughputRatioPercent,
-    }),
-  ];
-}
-
-/** Dogu as a client sees it: a data source and an action created through the management API, then HTTP. */
-async function doguSubject(url: string, databaseName: string): Promise<Subject> {
-  const client = new HttpClient(url, { maxSockets: parameters.throughputConcurrency * 2, timeoutMs: 30_000 });
-  const login = await client.send(client.prepare('POST', '/local/v1/login'));
-  if (login.status !== 200) throw new Error(`Local login answered ${login.status}: ${login.body}`);
-  const { token } = JSON.parse(login.body) as { token: string };
-  const authorization = `Bearer ${token}`;
-  await putDefinition(url, authorization, `/api/v1/projects/${project}/data-sources/${dataSourceId}`, {
+/** The data source and the action, through the management API as a user would create them. */
+async function createDefinitions(dogu: DoguSession, databaseName: string): Promise<void> {
+  await dogu.put(`/api/v1/projects/${action.project}/data-sources/${dataSourceId}`, {
     id: dataSourceId,
     name: 'Bench MySQL',
     kind: 'mysql',
     environments: {
-      [environment]: {
+      [action.environment]: {
         host: server.host,
         port: server.port,
         database: databaseName,
@@ -191,8 +113,8 @@ async function doguSubject(url: string, databaseName: string): Promise<Subject> 
       },
     },
   });
-  await putDefinition(url, authorization, `/api/v1/projects/${project}/actions/${actionId}`, {
-    id: actionId,
+  await dogu.put(`/api/v1/projects/${action.project}/actions/${action.id}`, {
+    id: action.id,
     name: 'Bench MySQL orders',
     kind: 'sql',
     dataSourceId,
@@ -207,61 +129,14 @@ async function doguSubject(url: string, databaseName: string): Promise<Subject> 
       { name: 'limit', kind: 'number' },
     ],
   });
-  const execute = client.prepare(
-    'POST',
-    `/public/v1/projects/${project}/environments/${environment}/actions/${actionId}/executions`,
-    { headers: { authorization }, json: { arguments: actionArguments } },
-  );
-  return {
-    name: 'dogu',
-    request: () => sendAndCheck(client, execute),
-    async close() {
-      client.close();
-    },
-  };
-}
-
-/**
- * Creates or replaces a definition; anything but 200/201 stops the bench with the answer in the message.
- * Setup, not measured: plain fetch (the bench's HttpClient sends only GET and POST).
- */
-async function putDefinition(
-  baseUrl: string,
-  authorization: string,
-  path: string,
-  body: unknown,
-): Promise<void> {
-  const response = await fetch(new URL(path, baseUrl), {
-    method: 'PUT',
-    headers: { authorization, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (response.status === 200 || response.status === 201) return;
-  const text = (await response.text()).slice(0, 300);
-  const missingApi = response.status === 404 || response.status === 405;
-  throw new Error(
-    `PUT ${path} answered ${response.status}: ${text}` +
-      (missingApi
-        ? '\nThis bench creates its MySQL data source and action through the management API ' +
-          '(PUT /api/v1/projects/{projectId}/data-sources/{id} and .../actions/{id}); this runtime does not serve it yet.'
-        : ''),
-  );
-}
-
-/** Successful only with status 200 and the expected rows in results[0].rows. */
-async function sendAndCheck(client: HttpClient, request: PreparedRequest): Promise<void> {
-  const response = await client.send(request);
-  if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
-  const parsed = JSON.parse(response.body) as { results?: { rows?: unknown[] }[] };
-  const rows = parsed.results?.[0]?.rows?.length;
-  if (rows !== expectedRows) throw new Error(`expected ${expectedRows} rows, got ${rows}`);
 }
 
 /** The baseline: what an engineer would write by hand with the same driver, pool size and prepared statements. */
-function rawMysqlSubject(databaseName: string): Subject {
+function rawMysqlSubject(databaseName: string): Subject & { close(): Promise<void> } {
   const pool = mysql.createPool({ ...server, database: databaseName, connectionLimit: parameters.poolSize });
   return {
     name: 'raw mysql2',
+    label: 'raw',
     async request() {
       const [rows] = await pool.execute(rawSql, rawValues);
       const count = Array.isArray(rows) ? rows.length : undefined;

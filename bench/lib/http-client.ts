@@ -11,7 +11,7 @@ export interface HttpResponse {
 }
 
 export interface PreparedRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   headers: Record<string, string>;
   /** Encoded once when prepared, not on every request. */
@@ -79,6 +79,13 @@ export class HttpClient {
 
   async get(path: string): Promise<HttpResponse> {
     return this.send(this.prepare('GET', path));
+  }
+
+  /** Sends and returns the body; anything but 200 throws with the start of the body. */
+  async sendExpectingOk(request: PreparedRequest): Promise<string> {
+    const response = await this.send(request);
+    if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${response.body.slice(0, 300)}`);
+    return response.body;
   }
 
   close(): void {

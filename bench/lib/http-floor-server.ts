@@ -19,6 +19,7 @@
  */
 import http from 'node:http';
 import pg from 'pg';
+import { sendJson } from './json-response.ts';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -42,9 +43,10 @@ const server = http.createServer((request, response) => {
 
 async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   try {
-    if (request.method === 'GET' && request.url === '/healthz') return send(response, 200, { status: 'ok' });
+    if (request.method === 'GET' && request.url === '/healthz')
+      return sendJson(response, 200, { status: 'ok' });
     if (request.method !== 'POST' || request.url !== '/execute') {
-      return send(response, 404, { error: `no route ${request.method} ${request.url}` });
+      return sendJson(response, 404, { error: `no route ${request.method} ${request.url}` });
     }
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -52,23 +54,14 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
     } catch {
-      return send(response, 400, { error: 'body is not JSON' });
+      return sendJson(response, 400, { error: 'body is not JSON' });
     }
     const values = parameterNames.map((name) => body.arguments?.[name]);
     const result = await pool.query(sql, values);
-    send(response, 200, { results: [{ rows: result.rows }] });
+    sendJson(response, 200, { results: [{ rows: result.rows }] });
   } catch (error) {
-    send(response, 500, { error: error instanceof Error ? error.message : String(error) });
+    sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
   }
-}
-
-function send(response: http.ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-  });
-  response.end(body);
 }
 
 let stopping = false;

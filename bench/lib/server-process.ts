@@ -12,6 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { deferCleanup } from './cleanup.ts';
 import { HttpClient } from './http-client.ts';
 import { repoRoot } from './paths.ts';
+import { progress } from './progress.ts';
+import type { Defer } from './teardown.ts';
 
 export interface ServerProcessOptions {
   /** For messages, e.g. 'runtime'. */
@@ -135,4 +137,21 @@ async function terminate(child: ChildProcess, exited: Promise<void>): Promise<vo
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** Logs where the server listens and registers its stop as a teardown step; returns the server. */
+export function announce<S extends ServerProcess>(label: string, server: S, defer: Defer): S {
+  progress(`${label} pid ${server.pid} listening at ${server.url}`);
+  defer(() => server.stop(), `${label} stopped`);
+  return server;
+}
+
+/** Notes for the report: a server that died mid-run explains every later error, so its last words belong there. */
+export function endedDuringRun(servers: Record<string, ServerProcess>): string[] {
+  return Object.entries(servers).flatMap(([label, server]) => {
+    const ended = server.endedBecause();
+    return ended
+      ? [`the ${label} ended during the run (${ended}); its last output:\n${server.outputTail()}`]
+      : [];
+  });
 }
