@@ -39,13 +39,21 @@ function selectedBenches(args: readonly string[]): string[] {
   return args.length > 0 ? [...new Set(args)] : Object.keys(benches);
 }
 
-/** Ctrl-C mid-run must still stop the runtime and drop the scratch database. */
+/**
+ * Ctrl-C mid-run must still stop the runtime and drop the scratch database.
+ * `on`, not `once`: Ctrl-C reaches this process twice, from the terminal and
+ * relayed by the tsx CLI of `npm run bench`, and a second signal finding no
+ * listener would end the process before the cleanup has run.
+ */
 function cleanUpOnSignals(): void {
+  let cleaningUp = false;
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (cleaningUp) return;
+      cleaningUp = true;
       progress(`${signal}: cleaning up`);
       void cleanUpEverything().finally(() => process.exit(code));
     });

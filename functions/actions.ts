@@ -27,8 +27,14 @@ export const handler = defineRoutes({
     if (expectedVersion !== undefined && !Number.isInteger(expectedVersion)) {
       throw badRequest('If-Match must be the action version in quotes, e.g. "3".');
     }
+    // The version's message travels beside the definition: `changeMessage` is not part of it.
+    const { changeMessage } = request.jsonBody();
+    if (changeMessage !== undefined && (typeof changeMessage !== 'string' || changeMessage.length > 2000)) {
+      throw badRequest("'changeMessage' must be a string of at most 2000 characters.");
+    }
     const { action, created } = await actions.putAction(services, request.caller(), projectId!, input, {
       ...(expectedVersion === undefined ? {} : { expectedVersion }),
+      ...(changeMessage ? { message: changeMessage } : {}),
     });
     return { status: created ? 201 : 200, body: action, headers: { etag: `"${action.version}"` } };
   },

@@ -2,13 +2,13 @@ import { badRequest, DoguError } from '../shared/domain/errors.ts';
 import { executeAction } from '../shared/domain/execute-action.ts';
 import { resultToCsv } from '../shared/http/csv.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
-import { defineHandler } from '../shared/http/handler.ts';
+import { defineHandler, type HttpResult } from '../shared/http/handler.ts';
 
 /**
  * POST …/actions/{actionId}/executions: run an action with `{"arguments": {...}}`.
  * `Accept: text/csv` answers one statement's rows as a CSV download (`?statement=N`, default 0).
  */
-export const handler = defineHandler('executeAction', async (request, services) => {
+export const handler = defineHandler('executeAction', async (request, services): Promise<HttpResult> => {
   const wantsCsv = /\btext\/csv\b/i.test(request.event.headers.accept ?? '');
   const query = request.event.queryStringParameters ?? {};
   const statementIndex = Number(query.statement ?? 0);
@@ -23,7 +23,7 @@ export const handler = defineHandler('executeAction', async (request, services) 
     ]);
   }
   const { projectId, environmentId, actionId } = request.pathParameters;
-  const { execution, results } = await executeAction(
+  const outcome = await executeAction(
     { ...services, maxExecutionMs: services.settings.maxExecutionMs },
     {
       principal: request.caller(),
@@ -32,8 +32,16 @@ export const handler = defineHandler('executeAction', async (request, services) 
       actionId: actionId!,
       arguments: args as Record<string, unknown>,
       via: 'public_api',
+      ...(typeof body.comment === 'string' ? { comment: body.comment.slice(0, 2000) } : {}),
     },
   );
+  if (outcome.kind === 'review_requested') {
+    // Spec 2.1: a review-gated action runs only after approval; the client polls the request.
+    const { review } = outcome;
+    const location = `/public/v1/projects/${projectId}/environments/${environmentId}/review-requests/${review.id}`;
+    return { status: 202, body: { reviewRequest: review, links: { self: location } }, headers: { location } };
+  }
+  const { execution, results } = outcome;
   const bodyOut = executionBody(execution, results);
   if (execution.status !== 'succeeded') {
     // A failed run is still recorded; the problem carries the execution so nothing is hidden.

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TokenService } from '../shared/adapters/auth/token-service.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
+import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { NodeHttpClient } from '../shared/adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../shared/adapters/http/options-from-env.ts';
@@ -93,6 +94,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       tokens: new TokenService(await keyFile(options.dataDir, 'signing-key')),
       connectors,
       http: new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
+      audit: new DynamoDbAuditLog(dynamo.client, tableName),
       secrets: new SecretValues(new LocalSecretCipher(await keyFile(options.dataDir, 'secrets-key'))),
       clock: systemClock,
       ids: uuidV7Ids,

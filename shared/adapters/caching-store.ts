@@ -5,9 +5,11 @@
  * embedded runtime (one process per data directory) the cache is exact. On
  * AWS other containers may write: entries also expire after `ttlMs`.
  */
+import type { UserGroup } from '../domain/definitions/governance.ts';
 import type { MasterDataList } from '../domain/definitions/master-data.ts';
 import type { Action, DataSource, Environment, Membership, Project } from '../domain/model.ts';
 import type { Store, StoredSecret } from '../domain/ports.ts';
+import type { ActionVersion, Publication } from '../domain/versions.ts';
 import { DelegatingStore } from './delegating-store.ts';
 
 const maxEntries = 10_000;
@@ -79,6 +81,30 @@ export class CachingStore extends DelegatingStore {
     );
   }
   /** A removed member must lose access at once, not when the cached membership expires. */
+  /** Which groups a principal is in: asked by every authorization, so cached; group writes evict the project's. */
+  override listUserGroupsOfPrincipal(projectId: string, principalId: string): Promise<UserGroup[]> {
+    return this.cached(`groupsOf/${projectId}/${principalId}`, () =>
+      super.listUserGroupsOfPrincipal(projectId, principalId),
+    );
+  }
+  override async saveUserGroup(group: UserGroup, expectedVersion: number): Promise<boolean> {
+    try {
+      return await super.saveUserGroup(group, expectedVersion);
+    } finally {
+      this.evictPrefix(`groupsOf/${group.projectId}/`);
+    }
+  }
+  override async deleteUserGroup(projectId: string, groupId: string): Promise<boolean> {
+    try {
+      return await super.deleteUserGroup(projectId, groupId);
+    } finally {
+      this.evictPrefix(`groupsOf/${projectId}/`);
+    }
+  }
+  private evictPrefix(prefix: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
   override deleteMembership(projectId: string, principalId: string): Promise<boolean> {
     return this.evictAfter(
       `member/${projectId}/${principalId}`,
@@ -105,6 +131,46 @@ export class CachingStore extends DelegatingStore {
     return this.evictAfter(
       `ds/${projectId}/${dataSourceId}`,
       super.deleteDataSource(projectId, dataSourceId),
+    );
+  }
+
+  /** Versions never change once written: safe to keep until memory says otherwise. */
+  override getActionVersion(
+    projectId: string,
+    actionId: string,
+    version: number,
+  ): Promise<ActionVersion | undefined> {
+    return this.cached(`version/${projectId}/${actionId}/${version}`, () =>
+      super.getActionVersion(projectId, actionId, version),
+    );
+  }
+  override createActionVersion(version: ActionVersion): Promise<void> {
+    const { projectId, actionId } = version;
+    return this.evictAfter(
+      `version/${projectId}/${actionId}/${version.version}`,
+      super.createActionVersion(version),
+    );
+  }
+  override getPublication(
+    projectId: string,
+    actionId: string,
+    environmentId: string,
+  ): Promise<Publication | undefined> {
+    return this.cached(`pub/${projectId}/${actionId}/${environmentId}`, () =>
+      super.getPublication(projectId, actionId, environmentId),
+    );
+  }
+  override putPublication(publication: Publication): Promise<void> {
+    const { projectId, actionId, environmentId } = publication;
+    return this.evictAfter(
+      `pub/${projectId}/${actionId}/${environmentId}`,
+      super.putPublication(publication),
+    );
+  }
+  override deletePublication(projectId: string, actionId: string, environmentId: string): Promise<boolean> {
+    return this.evictAfter(
+      `pub/${projectId}/${actionId}/${environmentId}`,
+      super.deletePublication(projectId, actionId, environmentId),
     );
   }
 

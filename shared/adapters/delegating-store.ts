@@ -11,6 +11,8 @@ import type {
   User,
 } from '../domain/model.ts';
 import type { Store, StoredSecret } from '../domain/ports.ts';
+import type { ReviewRequest, ReviewStatus } from '../domain/reviews.ts';
+import type { ActionVersion, Publication } from '../domain/versions.ts';
 
 export class DelegatingStore implements Store {
   constructor(protected readonly inner: Store) {}
@@ -38,6 +40,9 @@ export class DelegatingStore implements Store {
   }
   putMembership(membership: Membership): Promise<void> {
     return this.inner.putMembership(membership);
+  }
+  listMembershipsOfPrincipal(principalId: string): Promise<Membership[]> {
+    return this.inner.listMembershipsOfPrincipal(principalId);
   }
   putDataSource(dataSource: DataSource): Promise<void> {
     return this.inner.putDataSource(dataSource);
@@ -81,6 +86,47 @@ export class DelegatingStore implements Store {
   deleteSecret(projectId: string, environmentId: string, name: string): Promise<boolean> {
     return this.inner.deleteSecret(projectId, environmentId, name);
   }
+  // Review requests
+  createReview(review: ReviewRequest): Promise<void> {
+    return this.inner.createReview(review);
+  }
+  getReview(projectId: string, reviewId: string): Promise<ReviewRequest | undefined> {
+    return this.inner.getReview(projectId, reviewId);
+  }
+  listReviews(projectId: string): Promise<ReviewRequest[]> {
+    return this.inner.listReviews(projectId);
+  }
+  updateReview(review: ReviewRequest, expected: ReviewStatus): Promise<boolean> {
+    return this.inner.updateReview(review, expected);
+  }
+
+  // Action versions and publications
+  createActionVersion(version: ActionVersion): Promise<void> {
+    return this.inner.createActionVersion(version);
+  }
+  getActionVersion(projectId: string, actionId: string, version: number): Promise<ActionVersion | undefined> {
+    return this.inner.getActionVersion(projectId, actionId, version);
+  }
+  listActionVersions(projectId: string, actionId: string): Promise<ActionVersion[]> {
+    return this.inner.listActionVersions(projectId, actionId);
+  }
+  getPublication(
+    projectId: string,
+    actionId: string,
+    environmentId: string,
+  ): Promise<Publication | undefined> {
+    return this.inner.getPublication(projectId, actionId, environmentId);
+  }
+  listPublications(projectId: string, actionId: string): Promise<Publication[]> {
+    return this.inner.listPublications(projectId, actionId);
+  }
+  putPublication(publication: Publication): Promise<void> {
+    return this.inner.putPublication(publication);
+  }
+  deletePublication(projectId: string, actionId: string, environmentId: string): Promise<boolean> {
+    return this.inner.deletePublication(projectId, actionId, environmentId);
+  }
+
   getMasterData(projectId: string, masterDataId: string): Promise<MasterDataList | undefined> {
     return this.inner.getMasterData(projectId, masterDataId);
   }

@@ -5,13 +5,14 @@
  */
 
 import { referencesOfAction } from './action-references.ts';
-import { resolveExecutableAction } from './authorize.ts';
+import { type RunContext, resolveExecutableAction } from './authorize.ts';
 import type { FileValue } from './definitions/parameter.ts';
 import { DoguError } from './errors.ts';
 import type { Action, DataSource, Execution, Principal, SqlConnection, StatementResult } from './model.ts';
 import { bindArguments, type MasterData } from './parameters.ts';
 import type { Clock, ConnectorFactory, HttpClient, IdGenerator, Store } from './ports.ts';
 import { limitResults } from './result-limits.ts';
+import type { ReviewRequest } from './reviews.ts';
 import { runHttpAction } from './run-http.ts';
 import { runSqlStatements } from './run-sql.ts';
 import { passwordContext, type SecretValues, secretContext } from './secret-values.ts';
@@ -35,18 +36,34 @@ export interface ExecuteActionRequest {
   actionId: string;
   arguments: Record<string, unknown>;
   via: Execution['via'];
+  /** For a review-gated action: the requester's note to the approvers. */
+  comment?: string;
+  /** Set when an approved review request runs: its pinned version, and no new request. */
+  review?: { id: string; version: number };
+  context?: RunContext;
 }
 
 export interface ExecutionOutcome {
+  kind: 'executed';
   execution: Execution;
   results: StatementResult[];
 }
 
+export interface ReviewOutcome {
+  kind: 'review_requested';
+  review: ReviewRequest;
+}
+
+/** Runs the action, or — when it requires review — records a review request and returns that. */
 export async function executeAction(
   deps: ExecutionDeps,
   request: ExecuteActionRequest,
-): Promise<ExecutionOutcome> {
-  const { action, environment } = await resolveExecutableAction(deps.store, request.principal, request);
+): Promise<ExecutionOutcome | ReviewOutcome> {
+  const { action, environment } = await resolveExecutableAction(deps.store, request.principal, request, {
+    ...request.context,
+    ...(request.review ? { version: request.review.version } : {}),
+  });
+  if (action.review?.required && !request.review) return requestReview(deps, request, action, environment.id);
   const dataSource = await deps.store.getDataSource(action.projectId, action.dataSourceId);
   if (!dataSource?.environments[environment.id]) {
     throw new DoguError(
@@ -85,6 +102,7 @@ export async function executeAction(
     status: failed ? (failed.error?.code === 'execution_timeout' ? 'timed_out' : 'failed') : 'succeeded',
     principal: { kind: request.principal.kind, id: request.principal.id, email: request.principal.email },
     via: request.via,
+    ...(request.review ? { reviewId: request.review.id } : {}),
     arguments: recordable(bound),
     startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),
@@ -100,7 +118,38 @@ export async function executeAction(
       : {}),
   };
   await deps.store.putExecution(execution);
-  return { execution, results };
+  return { kind: 'executed', execution, results };
+}
+
+/** Checks the arguments now (so a bad request fails at once), then records the request for approval. */
+async function requestReview(
+  deps: ExecutionDeps,
+  request: ExecuteActionRequest,
+  action: Action,
+  environmentId: string,
+): Promise<ReviewOutcome> {
+  bindArguments(action.parameters, request.arguments, {
+    system: {},
+    masterData: await masterDataOf(deps, action),
+  });
+  const now = deps.clock.now();
+  const minutes = action.review?.expiresInMinutes ?? 24 * 60;
+  const { kind, id, email, name } = request.principal;
+  const review: ReviewRequest = {
+    id: deps.ids.next('rev'),
+    projectId: action.projectId,
+    environmentId,
+    actionId: action.id,
+    actionVersion: action.version,
+    arguments: request.arguments,
+    requestedBy: { kind, id, email, name },
+    requestedAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + minutes * 60_000).toISOString(),
+    ...(request.comment ? { comment: request.comment } : {}),
+    status: 'pending',
+  };
+  await deps.store.createReview(review);
+  return { kind: 'review_requested', review };
 }
 
 interface RunInput {

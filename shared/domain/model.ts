@@ -55,6 +55,8 @@ export type Action = import('./definitions/action.ts').ActionInput &
   Stored & {
     /** Increases by one on every save. */
     version: number;
+    /** Who saved this version (absent on records older than versioning). */
+    updatedBy?: { id: string; email: string };
   };
 
 /** Values per environment, readable by members and usable as {{ vars.name }}. */
@@ -104,7 +106,9 @@ export interface Execution {
   actionVersion: number;
   status: ExecutionStatus;
   principal: Pick<Principal, 'kind' | 'id' | 'email'>;
-  via: 'public_api' | 'console' | 'cron' | 'batch' | 'reservation';
+  via: 'public_api' | 'console' | 'cron' | 'batch' | 'reservation' | 'review';
+  /** The review request whose approval ran this execution. */
+  reviewId?: string;
   arguments: Record<string, unknown>;
   startedAt: string;
   finishedAt?: string;

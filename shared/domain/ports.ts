@@ -16,6 +16,8 @@ import type {
   Project,
   User,
 } from './model.ts';
+import type { ReviewStore } from './reviews.ts';
+import type { VersionStore } from './versions.ts';
 
 export interface DefinitionReader {
   getProject(projectId: string): Promise<Project | undefined>;
@@ -38,10 +40,12 @@ export class AlreadyExistsError extends Error {
   }
 }
 
-export interface Store extends DefinitionReader {
+export interface Store extends DefinitionReader, VersionStore, ReviewStore {
   createProject(project: Project): Promise<void>;
   createEnvironment(environment: Environment): Promise<void>;
   putMembership(membership: Membership): Promise<void>;
+  /** The direct memberships of a principal across projects. */
+  listMembershipsOfPrincipal(principalId: string): Promise<Membership[]>;
   putDataSource(dataSource: DataSource): Promise<void>;
   putAction(action: Action): Promise<void>;
   listEnvironments(projectId: string): Promise<Environment[]>;

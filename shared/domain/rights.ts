@@ -1,6 +1,7 @@
 /**
  * What each project role may do. Every management and execution endpoint asks
- * `requireRight`; a refusal names the missing right. (Governance extends this.)
+ * `requireRight`; a refusal names the missing right. docs/governance.md has
+ * the table for people.
  */
 import { DoguError } from './errors.ts';
 import type { Membership, Role } from './model.ts';
@@ -9,9 +10,14 @@ export const rights = [
   'view',
   'execute',
   'edit_actions',
+  'publish_versions',
+  'approve_reviews',
   'manage_data_sources',
   'manage_variables',
   'manage_secrets',
+  'manage_members',
+  'manage_action_groups',
+  'view_audit',
 ] as const;
 export type Right = (typeof rights)[number];
 
@@ -19,26 +25,34 @@ const everything = new Set<Right>(rights);
 export const rightsOfRole: Record<Role, ReadonlySet<Right>> = {
   admin: everything,
   development_lead: everything,
-  developer: new Set<Right>(['view', 'execute', 'edit_actions', 'manage_variables']),
-  operations_lead: new Set<Right>(['view', 'execute']),
+  developer: new Set<Right>(['view', 'execute', 'edit_actions', 'manage_variables', 'manage_action_groups']),
+  operations_lead: new Set<Right>(['view', 'execute', 'approve_reviews']),
   // Spec 2.1: by default anyone in the project may execute.
   member: new Set<Right>(['view', 'execute']),
 };
 
+/** Higher roles first: a principal with several (directly and through groups) holds the highest. */
+export const roleRank: readonly Role[] = [
+  'admin',
+  'development_lead',
+  'developer',
+  'operations_lead',
+  'member',
+];
+
+/** Rights are the union over every role held, directly or through user groups. */
 export function requireRight(
-  membership: Membership | undefined,
+  membership: (Membership & { roles?: Role[] }) | undefined,
   projectId: string,
   right: Right,
 ): Membership {
   if (!membership) throw new DoguError('forbidden', `You are not a member of project '${projectId}'.`);
-  if (!rightsOfRole[membership.role].has(right)) {
-    throw new DoguError(
-      'forbidden',
-      `Your role '${membership.role}' lacks the right '${right}' in project '${projectId}'.`,
-      {
-        extra: { missingRight: right },
-      },
-    );
+  const held = membership.roles ?? [membership.role];
+  if (!held.some((role) => rightsOfRole[role].has(right))) {
+    const who = held.length === 1 ? `Your role '${held[0]}' lacks` : `Your roles (${held.join(', ')}) lack`;
+    throw new DoguError('forbidden', `${who} the right '${right}' in project '${projectId}'.`, {
+      extra: { missingRight: right },
+    });
   }
   return membership;
 }

@@ -10,6 +10,8 @@ export function executionBody(execution: Execution, results?: StatementResult[])
     actionId: execution.actionId,
     actionVersion: execution.actionVersion,
     executedBy: execution.principal,
+    via: execution.via,
+    ...(execution.reviewId ? { reviewId: execution.reviewId } : {}),
     startedAt: execution.startedAt,
     finishedAt: execution.finishedAt ?? null,
     durationMs: execution.durationMs ?? null,

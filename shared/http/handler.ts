@@ -12,6 +12,7 @@ import { logger } from '../commons/logger.ts';
 import { badRequest, DoguError, forbidden, unauthorized } from '../domain/errors.ts';
 import type { Principal } from '../domain/model.ts';
 import { getServices, type Services } from '../runtime/services.ts';
+import { recordAudit } from './audit-recording.ts';
 import { problemResponse, toDoguError } from './problem.ts';
 import { type Route, type RouteName, routeKeyOf, routeNamed } from './routes.ts';
 
@@ -56,12 +57,20 @@ export function defineRoutes(functions: Partial<Record<RouteName, RouteFunction>
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event, context) => {
       const requestId = event.requestContext?.requestId ?? context.awsRequestId;
+      const target = byKey.get(event.routeKey) ?? (byKey.size === 1 ? [...byKey.values()][0] : undefined);
+      let services: Services | undefined;
+      let principal: Principal | undefined;
+      const audit = async (status: number, body: unknown) => {
+        if (target && services && target.route.method !== 'GET') {
+          await recordAudit(services, { route: target.route, event, principal, status, body: body as never });
+        }
+      };
       try {
-        const target = byKey.get(event.routeKey) ?? (byKey.size === 1 ? [...byKey.values()][0] : undefined);
         if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
         const { route, run } = target;
-        const services = await getServices();
-        const principal = await authenticate(route, event, services);
+        services = await getServices();
+        principal = await authenticate(route, event, services);
+        const caller = principal;
         const result = await run(
           {
             route,
@@ -71,10 +80,11 @@ export function defineRoutes(functions: Partial<Record<RouteName, RouteFunction>
             principal,
             jsonBody: () => parseJsonBody(event),
             parseBody: (schema) => parseWith(schema, parseJsonBody(event)),
-            caller: () => principal!,
+            caller: () => caller!,
           },
           services,
         );
+        await audit(result.status, result.body);
         return {
           statusCode: result.status,
           headers: { 'content-type': 'application/json', ...result.headers },
@@ -85,7 +95,9 @@ export function defineRoutes(functions: Partial<Record<RouteName, RouteFunction>
         if (problem.code === 'internal_error')
           logger.error('unhandled error', { requestId, error: error as Error });
         else logger.info('request refused', { requestId, code: problem.code, status: problem.status });
-        return problemResponse(problem, requestId);
+        const response = problemResponse(problem, requestId);
+        await audit(problem.status, JSON.parse(response.body ?? '{}'));
+        return response;
       }
     });
 }

@@ -40,6 +40,15 @@ function resource<N extends string, H extends string>(
   ] as const satisfies readonly Route[];
 }
 
+function actionRoute<N extends string, M extends Route['method']>(name: N, method: M, suffix: string) {
+  const path = `/api/v1/projects/{projectId}/actions/{actionId}${suffix}`;
+  return [{ name, method, path, handler: 'action-versions', auth: 'bearer' }] as const;
+}
+
+function reviewRoute<N extends string, M extends Route['method']>(name: N, method: M, path: string) {
+  return { name, method, path, handler: 'review-requests', auth: 'bearer' } as const;
+}
+
 function demoRoute<N extends string, M extends Route['method']>(name: N, method: M, path: string) {
   return { name, method, path, handler: 'demo-api', auth: 'none', localOnly: true } as const;
 }
@@ -66,6 +75,36 @@ export const routes = [
   // Management API: data sources and actions per project.
   ...resource('DataSource', 'data-sources', '/api/v1/projects/{projectId}/data-sources', '{dataSourceId}'),
   ...resource('Action', 'actions', '/api/v1/projects/{projectId}/actions', '{actionId}'),
+  // Versions of an action, publishing to environments (and rolling back), copying.
+  ...actionRoute('listActionVersions', 'GET', '/versions'),
+  ...actionRoute('getActionVersion', 'GET', '/versions/{version}'),
+  ...actionRoute('diffActionVersions', 'GET', '/diff'),
+  ...actionRoute('publishActionVersion', 'PUT', '/publications/{environmentId}'),
+  ...actionRoute('unpublishActionVersion', 'DELETE', '/publications/{environmentId}'),
+  ...actionRoute('copyAction', 'POST', '/copy'),
+  // Review requests.
+  reviewRoute('listReviewRequests', 'GET', '/api/v1/projects/{projectId}/review-requests'),
+  reviewRoute('getReviewRequest', 'GET', '/api/v1/projects/{projectId}/review-requests/{reviewId}'),
+  reviewRoute(
+    'approveReviewRequest',
+    'POST',
+    '/api/v1/projects/{projectId}/review-requests/{reviewId}/approve',
+  ),
+  reviewRoute(
+    'rejectReviewRequest',
+    'POST',
+    '/api/v1/projects/{projectId}/review-requests/{reviewId}/reject',
+  ),
+  reviewRoute(
+    'cancelReviewRequest',
+    'POST',
+    '/api/v1/projects/{projectId}/review-requests/{reviewId}/cancel',
+  ),
+  reviewRoute(
+    'getPublicReviewRequest',
+    'GET',
+    '/public/v1/projects/{projectId}/environments/{environmentId}/review-requests/{reviewId}',
+  ),
   ...resource('MasterDataList', 'master-data', '/api/v1/projects/{projectId}/master-data', '{masterDataId}'),
   // Variables and secrets per environment.
   ...resource(

@@ -4,6 +4,7 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import { TokenService } from '../adapters/auth/token-service.ts';
 import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
+import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { NodeHttpClient } from '../adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../adapters/http/options-from-env.ts';
@@ -22,10 +23,8 @@ function required(name: string): string {
 export async function createAwsServices(): Promise<Services> {
   // Other containers write too: cached definitions live briefly (docs/decisions/0007).
   const cacheMs = Number(process.env.DOGU_DEFINITION_CACHE_MS ?? 5_000);
-  const store = new CachingStore(
-    new DynamoDbStore(createDocumentClient(), required('DOGU_TABLE_NAME')),
-    cacheMs,
-  );
+  const documentClient = createDocumentClient();
+  const store = new CachingStore(new DynamoDbStore(documentClient, required('DOGU_TABLE_NAME')), cacheMs);
   const signingKey = await getSecret(required('DOGU_SIGNING_KEY_SECRET_ARN'), { maxAge: 300 });
   if (typeof signingKey !== 'string') throw new Error('The signing key secret must be a string.');
   return {
@@ -35,6 +34,7 @@ export async function createAwsServices(): Promise<Services> {
     // A Lambda container serves one request at a time: a small pool per data source is enough.
     connectors: new PooledConnectorFactory(2),
     // On Lambda, private addresses are refused unless the stack says otherwise (docs/deploy.md).
+    audit: new DynamoDbAuditLog(documentClient, required('DOGU_TABLE_NAME')),
     http: new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
     secrets: new SecretValues(new KmsSecretCipher(new KMSClient({}), required('DOGU_SECRETS_KEY_ID'))),
     clock: systemClock,

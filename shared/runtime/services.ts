@@ -3,6 +3,7 @@
  * once per process (embedded runtime) and shared by every handler.
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
+import type { AuditLog } from '../domain/audit.ts';
 import type {
   Clock,
   ConnectorFactory,
@@ -29,6 +30,8 @@ export interface Services {
   connectors: ConnectorFactory;
   http: HttpClient;
   secrets: SecretValues;
+  /** Append-only record of who did what (docs/governance.md). */
+  audit: AuditLog;
   clock: Clock;
   ids: IdGenerator;
   settings: RuntimeSettings;

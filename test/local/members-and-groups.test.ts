@@ -212,6 +212,7 @@ describe('user groups', () => {
       projectId: 'demo',
       principalId: carol.id,
       role: 'developer',
+      roles: ['developer', 'member'],
       groups: ['ops'],
     });
     // Dave belongs only through the group.

@@ -27,7 +27,9 @@ import type {
   User,
 } from '../../domain/model.ts';
 import { AlreadyExistsError, type Store, type StoredSecret } from '../../domain/ports.ts';
-import { keys } from './table-schema.ts';
+import type { ReviewRequest, ReviewStatus } from '../../domain/reviews.ts';
+import type { ActionVersion, Publication } from '../../domain/versions.ts';
+import { keys, tableSchema } from './table-schema.ts';
 
 type Key = { pk: string; sk: string };
 
@@ -99,6 +101,21 @@ export class DynamoDbStore implements Store {
       gsi1sk: `PROJECT#${membership.projectId}`,
     });
   }
+  async listMembershipsOfPrincipal(principalId: string): Promise<Membership[]> {
+    const { Items = [] } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: tableSchema.indexes[0].name,
+        KeyConditionExpression: 'gsi1pk = :principal AND begins_with(gsi1sk, :project)',
+        ExpressionAttributeValues: { ':principal': `PRINCIPAL#${principalId}`, ':project': 'PROJECT#' },
+      }),
+    );
+    return Items.filter((i) => i.type === 'membership').map((i) => ({
+      projectId: i.projectId as string,
+      principalId: i.principalId as string,
+      role: i.role as Membership['role'],
+    }));
+  }
   putDataSource(dataSource: DataSource) {
     return this.put(keys.dataSource(dataSource.projectId, dataSource.id), 'dataSource', dataSource);
   }
@@ -149,18 +166,34 @@ export class DynamoDbStore implements Store {
   async listActions(projectId: string): Promise<Action[]> {
     return (await this.queryProject<Action>(projectId, 'ACTION#')).map(({ sk: _sk, ...a }) => a as Action);
   }
-  async saveAction(action: Action, expectedVersion: number): Promise<boolean> {
+  saveAction(action: Action, expectedVersion: number): Promise<boolean> {
+    return this.putVersioned(keys.action(action.projectId, action.id), 'action', action, expectedVersion);
+  }
+  deleteAction(projectId: string, actionId: string) {
+    return this.remove(keys.action(projectId, actionId));
+  }
+
+  // Review requests
+  createReview(review: ReviewRequest) {
+    return this.create(keys.review(review.projectId, review.id), 'review', review);
+  }
+  getReview(projectId: string, reviewId: string) {
+    return this.get<ReviewRequest>(keys.review(projectId, reviewId));
+  }
+  async listReviews(projectId: string): Promise<ReviewRequest[]> {
+    // Ids are UUIDv7: sorting by id is sorting by time.
+    const items = await this.queryProject<ReviewRequest>(projectId, 'REVIEW#');
+    return items.map(({ sk: _sk, ...r }) => r).sort((a, b) => (a.id < b.id ? 1 : -1));
+  }
+  async updateReview(review: ReviewRequest, expected: ReviewStatus): Promise<boolean> {
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...keys.action(action.projectId, action.id), type: 'action', ...action },
-          ...(expectedVersion === 0
-            ? { ConditionExpression: 'attribute_not_exists(pk)' }
-            : {
-                ConditionExpression: 'version = :expected',
-                ExpressionAttributeValues: { ':expected': expectedVersion },
-              }),
+          Item: { ...keys.review(review.projectId, review.id), type: 'review', ...review },
+          ConditionExpression: '#status = :expected',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':expected': expected },
         }),
       );
       return true;
@@ -169,8 +202,39 @@ export class DynamoDbStore implements Store {
       throw error;
     }
   }
-  deleteAction(projectId: string, actionId: string) {
-    return this.remove(keys.action(projectId, actionId));
+
+  // Action versions and publications
+  createActionVersion(version: ActionVersion) {
+    return this.create(
+      keys.actionVersion(version.projectId, version.actionId, version.version),
+      'actionVersion',
+      version,
+    );
+  }
+  getActionVersion(projectId: string, actionId: string, version: number) {
+    return this.get<ActionVersion>(keys.actionVersion(projectId, actionId, version));
+  }
+  async listActionVersions(projectId: string, actionId: string): Promise<ActionVersion[]> {
+    const items = await this.queryProject<ActionVersion>(projectId, `ACTIONVER#${actionId}#`);
+    return items.map(({ sk: _sk, ...v }) => v).sort((a, b) => b.version - a.version);
+  }
+  getPublication(projectId: string, actionId: string, environmentId: string) {
+    return this.get<Publication>(keys.publication(projectId, actionId, environmentId));
+  }
+  async listPublications(projectId: string, actionId: string): Promise<Publication[]> {
+    return (await this.queryProject<Publication>(projectId, `PUBLICATION#${actionId}#`)).map(
+      ({ sk: _sk, ...p }) => p,
+    );
+  }
+  putPublication(publication: Publication) {
+    return this.put(
+      keys.publication(publication.projectId, publication.actionId, publication.environmentId),
+      'publication',
+      publication,
+    );
+  }
+  deletePublication(projectId: string, actionId: string, environmentId: string) {
+    return this.remove(keys.publication(projectId, actionId, environmentId));
   }
 
   getMasterData(projectId: string, masterDataId: string) {

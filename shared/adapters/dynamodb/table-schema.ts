@@ -27,6 +27,15 @@ export const keys = {
   userEmail: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: '#EMAIL' }),
   execution: (executionId: string) => ({ pk: `EXECUTION#${executionId}`, sk: '#EXECUTION' }),
   marker: (name: string) => ({ pk: `MARKER#${name}`, sk: '#MARKER' }),
+  actionVersion: (projectId: string, actionId: string, version: number) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `ACTIONVER#${actionId}#${String(version).padStart(10, '0')}`,
+  }),
+  review: (projectId: string, reviewId: string) => ({ pk: `PROJECT#${projectId}`, sk: `REVIEW#${reviewId}` }),
+  publication: (projectId: string, actionId: string, environmentId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `PUBLICATION#${actionId}#${environmentId}`,
+  }),
   masterData: (projectId: string, masterDataId: string) => ({
     pk: `PROJECT#${projectId}`,
     sk: `MASTER#${masterDataId}`,

@@ -1,5 +1,6 @@
 /** Action definitions: SQL (spec 2.2) and HTTP API (spec 2.5) actions with their parameters. */
 import { z } from 'zod';
+import { roles } from '../model.ts';
 import { keyValueListSchema, resourceIdSchema } from './data-source.ts';
 import { parameterSchema } from './parameter.ts';
 
@@ -31,12 +32,39 @@ export const httpBodySchema = z.discriminatedUnion('type', [
 ]);
 export type HttpBody = z.infer<typeof httpBodySchema>;
 
+/**
+ * Who may run the action (spec 2.1). `everyone`: every project member with the execute right.
+ * `restricted`: only the listed users, roles and user groups. `javascript_action`: only when
+ * called from that JavaScript action (the call path arrives with JavaScript actions).
+ */
+export const permissionSchema = z.object({
+  mode: z.enum(['everyone', 'restricted', 'javascript_action']),
+  users: z.array(z.string().min(1).max(100)).max(500).optional(),
+  roles: z.array(z.enum(roles)).optional(),
+  groups: z.array(resourceIdSchema).max(100).optional(),
+  javascriptActionId: resourceIdSchema.optional(),
+});
+export type ActionPermission = z.infer<typeof permissionSchema>;
+
+/** A run needs another user's approval; a request expires unanswered after `expiresInMinutes`. */
+export const reviewSchema = z.object({
+  required: z.boolean(),
+  expiresInMinutes: z
+    .number()
+    .int()
+    .min(5)
+    .max(30 * 24 * 60)
+    .optional(),
+});
+
 const common = {
   id: resourceIdSchema,
   name: z.string().min(1).max(200),
   description: z.string().max(2000).optional(),
   dataSourceId: resourceIdSchema,
   parameters: z.array(parameterSchema).max(100).default([]),
+  permission: permissionSchema.optional(),
+  review: reviewSchema.optional(),
 };
 
 export const sqlStatementSchema = z.object({

@@ -2,7 +2,9 @@
 import type { ActionInput } from '../definitions/action.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { Action, Principal } from '../model.ts';
+import { AlreadyExistsError } from '../ports.ts';
 import { validateAction } from '../validate-action.ts';
+import type { ActionVersion } from '../versions.ts';
 import { authorize } from './access.ts';
 import type { ManageDeps } from './data-sources.ts';
 
@@ -11,7 +13,7 @@ export async function putAction(
   principal: Principal,
   projectId: string,
   input: ActionInput,
-  options: { expectedVersion?: number } = {},
+  options: { expectedVersion?: number; message?: string } = {},
 ): Promise<{ action: Action; created: boolean }> {
   await authorize(deps.store, principal, projectId, 'edit_actions');
   const [previous, dataSource, names, masterData] = await Promise.all([
@@ -30,16 +32,45 @@ export async function putAction(
     throw conflict(input.id, currentVersion);
   }
   const now = deps.clock.now().toISOString();
+  const author = { id: principal.id, email: principal.email };
   const action = {
     ...input,
     projectId,
     version: currentVersion + 1,
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
+    updatedBy: author,
   } as Action;
-  // A concurrent save in between makes this fail instead of silently overwriting it.
+  if (previous) await ensureVersionRecorded(deps, previous);
+  // The head first, under a version condition: of two concurrent saves one wins, the other gets 409.
   if (!(await deps.store.saveAction(action, currentVersion))) throw conflict(input.id, undefined);
+  await ensureVersionRecorded(deps, action, options.message ?? '');
   return { action, created: !previous };
+}
+
+/**
+ * Writes the immutable version record of a head. Also heals a save that
+ * crashed between the head and its version record (and heads saved before
+ * versioning existed): the head holds the definition, so nothing is lost.
+ */
+export async function ensureVersionRecorded(deps: ManageDeps, head: Action, message = ''): Promise<void> {
+  if (await deps.store.getActionVersion(head.projectId, head.id, head.version)) return;
+  await deps.store.createActionVersion(versionOf(head, message)).catch((error) => {
+    if (!(error instanceof AlreadyExistsError)) throw error;
+  });
+}
+
+export function versionOf(head: Action, message = ''): ActionVersion {
+  const { projectId, version, createdAt: _c, updatedAt, updatedBy, ...definition } = head;
+  return {
+    projectId,
+    actionId: head.id,
+    version,
+    definition: definition as ActionInput,
+    author: updatedBy ?? { id: 'unknown', email: 'unknown' },
+    createdAt: updatedAt,
+    message,
+  };
 }
 
 const conflict = (actionId: string, currentVersion: number | undefined) =>

@@ -8,16 +8,17 @@
  * CSV comes from the HTTP layer's `resultToCsv` so audit downloads escape
  * formulas exactly as result downloads do.
  */
+
 import { resultToCsv } from '../../http/csv.ts';
 import type { AuditEntry, AuditLog, AuditQuery } from '../audit.ts';
 import { DoguError } from '../errors.ts';
 import type { Column, Principal } from '../model.ts';
-import type { DefinitionReader } from '../ports.ts';
+import type { DefinitionReader, Store } from '../ports.ts';
 import { maxResultBytes } from '../result-limits.ts';
 import { authorize } from './access.ts';
 
 export interface AuditDeps {
-  store: DefinitionReader;
+  store: Pick<Store, 'getMembership' | 'getProject' | 'listUserGroupsOfPrincipal'>;
   audit: AuditLog;
 }
 

@@ -26,7 +26,8 @@ export function effectiveRole(
 }
 
 /** A membership as authorization sees it, with the ids of the user groups that list the principal. */
-export type ResolvedMembership = Membership & { groups: string[] };
+/** `role` is the highest role held; `roles` all of them, since rights are the union over roles. */
+export type ResolvedMembership = Membership & { groups: string[]; roles: Role[] };
 
 /**
  * The principal's membership of the project as authorization should see it: the effective role of
@@ -46,7 +47,10 @@ export async function resolveMembership(
     direct?.role,
     groups.map((g) => g.role),
   );
-  return role ? { projectId, principalId, role, groups: groups.map((g) => g.id) } : undefined;
+  if (!role) return undefined;
+  const held = new Set([direct?.role, ...groups.map((g) => g.role)]);
+  const allRoles = roles.filter((r) => held.has(r));
+  return { projectId, principalId, role, roles: allRoles, groups: groups.map((g) => g.id) };
 }
 
 /**

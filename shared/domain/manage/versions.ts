@@ -1,0 +1,139 @@
+/** Version history, diffs, publishing a version to an environment (and rolling back), and copying an action. */
+import { DoguError, notFound } from '../errors.ts';
+import type { Action, Principal } from '../model.ts';
+import { diffDefinitions, type Publication } from '../versions.ts';
+import { authorize, requireEnvironment } from './access.ts';
+import { putAction, versionOf } from './actions.ts';
+import type { ManageDeps } from './data-sources.ts';
+
+async function headOf(deps: ManageDeps, projectId: string, actionId: string): Promise<Action> {
+  const head = await deps.store.getAction(projectId, actionId);
+  if (!head) throw notFound('Action', actionId);
+  return head;
+}
+
+/** Newest first; the head counts even if its record was never written (older data). */
+export async function listVersions(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  actionId: string,
+) {
+  await authorize(deps.store, principal, projectId, 'view');
+  const head = await headOf(deps, projectId, actionId);
+  const [versions, publications] = await Promise.all([
+    deps.store.listActionVersions(projectId, actionId),
+    deps.store.listPublications(projectId, actionId),
+  ]);
+  if (!versions.some((v) => v.version === head.version)) versions.unshift(versionOf(head));
+  return { latest: head.version, versions, publications };
+}
+
+export async function getVersion(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  actionId: string,
+  version: number,
+) {
+  await authorize(deps.store, principal, projectId, 'view');
+  return loadVersion(deps, projectId, actionId, version);
+}
+
+export async function loadVersion(
+  deps: Pick<ManageDeps, 'store'>,
+  projectId: string,
+  actionId: string,
+  version: number,
+) {
+  const head = await headOf(deps as ManageDeps, projectId, actionId);
+  if (!Number.isInteger(version) || version < 1 || version > head.version) {
+    throw new DoguError(
+      'not_found',
+      `Action '${actionId}' has no version ${version}; the latest is ${head.version}.`,
+    );
+  }
+  if (version === head.version) return versionOf(head);
+  const stored = await deps.store.getActionVersion(projectId, actionId, version);
+  if (!stored)
+    throw new DoguError('not_found', `Version ${version} of action '${actionId}' was not recorded.`);
+  return stored;
+}
+
+export async function diffVersions(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  actionId: string,
+  from: number,
+  to: number,
+) {
+  await authorize(deps.store, principal, projectId, 'view');
+  const [before, after] = await Promise.all([
+    loadVersion(deps, projectId, actionId, from),
+    loadVersion(deps, projectId, actionId, to),
+  ]);
+  return { from, to, changes: diffDefinitions(before.definition, after.definition) };
+}
+
+/** Points an environment at a version: publishing a new one, or rolling back to an earlier one. */
+export async function publishVersion(
+  deps: ManageDeps,
+  principal: Principal,
+  scope: { projectId: string; actionId: string; environmentId: string },
+  version: number,
+): Promise<{ publication: Publication; previousVersion: number | undefined }> {
+  await authorize(deps.store, principal, scope.projectId, 'publish_versions');
+  await requireEnvironment(deps.store, scope.projectId, scope.environmentId);
+  await loadVersion(deps, scope.projectId, scope.actionId, version);
+  const previous = await deps.store.getPublication(scope.projectId, scope.actionId, scope.environmentId);
+  const publication: Publication = {
+    ...scope,
+    version,
+    publishedBy: { id: principal.id, email: principal.email },
+    publishedAt: deps.clock.now().toISOString(),
+  };
+  await deps.store.putPublication(publication);
+  return { publication, previousVersion: previous?.version };
+}
+
+/** The environment follows the latest version again. */
+export async function unpublish(
+  deps: ManageDeps,
+  principal: Principal,
+  scope: { projectId: string; actionId: string; environmentId: string },
+) {
+  await authorize(deps.store, principal, scope.projectId, 'publish_versions');
+  if (!(await deps.store.deletePublication(scope.projectId, scope.actionId, scope.environmentId))) {
+    throw new DoguError(
+      'not_found',
+      `Action '${scope.actionId}' has no version published to '${scope.environmentId}'.`,
+    );
+  }
+}
+
+/** A new action with the same settings and a new id (version 1). */
+export async function copyAction(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  sourceId: string,
+  target: { id: string; name?: string },
+) {
+  await authorize(deps.store, principal, projectId, 'edit_actions');
+  const source = await headOf(deps, projectId, sourceId);
+  if (await deps.store.getAction(projectId, target.id)) {
+    throw new DoguError('state_conflict', `An action '${target.id}' exists already; choose another id.`);
+  }
+  const { projectId: _p, version: _v, createdAt: _c, updatedAt: _u, updatedBy: _b, ...definition } = source;
+  return putAction(
+    deps,
+    principal,
+    projectId,
+    { ...definition, id: target.id, name: target.name ?? `${source.name} (copy)` },
+    {
+      expectedVersion: 0,
+      message: `Copied from '${sourceId}' version ${source.version}`,
+    },
+  );
+}

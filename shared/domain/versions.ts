@@ -1,0 +1,77 @@
+/**
+ * Action versions. Every save stores an immutable version (definition, author,
+ * time, message). An environment runs the version published to it, or — if
+ * nothing was ever published there — the latest version. Rolling back is
+ * publishing an earlier version.
+ */
+import type { ActionInput } from './definitions/action.ts';
+
+export interface ActionVersion {
+  projectId: string;
+  actionId: string;
+  version: number;
+  definition: ActionInput;
+  author: { id: string; email: string };
+  createdAt: string;
+  message: string;
+}
+
+export interface Publication {
+  projectId: string;
+  actionId: string;
+  environmentId: string;
+  version: number;
+  publishedBy: { id: string; email: string };
+  publishedAt: string;
+}
+
+export interface VersionStore {
+  /** Versions are immutable: AlreadyExistsError when that version number exists. */
+  createActionVersion(version: ActionVersion): Promise<void>;
+  getActionVersion(projectId: string, actionId: string, version: number): Promise<ActionVersion | undefined>;
+  /** Newest first. */
+  listActionVersions(projectId: string, actionId: string): Promise<ActionVersion[]>;
+  getPublication(
+    projectId: string,
+    actionId: string,
+    environmentId: string,
+  ): Promise<Publication | undefined>;
+  listPublications(projectId: string, actionId: string): Promise<Publication[]>;
+  putPublication(publication: Publication): Promise<void>;
+  deletePublication(projectId: string, actionId: string, environmentId: string): Promise<boolean>;
+}
+
+export interface DefinitionChange {
+  /** A readable path: `statements[0].sql`, `parameters[1].default`. */
+  path: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Field-level differences between two definitions, in a stable order. */
+export function diffDefinitions(before: unknown, after: unknown, path = ''): DefinitionChange[] {
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  const bothArrays = Array.isArray(before) && Array.isArray(after);
+  const bothObjects = isPlainObject(before) && isPlainObject(after);
+  if (bothArrays) {
+    const changes: DefinitionChange[] = [];
+    for (let i = 0; i < Math.max(before.length, after.length); i++) {
+      changes.push(...diffDefinitions(before[i], after[i], `${path}[${i}]`));
+    }
+    return changes;
+  }
+  if (bothObjects) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    return keys.flatMap((key) => diffDefinitions(before[key], after[key], path ? `${path}.${key}` : key));
+  }
+  return [
+    {
+      path: path || '(whole)',
+      ...(before === undefined ? {} : { before }),
+      ...(after === undefined ? {} : { after }),
+    },
+  ];
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,0 +1,124 @@
+/**
+ * Records every state-changing API call in the audit log, in one place: each
+ * mutating route names its event and the path parameter that identifies its
+ * target. A test requires every mutating route to be listed here, so a new
+ * route cannot silently escape the audit log.
+ */
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { logger } from '../commons/logger.ts';
+import type { AuditEntry } from '../domain/audit.ts';
+import type { Principal } from '../domain/model.ts';
+import type { Services } from '../runtime/services.ts';
+import type { Route, RouteName } from './routes.ts';
+
+interface AuditedRoute {
+  event: string;
+  targetType: string;
+  /** The path parameter naming the target; absent: read `targetFromBody` from the response. */
+  targetParameter?: string;
+  targetFromBody?: string;
+}
+
+const target = (event: string, targetType: string, targetParameter: string): AuditedRoute => ({
+  event,
+  targetType,
+  targetParameter,
+});
+
+export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
+  executeAction: target('execution.run', 'action', 'actionId'),
+  putDataSource: target('data_source.save', 'data_source', 'dataSourceId'),
+  deleteDataSource: target('data_source.delete', 'data_source', 'dataSourceId'),
+  putAction: target('action.save', 'action', 'actionId'),
+  deleteAction: target('action.delete', 'action', 'actionId'),
+  copyAction: target('action.copy', 'action', 'actionId'),
+  publishActionVersion: target('action.publish', 'action', 'actionId'),
+  unpublishActionVersion: target('action.unpublish', 'action', 'actionId'),
+  putMasterDataList: target('master_data.save', 'master_data', 'masterDataId'),
+  deleteMasterDataList: target('master_data.delete', 'master_data', 'masterDataId'),
+  putVariable: target('variable.save', 'variable', 'name'),
+  deleteVariable: target('variable.delete', 'variable', 'name'),
+  putSecret: target('secret.save', 'secret', 'name'),
+  deleteSecret: target('secret.delete', 'secret', 'name'),
+  approveReviewRequest: target('review.approve', 'review_request', 'reviewId'),
+  rejectReviewRequest: target('review.reject', 'review_request', 'reviewId'),
+  cancelReviewRequest: target('review.cancel', 'review_request', 'reviewId'),
+  putMember: target('member.save', 'member', 'principalId'),
+  addMemberByEmail: { event: 'member.add', targetType: 'member', targetFromBody: 'principalId' },
+  deleteMember: target('member.delete', 'member', 'principalId'),
+  putUserGroup: target('user_group.save', 'user_group', 'groupId'),
+  deleteUserGroup: target('user_group.delete', 'user_group', 'groupId'),
+  putActionGroup: target('action_group.save', 'action_group', 'groupId'),
+  deleteActionGroup: target('action_group.delete', 'action_group', 'groupId'),
+  reorderActionGroup: target('action_group.reorder', 'action_group', 'groupId'),
+};
+
+/** Routes that change nothing worth auditing although they are not GET. */
+export const unauditedMutations: ReadonlySet<string> = new Set(['localLogin', 'demoApiLogin', 'notFound']);
+
+export const originOf = (event: APIGatewayProxyEventV2) => ({
+  sourceIp: event.requestContext?.http?.sourceIp ?? '',
+  userAgent: event.headers?.['user-agent'] ?? '',
+});
+
+/** What an entry says about the outcome: execution ids and statuses, or the refusal's code. */
+function detailsOf(routeName: string, status: number, body: Record<string, unknown> | undefined) {
+  if (status >= 400) return { status, code: body?.code };
+  if (routeName === 'executeAction') {
+    const review = body?.reviewRequest as { id: string } | undefined;
+    if (review) return { reviewRequestId: review.id };
+    return { executionId: body?.id, status: body?.status, actionVersion: body?.actionVersion };
+  }
+  if (routeName === 'approveReviewRequest') {
+    return { executionId: (body?.execution as { id?: string } | null)?.id ?? null };
+  }
+  return body && typeof body.version === 'number' ? { version: body.version } : undefined;
+}
+
+export async function recordAudit(
+  services: Services,
+  input: {
+    route: Route;
+    event: APIGatewayProxyEventV2;
+    principal: Principal | undefined;
+    status: number;
+    body: Record<string, unknown> | undefined;
+  },
+): Promise<void> {
+  const audited = auditedRoutes[input.route.name as RouteName];
+  const projectId = input.event.pathParameters?.projectId;
+  // Without a verified caller or a project there is nobody and nowhere to record.
+  if (!audited || !input.principal || !projectId) return;
+  const { status } = input;
+  // A failed execution is recorded as such; a refusal of rights as refused.
+  const failedRun = input.route.name === 'executeAction' && (input.body?.execution as object | undefined);
+  const outcome: AuditEntry['outcome'] =
+    status === 401 || status === 403 ? 'refused' : status < 400 ? 'succeeded' : 'failed';
+  const targetId = audited.targetParameter
+    ? input.event.pathParameters?.[audited.targetParameter]
+    : (input.body?.[audited.targetFromBody!] as string | undefined);
+  const details = detailsOf(input.route.name, status, input.body);
+  const executionId = failedRun ? (failedRun as { id?: string }).id : undefined;
+  const environmentId = input.event.pathParameters?.environmentId;
+  try {
+    await services.audit.append({
+      id: services.ids.next('aud'),
+      projectId,
+      at: services.clock.now().toISOString(),
+      actor: { kind: input.principal.kind, id: input.principal.id, email: input.principal.email },
+      origin: originOf(input.event),
+      event: audited.event,
+      target: { type: audited.targetType, id: targetId ?? 'unknown' },
+      ...(environmentId ? { environmentId } : {}),
+      outcome,
+      ...(details || executionId ? { details: { ...details, ...(executionId ? { executionId } : {}) } } : {}),
+    });
+  } catch (error) {
+    // The change itself happened: say loudly that its record is missing rather than undo it.
+    logger.error('audit entry could not be written', {
+      error: error as Error,
+      event: audited.event,
+      projectId,
+    });
+  }
+}

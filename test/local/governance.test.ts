@@ -1,0 +1,340 @@
+/**
+ * Versions per environment with publish, rollback and diff; action copy;
+ * per-action execution permission; review requests with a race test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRuntime } from '../../local/runtime.ts';
+import type { Principal, Role } from '../../shared/domain/model.ts';
+import { apiClient } from '../support/api.ts';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
+
+let runtime: LocalRuntime;
+let database: TestDatabase;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let admin: ReturnType<typeof apiClient>;
+const base = '/api/v1/projects/demo';
+
+async function member(id: string, role: Role) {
+  const principal: Principal = { kind: 'user', id, email: `${id}@example.com`, name: id };
+  await runtime.services.store
+    .createUser({ ...principal, createdAt: new Date().toISOString() })
+    .catch(() => {});
+  await runtime.services.store.putMembership({ projectId: 'demo', principalId: id, role });
+  return apiClient(runtime, (await runtime.services.tokens.issue(principal, 3600)).token);
+}
+
+const valueAction = (value: string, extra: Record<string, unknown> = {}) => ({
+  id: 'which',
+  name: 'Which version',
+  kind: 'sql',
+  dataSourceId: 'demo-postgres',
+  statements: [{ title: 'v', sql: `SELECT '${value}' AS v` }],
+  ...extra,
+});
+
+beforeAll(async () => {
+  dir = await tempDir('govern');
+  database = await createTestDatabase();
+  runtime = await startTestRuntime(dir.path, { demoDatabaseUrl: database.url });
+  admin = apiClient(runtime, await loginToken(runtime));
+});
+afterAll(async () => {
+  await runtime?.close();
+  await dir?.remove();
+  await database?.drop();
+});
+
+const ran = async (client: ReturnType<typeof apiClient>, env = 'development') => {
+  const run = await client.execute('which', {}, env);
+  return { version: run.body.actionVersion, value: run.body.results?.[0]?.rows?.[0]?.v, status: run.status };
+};
+
+describe('versions', () => {
+  it('every save is a version with author and message; environments without a publication follow the latest', async () => {
+    await admin.put(`${base}/actions/which`, { ...valueAction('one'), changeMessage: 'first' });
+    await admin.put(`${base}/actions/which`, { ...valueAction('two'), changeMessage: 'second' });
+    const list = await admin.get(`${base}/actions/which/versions`);
+    expect(list.body.latest).toBe(2);
+    expect(
+      list.body.versions.map((v: { version: number; message: string }) => [v.version, v.message]),
+    ).toEqual([
+      [2, 'second'],
+      [1, 'first'],
+    ]);
+    expect(list.body.versions[0].author.email).toBe('admin@dogu.local');
+    expect(await ran(admin, 'production')).toMatchObject({ version: 2, value: 'two' });
+  });
+
+  it('publishing pins an environment; rollback publishes an earlier version; executions record it', async () => {
+    expect((await admin.put(`${base}/actions/which/publications/production`, { version: 2 })).status).toBe(
+      200,
+    );
+    await admin.put(`${base}/actions/which`, valueAction('three'));
+    expect(await ran(admin, 'production')).toMatchObject({ version: 2, value: 'two' });
+    expect(await ran(admin, 'development')).toMatchObject({ version: 3, value: 'three' });
+
+    const rollback = await admin.put(`${base}/actions/which/publications/production`, { version: 1 });
+    expect(rollback.body).toMatchObject({ version: 1, previousVersion: 2, environmentId: 'production' });
+    expect(await ran(admin, 'production')).toMatchObject({ version: 1, value: 'one' });
+
+    expect((await admin.delete(`${base}/actions/which/publications/production`)).status).toBe(204);
+    expect(await ran(admin, 'production')).toMatchObject({ version: 3, value: 'three' });
+  });
+
+  it('refuses publishing a version that does not exist, or to an unknown environment; nothing changes', async () => {
+    const missing = await admin.put(`${base}/actions/which/publications/production`, { version: 9 });
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toBe("Action 'which' has no version 9; the latest is 3.");
+    expect((await admin.put(`${base}/actions/which/publications/staging`, { version: 1 })).status).toBe(404);
+    expect((await admin.get(`${base}/actions/which/versions`)).body.publications).toEqual([]);
+  });
+
+  it('diffs two versions field by field', async () => {
+    const diff = await admin.get(`${base}/actions/which/diff?from=1&to=3`);
+    expect(diff.body.changes).toEqual([
+      { path: 'statements[0].sql', before: "SELECT 'one' AS v", after: "SELECT 'three' AS v" },
+    ]);
+    expect((await admin.get(`${base}/actions/which/diff?from=1&to=x`)).status).toBe(400);
+  });
+
+  it('only roles with publish_versions may publish', async () => {
+    const developer = await member('usr_dev1', 'developer');
+    const refused = await developer.put(`${base}/actions/which/publications/production`, { version: 1 });
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toContain("'publish_versions'");
+  });
+
+  it('copies an action into a new one at version 1', async () => {
+    const copy = await admin.post(`${base}/actions/which/copy`, { id: 'which-copy' });
+    expect(copy.status).toBe(201);
+    expect(copy.body).toMatchObject({ id: 'which-copy', name: 'Which version (copy)', version: 1 });
+    expect(copy.body.statements).toEqual([{ title: 'v', sql: "SELECT 'three' AS v" }]);
+    expect((await admin.post(`${base}/actions/which/copy`, { id: 'which-copy' })).status).toBe(409);
+  });
+});
+
+describe('execution permission', () => {
+  it('restricted to users and roles; others get 403 naming the action', async () => {
+    await admin.put(
+      `${base}/actions/which`,
+      valueAction('four', {
+        permission: { mode: 'restricted', users: ['lead@example.com'], roles: ['operations_lead'] },
+      }),
+    );
+    const plain = await member('usr_plain', 'member');
+    const ops = await member('usr_ops', 'operations_lead');
+    const named = await member('lead', 'member');
+    const refused = await plain.execute('which', {});
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toBe(
+      "Action 'which' is restricted: you are not among the users, roles or groups allowed to run it.",
+    );
+    expect((await ops.execute('which', {})).status).toBe(200);
+    expect((await named.execute('which', {})).status).toBe(200);
+  });
+
+  it('javascript_action mode: only that action may run it', async () => {
+    await admin.put(
+      `${base}/actions/which`,
+      valueAction('five', { permission: { mode: 'javascript_action', javascriptActionId: 'which-copy' } }),
+    );
+    const run = await admin.execute('which', {});
+    expect(run.status).toBe(403);
+    expect(run.body.detail).toBe("Action 'which' can only be run from the JavaScript action 'which-copy'.");
+  });
+});
+
+describe('reviews', () => {
+  const gated = {
+    id: 'refund',
+    name: 'Refund',
+    kind: 'sql',
+    dataSourceId: 'demo-postgres',
+    review: { required: true, expiresInMinutes: 60 },
+    parameters: [{ name: 'order_id', kind: 'number', required: true }],
+    statements: [
+      { title: 'Refund', sql: 'SELECT {{ order_id }}::int AS refunded, {{ currentUser.email }} AS by' },
+    ],
+  };
+
+  it('a run request answers 202 with the review request; bad arguments are refused at once', async () => {
+    await admin.put(`${base}/actions/refund`, gated);
+    const requester = await member('usr_req', 'member');
+    const bad = await requester.execute('refund', {});
+    expect(bad.status).toBe(422);
+    const requested = await requester.post(
+      '/public/v1/projects/demo/environments/development/actions/refund/executions',
+      {
+        arguments: { order_id: 7 },
+        comment: 'customer asked',
+      },
+    );
+    expect(requested.status).toBe(202);
+    expect(requested.body.reviewRequest).toMatchObject({
+      status: 'pending',
+      actionVersion: 1,
+      arguments: { order_id: 7 },
+      comment: 'customer asked',
+    });
+    expect(requested.headers.get('location')).toBe(requested.body.links.self);
+    const polled = await requester.get(requested.body.links.self);
+    expect(polled.body.status).toBe('pending');
+  });
+
+  it('the requester cannot approve; a member without approve_reviews cannot either', async () => {
+    const requester = await member('usr_req2', 'operations_lead');
+    const { body } = await requester.execute('refund', { order_id: 8 });
+    const own = await requester.post(`${base}/review-requests/${body.reviewRequest.id}/approve`, {});
+    expect(own.status).toBe(403);
+    expect(own.body.detail).toBe('You cannot approve your own review request.');
+    const plain = await member('usr_plain2', 'member');
+    expect((await plain.post(`${base}/review-requests/${body.reviewRequest.id}/approve`, {})).status).toBe(
+      403,
+    );
+  });
+
+  it('approval runs the pinned version once, as the requester; later decisions are refused', async () => {
+    const requester = await member('usr_req3', 'member');
+    const { body } = await requester.execute('refund', { order_id: 9 });
+    const id = body.reviewRequest.id;
+    // The action changes after the request: the request still runs version 1.
+    await admin.put(`${base}/actions/refund`, {
+      ...gated,
+      statements: [{ title: 'Refund', sql: 'SELECT -1 AS refunded' }],
+    });
+    const approver = await member('usr_approver', 'operations_lead');
+    const approved = await approver.post(`${base}/review-requests/${id}/approve`, { comment: 'ok' });
+    expect(approved.status).toBe(200);
+    expect(approved.body.reviewRequest).toMatchObject({
+      status: 'executed',
+      decidedBy: { email: 'usr_approver@example.com' },
+      decisionComment: 'ok',
+    });
+    expect(approved.body.execution).toMatchObject({ actionVersion: 1, via: 'review', reviewId: id });
+    expect(approved.body.execution.results[0].rows).toEqual([{ refunded: 9, by: 'usr_req3@example.com' }]);
+    const again = await approver.post(`${base}/review-requests/${id}/approve`, {});
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toContain('it was executed by usr_approver@example.com');
+    expect((await approver.post(`${base}/review-requests/${id}/reject`, {})).status).toBe(409);
+  });
+
+  it('two approvals arriving at once run the action exactly once (counted in the database)', async () => {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client(database.connection);
+    await client.connect();
+    await client.query('CREATE TABLE refunds (order_id int NOT NULL, at timestamptz DEFAULT now())');
+    await admin.put(`${base}/actions/refund-write`, {
+      ...gated,
+      id: 'refund-write',
+      statements: [
+        { title: 'Refund', sql: 'INSERT INTO refunds (order_id) VALUES ({{ order_id }}) RETURNING order_id' },
+      ],
+    });
+    const requester = await member('usr_req4', 'member');
+    const approvers = await Promise.all(
+      ['usr_a1', 'usr_a2', 'usr_a3', 'usr_a4'].map((id) => member(id, 'operations_lead')),
+    );
+    try {
+      for (let round = 0; round < 5; round++) {
+        const orderId = 100 + round;
+        const { body } = await requester.execute('refund-write', { order_id: orderId });
+        const id = body.reviewRequest.id;
+        const answers = await Promise.all(
+          approvers.map((a) => a.post(`${base}/review-requests/${id}/approve`, {})),
+        );
+        expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+        expect(answers.filter((a) => a.status === 409)).toHaveLength(approvers.length - 1);
+        expect((await requester.get(`${base}/review-requests/${id}`)).body.status).toBe('executed');
+        const { rows } = await client.query('SELECT count(*)::int AS n FROM refunds WHERE order_id = $1', [
+          orderId,
+        ]);
+        expect(rows[0].n).toBe(1);
+      }
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('reject, cancel and expiry', async () => {
+    const requester = await member('usr_req5', 'member');
+    const approver = await member('usr_approver2', 'development_lead');
+    const first = (await requester.execute('refund', { order_id: 1 })).body.reviewRequest.id;
+    const rejected = await approver.post(`${base}/review-requests/${first}/reject`, { comment: 'no' });
+    expect(rejected.body).toMatchObject({ status: 'rejected', decisionComment: 'no' });
+    const second = (await requester.execute('refund', { order_id: 2 })).body.reviewRequest.id;
+    expect((await approver.post(`${base}/review-requests/${second}/cancel`, {})).status).toBe(403);
+    expect((await requester.post(`${base}/review-requests/${second}/cancel`, {})).body.status).toBe(
+      'cancelled',
+    );
+
+    await admin.put(`${base}/actions/refund`, { ...gated, review: { required: true, expiresInMinutes: 5 } });
+    const third = (await requester.execute('refund', { order_id: 3 })).body.reviewRequest;
+    const stored = await runtime.services.store.getReview('demo', third.id);
+    await runtime.services.store.updateReview(
+      { ...stored!, expiresAt: new Date(Date.now() - 1000).toISOString() },
+      'pending',
+    );
+    const expired = await approver.post(`${base}/review-requests/${third.id}/approve`, {});
+    expect(expired.status).toBe(409);
+    expect(expired.body.detail).toContain('it expired at');
+    const pending = await approver.get(`${base}/review-requests?status=pending`);
+    expect(pending.body.data.map((r: { id: string }) => r.id)).not.toContain(third.id);
+  });
+});
+
+describe('user groups in authorization', () => {
+  it('a member in a developer group may edit actions; rights are the union over roles', async () => {
+    const plain = await member('usr_grouped', 'developer');
+    expect((await plain.post(`${base}/review-requests/rev_none/approve`, {})).status).toBe(403);
+    await runtime.services.store.createUser({
+      id: 'usr_viagroup',
+      email: 'via@example.com',
+      name: 'Via',
+      createdAt: new Date().toISOString(),
+    });
+    const outsiderOnlyByGroup = apiClient(
+      runtime,
+      (
+        await runtime.services.tokens.issue(
+          { kind: 'user', id: 'usr_viagroup', email: 'via@example.com', name: 'Via' },
+          600,
+        )
+      ).token,
+    );
+    expect((await outsiderOnlyByGroup.get(`${base}/actions`)).status).toBe(403);
+
+    const ops = await admin.put(`${base}/user-groups/ops`, {
+      id: 'ops',
+      name: 'Ops',
+      role: 'operations_lead',
+      members: ['usr_grouped'],
+    });
+    expect(ops.status, JSON.stringify(ops.body)).toBe(201);
+    const devs = await admin.put(`${base}/user-groups/devs`, {
+      id: 'devs',
+      name: 'Devs',
+      role: 'developer',
+      members: ['usr_viagroup'],
+    });
+    expect(devs.status, JSON.stringify(devs.body)).toBe(201);
+
+    // The developer now also holds operations_lead through the group: approve_reviews (404: no such request).
+    expect((await plain.post(`${base}/review-requests/rev_none/approve`, {})).status).toBe(404);
+    // Membership through a group alone is enough to be in the project.
+    const saved = await outsiderOnlyByGroup.put(`${base}/actions/by-group`, {
+      ...valueAction('group'),
+      id: 'by-group',
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    // Restricted permission by group.
+    const restricted = await admin.put(`${base}/actions/by-group`, {
+      ...valueAction('group', { permission: { mode: 'restricted', groups: ['devs'] } }),
+      id: 'by-group',
+    });
+    expect(restricted.status).toBe(200);
+    expect((await outsiderOnlyByGroup.execute('by-group', {})).status).toBe(200);
+    const refusedRun = await plain.execute('by-group', {});
+    expect(refusedRun.status).toBe(403);
+  });
+});
