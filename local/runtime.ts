@@ -24,7 +24,7 @@ import { provideServices, type Services } from '../shared/runtime/services.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
-import { JournaledExecutionStore } from './execution-journal.ts';
+import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
 import { demoIds, seedDemo } from './seed-demo.ts';
 
@@ -83,6 +83,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       join(options.dataDir, 'executions.journal'),
     );
     closers.push(() => journal.close());
+    const audit = await JournaledAuditLog.open(
+      new DynamoDbAuditLog(dynamo.client, tableName),
+      join(options.dataDir, 'audit.journal'),
+    );
+    closers.push(() => audit.close());
     // One process owns the data directory, so evicting on write keeps the cache exact; the TTL
     // only bounds memory for definitions nobody asks for any more.
     const store = new CachingStore(journal, 5 * 60_000);
@@ -94,7 +99,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       tokens: new TokenService(await keyFile(options.dataDir, 'signing-key')),
       connectors,
       http: new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
-      audit: new DynamoDbAuditLog(dynamo.client, tableName),
+      audit,
       secrets: new SecretValues(new LocalSecretCipher(await keyFile(options.dataDir, 'secrets-key'))),
       clock: systemClock,
       ids: uuidV7Ids,

@@ -112,6 +112,12 @@ describe('local/main.ts', () => {
         });
         expect(read.status, id).toBe(200);
       }
+      // The audit entries of those runs survived too: one per answered execution.
+      const audit = await fetch(`${url}/api/v1/projects/demo/audit-log?event=execution.run&limit=100`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const { data } = (await audit.json()) as { data: { details: { executionId: string } }[] };
+      expect(data.map((e) => e.details.executionId).sort()).toEqual([...answered].sort());
     } finally {
       next.kill('SIGTERM');
       await once(next, 'exit');

@@ -14,7 +14,10 @@ afterAll(async () => {
 async function itemCounts(rt: LocalRuntime): Promise<Record<string, number>> {
   const { Items = [] } = await rt.storage.client.send(new ScanCommand({ TableName: rt.storage.tableName }));
   const counts: Record<string, number> = {};
-  for (const item of Items as { type: string }[]) counts[item.type] = (counts[item.type] ?? 0) + 1;
+  for (const item of Items as { type: string }[]) {
+    // Audit entries grow with every login and call; this test is about definitions and executions.
+    if (item.type !== 'audit') counts[item.type] = (counts[item.type] ?? 0) + 1;
+  }
   return counts;
 }
 

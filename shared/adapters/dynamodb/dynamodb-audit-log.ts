@@ -10,7 +10,12 @@
  * never updates or deletes one.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry, AuditLog, AuditQuery } from '../../domain/audit.ts';
 import { DoguError } from '../../domain/errors.ts';
 import { AlreadyExistsError } from '../../domain/ports.ts';
@@ -47,24 +52,35 @@ export class DynamoDbAuditLog implements AuditLog {
   ) {}
 
   /** AlreadyExistsError if an entry with this time and id exists: entries are never replaced. */
-  async append(entry: AuditEntry): Promise<void> {
-    if (!isCanonicalTime(entry.at)) {
-      // Keys sort as text; a differently written time would sort in the wrong place.
-      throw new Error(`Audit entry time '${entry.at}' is not written as Date.toISOString() writes it.`);
+  /**
+   * Writes entries already made elsewhere (the embedded runtime's journal) in batches. An entry
+   * written twice (a replay after a crash) is the same item with the same content: no condition needed.
+   */
+  async appendMany(entries: AuditEntry[]): Promise<void> {
+    const unique = [...new Map(entries.map((e) => [e.id, e])).values()];
+    for (let i = 0; i < unique.length; i += 25) {
+      let requests: { PutRequest: { Item: Record<string, unknown> } }[] = unique
+        .slice(i, i + 25)
+        .map((entry) => ({ PutRequest: { Item: itemOf(entry) } }));
+      for (let attempt = 0; requests.length > 0; attempt++) {
+        if (attempt > 0)
+          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
+        const result = await this.client.send(
+          new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }),
+        );
+        requests = (result.UnprocessedItems?.[this.tableName] ?? []) as typeof requests;
+        if (attempt > 8 && requests.length > 0)
+          throw new Error('DynamoDB left audit entries unprocessed after retries.');
+      }
     }
-    const sk = sortKeyOf(entry);
+  }
+
+  async append(entry: AuditEntry): Promise<void> {
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: {
-            pk: auditPartition(entry.projectId),
-            sk,
-            gsi1pk: actorPartition(entry.projectId, entry.actor.id),
-            gsi1sk: sk,
-            type: 'audit',
-            ...entry,
-          },
+          Item: itemOf(entry),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -231,4 +247,20 @@ function decodeCursor(cursor: string): string {
   if (typeof sk !== 'string' || !sortKeyShape.test(sk) || Buffer.byteLength(sk) > maxSortKeyBytes)
     throw refuse();
   return sk;
+}
+
+function itemOf(entry: AuditEntry): Record<string, unknown> {
+  if (!isCanonicalTime(entry.at)) {
+    // Keys sort as text; a differently written time would sort in the wrong place.
+    throw new Error(`Audit entry time '${entry.at}' is not written as Date.toISOString() writes it.`);
+  }
+  const sk = sortKeyOf(entry);
+  return {
+    pk: auditPartition(entry.projectId),
+    sk,
+    gsi1pk: actorPartition(entry.projectId, entry.actor.id),
+    gsi1sk: sk,
+    type: 'audit',
+    ...entry,
+  };
 }
