@@ -6,6 +6,14 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { actionInputSchema } from '../domain/definitions/action.ts';
 import { dataSourceInputSchema } from '../domain/definitions/data-source.ts';
+import {
+  actionGroupInputSchema,
+  actionGroupOrderSchema,
+  memberByEmailInputSchema,
+  memberRoleInputSchema,
+  userGroupInputSchema,
+} from '../domain/definitions/governance.ts';
+import { masterDataInputSchema } from '../domain/definitions/master-data.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
 
 const problem = z
@@ -56,6 +64,7 @@ const execution = z
 const dataSourceInput = dataSourceInputSchema.meta({ id: 'DataSourceInput' });
 const actionInput = actionInputSchema.meta({ id: 'ActionInput' });
 const valueBody = z.object({ value: z.string() }).meta({ id: 'ValueBody' });
+const decisionBody = z.object({ comment: z.string().optional() });
 const list = (item: z.ZodType) => z.object({ data: z.array(item) });
 
 interface OperationSpec {
@@ -105,6 +114,75 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   getSecret: { summary: 'Secret metadata', ok: { status: '200' } },
   putSecret: { summary: 'Set a secret (stored encrypted)', body: valueBody, ok: { status: '200' } },
   deleteSecret: { summary: 'Delete a secret', ok: { status: '204' } },
+  listMasterDataLists: { summary: 'List master data lists', ok: { status: '200' } },
+  getMasterDataList: { summary: 'Read a master data list', ok: { status: '200' } },
+  putMasterDataList: {
+    summary: 'Create or replace a master data list',
+    body: masterDataInputSchema,
+    ok: { status: '200' },
+  },
+  deleteMasterDataList: { summary: 'Delete a master data list no action uses', ok: { status: '204' } },
+  listActionVersions: {
+    summary: 'Versions of an action (newest first) and its publications',
+    ok: { status: '200' },
+  },
+  getActionVersion: { summary: 'One version of an action', ok: { status: '200' } },
+  diffActionVersions: {
+    summary: 'Field-level differences between two versions (?from=&to=)',
+    ok: { status: '200' },
+  },
+  publishActionVersion: {
+    summary: 'Publish a version to an environment (publishing an earlier one is a rollback)',
+    body: z.object({ version: z.number().int().min(1) }),
+    ok: { status: '200' },
+  },
+  unpublishActionVersion: {
+    summary: 'The environment follows the latest version again',
+    ok: { status: '204' },
+  },
+  copyAction: {
+    summary: 'Copy an action into a new one (version 1)',
+    body: z.object({ id: z.string(), name: z.string().optional() }),
+    ok: { status: '201' },
+  },
+  listReviewRequests: { summary: 'Review requests (?status=&actionId=)', ok: { status: '200' } },
+  getReviewRequest: { summary: 'Read a review request', ok: { status: '200' } },
+  getPublicReviewRequest: {
+    summary: 'Poll a review request created by an execution (202)',
+    ok: { status: '200' },
+  },
+  approveReviewRequest: {
+    summary: "Approve another user's request: runs the pinned version with its arguments once",
+    body: decisionBody,
+    ok: { status: '200' },
+  },
+  rejectReviewRequest: { summary: 'Reject a request', body: decisionBody, ok: { status: '200' } },
+  cancelReviewRequest: { summary: 'Cancel your own pending request', ok: { status: '200' } },
+  listMembers: { summary: 'Members with their direct and effective roles and groups', ok: { status: '200' } },
+  getMember: { summary: 'One member', ok: { status: '200' } },
+  putMember: {
+    summary: 'Add a member or change the role (never removing the last admin)',
+    body: memberRoleInputSchema,
+  },
+  addMemberByEmail: { summary: 'Add an existing user by e-mail address', body: memberByEmailInputSchema },
+  deleteMember: { summary: 'Remove a member (and from every user group)', ok: { status: '204' } },
+  listUserGroups: { summary: 'User groups', ok: { status: '200' } },
+  getUserGroup: { summary: 'One user group', ok: { status: '200' } },
+  putUserGroup: { summary: 'Create or replace a user group', body: userGroupInputSchema },
+  deleteUserGroup: { summary: 'Delete a user group no action permission names', ok: { status: '204' } },
+  listActionGroups: { summary: 'Action groups', ok: { status: '200' } },
+  getActionGroup: {
+    summary: 'An action group with its ordered actions and their parameters',
+    ok: { status: '200' },
+  },
+  putActionGroup: { summary: 'Create or replace an action group', body: actionGroupInputSchema },
+  reorderActionGroup: {
+    summary: 'Reorder: a permutation of the current actions',
+    body: actionGroupOrderSchema,
+  },
+  deleteActionGroup: { summary: 'Delete an action group', ok: { status: '204' } },
+  listAuditLog: { summary: 'Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=)' },
+  exportAuditLog: { summary: 'Download matching audit entries (?format=csv|json)' },
 };
 
 function operationOf(route: Route): ZodOpenApiOperationObject {
