@@ -17,6 +17,8 @@ export const rights = [
   'manage_secrets',
   'manage_members',
   'manage_action_groups',
+  'manage_cron_jobs',
+  'manage_project',
   'view_audit',
 ] as const;
 export type Right = (typeof rights)[number];
@@ -25,8 +27,16 @@ const everything = new Set<Right>(rights);
 export const rightsOfRole: Record<Role, ReadonlySet<Right>> = {
   admin: everything,
   development_lead: everything,
-  developer: new Set<Right>(['view', 'execute', 'edit_actions', 'manage_variables', 'manage_action_groups']),
-  operations_lead: new Set<Right>(['view', 'execute', 'approve_reviews']),
+  developer: new Set<Right>([
+    'view',
+    'execute',
+    'edit_actions',
+    'manage_variables',
+    'manage_action_groups',
+    'manage_cron_jobs',
+  ]),
+  // Spec 5.3: operations leads manage cron jobs too.
+  operations_lead: new Set<Right>(['view', 'execute', 'approve_reviews', 'manage_cron_jobs']),
   // Spec 2.1: by default anyone in the project may execute.
   member: new Set<Right>(['view', 'execute']),
 };

@@ -27,6 +27,8 @@ const target = (event: string, targetType: string, targetParameter: string): Aud
 
 export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   executeAction: target('execution.run', 'action', 'actionId'),
+  createProject: target('project.create', 'project', 'projectId'),
+  createEnvironment: target('environment.create', 'environment', 'environmentId'),
   putDataSource: target('data_source.save', 'data_source', 'dataSourceId'),
   deleteDataSource: target('data_source.delete', 'data_source', 'dataSourceId'),
   putAction: target('action.save', 'action', 'actionId'),

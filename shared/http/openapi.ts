@@ -14,6 +14,7 @@ import {
   userGroupInputSchema,
 } from '../domain/definitions/governance.ts';
 import { masterDataInputSchema } from '../domain/definitions/master-data.ts';
+import { environmentInputSchema, projectInputSchema } from '../domain/manage/projects.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
 
 const problem = z
@@ -114,6 +115,19 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   getSecret: { summary: 'Secret metadata', ok: { status: '200' } },
   putSecret: { summary: 'Set a secret (stored encrypted)', body: valueBody, ok: { status: '200' } },
   deleteSecret: { summary: 'Delete a secret', ok: { status: '204' } },
+  listProjects: { summary: "The caller's projects with the caller's role", ok: { status: '200' } },
+  getProject: { summary: 'Read a project', ok: { status: '200' } },
+  createProject: {
+    summary: 'Create a project; the creator becomes its administrator',
+    body: projectInputSchema,
+    ok: { status: '201' },
+  },
+  listEnvironments: { summary: 'Environments of a project', ok: { status: '200' } },
+  createEnvironment: {
+    summary: 'Create an environment',
+    body: environmentInputSchema,
+    ok: { status: '201' },
+  },
   listMasterDataLists: { summary: 'List master data lists', ok: { status: '200' } },
   getMasterDataList: { summary: 'Read a master data list', ok: { status: '200' } },
   putMasterDataList: {

@@ -49,6 +49,10 @@ function reviewRoute<N extends string, M extends Route['method']>(name: N, metho
   return { name, method, path, handler: 'review-requests', auth: 'bearer' } as const;
 }
 
+function projectRoute<N extends string, M extends Route['method']>(name: N, method: M, path: string) {
+  return { name, method, path, handler: 'projects', auth: 'bearer' } as const;
+}
+
 function demoRoute<N extends string, M extends Route['method']>(name: N, method: M, path: string) {
   return { name, method, path, handler: 'demo-api', auth: 'none', localOnly: true } as const;
 }
@@ -72,6 +76,12 @@ export const routes = [
   { name: 'whoAmI', method: 'GET', path: '/public/v1/me', handler: 'who-am-i', auth: 'bearer' },
   { name: 'openApi', method: 'GET', path: '/openapi.json', handler: 'openapi', auth: 'none' },
 
+  // Projects and environments.
+  projectRoute('listProjects', 'GET', '/api/v1/projects'),
+  projectRoute('getProject', 'GET', '/api/v1/projects/{projectId}'),
+  projectRoute('createProject', 'PUT', '/api/v1/projects/{projectId}'),
+  projectRoute('listEnvironments', 'GET', '/api/v1/projects/{projectId}/environments'),
+  projectRoute('createEnvironment', 'PUT', '/api/v1/projects/{projectId}/environments/{environmentId}'),
   // Management API: data sources and actions per project.
   ...resource('DataSource', 'data-sources', '/api/v1/projects/{projectId}/data-sources', '{dataSourceId}'),
   ...resource('Action', 'actions', '/api/v1/projects/{projectId}/actions', '{actionId}'),

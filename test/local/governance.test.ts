@@ -338,3 +338,31 @@ describe('user groups in authorization', () => {
     expect(refusedRun.status).toBe(403);
   });
 });
+
+describe('projects and environments', () => {
+  it('a user creates a project and becomes its admin; environments are added; others see nothing of it', async () => {
+    const creator = await member('usr_creator', 'member');
+    const created = await creator.put('/api/v1/projects/shop', { id: 'shop', name: 'Shop' });
+    expect(created.status).toBe(201);
+    expect((await creator.put('/api/v1/projects/shop', { id: 'shop', name: 'Again' })).status).toBe(409);
+    const mine = await creator.get('/api/v1/projects');
+    expect(mine.body.data).toContainEqual(expect.objectContaining({ id: 'shop', role: 'admin' }));
+    expect(mine.body.data).toContainEqual(expect.objectContaining({ id: 'demo', role: 'member' }));
+
+    expect(
+      (await creator.put('/api/v1/projects/shop/environments/staging', { id: 'staging', name: 'Staging' }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await creator.get('/api/v1/projects/shop/environments')).body.data.map((e: { id: string }) => e.id),
+    ).toEqual(['staging']);
+    const stranger = await member('usr_stranger', 'member');
+    expect((await stranger.get('/api/v1/projects/shop/environments')).status).toBe(403);
+    expect(
+      (await stranger.put('/api/v1/projects/shop/environments/prod', { id: 'prod', name: 'Prod' })).status,
+    ).toBe(403);
+    expect((await stranger.get('/api/v1/projects')).body.data.map((p: { id: string }) => p.id)).toEqual([
+      'demo',
+    ]);
+  });
+});

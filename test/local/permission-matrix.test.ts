@@ -108,6 +108,24 @@ const operations: Operation[] = [
     call: (api) => api.put(`${p}/actions/list-orders/publications/production`, { version: 1 }),
   },
   {
+    name: 'create an environment',
+    right: 'manage_project',
+    call: (api, who) => api.put(`${p}/environments/e-${who}`, { id: `e-${who}`, name: who }),
+  },
+  { name: 'list members', right: 'view', call: (api) => api.get(`${p}/members`) },
+  {
+    name: 'change a member role',
+    right: 'manage_members',
+    call: (api) => api.put(`${p}/members/usr_target`, { role: 'member' }),
+  },
+  {
+    name: 'save an action group',
+    right: 'manage_action_groups',
+    call: (api, who) =>
+      api.put(`${p}/action-groups/g-${who}`, { id: `g-${who}`, name: who, actionIds: ['list-orders'] }),
+  },
+  { name: 'read the audit log', right: 'view_audit', call: (api) => api.get(`${p}/audit-log`) },
+  {
     name: 'approve a review request',
     right: 'approve_reviews',
     call: (api) => api.post(`${p}/review-requests/rev_none/approve`, {}),
@@ -119,6 +137,17 @@ beforeAll(async () => {
   database = await createTestDatabase();
   runtime = await startTestRuntime(dir.path, { demoDatabaseUrl: database.url });
   await loginToken(runtime);
+  await runtime.services.store.createUser({
+    id: 'usr_target',
+    email: 'target@example.com',
+    name: 'T',
+    createdAt: 'now',
+  });
+  await runtime.services.store.putMembership({
+    projectId: 'demo',
+    principalId: 'usr_target',
+    role: 'member',
+  });
   for (const role of [...roles, 'outsider'] as const) {
     const id = `usr_${role}`;
     if (role !== 'outsider')

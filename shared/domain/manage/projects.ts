@@ -1,0 +1,75 @@
+/** Projects and their environments. Whoever creates a project is its first administrator. */
+import { z } from 'zod';
+import { resourceIdSchema } from '../definitions/data-source.ts';
+import { DoguError, notFound } from '../errors.ts';
+import type { Environment, Principal, Project } from '../model.ts';
+import { AlreadyExistsError } from '../ports.ts';
+import { authorize } from './access.ts';
+import type { ManageDeps } from './data-sources.ts';
+
+export const projectInputSchema = z.object({ id: resourceIdSchema, name: z.string().min(1).max(200) });
+export const environmentInputSchema = z.object({ id: resourceIdSchema, name: z.string().min(1).max(200) });
+
+/** The projects the caller is a direct member of, with the caller's role. */
+export async function listMyProjects(deps: ManageDeps, principal: Principal) {
+  const memberships = await deps.store.listMembershipsOfPrincipal(principal.id);
+  const projects = await Promise.all(memberships.map((m) => deps.store.getProject(m.projectId)));
+  return projects.flatMap((project, i) => (project ? [{ ...project, role: memberships[i]!.role }] : []));
+}
+
+/**
+ * Any signed-in user may create a project and becomes its administrator (a
+ * company that wants otherwise puts creation behind its IdP groups later).
+ */
+export async function createProject(
+  deps: ManageDeps,
+  principal: Principal,
+  input: z.infer<typeof projectInputSchema>,
+): Promise<Project> {
+  if (principal.kind !== 'user') throw new DoguError('forbidden', 'Only users can create projects.');
+  const project: Project = { ...input, createdAt: deps.clock.now().toISOString() };
+  try {
+    await deps.store.createProject(project);
+  } catch (error) {
+    if (error instanceof AlreadyExistsError) {
+      throw new DoguError('state_conflict', `A project '${input.id}' exists already; choose another id.`);
+    }
+    throw error;
+  }
+  await deps.store.putMembership({ projectId: project.id, principalId: principal.id, role: 'admin' });
+  return project;
+}
+
+export async function listEnvironments(deps: ManageDeps, principal: Principal, projectId: string) {
+  await authorize(deps.store, principal, projectId, 'view');
+  return deps.store.listEnvironments(projectId);
+}
+
+export async function createEnvironment(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  input: z.infer<typeof environmentInputSchema>,
+): Promise<Environment> {
+  await authorize(deps.store, principal, projectId, 'manage_project');
+  const environment: Environment = { ...input, projectId, createdAt: deps.clock.now().toISOString() };
+  try {
+    await deps.store.createEnvironment(environment);
+  } catch (error) {
+    if (error instanceof AlreadyExistsError) {
+      throw new DoguError(
+        'state_conflict',
+        `Environment '${input.id}' exists already in project '${projectId}'.`,
+      );
+    }
+    throw error;
+  }
+  return environment;
+}
+
+export async function getProject(deps: ManageDeps, principal: Principal, projectId: string) {
+  await authorize(deps.store, principal, projectId, 'view');
+  const project = await deps.store.getProject(projectId);
+  if (!project) throw notFound('Project', projectId);
+  return project;
+}
