@@ -32,8 +32,8 @@ const wholeReference = /^\s*\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0
 const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Tab, visible ASCII and Latin-1: what an HTTP/1.1 header value can carry. */
 const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/;
-/** Framing and connection handling belong to the client; set by hand they would contradict the body. */
-const framingHeaders = new Set([
+/** Framing and connection handling belong to the HTTP client; set by hand they would contradict the body. */
+export const framingHeaders: ReadonlySet<string> = new Set([
   'content-length',
   'transfer-encoding',
   'connection',

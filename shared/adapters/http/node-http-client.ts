@@ -14,6 +14,7 @@ import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { DoguError } from '../../domain/errors.ts';
+import { framingHeaders } from '../../domain/http-request.ts';
 import type { HttpCall, HttpCallResult, HttpClient } from '../../domain/ports.ts';
 import { classifyAddress } from './address-policy.ts';
 import { describeNetworkError } from './network-errors.ts';
@@ -48,18 +49,8 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 const idempotentMethods = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'PURGE', 'OPTIONS']);
 /** Headers of the data source may carry credentials under any name: only these follow a redirect to another origin. */
 const headersKeptAcrossOrigins = new Set(['accept', 'accept-language', 'user-agent']);
-/** Framing and connection headers are this client's to set. */
-const clientOwnedHeaders = new Set([
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'upgrade',
-  'te',
-  'trailer',
-  'proxy-connection',
-  'expect',
-]);
+/** Framing and connection headers are this client's to set (the same list the request builder refuses). */
+const clientOwnedHeaders = framingHeaders;
 
 const defaultResolveHost = async (hostname: string): Promise<ResolvedAddress[]> =>
   (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({
