@@ -26,11 +26,10 @@ export function applyFailureText(error: ApplyError, placeOf: (path: Path) => str
   ];
   if (error.cause instanceof ProblemError) {
     for (const field of error.cause.problem?.errors ?? []) {
-      // Variables and secrets are sent as {"value": …}; their field errors point at the entry itself.
-      const path =
-        failed.resource.kind === 'variable' || failed.resource.kind === 'secret'
-          ? base
-          : [...base, ...pathOfPointer(field.pointer)];
+      // Variables, secrets and publications are sent as {"value"|"version": …}; their field errors point at the entry itself.
+      const path = ['variable', 'secret', 'publication'].includes(failed.resource.kind)
+        ? base
+        : [...base, ...pathOfPointer(field.pointer)];
       lines.push(`  ${placeOf(path)}: ${formatPath(path)}: ${field.detail}`);
     }
   }

@@ -52,15 +52,23 @@ export async function applyPlan(
   const reason = cannotApplyReason(plan);
   if (reason) throw new Error(`Nothing was applied: ${reason}.`);
   const applied: AppliedStep[] = [];
+  // Members added by this apply get their ids now; user groups saved later name them by id.
+  const principalIds = new Map(plan.principalIds);
   for (const [index, step] of plan.steps.entries()) {
     try {
       await checkGuard(api, step);
-      const { created, saved } = await api.put(
-        step.path,
-        step.body,
-        step.ifMatch === undefined ? {} : { ifMatch: step.ifMatch },
-      );
-      const done = { step, created, saved };
+      const { created, saved } = await api.put(step.path, step.bodyFor?.(principalIds) ?? step.body, {
+        ...(step.ifMatch === undefined ? {} : { ifMatch: step.ifMatch }),
+        ...(step.method ? { method: step.method } : {}),
+      });
+      if (typeof saved?.principalId === 'string' && typeof saved.email === 'string')
+        principalIds.set(saved.email.toLowerCase(), saved.principalId);
+      // Publishing answers 200 either way, with the version it replaced (null: there was none).
+      const done = {
+        step,
+        created: created || (step.resource.kind === 'publication' && saved?.previousVersion === null),
+        saved,
+      };
       applied.push(done);
       onApplied(done);
     } catch (error) {
@@ -73,8 +81,8 @@ export async function applyPlan(
 }
 
 /**
- * Data sources, master data lists and variables have no version to send as If-Match, so they are
- * read again just before the write. This narrows the window for a lost update to the moment between
+ * Data sources, master data lists, variables, members and groups take no If-Match, so they are
+ * read again just before the write (groups: their version; members: their role). This narrows the window for a lost update to the moment between
  * read and write; versions on those resources would close it (see docs/config.md).
  */
 async function checkGuard(api: ManagementApi, step: WriteStep): Promise<void> {

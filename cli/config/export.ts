@@ -7,6 +7,9 @@ import { stringify } from 'yaml';
 import { isDeepEqual } from './diff.ts';
 import type { StoredResource } from './management-api.ts';
 import { comparableAction, comparableDataSource, comparableMasterData, isRecord } from './normalise.ts';
+import { comparableActionGroup } from './plan-action-groups.ts';
+import { membersByEmail } from './plan-members.ts';
+import { comparableUserGroup } from './plan-user-groups.ts';
 import type { ProjectState } from './project-state.ts';
 import { configVersion } from './schema.ts';
 
@@ -23,6 +26,7 @@ export function exportConfig(
   state: ProjectState,
   options: { projectId: string; source: string; now: Date },
 ): string {
+  const emailOf = new Map(state.members.flatMap((m) => (m.email ? [[m.principalId, m.email] as const] : [])));
   const config = {
     version: configVersion,
     project: options.projectId,
@@ -33,12 +37,23 @@ export function exportConfig(
     masterData: sortedById(state.masterData).map(comparableMasterData),
     dataSources: sortedById(state.dataSources).map(exportedDataSource),
     actions: sortedById(state.actions).map(exportedAction),
+    // Users by e-mail address: ids differ between installations. Service accounts are left out.
+    members: [...membersByEmail(state.members).values()]
+      .flatMap((m) => (m.role && m.email ? [{ email: m.email, role: m.role }] : []))
+      .sort((a, b) => a.email.localeCompare(b.email)),
+    userGroups: sortedById(state.userGroups).map((group) =>
+      comparableUserGroup(group, (id) => emailOf.get(id) ?? id),
+    ),
+    actionGroups: sortedById(state.actionGroups).map(comparableActionGroup),
+    // The versions pinned now: numbers of this project's history (see docs/config.md).
+    publications: perEnvironment(state.publications, (version) => version),
   };
   const header = [
     `Dogu project '${options.projectId}', exported from ${options.source} at ${options.now.toISOString()}.`,
     'Apply with: npx dogu apply -f FILE [--dry-run]. Schema: npx dogu schema (docs/config.md).',
     'Secrets and SQL passwords are not in this file: apply reads them from the environment variables',
     'named by fromEnv and passwordFromEnv. Unset, the values stored in Dogu are kept.',
+    "publications pins version numbers of this project's history: leave it out when applying to another project.",
   ];
   const body = stringify(config, { lineWidth: 0, blockQuote: 'literal' });
   return `${header.map((line) => `# ${line}`).join('\n')}\n${body}`;

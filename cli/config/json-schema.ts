@@ -2,13 +2,16 @@
 import { z } from 'zod';
 import { actionInputSchema, httpBodySchema } from '../../shared/domain/definitions/action.ts';
 import { httpConnectionSchema, keyValueListSchema } from '../../shared/domain/definitions/data-source.ts';
+import { actionGroupInputSchema } from '../../shared/domain/definitions/governance.ts';
 import { masterDataInputSchema } from '../../shared/domain/definitions/master-data.ts';
 import { parameterSchema } from '../../shared/domain/definitions/parameter.ts';
 import {
   configFileSchema,
   dataSourceInFileSchema,
+  memberInFileSchema,
   secretReferenceSchema,
   sqlConnectionInFileSchema,
+  userGroupInFileSchema,
 } from './schema.ts';
 
 /** Definitions under `$defs` with readable names; everything else is written inline. */
@@ -22,6 +25,9 @@ const definitionNames = new Map<z.core.$ZodType, string>([
   [keyValueListSchema, 'KeyValueList'],
   [secretReferenceSchema, 'SecretReference'],
   [masterDataInputSchema, 'MasterDataList'],
+  [memberInFileSchema, 'Member'],
+  [userGroupInFileSchema, 'UserGroup'],
+  [actionGroupInputSchema, 'ActionGroup'],
 ]);
 
 /**

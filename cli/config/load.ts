@@ -101,8 +101,16 @@ export function parseConfigText(text: string, file: string): LoadedConfig {
   };
 }
 
-/** The top-level keys that hold lists of resources with ids. */
-const listSections = ['masterData', 'dataSources', 'actions'] as const;
+/** The top-level keys that hold lists of resources, and the field that identifies an item. */
+const listSections = {
+  masterData: 'id',
+  dataSources: 'id',
+  actions: 'id',
+  members: 'email',
+  userGroups: 'id',
+  actionGroups: 'id',
+} as const;
+const listSectionKeys = Object.keys(listSections) as (keyof typeof listSections)[];
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -143,14 +151,14 @@ function unknownFields(raw: Record<string, unknown>): Path[] {
   for (const key of Object.keys(raw)) {
     if (!(key in configFileSchema.shape)) found.push([key]);
   }
-  for (const key of ['variables', 'secrets'] as const) {
+  for (const key of ['variables', 'secrets', 'publications'] as const) {
     const parsed = sectionSchemas[key].safeParse(raw[key]);
     if (parsed.success) found.push(...fieldsDropped(raw[key], parsed.data, [key]));
   }
-  for (const key of listSections) {
+  for (const key of listSectionKeys) {
     const items = raw[key];
     if (!Array.isArray(items)) continue;
-    const schema = sectionSchemas[key];
+    const schema: z.ZodObject | z.ZodDiscriminatedUnion<z.ZodObject[]> = sectionSchemas[key];
     items.forEach((item, i) => {
       const parsed = schema.safeParse(item);
       if (parsed.success) found.push(...fieldsDropped(item, parsed.data, [key, i]));
@@ -192,19 +200,26 @@ function fieldsDropped(written: unknown, kept: unknown, path: PathSegment[]): Pa
   );
 }
 
-/** Ids must be unique within a list: the second would silently replace the first. */
+/** Ids (members: e-mail addresses) must be unique within a list: the second would silently replace the first. */
 function duplicateIds(raw: Record<string, unknown>): { path: Path; message: string }[] {
   const problems: { path: Path; message: string }[] = [];
-  for (const key of listSections) {
+  for (const key of listSectionKeys) {
     const items = raw[key];
     if (!Array.isArray(items)) continue;
+    const field = listSections[key];
     const firstIndex = new Map<unknown, number>();
     items.forEach((item, i) => {
-      const id = isRecord(item) ? item.id : undefined;
+      const id = isRecord(item) ? item[field] : undefined;
       if (typeof id !== 'string') return;
-      const first = firstIndex.get(id);
-      if (first === undefined) firstIndex.set(id, i);
-      else problems.push({ path: [key, i, 'id'], message: `'${id}' is already the id of ${key}[${first}]` });
+      // E-mail addresses are compared without regard to case.
+      const key_ = field === 'email' ? id.toLowerCase() : id;
+      const first = firstIndex.get(key_);
+      if (first === undefined) firstIndex.set(key_, i);
+      else
+        problems.push({
+          path: [key, i, field],
+          message: `'${id}' is already the ${field === 'email' ? 'e-mail address' : 'id'} of ${key}[${first}]`,
+        });
     });
   }
   return problems;

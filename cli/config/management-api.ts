@@ -1,4 +1,4 @@
-/** The management API calls config-as-code needs: list everything of a project, read one, put one. */
+/** The management API calls config-as-code needs: list everything of a project, read one, put (or post) one. */
 import { ApiError } from '../api-client.ts';
 
 export interface Problem {
@@ -29,6 +29,22 @@ export interface StoredSecret {
   name: string;
   updatedAt: string;
 }
+/** As `GET /members` lists them: direct members and principals in the project's user groups. */
+export interface StoredMember {
+  principalId: string;
+  kind: 'user' | 'service_account';
+  email?: string;
+  /** The direct role; absent for a principal that belongs only through user groups. */
+  role?: string;
+}
+export interface StoredGroup extends StoredResource {
+  version: number;
+}
+/** `GET …/actions/{id}/versions`, the part apply needs. */
+export interface StoredVersions {
+  latest: number;
+  publications: { environmentId: string; version: number }[];
+}
 
 export interface ManagementApi {
   projectId: string;
@@ -37,13 +53,18 @@ export interface ManagementApi {
   listMasterData(): Promise<StoredResource[]>;
   listVariables(environmentId: string): Promise<{ name: string; value: string }[]>;
   listSecrets(environmentId: string): Promise<StoredSecret[]>;
+  listMembers(): Promise<StoredMember[]>;
+  listUserGroups(): Promise<StoredGroup[]>;
+  listActionGroups(): Promise<StoredGroup[]>;
+  /** The action's latest version and what is published where. */
+  actionVersions(actionId: string): Promise<StoredVersions>;
   /** A resource by its API path below the project, or undefined when there is none (404). */
   get(path: string): Promise<Record<string, unknown> | undefined>;
   /** `created`: the service answered 201 (it did not exist), else 200. */
   put(
     path: string,
     body: unknown,
-    options?: { ifMatch?: number },
+    options?: { ifMatch?: number; method?: 'PUT' | 'POST' },
   ): Promise<{ created: boolean; saved: Record<string, unknown> }>;
 }
 
@@ -58,6 +79,12 @@ function jsonOrText(text: string): unknown {
 export const dataSourcePath = (id: string) => `data-sources/${encodeURIComponent(id)}`;
 export const masterDataPath = (id: string) => `master-data/${encodeURIComponent(id)}`;
 export const actionPath = (id: string) => `actions/${encodeURIComponent(id)}`;
+export const membersPath = 'members';
+export const memberPath = (principalId: string) => `members/${encodeURIComponent(principalId)}`;
+export const userGroupPath = (id: string) => `user-groups/${encodeURIComponent(id)}`;
+export const actionGroupPath = (id: string) => `action-groups/${encodeURIComponent(id)}`;
+export const publicationPath = (actionId: string, environmentId: string) =>
+  `${actionPath(actionId)}/publications/${encodeURIComponent(environmentId)}`;
 export const variablePath = (environmentId: string, name: string) =>
   `environments/${encodeURIComponent(environmentId)}/variables/${encodeURIComponent(name)}`;
 export const secretPath = (environmentId: string, name: string) =>
@@ -66,7 +93,7 @@ export const secretPath = (environmentId: string, name: string) =>
 export function managementApi(options: { baseUrl: string; token: string; projectId: string }): ManagementApi {
   const projectUrl = new URL(`/api/v1/projects/${encodeURIComponent(options.projectId)}/`, options.baseUrl);
   const request = async (
-    method: 'GET' | 'PUT',
+    method: 'GET' | 'PUT' | 'POST',
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
@@ -103,6 +130,11 @@ export function managementApi(options: { baseUrl: string; token: string; project
       list<{ name: string; value: string }>(`environments/${encodeURIComponent(environmentId)}/variables`),
     listSecrets: (environmentId) =>
       list<StoredSecret>(`environments/${encodeURIComponent(environmentId)}/secrets`),
+    listMembers: () => list<StoredMember>('members'),
+    listUserGroups: () => list<StoredGroup>('user-groups'),
+    listActionGroups: () => list<StoredGroup>('action-groups'),
+    actionVersions: async (actionId) =>
+      (await request('GET', `${actionPath(actionId)}/versions`)).body as unknown as StoredVersions,
     get: async (path) => {
       try {
         return (await request('GET', path)).body;
@@ -111,9 +143,9 @@ export function managementApi(options: { baseUrl: string; token: string; project
         throw error;
       }
     },
-    put: async (path, body, { ifMatch } = {}) => {
+    put: async (path, body, { ifMatch, method = 'PUT' } = {}) => {
       const response = await request(
-        'PUT',
+        method,
         path,
         body,
         ifMatch === undefined ? {} : { 'if-match': `"${ifMatch}"` },

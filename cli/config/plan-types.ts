@@ -4,7 +4,16 @@ import type { Path } from './path.ts';
 import type { ProjectState } from './project-state.ts';
 import type { ConfigFile } from './schema.ts';
 
-export type ResourceKind = 'variable' | 'secret' | 'masterData' | 'dataSource' | 'action';
+export type ResourceKind =
+  | 'variable'
+  | 'secret'
+  | 'masterData'
+  | 'dataSource'
+  | 'action'
+  | 'member'
+  | 'userGroup'
+  | 'actionGroup'
+  | 'publication';
 export type Change = 'create' | 'update' | 'unchanged';
 
 /** A write-only value (a secret, an SQL password): it cannot be read back, so it cannot be compared. */
@@ -21,7 +30,7 @@ export interface WriteOnlyValue {
 
 export interface PlannedResource {
   kind: ResourceKind;
-  /** The id, or `environment.name` for variables and secrets. */
+  /** The id; `environment.name` for variables, secrets and publications (`environment.actionId`); a member's e-mail. */
   id: string;
   /** Where the resource is in the file, to point at it (and at the API's field errors). */
   filePath: Path;
@@ -32,13 +41,23 @@ export interface PlannedResource {
   version?: number;
 }
 
-/** One PUT. Resources without versions are read again first: a different answer means someone changed it. */
+/**
+ * One PUT (or POST). Resources without If-Match are read again first: a different answer means
+ * someone changed it.
+ */
 export interface WriteStep {
   resource: PlannedResource;
   path: string;
+  /** PUT unless said otherwise (a member is added by e-mail with POST). */
+  method?: 'POST';
   body: unknown;
+  /**
+   * The body, made when the step runs: a user group names users by e-mail, and a user the same apply
+   * adds as a member gets its id only then. `principalIds`: lower-case e-mail address → principal id.
+   */
+  bodyFor?: (principalIds: ReadonlyMap<string, string>) => unknown;
   ifMatch?: number;
-  guard?: { field: 'updatedAt' | 'value'; expected: string | undefined };
+  guard?: { field: 'updatedAt' | 'value' | 'version' | 'role'; expected: unknown };
   /** Why this step differs from a plain save of the resource. */
   note?: string;
 }
@@ -58,6 +77,8 @@ export interface Plan {
   notInFile: { kind: ResourceKind; id: string }[];
   /** What makes the file impossible to apply as it stands; nothing is sent while there are any. */
   problems: PlanProblem[];
+  /** Lower-case e-mail address → principal id of the project's members, as read for the plan. */
+  principalIds: ReadonlyMap<string, string>;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -68,17 +89,29 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * authentication action, which runs against that same data source; and `{{ authToken }}` in an
  * action needs its data source to have an authentication action already. So a data source whose authentication action is new is
  * saved without it first (when it is new itself), the authentication actions next, then the data
- * source with it, then every other action. Later kinds (service accounts, cron jobs, …) take their
- * place in this list.
+ * source with it, then every other action.
+ *
+ * Governance: new members come first — the API can tell that an e-mail address names no user only
+ * when it is added, so such a file stops before anything else is written — and user groups, which
+ * name members and which actions' permissions name, before data sources and actions. Action groups
+ * name actions and publications name their versions, so both come after the actions. Role changes
+ * of existing members come last: a file that lowers the role of whoever runs apply then takes that
+ * right away only after everything else was written. Later kinds (service accounts, cron jobs, …)
+ * take their place in this list.
  */
 export const phases = [
+  'members',
   'variables',
   'secrets',
   'masterData',
+  'userGroups',
   'dataSources',
   'authActions',
   'dataSourceAuth',
   'actions',
+  'actionGroups',
+  'publications',
+  'memberRoles',
 ] as const;
 export type Phase = (typeof phases)[number];
 

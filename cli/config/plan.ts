@@ -4,10 +4,13 @@
  * Each top-level key of the file has its planner; this module puts their results together.
  */
 import type { Path } from './path.ts';
+import { planActionGroups } from './plan-action-groups.ts';
 import { planActions } from './plan-actions.ts';
 import { planSecrets, planVariables } from './plan-configuration.ts';
 import { planDataSources } from './plan-data-sources.ts';
 import { planMasterData } from './plan-master-data.ts';
+import { membersByEmail, planMembers } from './plan-members.ts';
+import { planPublications } from './plan-publications.ts';
 import {
   type Environment,
   type Plan,
@@ -17,6 +20,7 @@ import {
   phases,
   type ResourceKind,
 } from './plan-types.ts';
+import { planUserGroups } from './plan-user-groups.ts';
 import type { ProjectState } from './project-state.ts';
 import type { ConfigFile } from './schema.ts';
 
@@ -28,6 +32,10 @@ const planners: ((input: PlanInput) => PlannerResult)[] = [
   planMasterData,
   planDataSources,
   planActions,
+  planMembers,
+  planUserGroups,
+  planActionGroups,
+  planPublications,
 ];
 
 export function buildPlan(
@@ -51,6 +59,7 @@ export function buildPlan(
     steps: phases.flatMap((phase) => writes.filter((w) => w.phase === phase).map((w) => w.step)),
     notInFile: notInFile(config, state),
     problems: [...missingEnvironments(config, state, projectId), ...results.flatMap((r) => r.problems)],
+    principalIds: new Map([...membersByEmail(state.members)].map(([email, m]) => [email, m.principalId])),
   };
 }
 
@@ -61,6 +70,7 @@ export function environmentsNamedIn(config: ConfigFile): string[] {
       ...Object.keys(config.variables),
       ...Object.keys(config.secrets),
       ...config.dataSources.flatMap((d) => Object.keys(d.environments)),
+      ...Object.keys(config.publications),
     ]),
   ];
 }
@@ -78,14 +88,19 @@ function firstMention(config: ConfigFile, environmentId: string): Path {
   if (environmentId in config.variables) return ['variables', environmentId];
   if (environmentId in config.secrets) return ['secrets', environmentId];
   const index = config.dataSources.findIndex((d) => environmentId in d.environments);
-  return index >= 0 ? ['dataSources', index, 'environments', environmentId] : [];
+  if (index >= 0) return ['dataSources', index, 'environments', environmentId];
+  return environmentId in config.publications ? ['publications', environmentId] : [];
 }
 
 /** What the project has and the file does not mention: listed, never deleted. */
 function notInFile(config: ConfigFile, state: ProjectState): Plan['notInFile'] {
   const byId = <T extends { id: string }>(items: T[]) => items.sort((a, b) => a.id.localeCompare(b.id));
-  const absent = (kind: ResourceKind, present: Iterable<string>, inFile: Set<string>) =>
-    byId([...present].filter((id) => !inFile.has(id)).map((id) => ({ kind, id })));
+  const absent = (
+    kind: ResourceKind,
+    present: Iterable<string>,
+    inFile: Set<string>,
+    key: (id: string) => string = (id) => id,
+  ) => byId([...present].filter((id) => !inFile.has(key(id))).map((id) => ({ kind, id })));
   const perEnvironment = (kind: 'variable' | 'secret', present: Map<string, Map<string, unknown>>) => {
     const inFile = kind === 'variable' ? config.variables : config.secrets;
     const ids = [...present].flatMap(([environmentId, names]) =>
@@ -102,5 +117,25 @@ function notInFile(config: ConfigFile, state: ProjectState): Plan['notInFile'] {
     ...absent('action', state.actions.keys(), new Set(config.actions.map((a) => a.id))),
     ...perEnvironment('variable', state.variables),
     ...perEnvironment('secret', state.secrets),
+    ...absent(
+      'member',
+      // Direct members that are users; service accounts belong to a later key of their own.
+      [...membersByEmail(state.members).values()].flatMap((m) => (m.role && m.email ? [m.email] : [])),
+      new Set(config.members.map((m) => m.email.toLowerCase())),
+      (email) => email.toLowerCase(),
+    ),
+    ...absent('userGroup', state.userGroups.keys(), new Set(config.userGroups.map((g) => g.id))),
+    ...absent('actionGroup', state.actionGroups.keys(), new Set(config.actionGroups.map((g) => g.id))),
+    ...absent(
+      'publication',
+      [...state.publications].flatMap(([environmentId, pins]) =>
+        [...pins.keys()].map((actionId) => `${environmentId}.${actionId}`),
+      ),
+      new Set(
+        Object.entries(config.publications).flatMap(([environmentId, pins]) =>
+          Object.keys(pins).map((actionId) => `${environmentId}.${actionId}`),
+        ),
+      ),
+    ),
   ];
 }

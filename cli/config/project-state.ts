@@ -1,5 +1,12 @@
 /** What a project holds now, read through the management API: the "before" side of every diff. */
-import type { ManagementApi, StoredAction, StoredResource, StoredSecret } from './management-api.ts';
+import type {
+  ManagementApi,
+  StoredAction,
+  StoredGroup,
+  StoredMember,
+  StoredResource,
+  StoredSecret,
+} from './management-api.ts';
 import { ProblemError } from './management-api.ts';
 
 export interface ProjectState {
@@ -10,23 +17,41 @@ export interface ProjectState {
   variables: Map<string, Map<string, string>>;
   /** Per environment: name → when it was last set (values never leave the service). */
   secrets: Map<string, Map<string, StoredSecret>>;
+  /** Direct members and principals in user groups, as `GET /members` lists them. */
+  members: StoredMember[];
+  userGroups: Map<string, StoredGroup>;
+  actionGroups: Map<string, StoredGroup>;
+  /** Per environment: action id → the version published there. */
+  publications: Map<string, Map<string, number>>;
   /** Environments asked for that the project does not have. */
   missingEnvironments: string[];
 }
 
 /**
- * Reads data sources, actions, master data lists, and the variables and secrets of every environment the data sources
+ * Reads data sources, actions, master data lists, members, user and action groups, the publications
+ * of every action (one request per action: the API has no list of a project's publications), and the variables and secrets of every environment the data sources
  * name plus `moreEnvironments` (the API has no list of environments: see docs/config.md).
  */
 export async function readProjectState(
   api: ManagementApi,
   moreEnvironments: Iterable<string>,
 ): Promise<ProjectState> {
-  const [dataSources, actions, masterData] = await Promise.all([
+  const [dataSources, actions, masterData, members, userGroups, actionGroups] = await Promise.all([
     api.listDataSources(),
     api.listActions(),
     api.listMasterData(),
+    api.listMembers(),
+    api.listUserGroups(),
+    api.listActionGroups(),
   ]);
+  const versions = await Promise.all(actions.map((a) => api.actionVersions(a.id)));
+  const publications = new Map<string, Map<string, number>>();
+  actions.forEach((action, i) => {
+    for (const { environmentId, version } of versions[i]!.publications) {
+      if (!publications.has(environmentId)) publications.set(environmentId, new Map());
+      publications.get(environmentId)!.set(action.id, version);
+    }
+  });
   const environments = new Set(moreEnvironments);
   for (const dataSource of dataSources) {
     for (const environmentId of Object.keys((dataSource.environments as object | undefined) ?? {})) {
@@ -37,6 +62,10 @@ export async function readProjectState(
     dataSources: new Map(dataSources.map((d) => [d.id, d])),
     actions: new Map(actions.map((a) => [a.id, a])),
     masterData: new Map(masterData.map((m) => [m.id, m])),
+    members,
+    userGroups: new Map(userGroups.map((g) => [g.id, g])),
+    actionGroups: new Map(actionGroups.map((g) => [g.id, g])),
+    publications,
     variables: new Map(),
     secrets: new Map(),
     missingEnvironments: [],

@@ -14,6 +14,10 @@ const sections: { kind: ResourceKind; title: string }[] = [
   { kind: 'masterData', title: 'Master data lists' },
   { kind: 'dataSource', title: 'Data sources' },
   { kind: 'action', title: 'Actions' },
+  { kind: 'member', title: 'Members' },
+  { kind: 'userGroup', title: 'User groups' },
+  { kind: 'actionGroup', title: 'Action groups' },
+  { kind: 'publication', title: 'Publications' },
 ];
 
 export const kindLabel: Record<ResourceKind, string> = {
@@ -22,6 +26,10 @@ export const kindLabel: Record<ResourceKind, string> = {
   masterData: 'master data list',
   dataSource: 'data source',
   action: 'action',
+  member: 'member',
+  userGroup: 'user group',
+  actionGroup: 'action group',
+  publication: 'publication',
 };
 
 const marks: Record<Change, string> = { create: '+ create', update: '~ update', unchanged: '= unchanged' };
@@ -73,7 +81,9 @@ function resourceLines(resource: PlannedResource): string[] {
       ? ` (version ${resource.version} → ${resource.version! + 1})`
       : '';
   const head = `- ${code(marks[resource.change])} ${code(resource.id)}${version}`;
-  if (resource.kind === 'variable') return [head + variableDetail(resource)];
+  // One value each: the variable's, the member's role, the published version.
+  if (resource.kind === 'variable' || resource.kind === 'member' || resource.kind === 'publication')
+    return [head + variableDetail(resource)];
   if (resource.kind === 'secret') return [`${head} ${writeOnlyDetail(resource.writeOnly[0]!)}`];
   return [
     head,

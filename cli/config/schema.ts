@@ -4,7 +4,7 @@
  * secrets): the file names the environment variable that holds them, never the value.
  *
  * Each kind of resource is one top-level key; kinds added later (service accounts, trust policies,
- * cron jobs, action groups, …) become more keys beside these.
+ * cron jobs, …) become more keys beside these.
  */
 import { z } from 'zod';
 import { actionInputSchema } from '../../shared/domain/definitions/action.ts';
@@ -13,6 +13,12 @@ import {
   resourceIdSchema,
   sqlConnectionSchema,
 } from '../../shared/domain/definitions/data-source.ts';
+import {
+  actionGroupInputSchema,
+  memberByEmailInputSchema,
+  principalIdSchema,
+  userGroupInputSchema,
+} from '../../shared/domain/definitions/governance.ts';
 import { masterDataInputSchema } from '../../shared/domain/definitions/master-data.ts';
 import { nameSchema } from '../../shared/domain/definitions/parameter.ts';
 
@@ -72,6 +78,52 @@ export const dataSourceInFileSchema = z.discriminatedUnion('kind', [
 ]);
 export type DataSourceInFile = z.infer<typeof dataSourceInFileSchema>;
 
+/** A project member: a user, named by e-mail address because user ids differ between installations. */
+export const memberInFileSchema = memberByEmailInputSchema.meta({
+  description:
+    'A user (by e-mail address: ids differ between installations) and their direct role in the project.',
+});
+
+/** A user group's member: an e-mail address, or a principal id (`sa_…` for service accounts, which have none). */
+const groupMemberSchema = z
+  .union([memberByEmailInputSchema.shape.email, principalIdSchema])
+  .meta({ description: "A user's e-mail address, or a principal id ('sa_…' for a service account)." });
+
+/** The API's user group input, its members by e-mail address instead of user id. */
+export const userGroupInFileSchema = userGroupInputSchema.extend({
+  members: z
+    .array(groupMemberSchema)
+    .max(1000)
+    .default([])
+    .superRefine((members, context) => {
+      const seen = new Set<string>();
+      members.forEach((member, index) => {
+        const key = member.toLowerCase();
+        if (seen.has(key))
+          context.addIssue({ code: 'custom', path: [index], message: `names member '${member}' twice` });
+        seen.add(key);
+      });
+    })
+    .meta({
+      description:
+        'Users by e-mail address (each must be a member of the project, or listed under members), or principal ids.',
+    }),
+});
+export type UserGroupInFile = z.infer<typeof userGroupInFileSchema>;
+
+/** Per environment id: action id → the version published there. */
+export const publicationsSchema = z.record(
+  resourceIdSchema,
+  z.record(
+    resourceIdSchema,
+    z
+      .number()
+      .int()
+      .min(1)
+      .meta({ description: "The action's version number published to this environment." }),
+  ),
+);
+
 /** Per environment id, names to values (variables) or to where their value comes from (secrets). */
 const perEnvironment = <T extends z.ZodType>(value: T) =>
   z.record(resourceIdSchema, z.record(nameSchema, value));
@@ -83,6 +135,10 @@ export const sectionSchemas = {
   masterData: masterDataInputSchema,
   dataSources: dataSourceInFileSchema,
   actions: actionInputSchema,
+  members: memberInFileSchema,
+  userGroups: userGroupInFileSchema,
+  actionGroups: actionGroupInputSchema,
+  publications: publicationsSchema,
 } as const;
 
 export const configFileSchema = z
@@ -106,11 +162,25 @@ export const configFileSchema = z
       .array(sectionSchemas.actions)
       .default([])
       .meta({ description: 'Actions as the API takes them.' }),
+    members: z.array(sectionSchemas.members).default([]).meta({
+      description:
+        'Users with a direct role in the project, by e-mail address. Apply adds and changes roles; it never removes anyone.',
+    }),
+    userGroups: z.array(sectionSchemas.userGroups).default([]).meta({
+      description: 'User groups as the API takes them, members by e-mail address.',
+    }),
+    actionGroups: z.array(sectionSchemas.actionGroups).default([]).meta({
+      description: 'Action groups (actions shown on one screen, in order) as the API takes them.',
+    }),
+    publications: sectionSchemas.publications.default({}).meta({
+      description:
+        "Per environment id: action id → the version published there. Version numbers belong to one project's history: see docs/config.md.",
+    }),
   })
   .meta({
     title: 'Dogu configuration file',
     description:
-      'Data sources, actions, variables and secrets of one Dogu project, applied with `npx dogu apply -f FILE`. See docs/config.md.',
+      'Data sources, actions, variables, secrets, members, groups and publications of one Dogu project, applied with `npx dogu apply -f FILE`. See docs/config.md.',
   });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -55,6 +55,15 @@ beforeAll(async () => {
   database = await createTestDatabase();
   runtime = await startTestRuntime(dataDir.path, { demoDatabaseUrl: database.url });
   api = apiClient(runtime, await loginToken(runtime));
+  // The example's members: users must exist in Dogu (members are named by e-mail address).
+  for (const name of ['ana', 'ops', 'carl']) {
+    await runtime.services.store.createUser({
+      id: `usr_${name}`,
+      email: `${name}@example.com`,
+      name,
+      createdAt: new Date().toISOString(),
+    });
+  }
   const login = await dogu(['login']);
   expect(login.code).toBe(0);
 });
@@ -68,7 +77,7 @@ describe('the example file on a fresh project', () => {
     const result = await dogu(['apply', '-f', exampleFile, '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('## Dogu plan for project `demo`');
-    expect(result.stdout).toContain('**18 to create, 0 to update, 0 unchanged.**');
+    expect(result.stdout).toContain('**23 to create, 0 to update, 0 unchanged.**');
     expect(result.stdout).toContain('- `+ create` `crm-api`');
     expect(result.stdout).toContain('- `+ create` `development.support_email`: `"support-dev@example.com"`');
     expect(result.stdout).toContain(
@@ -92,7 +101,7 @@ describe('the example file on a fresh project', () => {
 
   it('apply creates everything in one go, the authentication action before the data source names it', async () => {
     const result = await dogu(['apply', '-f', exampleFile], exampleSecrets);
-    expect(result.stderr).toContain("Applied 18 changes to project 'demo'.");
+    expect(result.stderr).toContain("Applied 23 changes to project 'demo'.");
     expect(result.code).toBe(0);
     const progress = result.stderr.split('\n');
     const at = (line: string) => progress.findIndex((l) => l.startsWith(line));
@@ -129,12 +138,38 @@ describe('the example file on a fresh project', () => {
     for (const value of Object.values(exampleSecrets)) {
       expect(result.stdout + result.stderr).not.toContain(value);
     }
+
+    // Members first; the user group before the actions whose permission names it; action groups
+    // and publications after the actions.
+    expect(at('✓ created member ana@example.com')).toBe(0);
+    expect(at('✓ created user group order-managers')).toBeLessThan(at('✓ created action crm-add-note'));
+    expect(at('✓ created action group orders')).toBeGreaterThan(at('✓ created action crm-add-note'));
+    expect(at('✓ created publication production.orders-by-status')).toBeGreaterThan(
+      at('✓ created action orders-by-status'),
+    );
+    const members = (await api.get('/api/v1/projects/demo/members')).body.data;
+    const roleOf = (email: string) => members.find((m: { email?: string }) => m.email === email)?.role;
+    expect([roleOf('ana@example.com'), roleOf('ops@example.com')]).toEqual(['developer', 'operations_lead']);
+    const group = await api.get('/api/v1/projects/demo/user-groups/order-managers');
+    expect(group.body.members).toEqual(['usr_ana', 'usr_ops']);
+    const actionGroup = await api.get('/api/v1/projects/demo/action-groups/orders');
+    expect(actionGroup.body.actionIds).toEqual(['orders-by-status', 'order-details', 'stock-levels']);
+    const versions = await api.get('/api/v1/projects/demo/actions/orders-by-status/versions');
+    expect(versions.body.publications).toMatchObject([{ environmentId: 'production', version: 1 }]);
+    // An action's permission and review are part of its definition: they flow through apply.
+    const note = await api.get('/api/v1/projects/demo/actions/crm-add-note');
+    expect(note.body.permission).toEqual({
+      mode: 'restricted',
+      groups: ['order-managers'],
+      roles: ['admin'],
+    });
+    expect(note.body.review).toEqual({ required: true, expiresInMinutes: 120 });
   });
 
   it('a dry run afterwards shows everything unchanged, stored secrets and passwords kept', async () => {
     const result = await dogu(['apply', '-f', exampleFile, '--dry-run']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('**0 to create, 0 to update, 18 unchanged.**');
+    expect(result.stdout).toContain('**0 to create, 0 to update, 23 unchanged.**');
     expect(changeLines(result.stdout)).toEqual([]);
     expect(result.stdout).toContain(
       '- `= unchanged` `production.crm_api_key` kept: `$CRM_API_KEY_PRODUCTION` is not set',
@@ -235,6 +270,15 @@ describe('export', () => {
     expect(text).toContain('passwordFromEnv: DOGU_PASSWORD_SHOP_DB_PRODUCTION');
     expect(text).toMatch(/crm_api_key:\n\s+fromEnv: DOGU_SECRET_PRODUCTION_CRM_API_KEY/);
     expect(text).toContain('masterData:\n  - id: order_statuses\n    name: Order statuses\n');
+    // Members and group members by e-mail address, not by id; the pins of now.
+    expect(text).toContain('  - email: ana@example.com\n    role: developer\n');
+    expect(text).toContain('  - email: admin@dogu.local\n    role: admin\n');
+    expect(text).toMatch(
+      / {2}- id: order-managers\n {4}name: Order managers\n {4}members:\n {6}- ana@example\.com\n/,
+    );
+    expect(text).not.toContain('usr_');
+    expect(text).toContain('publications:\n  production:\n    orders-by-status: 1\n');
+    expect(text).toMatch(/permission:\n\s+mode: restricted\n/);
     for (const field of ['projectId', 'version: 2', 'createdAt', 'updatedAt', 'hasPassword']) {
       expect(text).not.toContain(field);
     }
@@ -373,5 +417,145 @@ actions:
     expect(error.failed.resource.id).toBe('crm-api');
     expect(error.message).toBe('it was changed by someone else after the plan was read');
     expect((await api.get('/api/v1/projects/demo/data-sources/crm-api')).body.name).toBe('CRM (edited)');
+  });
+});
+
+describe('members, user groups, action groups and publications', () => {
+  it('a dry run shows role changes, group members by e-mail, the order and the pin; apply never removes anyone', async () => {
+    const path = await writeConfig(
+      'governance.yaml',
+      `version: 1
+project: demo
+members:
+  - { email: ana@example.com, role: development_lead }
+  - { email: Carl@example.com, role: member }
+userGroups:
+  - id: order-managers
+    name: Order managers
+    members: [ops@example.com, carl@example.com, ana@example.com]
+actionGroups:
+  - id: orders
+    name: Orders
+    actionIds: [order-details, orders-by-status, stock-levels]
+publications:
+  production:
+    orders-by-status: 2
+`,
+    );
+    const dryRun = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(dryRun.code).toBe(0);
+    expect(changeLines(dryRun.stdout)).toEqual([
+      '- `~ update` `ana@example.com`: `"developer" → "development_lead"`',
+      '- `+ create` `Carl@example.com`: `"member"`',
+      '- `~ update` `order-managers`',
+      '- `~ update` `orders`',
+      '- `~ update` `production.orders-by-status`: `1 → 2`',
+    ]);
+    expect(dryRun.stdout).toContain('  - `members[1]: "ops@example.com" → "carl@example.com"`');
+    expect(dryRun.stdout).toContain('  - `actionIds[0]: "orders-by-status" → "order-details"`');
+    // ops@example.com is no longer in the file: listed, not removed.
+    expect(dryRun.stdout).toContain('- member `ops@example.com`');
+    expect(dryRun.stdout).toContain('- member `admin@dogu.local`');
+
+    const applied = await dogu(['apply', '-f', path]);
+    expect(applied.code).toBe(0);
+    const progress = applied.stderr.split('\n');
+    // The new member first (the group names it), the role change last.
+    expect(progress[0]).toBe('✓ created member Carl@example.com');
+    expect(progress[1]).toBe('✓ updated user group order-managers (version 2)');
+    expect(progress.filter((l) => l.startsWith('✓')).at(-1)).toBe('✓ updated member ana@example.com');
+    const group = await api.get('/api/v1/projects/demo/user-groups/order-managers');
+    expect([...group.body.members].sort()).toEqual(['usr_ana', 'usr_carl', 'usr_ops']);
+    const ops = await api.get('/api/v1/projects/demo/members/usr_ops');
+    expect(ops.body.role).toBe('operations_lead');
+    expect((await api.get('/api/v1/projects/demo/action-groups/orders')).body.actionIds.slice(0, 2)).toEqual([
+      'order-details',
+      'orders-by-status',
+    ]);
+    const versions = await api.get('/api/v1/projects/demo/actions/orders-by-status/versions');
+    expect(versions.body.publications).toMatchObject([{ environmentId: 'production', version: 2 }]);
+
+    const again = await dogu(['apply', '-f', path]);
+    expect(again.stderr).toContain("Nothing to apply: project 'demo' already matches");
+  });
+
+  it('group members who are not members of the project, and unknown groups in permissions, are named before any write', async () => {
+    const path = await writeConfig(
+      'unknown-members.yaml',
+      `version: 1
+project: demo
+variables:
+  development:
+    governance_test: "1"
+userGroups:
+  - id: auditors
+    name: Auditors
+    members: [nobody@example.com]
+actions:
+  - id: restricted-action
+    name: Restricted
+    kind: sql
+    dataSourceId: demo-postgres
+    statements: [{ title: One, sql: SELECT 1 }]
+    permission: { mode: restricted, groups: [no-such-group] }
+`,
+    );
+    const result = await dogu(['apply', '-f', path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `dogu: ${path}:9:15: 'nobody@example.com' is not a member of project 'demo': add it under members`,
+    );
+    expect(result.stderr).toContain(
+      `dogu: ${path}:16:46: no user group 'no-such-group' in the file or in the project`,
+    );
+    expect(
+      (await api.get('/api/v1/projects/demo/environments/development/variables/governance_test')).status,
+    ).toBe(404);
+    expect((await api.get('/api/v1/projects/demo/user-groups/auditors')).status).toBe(404);
+  });
+
+  it('a member whose e-mail address names no user stops apply at the first write, before anything else', async () => {
+    const path = await writeConfig(
+      'ghost.yaml',
+      `version: 1
+project: demo
+variables:
+  development:
+    ghost_test: "1"
+members:
+  - { email: ghost@example.com, role: member }
+`,
+    );
+    const result = await dogu(['apply', '-f', path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `dogu: Could not create member ghost@example.com (members[0], ${path}:7:5): 404 No user with the e-mail address 'ghost@example.com' was found.`,
+    );
+    expect(result.stderr).toContain('Already applied: nothing.');
+    expect(
+      (await api.get('/api/v1/projects/demo/environments/development/variables/ghost_test')).status,
+    ).toBe(404);
+  });
+
+  it('a version that does not exist, and leaving the project without an administrator, are refused before any write', async () => {
+    const path = await writeConfig(
+      'bad-pins.yaml',
+      `version: 1
+project: demo
+members:
+  - { email: admin@dogu.local, role: developer }
+publications:
+  production:
+    orders-by-status: 99
+`,
+    );
+    const result = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /bad-pins\.yaml:4:\d+: this would leave project 'demo' without an administrator/,
+    );
+    expect(result.stderr).toMatch(
+      /bad-pins\.yaml:7:23: action 'orders-by-status' has no version 99: the latest is \d+/,
+    );
   });
 });

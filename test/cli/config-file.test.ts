@@ -47,14 +47,17 @@ describe('the published JSON Schema', () => {
     const schema = JSON.parse(configJsonSchemaText());
     expect(Object.keys(schema.$defs).sort()).toEqual([
       'Action',
+      'ActionGroup',
       'DataSource',
       'HttpBody',
       'HttpConnection',
       'KeyValueList',
       'MasterDataList',
+      'Member',
       'Parameter',
       'SecretReference',
       'SqlConnection',
+      'UserGroup',
     ]);
     expect(schema.required).toEqual(['version', 'project']);
     expect(schema.additionalProperties).toBe(false);
@@ -175,6 +178,10 @@ function state(parts: { dataSources?: StoredResource[]; actions?: StoredAction[]
     masterData: new Map(),
     variables: environments,
     secrets: new Map([['development', new Map()]]),
+    members: [],
+    userGroups: new Map(),
+    actionGroups: new Map(),
+    publications: new Map(),
     missingEnvironments: [],
   };
 }
