@@ -16,6 +16,8 @@ import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { NodeHttpClient } from '../shared/adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../shared/adapters/http/options-from-env.ts';
 import { systemClock, uuidV7Ids } from '../shared/adapters/ids.ts';
+import { MemoryIdentityStore } from '../shared/adapters/oidc/memory-identity-store.ts';
+import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
 import { PooledConnectorFactory } from '../shared/adapters/sql/connector-factory.ts';
 import type { PostgresConnection } from '../shared/domain/model.ts';
@@ -104,6 +106,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       clock: systemClock,
       ids: uuidV7Ids,
       settings: { localLogin: true, loginTokenSeconds: 12 * 3600, maxExecutionMs: 60_000 },
+      // TODO(lead): the persistent IdentityStore replaces this placeholder.
+      oidc: createOidcServices({
+        identities: new MemoryIdentityStore(),
+        clock: systemClock,
+        env: process.env,
+      }),
     };
     provideServices(async () => services);
 

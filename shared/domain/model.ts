@@ -4,6 +4,8 @@ export interface Project {
   id: string;
   name: string;
   createdAt: string;
+  /** Spec 5.1 direct variant (under development): the public API accepts external ID tokens as Bearer. */
+  directIdTokens?: boolean;
 }
 
 export interface Environment {

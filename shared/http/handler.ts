@@ -10,6 +10,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import { logger } from '../commons/logger.ts';
 import { badRequest, DoguError, forbidden, unauthorized } from '../domain/errors.ts';
+import { principalOfBearer } from '../domain/identity/access-tokens.ts';
 import type { Principal } from '../domain/model.ts';
 import { getServices, type Services } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
@@ -114,7 +115,11 @@ async function authenticate(route: Route, event: APIGatewayProxyEventV2, service
   const header = event.headers.authorization ?? '';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized('An Authorization header with a Bearer token is required.');
-  return services.tokens.verify(match[1]!);
+  return principalOfBearer(match[1]!, event.pathParameters?.projectId, {
+    ...services.oidc,
+    tokens: services.tokens,
+    definitions: services.definitions,
+  });
 }
 
 const isLoopback = (ip: string) => ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');

@@ -90,6 +90,24 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     ok: { status: '200', schema: execution },
   },
   whoAmI: { summary: 'The principal of the token', ok: { status: '200' } },
+  exchangeToken: {
+    summary: 'Exchange an external OIDC ID token for a service-account access token (RFC 8693)',
+    body: z.object({
+      grant_type: z.literal('urn:ietf:params:oauth:grant-type:token-exchange'),
+      subject_token: z.string(),
+      subject_token_type: z.literal('urn:ietf:params:oauth:token-type:jwt'),
+      service_account_email: z.string().optional(),
+    }),
+    ok: {
+      status: '200',
+      schema: z.object({
+        access_token: z.string(),
+        issued_token_type: z.literal('urn:ietf:params:oauth:token-type:access_token'),
+        token_type: z.literal('Bearer'),
+        expires_in: z.number().int(),
+      }),
+    },
+  },
   openApi: { summary: 'This document', ok: { status: '200' } },
   listDataSources: { summary: 'List data sources (passwords never returned)', ok: { status: '200' } },
   getDataSource: { summary: 'Read a data source', ok: { status: '200' } },

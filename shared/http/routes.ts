@@ -74,6 +74,7 @@ export const routes = [
     auth: 'bearer',
   },
   { name: 'whoAmI', method: 'GET', path: '/public/v1/me', handler: 'who-am-i', auth: 'bearer' },
+  { name: 'exchangeToken', method: 'POST', path: '/public/v1/token', handler: 'token', auth: 'none' },
   { name: 'openApi', method: 'GET', path: '/openapi.json', handler: 'openapi', auth: 'none' },
 
   // Projects and environments.

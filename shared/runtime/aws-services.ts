@@ -9,6 +9,8 @@ import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { NodeHttpClient } from '../adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../adapters/http/options-from-env.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
+import { MemoryIdentityStore } from '../adapters/oidc/memory-identity-store.ts';
+import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
 import { KmsSecretCipher } from '../adapters/secrets/kms-cipher.ts';
 import { PooledConnectorFactory } from '../adapters/sql/connector-factory.ts';
 import { SecretValues } from '../domain/secret-values.ts';
@@ -45,5 +47,7 @@ export async function createAwsServices(): Promise<Services> {
       // API Gateway gives up after 30 s; the stack sets 28 s so the run is cancelled and recorded first.
       maxExecutionMs: Math.min(Number(process.env.DOGU_MAX_EXECUTION_MS ?? 28_000), 60_000),
     },
+    // TODO(lead): the DynamoDB IdentityStore replaces this placeholder (empty: nothing is exchanged).
+    oidc: createOidcServices({ identities: new MemoryIdentityStore(), clock: systemClock, env: process.env }),
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AuditLog } from '../domain/audit.ts';
+import type { OidcServices } from '../domain/identity/token-exchange.ts';
 import type {
   Clock,
   ConnectorFactory,
@@ -35,6 +36,8 @@ export interface Services {
   clock: Clock;
   ids: IdGenerator;
   settings: RuntimeSettings;
+  /** Token exchange and service-account access tokens (docs/decisions/0013). */
+  oidc: OidcServices;
 }
 
 let current: Promise<Services> | undefined;

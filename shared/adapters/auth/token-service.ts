@@ -21,7 +21,10 @@ export interface IssuedToken {
 export class TokenService {
   /** Imported once: jose would otherwise import the raw key on every sign and verify. */
   private readonly key: Promise<webcrypto.CryptoKey>;
-  private readonly verified = new Map<string, { principal: Principal; expiresAt: number }>();
+  private readonly verified = new Map<
+    string,
+    { principal: Principal; claims: Record<string, unknown>; expiresAt: number }
+  >();
 
   constructor(
     key: Uint8Array,
@@ -34,10 +37,20 @@ export class TokenService {
     ]);
   }
 
-  async issue(principal: Principal, lifetimeSeconds: number): Promise<IssuedToken> {
+  /** `claims` are extra claims given back by verifyWithClaims (service-account bindings). */
+  async issue(
+    principal: Principal,
+    lifetimeSeconds: number,
+    claims: Record<string, string | number> = {},
+  ): Promise<IssuedToken> {
     const issuedAt = Math.floor(this.now().getTime() / 1000);
     const expiresAt = issuedAt + lifetimeSeconds;
-    const token = await new SignJWT({ email: principal.email, name: principal.name, kind: principal.kind })
+    const token = await new SignJWT({
+      ...claims,
+      email: principal.email,
+      name: principal.name,
+      kind: principal.kind,
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(issuer)
       .setAudience(audience)
@@ -49,20 +62,26 @@ export class TokenService {
   }
 
   async verify(token: string): Promise<Principal> {
+    return (await this.verifyWithClaims(token)).principal;
+  }
+
+  async verifyWithClaims(token: string): Promise<{ principal: Principal; claims: Record<string, unknown> }> {
     const remembered = this.verified.get(token);
     if (remembered) {
       // The signature was checked once; expiry is checked on every use.
-      if (remembered.expiresAt > this.now().getTime() / 1000) return remembered.principal;
+      if (remembered.expiresAt > this.now().getTime() / 1000) return remembered;
       this.verified.delete(token);
       throw unauthorized('The access token has expired.');
     }
-    const { principal, expiresAt } = await this.verifySignature(token);
+    const checked = await this.verifySignature(token);
     if (this.verified.size >= maxRemembered) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(token, { principal, expiresAt });
-    return principal;
+    this.verified.set(token, checked);
+    return checked;
   }
 
-  private async verifySignature(token: string): Promise<{ principal: Principal; expiresAt: number }> {
+  private async verifySignature(
+    token: string,
+  ): Promise<{ principal: Principal; claims: Record<string, unknown>; expiresAt: number }> {
     try {
       const { payload } = await jwtVerify(token, await this.key, {
         issuer,
@@ -79,7 +98,7 @@ export class TokenService {
       ) {
         throw unauthorized('The access token is invalid.');
       }
-      return { principal: { kind, id: sub!, email, name }, expiresAt: exp! };
+      return { principal: { kind, id: sub!, email, name }, claims: payload, expiresAt: exp! };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw unauthorized('The access token has expired.');
       if (error instanceof joseErrors.JOSEError) throw unauthorized('The access token is invalid.');

@@ -1,0 +1,170 @@
+/**
+ * Access tokens of service accounts (spec 5.1): Dogu tokens that also name
+ * the account, the trust policy and both generations they were issued under.
+ * Each use checks that the account and the policy still exist with those
+ * generations (briefly cached), so deleting or disabling the account, bumping
+ * its tokenGeneration, or changing or deleting the policy revokes the token.
+ */
+import { DoguError, unauthorized } from '../errors.ts';
+import type { Principal } from '../model.ts';
+import type { Clock, DefinitionReader } from '../ports.ts';
+import type { IdentityStore } from './model.ts';
+import {
+  acceptIdToken,
+  type BoundClaimsMatcher,
+  type IdTokenVerifier,
+  principalOf,
+  TokenEndpointError,
+} from './token-exchange.ts';
+
+export interface ServiceAccountBinding {
+  projectId: string;
+  serviceAccountId: string;
+  trustPolicyId: string;
+  tokenGeneration: number;
+  policyGeneration: number;
+}
+
+export type TokenClaims = Record<string, string | number>;
+
+/** Port: the Dogu token service (shared/adapters/auth/token-service.ts). */
+export interface AccessTokenIssuer {
+  issue(
+    principal: Principal,
+    lifetimeSeconds: number,
+    claims?: TokenClaims,
+  ): Promise<{ token: string; expiresAt: number }>;
+}
+
+export interface AccessTokenVerifier {
+  /** Rejects with DoguError `unauthorized`; `claims` are the extra claims given at issue. */
+  verifyWithClaims(token: string): Promise<{ principal: Principal; claims: Record<string, unknown> }>;
+}
+
+export const bindingClaims = (binding: ServiceAccountBinding): TokenClaims => ({
+  dpid: binding.projectId,
+  dtp: binding.trustPolicyId,
+  dtg: binding.tokenGeneration,
+  dpg: binding.policyGeneration,
+});
+
+function bindingFrom(
+  principal: Principal,
+  claims: Record<string, unknown>,
+): ServiceAccountBinding | undefined {
+  const { dpid, dtp, dtg, dpg } = claims;
+  if (
+    typeof dpid !== 'string' ||
+    typeof dtp !== 'string' ||
+    typeof dtg !== 'number' ||
+    typeof dpg !== 'number'
+  ) {
+    return undefined;
+  }
+  return {
+    projectId: dpid,
+    serviceAccountId: principal.id,
+    trustPolicyId: dtp,
+    tokenGeneration: dtg,
+    policyGeneration: dpg,
+  };
+}
+
+interface BindingState {
+  tokenGeneration: number | undefined;
+  policyGeneration: number | undefined;
+  checkedAt: number;
+}
+
+const maxRemembered = 10_000;
+
+/** Answers "is this binding still current?" from the IdentityStore, remembering answers for `ttlMs`. */
+export class BindingChecker {
+  private readonly states = new Map<string, BindingState>();
+
+  constructor(
+    private readonly identities: IdentityStore,
+    /** How long a revocation may take to be noticed; 0 reads the store on every request. */
+    private readonly ttlMs: number,
+    private readonly clock: Clock,
+  ) {}
+
+  async isCurrent(binding: ServiceAccountBinding): Promise<boolean> {
+    const state = await this.stateOf(binding);
+    return (
+      state.tokenGeneration === binding.tokenGeneration && state.policyGeneration === binding.policyGeneration
+    );
+  }
+
+  private async stateOf(binding: ServiceAccountBinding): Promise<BindingState> {
+    const key = `${binding.projectId}/${binding.serviceAccountId}/${binding.trustPolicyId}`;
+    const now = this.clock.now().getTime();
+    const known = this.states.get(key);
+    if (known && now - known.checkedAt < this.ttlMs) return known;
+    const [account, policy] = await Promise.all([
+      this.identities.getServiceAccount(binding.projectId, binding.serviceAccountId),
+      this.identities.getTrustPolicy(binding.projectId, binding.trustPolicyId),
+    ]);
+    const state: BindingState = {
+      tokenGeneration: account && !account.disabled ? account.tokenGeneration : undefined,
+      // A policy moved to another account does not vouch for this one any more.
+      policyGeneration:
+        policy && policy.serviceAccountId === binding.serviceAccountId ? policy.generation : undefined,
+      checkedAt: now,
+    };
+    this.states.delete(key);
+    if (this.states.size >= maxRemembered) this.states.delete(this.states.keys().next().value!);
+    if (this.ttlMs > 0) this.states.set(key, state);
+    return state;
+  }
+}
+
+export interface BearerDeps {
+  tokens: AccessTokenVerifier;
+  definitions: Pick<DefinitionReader, 'getProject'>;
+  identities: IdentityStore;
+  bindings: BindingChecker;
+  verifier: IdTokenVerifier;
+  matchBoundClaims: BoundClaimsMatcher;
+}
+
+/**
+ * The principal of `Authorization: Bearer <token>` on the public API: a Dogu token (user, or a
+ * service account whose binding is current), or, where the URL's project allows it (spec 5.1
+ * direct variant, `Project.directIdTokens`), an external ID token accepted by that project's policies.
+ */
+export async function principalOfBearer(
+  token: string,
+  projectId: string | undefined,
+  deps: BearerDeps,
+): Promise<Principal> {
+  if (projectId !== undefined && deps.verifier.peekIssuer(token) !== dogUIssuer) {
+    const project = await deps.definitions.getProject(projectId);
+    if (project?.directIdTokens === true) return principalOfIdToken(token, projectId, deps);
+  }
+  const { principal, claims } = await deps.tokens.verifyWithClaims(token);
+  if (principal.kind !== 'service_account') return principal;
+  const binding = bindingFrom(principal, claims);
+  if (!binding || !(await deps.bindings.isCurrent(binding))) {
+    throw unauthorized('The access token has been revoked.');
+  }
+  return principal;
+}
+
+/** The `iss` of Dogu's own tokens (shared/adapters/auth/token-service.ts). */
+const dogUIssuer = 'dogu';
+
+async function principalOfIdToken(token: string, projectId: string, deps: BearerDeps): Promise<Principal> {
+  try {
+    const { account } = await acceptIdToken(token, deps, { projectId });
+    return principalOf(account);
+  } catch (error) {
+    if (!(error instanceof TokenEndpointError)) throw error;
+    if (error.error === 'temporarily_unavailable') {
+      throw new DoguError('service_unavailable', error.description, {
+        headers: { 'retry-after': String(error.retryAfterSeconds ?? 30) },
+      });
+    }
+    throw unauthorized(`The bearer token is not accepted: ${error.description}`);
+  }
+}
