@@ -24,6 +24,7 @@ const benches: Record<string, () => Promise<BenchModule>> = {
   execution: () => import('./execution.ts'),
   mysql: () => import('./mysql.ts'),
   http: () => import('./http.ts'),
+  'token-exchange': () => import('./token-exchange.ts'),
 };
 
 function selectedBenches(args: readonly string[]): string[] {

@@ -1,0 +1,117 @@
+/**
+ * The ID-token verifier against real HTTPS IdPs (test CA by openssl): JWKS
+ * caching, the unknown-kid refresh cooldown, key rotation, and which IdP
+ * failures are the caller's (invalid_grant) or temporary (503).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OidcIdTokenVerifier } from '../../shared/adapters/oidc/id-token-verifier.ts';
+import { MemoryIdentityStore } from '../../shared/adapters/oidc/memory-identity-store.ts';
+import {
+  acceptIdToken,
+  exactBoundClaims,
+  IdpUnavailableError,
+  IdTokenRejectedError,
+  TokenEndpointError,
+} from '../../shared/domain/identity/token-exchange.ts';
+import { unusedPort } from '../support/http-server.ts';
+import { createTestCa, signingKey, startTestIdp, type TestCa, type TestIdp } from '../support/oidc-idp.ts';
+
+let ca: TestCa;
+let idp: TestIdp;
+const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+const verifierFor = (extraCa = ca.caPem) => new OidcIdTokenVerifier({ clock, extraCa });
+
+beforeAll(async () => {
+  ca = await createTestCa();
+  idp = await startTestIdp(ca);
+});
+afterAll(async () => {
+  await idp?.close();
+  await ca?.remove();
+});
+
+describe('OidcIdTokenVerifier', () => {
+  it('fetches discovery and keys once and reuses them', async () => {
+    const verifier = verifierFor();
+    const before = idp.jwksFetches();
+    for (let i = 0; i < 5; i++) {
+      expect(await verifier.verify(await idp.sign(), idp.issuer, ['dogu'])).toMatchObject({ aud: 'dogu' });
+    }
+    expect(idp.jwksFetches() - before).toBe(1);
+  });
+
+  it('refetches the JWKS for an unknown kid at most once per cooldown, and picks up rotated keys', async () => {
+    const verifier = verifierFor();
+    await verifier.verify(await idp.sign(), idp.issuer, ['dogu']);
+    const rotated = await signingKey('key-2');
+    const token = await idp.sign({}, { key: rotated });
+    const before = idp.jwksFetches();
+    for (let i = 0; i < 3; i++) {
+      await expect(verifier.verify(token, idp.issuer, ['dogu'])).rejects.toBeInstanceOf(IdTokenRejectedError);
+    }
+    expect(idp.jwksFetches() - before).toBe(0); // keys were fetched just now: still within the cooldown
+    idp.keys.push(rotated);
+    clock.offsetMs += 61_000;
+    expect(await verifier.verify(token, idp.issuer, ['dogu'])).toMatchObject({ iss: idp.issuer });
+    expect(idp.jwksFetches() - before).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      await expect(
+        verifier.verify(await idp.sign({}, { key: await signingKey('key-3') }), idp.issuer, ['dogu']),
+      ).rejects.toBeInstanceOf(IdTokenRejectedError);
+    }
+    expect(idp.jwksFetches() - before).toBe(1);
+    idp.keys.pop();
+    clock.offsetMs = 0;
+  });
+
+  it('refuses an IdP whose certificate is not trusted, or whose discovery names another issuer', async () => {
+    await expect(verifierFor('').verify(await idp.sign(), idp.issuer, ['dogu'])).rejects.toBeInstanceOf(
+      IdTokenRejectedError,
+    );
+    const other = await startTestIdp(ca, { path: '/other' });
+    other.discovery = { ...other.discovery, issuer: `${other.issuer}/` };
+    await expect(verifierFor().verify(await other.sign(), other.issuer, ['dogu'])).rejects.toBeInstanceOf(
+      IdTokenRejectedError,
+    );
+    await other.close();
+  });
+
+  it('reports an unreachable IdP as temporarily unavailable, with Retry-After at the endpoint', async () => {
+    const issuer = `https://127.0.0.1:${await unusedPort()}`;
+    const token = await idp.sign({ iss: issuer });
+    await expect(verifierFor().verify(token, issuer, ['dogu'])).rejects.toBeInstanceOf(IdpUnavailableError);
+
+    const identities = new MemoryIdentityStore();
+    const at = new Date().toISOString();
+    await identities.saveServiceAccount(
+      {
+        projectId: 'p',
+        id: 'sa_x',
+        email: 'x@p.sa.dogu',
+        name: 'x',
+        createdAt: at,
+        updatedAt: at,
+        tokenGeneration: 1,
+      },
+      true,
+    );
+    await identities.saveTrustPolicy({
+      projectId: 'p',
+      serviceAccountId: 'sa_x',
+      id: 'tp_1',
+      issuer,
+      audience: 'dogu',
+      boundClaims: [],
+      createdAt: at,
+      updatedAt: at,
+      generation: 1,
+    });
+    const refusal = await acceptIdToken(token, {
+      identities,
+      verifier: verifierFor(),
+      matchBoundClaims: exactBoundClaims,
+    }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(TokenEndpointError);
+    expect(refusal).toMatchObject({ status: 503, error: 'temporarily_unavailable', retryAfterSeconds: 30 });
+  });
+});
