@@ -1,6 +1,7 @@
 /** Forwards every Store call; decorators override only what they change. */
 import type { ActionGroup, UserGroup } from '../domain/definitions/governance.ts';
 import type { MasterDataList } from '../domain/definitions/master-data.ts';
+import type { ServiceAccount, TrustPolicy } from '../domain/identity/model.ts';
 import type {
   Action,
   DataSource,
@@ -206,5 +207,37 @@ export class DelegatingStore implements Store {
   }
   deleteActionGroup(projectId: string, groupId: string): Promise<boolean> {
     return this.inner.deleteActionGroup(projectId, groupId);
+  }
+
+  // Service accounts and trust policies
+  getServiceAccount(projectId: string, serviceAccountId: string): Promise<ServiceAccount | undefined> {
+    return this.inner.getServiceAccount(projectId, serviceAccountId);
+  }
+  getServiceAccountByEmail(email: string): Promise<ServiceAccount | undefined> {
+    return this.inner.getServiceAccountByEmail(email);
+  }
+  listServiceAccounts(projectId: string): Promise<ServiceAccount[]> {
+    return this.inner.listServiceAccounts(projectId);
+  }
+  saveServiceAccount(account: ServiceAccount, isNew: boolean): Promise<void> {
+    return this.inner.saveServiceAccount(account, isNew);
+  }
+  deleteServiceAccount(projectId: string, serviceAccountId: string): Promise<boolean> {
+    return this.inner.deleteServiceAccount(projectId, serviceAccountId);
+  }
+  getTrustPolicy(projectId: string, policyId: string): Promise<TrustPolicy | undefined> {
+    return this.inner.getTrustPolicy(projectId, policyId);
+  }
+  listTrustPolicies(projectId: string, serviceAccountId: string): Promise<TrustPolicy[]> {
+    return this.inner.listTrustPolicies(projectId, serviceAccountId);
+  }
+  listTrustPoliciesByIssuer(issuer: string): Promise<TrustPolicy[]> {
+    return this.inner.listTrustPoliciesByIssuer(issuer);
+  }
+  saveTrustPolicy(policy: TrustPolicy): Promise<void> {
+    return this.inner.saveTrustPolicy(policy);
+  }
+  deleteTrustPolicy(projectId: string, policyId: string): Promise<boolean> {
+    return this.inner.deleteTrustPolicy(projectId, policyId);
   }
 }

@@ -5,6 +5,7 @@
 
 import type { ActionGroup, UserGroup } from './definitions/governance.ts';
 import type { MasterDataList } from './definitions/master-data.ts';
+import type { IdentityStore } from './identity/model.ts';
 import type {
   Action,
   Column,
@@ -40,7 +41,7 @@ export class AlreadyExistsError extends Error {
   }
 }
 
-export interface Store extends DefinitionReader, VersionStore, ReviewStore {
+export interface Store extends DefinitionReader, VersionStore, ReviewStore, IdentityStore {
   createProject(project: Project): Promise<void>;
   createEnvironment(environment: Environment): Promise<void>;
   putMembership(membership: Membership): Promise<void>;

@@ -53,6 +53,17 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   putActionGroup: target('action_group.save', 'action_group', 'groupId'),
   deleteActionGroup: target('action_group.delete', 'action_group', 'groupId'),
   reorderActionGroup: target('action_group.reorder', 'action_group', 'groupId'),
+  // Service accounts and trust policies
+  createServiceAccount: {
+    event: 'service_account.create',
+    targetType: 'service_account',
+    targetFromBody: 'id',
+  },
+  updateServiceAccount: target('service_account.save', 'service_account', 'serviceAccountId'),
+  deleteServiceAccount: target('service_account.delete', 'service_account', 'serviceAccountId'),
+  revokeServiceAccountTokens: target('service_account.revoke_tokens', 'service_account', 'serviceAccountId'),
+  putTrustPolicy: target('trust_policy.save', 'trust_policy', 'policyId'),
+  deleteTrustPolicy: target('trust_policy.delete', 'trust_policy', 'policyId'),
 };
 
 /** Routes that change nothing worth auditing although they are not GET. */

@@ -14,6 +14,11 @@ import {
   userGroupInputSchema,
 } from '../domain/definitions/governance.ts';
 import { masterDataInputSchema } from '../domain/definitions/master-data.ts';
+import {
+  serviceAccountCreateSchema,
+  serviceAccountUpdateSchema,
+  trustPolicyInputSchema,
+} from '../domain/definitions/service-account.ts';
 import { environmentInputSchema, projectInputSchema } from '../domain/manage/projects.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
 
@@ -213,6 +218,30 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     body: actionGroupOrderSchema,
   },
   deleteActionGroup: { summary: 'Delete an action group', ok: { status: '204' } },
+  // Service accounts and trust policies
+  listServiceAccounts: { summary: 'Service accounts of the project with their direct roles' },
+  createServiceAccount: {
+    summary: 'Create a service account <name>@<projectId>.sa.dogu, a member when a role is given',
+    body: serviceAccountCreateSchema,
+    ok: { status: '201' },
+  },
+  getServiceAccount: { summary: 'One service account' },
+  updateServiceAccount: {
+    summary: 'Replace description and disabled (the name cannot change); disabling revokes tokens',
+    body: serviceAccountUpdateSchema,
+  },
+  deleteServiceAccount: {
+    summary: 'Delete a service account with its trust policies and memberships',
+    ok: { status: '204' },
+  },
+  revokeServiceAccountTokens: { summary: 'Revoke every access token issued for the account so far' },
+  listTrustPolicies: { summary: 'Trust policies of a service account, in matching order (oldest first)' },
+  getTrustPolicy: { summary: 'One trust policy' },
+  putTrustPolicy: {
+    summary: 'Create or replace a trust policy (issuer, audience, bound claims); a change revokes its tokens',
+    body: trustPolicyInputSchema,
+  },
+  deleteTrustPolicy: { summary: 'Delete a trust policy (its tokens stop working)', ok: { status: '204' } },
   listAuditLog: { summary: 'Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=)' },
   exportAuditLog: { summary: 'Download matching audit entries (?format=csv|json)' },
 };

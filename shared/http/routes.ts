@@ -53,6 +53,15 @@ function projectRoute<N extends string, M extends Route['method']>(name: N, meth
   return { name, method, path, handler: 'projects', auth: 'bearer' } as const;
 }
 
+function serviceAccountRoute<N extends string, M extends Route['method']>(
+  name: N,
+  method: M,
+  suffix: string,
+) {
+  const path = `/api/v1/projects/{projectId}/service-accounts${suffix}`;
+  return { name, method, path, handler: 'service-accounts', auth: 'bearer' } as const;
+}
+
 function demoRoute<N extends string, M extends Route['method']>(name: N, method: M, path: string) {
   return { name, method, path, handler: 'demo-api', auth: 'none', localOnly: true } as const;
 }
@@ -163,6 +172,17 @@ export const routes = [
     handler: 'action-groups',
     auth: 'bearer',
   },
+  // Service accounts of a project and their trust policies.
+  serviceAccountRoute('listServiceAccounts', 'GET', ''),
+  serviceAccountRoute('createServiceAccount', 'POST', ''),
+  serviceAccountRoute('getServiceAccount', 'GET', '/{serviceAccountId}'),
+  serviceAccountRoute('updateServiceAccount', 'PUT', '/{serviceAccountId}'),
+  serviceAccountRoute('deleteServiceAccount', 'DELETE', '/{serviceAccountId}'),
+  serviceAccountRoute('revokeServiceAccountTokens', 'POST', '/{serviceAccountId}/revoke-tokens'),
+  serviceAccountRoute('listTrustPolicies', 'GET', '/{serviceAccountId}/trust-policies'),
+  serviceAccountRoute('getTrustPolicy', 'GET', '/{serviceAccountId}/trust-policies/{policyId}'),
+  serviceAccountRoute('putTrustPolicy', 'PUT', '/{serviceAccountId}/trust-policies/{policyId}'),
+  serviceAccountRoute('deleteTrustPolicy', 'DELETE', '/{serviceAccountId}/trust-policies/{policyId}'),
   {
     name: 'localLogin',
     method: 'POST',

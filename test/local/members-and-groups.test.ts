@@ -97,7 +97,9 @@ describe('members', () => {
     const badRole = await admin.put(`${demo}/members/usr_alice`, { role: 'owner' });
     expect(badRole.status).toBe(422);
     expect(badRole.body.errors[0].pointer).toBe('#/role');
-    const robot = await admin.put(`${demo}/members/sa_robot`, { role: 'member' });
+    expect((await admin.put(`${demo}/members/sa_robot`, { role: 'member' })).status).toBe(404);
+    const account = await admin.post(`${demo}/service-accounts`, { name: 'robot' });
+    const robot = await admin.put(`${demo}/members/${account.body.id}`, { role: 'member' });
     expect(robot.status).toBe(201);
     expect(robot.body.kind).toBe('service_account');
   });

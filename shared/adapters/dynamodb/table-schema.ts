@@ -63,4 +63,20 @@ export const keys = {
     pk: `PROJECT#${projectId}`,
     sk: `AGROUP#${groupId}`,
   }),
+  // Service accounts and trust policies
+  serviceAccount: (projectId: string, serviceAccountId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `SA#${serviceAccountId}`,
+  }),
+  /** Uniqueness claim of a service account's e-mail address (like `EMAIL#` for users). */
+  serviceAccountEmail: (email: string) => ({ pk: `SAEMAIL#${email.toLowerCase()}`, sk: '#SAEMAIL' }),
+  trustPolicy: (projectId: string, policyId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `TRUSTPOLICY#${policyId}`,
+  }),
+  /** gsi1 keys of a trust policy: every policy of one issuer across projects, in matching order. */
+  trustPolicyByIssuer: (issuer: string, createdAt: string, projectId: string, policyId: string) => ({
+    gsi1pk: `TRUSTISSUER#${issuer}`,
+    gsi1sk: `${createdAt}#${projectId}#${policyId}`,
+  }),
 };

@@ -28,7 +28,10 @@ export interface BoundClaim {
 export interface TrustPolicy {
   projectId: string;
   serviceAccountId: string;
-  /** `tp_<UUIDv7 hex>`: time-ordered, which fixes the documented matching order. */
+  /**
+   * Chosen by the client (`github-main`, a resource id), unique within the project. Not
+   * time-ordered: the matching order is `createdAt` (kept on replacement), then project, then id.
+   */
   id: string;
   /** Must equal the token's `iss` exactly (no trailing-slash folding). */
   issuer: string;

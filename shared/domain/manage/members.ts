@@ -84,7 +84,13 @@ export async function setMemberRole(
   if (!principalIdSchema.safeParse(principalId).success) {
     throw badRequest(`'${principalId}' is neither a user id 'usr_…' nor a service account id 'sa_…'.`);
   }
-  return applyRole(deps, caller, principalId, role, await requireExistingPrincipal(deps.store, principalId));
+  return applyRole(
+    deps,
+    caller,
+    principalId,
+    role,
+    await requireExistingPrincipal(deps.store, projectId, principalId),
+  );
 }
 
 /** The user with this e-mail address joins with `role` (or gets it): 404 naming the address if unknown. */
@@ -194,9 +200,17 @@ function memberView(principalId: string, role: Role | undefined, groups: MemberV
   return view;
 }
 
-/** Users must exist; service accounts are accepted by id (they are managed elsewhere). */
-async function requireExistingPrincipal(store: Store, principalId: string): Promise<User | undefined> {
-  if (kindOfPrincipal(principalId) !== 'user') return undefined;
+/** Users must exist; service accounts must exist in this project (they belong to one project). */
+async function requireExistingPrincipal(
+  store: Store,
+  projectId: string,
+  principalId: string,
+): Promise<User | undefined> {
+  if (kindOfPrincipal(principalId) === 'service_account') {
+    if (!(await store.getServiceAccount(projectId, principalId)))
+      throw notFound('Service account', principalId);
+    return undefined;
+  }
   const [user] = await store.getUsers([principalId]);
   if (!user) throw notFound('User', principalId);
   return user;
