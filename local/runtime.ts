@@ -15,6 +15,7 @@ import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { NodeHttpClient } from '../shared/adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../shared/adapters/http/options-from-env.ts';
+import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
 import { systemClock, uuidV7Ids } from '../shared/adapters/ids.ts';
 import { MemoryIdentityStore } from '../shared/adapters/oidc/memory-identity-store.ts';
 import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
@@ -95,6 +96,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const store = new CachingStore(journal, 5 * 60_000);
     const connectors = new PooledConnectorFactory(options.demoDatabaseUrl ? 10 : 4);
     closers.push(() => connectors.close());
+    // The IdP's issuer is this runtime's URL, known once the server listens (below).
+    let baseUrl = '';
     const services: Services = {
       store,
       definitions: store,
@@ -107,6 +110,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ids: uuidV7Ids,
       settings: { localLogin: true, loginTokenSeconds: 12 * 3600, maxExecutionMs: 60_000 },
       // TODO(lead): the persistent IdentityStore replaces this placeholder.
+      idp: await createLocalOwnIdp({
+        dataDir: options.dataDir,
+        baseUrl: () => baseUrl,
+        clock: systemClock,
+        env: process.env,
+      }),
       oidc: createOidcServices({
         identities: new MemoryIdentityStore(),
         clock: systemClock,
@@ -133,6 +142,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     );
     const { port } = server.address() as AddressInfo;
     const url = `http://${loopbackFor(options.host)}:${port}`;
+    baseUrl = url;
     const seeded = await seedDemo(services, { database, runtimeUrl: url });
     markReady();
     return {

@@ -85,6 +85,8 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'Readiness check',
     ok: { status: '200', schema: z.object({ status: z.literal('ok') }) },
   },
+  idpDiscovery: { summary: "OIDC discovery document of the service's own IdP", ok: { status: '200' } },
+  idpJwks: { summary: "Public signing keys (JWKS) of the service's own IdP", ok: { status: '200' } },
   executeAction: {
     summary: 'Execute an action with arguments',
     body: z.object({ arguments: z.record(z.string(), z.unknown()).optional() }),

@@ -68,6 +68,15 @@ function demoRoute<N extends string, M extends Route['method']>(name: N, method:
 
 export const routes = [
   { name: 'health', method: 'GET', path: '/healthz', handler: 'health', auth: 'none' },
+  // The service's own IdP (spec 5.2): public discovery and keys, so clouds can verify its ID tokens.
+  {
+    name: 'idpDiscovery',
+    method: 'GET',
+    path: '/idp/.well-known/openid-configuration',
+    handler: 'idp',
+    auth: 'none',
+  },
+  { name: 'idpJwks', method: 'GET', path: '/idp/jwks', handler: 'idp', auth: 'none' },
   {
     name: 'executeAction',
     method: 'POST',

@@ -8,6 +8,7 @@ import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { NodeHttpClient } from '../adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../adapters/http/options-from-env.ts';
+import { createAwsOwnIdp } from '../adapters/idp/own-idp-services.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
 import { MemoryIdentityStore } from '../adapters/oidc/memory-identity-store.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
@@ -49,5 +50,6 @@ export async function createAwsServices(): Promise<Services> {
     },
     // TODO(lead): the DynamoDB IdentityStore replaces this placeholder (empty: nothing is exchanged).
     oidc: createOidcServices({ identities: new MemoryIdentityStore(), clock: systemClock, env: process.env }),
+    idp: createAwsOwnIdp({ clock: systemClock, env: process.env }),
   };
 }

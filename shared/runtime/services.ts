@@ -4,6 +4,7 @@
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AuditLog } from '../domain/audit.ts';
+import type { OwnIdp } from '../domain/identity/own-idp.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
 import type {
   Clock,
@@ -38,6 +39,8 @@ export interface Services {
   settings: RuntimeSettings;
   /** Token exchange and service-account access tokens (docs/decisions/0013). */
   oidc: OidcServices;
+  /** The service's own IdP: ID tokens for storage connections (spec 5.2). */
+  idp: OwnIdp;
 }
 
 let current: Promise<Services> | undefined;
