@@ -10,7 +10,15 @@ export interface Credentials {
   expiresAt: number;
   /** The Dogu the token was issued by. */
   url: string;
-  kind: 'local';
+  /** 'local': the embedded runtime's loopback admin login; 'sso': a login at the IdP (login --sso/--device). */
+  kind: 'local' | 'sso';
+  /** SSO only: the IdP's refresh token, used to renew an expired token (spec 5.1). */
+  refreshToken?: string;
+  /** SSO only: the IdP and the CLI's client id there. */
+  issuer?: string;
+  clientId?: string;
+  /** SSO only: Unix time, seconds, of the last use; after 30 days without use, log in again. */
+  lastUsedAt?: number;
 }
 
 export const credentialsPath = () => join(homedir(), '.dogu', 'credentials.json');

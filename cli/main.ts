@@ -12,6 +12,10 @@ const usage = `Usage: dogu <command> [options]
 
 Commands:
   login                    Log in and store the token in ~/.dogu/credentials.json
+                             (embedded runtime: its local admin login)
+                             --sso         log in at the IdP in a browser (code + PKCE)
+                             --device      log in on another device (device flow)
+                             --open        with --sso: start the browser
   print-access-token       Print the stored token (renewed first when expired)
   logout                   Remove the stored token
   execute <action>         Run an action: --project P --env E [--arg name=value ...]
@@ -43,6 +47,9 @@ async function main(argv: string[]): Promise<number> {
       file: { type: 'string', short: 'f' },
       output: { type: 'string', short: 'o' },
       'dry-run': { type: 'boolean', default: false },
+      sso: { type: 'boolean', default: false },
+      device: { type: 'boolean', default: false },
+      open: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -54,7 +61,11 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case 'login': {
-      const credentials = await login(baseUrl);
+      const credentials = await login(baseUrl, {
+        sso: values.sso!,
+        device: values.device!,
+        open: values.open!,
+      });
       const expires = new Date(credentials.expiresAt * 1000).toISOString();
       process.stderr.write(
         `Logged in to ${credentials.url} as ${credentials.email} (token expires ${expires}).\n`,

@@ -19,6 +19,7 @@ import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
 import { systemClock, uuidV7Ids } from '../shared/adapters/ids.ts';
 import { MemoryIdentityStore } from '../shared/adapters/oidc/memory-identity-store.ts';
 import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
+import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-config.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
 import { PooledConnectorFactory } from '../shared/adapters/sql/connector-factory.ts';
 import type { PostgresConnection } from '../shared/domain/model.ts';
@@ -26,6 +27,7 @@ import { SecretValues } from '../shared/domain/secret-values.ts';
 import { provideServices, type Services } from '../shared/runtime/services.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
+import { startDevIdp } from './dev-idp.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
@@ -41,6 +43,8 @@ export interface LocalRuntimeOptions {
   /** Use this PostgreSQL for the demo instead of the embedded one (benchmarks, bigger demos). */
   demoDatabaseUrl?: string;
   tableName?: string;
+  /** Port of the built-in development IdP (used unless DOGU_OIDC_ISSUER is set); 0 picks a free one. */
+  devIdpPort?: number;
 }
 
 export interface LocalRuntime {
@@ -142,6 +146,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     );
     const { port } = server.address() as AddressInfo;
     const url = `http://${loopbackFor(options.host)}:${port}`;
+    if (!ssoConfigFromEnv(process.env)) {
+      const devIdp = await startDevIdp({
+        dataDir: options.dataDir,
+        host: '127.0.0.1',
+        port: options.devIdpPort ?? 0,
+        consoleRedirectUris: [`${url}/auth/callback`, `http://localhost:${port}/auth/callback`],
+      });
+      closers.push(async () => {
+        provideSsoConfig(undefined);
+        await devIdp.close();
+      });
+      provideSsoConfig(devIdp.config);
+    }
     baseUrl = url;
     const seeded = await seedDemo(services, { database, runtimeUrl: url });
     markReady();

@@ -1,17 +1,37 @@
 import { callApi } from '../api-client.ts';
 import { type Credentials, writeCredentials } from '../credentials.ts';
+import { ssoLogin } from './sso.ts';
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
+export interface LoginOptions {
+  /** Authorization code + PKCE at the IdP, with a loopback redirect. */
+  sso?: boolean;
+  /** The device authorization grant, for machines without a browser. */
+  device?: boolean;
+  /** Start the system browser on the login URL. */
+  open?: boolean;
+  print?: (text: string) => void;
+}
+
 /**
- * Logs in and stores the token. Against the embedded runtime this is its
- * loopback admin login: no prompt, so scripts and CI can use it.
+ * Logs in and stores the token. Without --sso or --device against the embedded
+ * runtime this is its loopback admin login: no prompt, so scripts and CI can use it.
  */
-export async function login(baseUrl: string): Promise<Credentials> {
+export async function login(baseUrl: string, options: LoginOptions = {}): Promise<Credentials> {
   const url = new URL(baseUrl);
+  if (options.sso || options.device) {
+    const credentials = await ssoLogin(url.origin, {
+      device: options.device === true,
+      open: options.open === true,
+      print: options.print ?? ((text) => process.stdout.write(text)),
+    });
+    await writeCredentials(credentials);
+    return credentials;
+  }
   if (!loopbackHosts.has(url.hostname)) {
     throw new Error(
-      `${url.origin} is not on this machine. The local login works only against the embedded runtime (npm start); SSO login for deployed Dogu is not available in this version.`,
+      `${url.origin} is not on this machine. The local login works only against the embedded runtime (npm start); log in to a deployed Dogu with \`dogu login --sso\` (or --device).`,
     );
   }
   const body = (await callApi(new URL('/local/v1/login', url).toString(), { method: 'POST' })) as {

@@ -69,6 +69,9 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
 /** Routes that change nothing worth auditing although they are not GET. */
 export const unauditedMutations: ReadonlySet<string> = new Set([
   'localLogin',
+  // Audited inside (event login): a login belongs to no project.
+  'oidcLogin',
+  'consoleLogout',
   'demoApiLogin',
   'notFound',
   // Audited inside the use case (token.exchange): the path names no project, the matched policy does.

@@ -16,6 +16,7 @@ import { getServices, type Services } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
 import { problemResponse, toDoguError } from './problem.ts';
 import { type Route, type RouteName, routeKeyOf, routeNamed } from './routes.ts';
+import { principalOfSession, sessionTokenOf } from './session-cookie.ts';
 
 export interface HttpRequest {
   route: Route;
@@ -113,6 +114,11 @@ async function authenticate(route: Route, event: APIGatewayProxyEventV2, service
     return undefined;
   }
   const header = event.headers.authorization ?? '';
+  if (!header) {
+    // The web console: its session cookie, with the CSRF check on changes (session-cookie.ts).
+    const session = sessionTokenOf(event);
+    if (session) return principalOfSession(session, event, services);
+  }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized('An Authorization header with a Bearer token is required.');
   return principalOfBearer(match[1]!, event.pathParameters?.projectId, {

@@ -97,6 +97,19 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     ok: { status: '200', schema: execution },
   },
   whoAmI: { summary: 'The principal of the token', ok: { status: '200' } },
+  loginConfig: { summary: 'Where the CLI logs in: the IdP issuer and its client id', ok: { status: '200' } },
+  oidcLogin: {
+    summary: 'Exchange an ID token of the configured IdP (CLI client) for a Dogu login token',
+    body: z.object({ idToken: z.string() }),
+    ok: { status: '200' },
+  },
+  consoleLogin: { summary: 'Console SSO: redirect to the IdP (authorization code + PKCE)' },
+  consoleCallback: { summary: 'Console SSO: the redirect back from the IdP; sets the session cookie' },
+  consoleSession: { summary: 'The console session: the user and the CSRF token', ok: { status: '200' } },
+  consoleLogout: {
+    summary: 'Console SSO: clear the session cookie (X-CSRF-Token required)',
+    ok: { status: '204' },
+  },
   exchangeToken: {
     summary: 'Exchange an external OIDC ID token for a service-account access token (RFC 8693)',
     body: z.object({

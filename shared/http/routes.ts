@@ -8,7 +8,7 @@
 export type AuthKind =
   /** Anyone may call. */
   | 'none'
-  /** `Authorization: Bearer <Dogu token>`. */
+  /** `Authorization: Bearer <Dogu token>`, or the console's session cookie (CSRF-checked). */
   | 'bearer'
   /** Only from a loopback address, and only when the runtime enables it (embedded runtime). */
   | 'loopback';
@@ -192,6 +192,13 @@ export const routes = [
   serviceAccountRoute('getTrustPolicy', 'GET', '/{serviceAccountId}/trust-policies/{policyId}'),
   serviceAccountRoute('putTrustPolicy', 'PUT', '/{serviceAccountId}/trust-policies/{policyId}'),
   serviceAccountRoute('deleteTrustPolicy', 'DELETE', '/{serviceAccountId}/trust-policies/{policyId}'),
+  // SSO login (docs/decisions/0014): the CLI exchanges an ID token of the IdP; the console uses code + PKCE.
+  { name: 'loginConfig', method: 'GET', path: '/public/v1/login/config', handler: 'sso-login', auth: 'none' },
+  { name: 'oidcLogin', method: 'POST', path: '/public/v1/login/oidc', handler: 'sso-login', auth: 'none' },
+  { name: 'consoleLogin', method: 'GET', path: '/auth/login', handler: 'console-auth', auth: 'none' },
+  { name: 'consoleCallback', method: 'GET', path: '/auth/callback', handler: 'console-auth', auth: 'none' },
+  { name: 'consoleSession', method: 'GET', path: '/auth/session', handler: 'console-auth', auth: 'bearer' },
+  { name: 'consoleLogout', method: 'POST', path: '/auth/logout', handler: 'console-auth', auth: 'bearer' },
   {
     name: 'localLogin',
     method: 'POST',
