@@ -21,6 +21,16 @@ export const handler = defineRoutes({
     }
     return { status: 201, body: await projects.createProject(services, request.caller(), input) };
   },
+  putProjectSettings: async (request, services) => {
+    const settings = request.parseBody(projects.projectSettingsSchema);
+    const project = await projects.putProjectSettings(
+      services,
+      request.caller(),
+      request.pathParameters.projectId!,
+      settings,
+    );
+    return { status: 200, body: project };
+  },
   listEnvironments: async (request, services) => ({
     status: 200,
     body: {

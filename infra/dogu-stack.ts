@@ -3,8 +3,9 @@
  * (development, staging, production, ...). Later features add their resources
  * (Scheduler, Step Functions, S3, CloudFront) here as further constructs.
  */
-import { CfnOutput, Duration, Stack, type StackProps, Tags } from 'aws-cdk-lib';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { DataTable } from './constructs/data-table.ts';
 import { HandlerFunction } from './constructs/handler-function.ts';
@@ -102,6 +103,35 @@ export class DoguStack extends Stack {
       functionsByHandler,
       throttle: apiThrottle,
     });
+
+    // The service's own IdP (spec 5.2): its issuer is this API, its keys a secret that starts empty
+    // and is filled and rotated by infra/scripts/rotate-idp-key.ts (Lambdas never create keys: two
+    // cold starts would race).
+    const idpKeys = new Secret(this, 'IdpSigningKeys', {
+      description: `Dogu (${stage}) own IdP signing keys (JWK document)`,
+      secretStringValue: SecretValue.unsafePlainText('{"keys":[]}'),
+      removalPolicy: isProduction ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    for (const fn of functionsByHandler.values()) {
+      idpKeys.grantRead(fn);
+      const lambdaFunction = fn as LambdaFunction;
+      lambdaFunction.addEnvironment('DOGU_IDP_ISSUER', `${this.httpApi.defaultStage.url}idp`);
+      lambdaFunction.addEnvironment('DOGU_IDP_KEYS_SECRET_ARN', idpKeys.secretArn);
+    }
+    new CfnOutput(this, 'IdpSigningKeysSecretArn', { value: idpKeys.secretArn });
+
+    // SSO against the company's IdP (docs/deploy.md): the public URL and the IdP's client ids.
+    const ssoSettings: Record<string, string | undefined> = {
+      DOGU_PUBLIC_URL: this.httpApi.defaultStage.url.replace(/\/$/, ''),
+      DOGU_OIDC_ISSUER: this.node.tryGetContext('oidcIssuer'),
+      DOGU_OIDC_CLI_CLIENT_ID: this.node.tryGetContext('oidcCliClientId'),
+      DOGU_OIDC_CONSOLE_CLIENT_ID: this.node.tryGetContext('oidcConsoleClientId'),
+    };
+    for (const fn of functionsByHandler.values()) {
+      for (const [name, value] of Object.entries(ssoSettings)) {
+        if (value) (fn as LambdaFunction).addEnvironment(name, value);
+      }
+    }
 
     new CfnOutput(this, 'ApiUrl', {
       value: this.httpApi.defaultStage.url,

@@ -12,6 +12,8 @@ const runtime = await startLocalRuntime({
   host: process.env.HOST ?? '127.0.0.1',
   port: Number(process.env.PORT ?? 8787),
   demoDbPort: Number(process.env.DOGU_DEMO_DB_PORT ?? 54329),
+  // A fixed port keeps the development IdP's issuer (and CLI logins) stable across restarts.
+  devIdpPort: Number(process.env.DOGU_DEV_IDP_PORT ?? 8788),
   ...(process.env.DOGU_DEMO_DATABASE_URL ? { demoDatabaseUrl: process.env.DOGU_DEMO_DATABASE_URL } : {}),
 }).catch((error: Error) => {
   console.error(`Dogu could not start: ${error.message}`);
@@ -28,6 +30,7 @@ Dogu is running at ${url}   (data: ${dataDir}${runtime.seeded ? ', demo seeded n
   Demo action:       ${demo.action}
 
   Get a token:       npx dogu login && npx dogu print-access-token
+  SSO (dev IdP):     npx dogu login --sso   ${runtime.devIdpIssuer ? `(${runtime.devIdpIssuer}: admin@dogu.local, any password)` : ''}
   Run the demo:      curl -X POST -H "Authorization: Bearer $(npx dogu print-access-token)" \\
                        -H 'Content-Type: application/json' -d '{"arguments":{"status":"shipped","limit":5}}' \\
                        ${execute}

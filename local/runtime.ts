@@ -17,7 +17,6 @@ import { NodeHttpClient } from '../shared/adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../shared/adapters/http/options-from-env.ts';
 import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
 import { systemClock, uuidV7Ids } from '../shared/adapters/ids.ts';
-import { MemoryIdentityStore } from '../shared/adapters/oidc/memory-identity-store.ts';
 import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
 import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-config.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
@@ -51,6 +50,8 @@ export interface LocalRuntime {
   url: string;
   dataDir: string;
   seeded: boolean;
+  /** The built-in development IdP's issuer, when no external IdP is configured. */
+  devIdpIssuer?: string;
   demo: typeof demoIds & { database: PostgresConnection };
   services: Services;
   /** The embedded DynamoDB's client and table, for tools that look underneath the store. */
@@ -113,15 +114,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       clock: systemClock,
       ids: uuidV7Ids,
       settings: { localLogin: true, loginTokenSeconds: 12 * 3600, maxExecutionMs: 60_000 },
-      // TODO(lead): the persistent IdentityStore replaces this placeholder.
+      oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
       idp: await createLocalOwnIdp({
         dataDir: options.dataDir,
         baseUrl: () => baseUrl,
-        clock: systemClock,
-        env: process.env,
-      }),
-      oidc: createOidcServices({
-        identities: new MemoryIdentityStore(),
         clock: systemClock,
         env: process.env,
       }),
@@ -146,6 +142,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     );
     const { port } = server.address() as AddressInfo;
     const url = `http://${loopbackFor(options.host)}:${port}`;
+    let devIdpIssuer: string | undefined;
     if (!ssoConfigFromEnv(process.env)) {
       const devIdp = await startDevIdp({
         dataDir: options.dataDir,
@@ -158,6 +155,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         await devIdp.close();
       });
       provideSsoConfig(devIdp.config);
+      devIdpIssuer = devIdp.config.issuer;
     }
     baseUrl = url;
     const seeded = await seedDemo(services, { database, runtimeUrl: url });
@@ -166,6 +164,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       url,
       dataDir: options.dataDir,
       seeded,
+      ...(devIdpIssuer ? { devIdpIssuer } : {}),
       demo: { ...demoIds, database },
       services,
       storage: { client: dynamo.client, tableName },

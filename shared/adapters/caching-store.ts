@@ -68,6 +68,9 @@ export class CachingStore extends DelegatingStore {
   override createProject(project: Project): Promise<void> {
     return this.evictAfter(`project/${project.id}`, super.createProject(project));
   }
+  override updateProject(project: Project): Promise<void> {
+    return this.evictAfter(`project/${project.id}`, super.updateProject(project));
+  }
   override createEnvironment(environment: Environment): Promise<void> {
     return this.evictAfter(
       `env/${environment.projectId}/${environment.id}`,

@@ -36,6 +36,9 @@ export class DelegatingStore implements Store {
   createProject(project: Project): Promise<void> {
     return this.inner.createProject(project);
   }
+  updateProject(project: Project): Promise<void> {
+    return this.inner.updateProject(project);
+  }
   createEnvironment(environment: Environment): Promise<void> {
     return this.inner.createEnvironment(environment);
   }

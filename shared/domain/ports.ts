@@ -43,6 +43,8 @@ export class AlreadyExistsError extends Error {
 
 export interface Store extends DefinitionReader, VersionStore, ReviewStore, IdentityStore {
   createProject(project: Project): Promise<void>;
+  /** Replaces an existing project's record (its settings). */
+  updateProject(project: Project): Promise<void>;
   createEnvironment(environment: Environment): Promise<void>;
   putMembership(membership: Membership): Promise<void>;
   /** The direct memberships of a principal across projects. */

@@ -19,7 +19,11 @@ import {
   serviceAccountUpdateSchema,
   trustPolicyInputSchema,
 } from '../domain/definitions/service-account.ts';
-import { environmentInputSchema, projectInputSchema } from '../domain/manage/projects.ts';
+import {
+  environmentInputSchema,
+  projectInputSchema,
+  projectSettingsSchema,
+} from '../domain/manage/projects.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
 
 const problem = z
@@ -159,6 +163,11 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'Create a project; the creator becomes its administrator',
     body: projectInputSchema,
     ok: { status: '201' },
+  },
+  putProjectSettings: {
+    summary: 'Project settings: directIdTokens lets the public API accept external ID tokens as Bearer',
+    body: projectSettingsSchema,
+    ok: { status: '200' },
   },
   listEnvironments: { summary: 'Environments of a project', ok: { status: '200' } },
   createEnvironment: {

@@ -99,6 +99,7 @@ export const routes = [
   projectRoute('listProjects', 'GET', '/api/v1/projects'),
   projectRoute('getProject', 'GET', '/api/v1/projects/{projectId}'),
   projectRoute('createProject', 'PUT', '/api/v1/projects/{projectId}'),
+  projectRoute('putProjectSettings', 'PUT', '/api/v1/projects/{projectId}/settings'),
   projectRoute('listEnvironments', 'GET', '/api/v1/projects/{projectId}/environments'),
   projectRoute('createEnvironment', 'PUT', '/api/v1/projects/{projectId}/environments/{environmentId}'),
   // Management API: data sources and actions per project.

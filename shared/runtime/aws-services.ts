@@ -10,7 +10,6 @@ import { NodeHttpClient } from '../adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../adapters/http/options-from-env.ts';
 import { createAwsOwnIdp } from '../adapters/idp/own-idp-services.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
-import { MemoryIdentityStore } from '../adapters/oidc/memory-identity-store.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
 import { KmsSecretCipher } from '../adapters/secrets/kms-cipher.ts';
 import { PooledConnectorFactory } from '../adapters/sql/connector-factory.ts';
@@ -48,8 +47,7 @@ export async function createAwsServices(): Promise<Services> {
       // API Gateway gives up after 30 s; the stack sets 28 s so the run is cancelled and recorded first.
       maxExecutionMs: Math.min(Number(process.env.DOGU_MAX_EXECUTION_MS ?? 28_000), 60_000),
     },
-    // TODO(lead): the DynamoDB IdentityStore replaces this placeholder (empty: nothing is exchanged).
-    oidc: createOidcServices({ identities: new MemoryIdentityStore(), clock: systemClock, env: process.env }),
+    oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
     idp: createAwsOwnIdp({ clock: systemClock, env: process.env }),
   };
 }

@@ -3,17 +3,18 @@
  * caching, the unknown-kid refresh cooldown, key rotation, and which IdP
  * failures are the caller's (invalid_grant) or temporary (503).
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OidcIdTokenVerifier } from '../../shared/adapters/oidc/id-token-verifier.ts';
-import { MemoryIdentityStore } from '../../shared/adapters/oidc/memory-identity-store.ts';
+import { matchesBoundClaims } from '../../shared/domain/identity/bound-claims.ts';
 import {
   acceptIdToken,
-  exactBoundClaims,
   IdpUnavailableError,
   IdTokenRejectedError,
   TokenEndpointError,
 } from '../../shared/domain/identity/token-exchange.ts';
 import { unusedPort } from '../support/http-server.ts';
+import { MemoryIdentityStore } from '../support/memory-identity-store.ts';
 import { createTestCa, signingKey, startTestIdp, type TestCa, type TestIdp } from '../support/oidc-idp.ts';
 
 let ca: TestCa;
@@ -109,7 +110,7 @@ describe('OidcIdTokenVerifier', () => {
     const refusal = await acceptIdToken(token, {
       identities,
       verifier: verifierFor(),
-      matchBoundClaims: exactBoundClaims,
+      matchBoundClaims: matchesBoundClaims,
     }).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(TokenEndpointError);
     expect(refusal).toMatchObject({ status: 503, error: 'temporarily_unavailable', retryAfterSeconds: 30 });

@@ -50,6 +50,15 @@ function onlyResource(template: Template, type: string): [string, Resource] {
   return found[0]!;
 }
 
+/** The token signing key secret (the own IdP's key secret is the other one). */
+function signingKeySecret(template: Template): [string, Resource] {
+  const found = resourcesOf(template, 'AWS::SecretsManager::Secret').filter(([id]) =>
+    id.startsWith('SigningKey'),
+  );
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
 function resourceById(template: Template, logicalId: string): Resource {
   const resource = (template.toJSON().Resources as Record<string, Resource>)[logicalId];
   expect(resource, logicalId).toBeDefined();
@@ -135,7 +144,7 @@ describe('DynamoDB table', () => {
 
 describe('signing key secret', () => {
   it('is a generated 64-character key without punctuation, stored as the plain SecretString', () => {
-    const [, secret] = onlyResource(prodTemplate, 'AWS::SecretsManager::Secret');
+    const [, secret] = signingKeySecret(prodTemplate);
     expect(secret.Properties.GenerateSecretString).toEqual({ PasswordLength: 64, ExcludePunctuation: true });
   });
 });
@@ -206,7 +215,7 @@ describe('Lambda functions', () => {
 
   it('run bundled code on nodejs22.x arm64 with the runtime environment', () => {
     const [tableId] = onlyResource(prodTemplate, 'AWS::DynamoDB::GlobalTable');
-    const [secretId] = onlyResource(prodTemplate, 'AWS::SecretsManager::Secret');
+    const [secretId] = signingKeySecret(prodTemplate);
     for (const handler of expectedHandlers) {
       const fn = functionOf(handler);
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
@@ -224,6 +233,9 @@ describe('Lambda functions', () => {
         POWERTOOLS_LOG_LEVEL: 'INFO',
         DOGU_MAX_EXECUTION_MS: '28000',
         DOGU_SECRETS_KEY_ID: expect.anything(),
+        DOGU_IDP_ISSUER: expect.anything(),
+        DOGU_IDP_KEYS_SECRET_ARN: expect.anything(),
+        DOGU_PUBLIC_URL: expect.anything(),
         NODE_OPTIONS: '--enable-source-maps',
       });
     }
@@ -250,7 +262,7 @@ describe('Lambda functions', () => {
 
   it('may read and write the table (with its key) and read the signing key, on named resources only', () => {
     const [tableId] = onlyResource(prodTemplate, 'AWS::DynamoDB::GlobalTable');
-    const [secretId] = onlyResource(prodTemplate, 'AWS::SecretsManager::Secret');
+    const [secretId] = signingKeySecret(prodTemplate);
     const [keyId] = onlyResource(prodTemplate, 'AWS::KMS::Key');
     const policies = resourcesOf(prodTemplate, 'AWS::IAM::Policy');
     for (const handler of expectedHandlers) {

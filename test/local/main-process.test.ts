@@ -26,6 +26,7 @@ function startMain(extraEnv: Record<string, string> = {}) {
       PORT: '0',
       DOGU_DEMO_DATABASE_URL: database.url,
       POWERTOOLS_LOG_LEVEL: 'WARN',
+      DOGU_DEV_IDP_PORT: '0',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

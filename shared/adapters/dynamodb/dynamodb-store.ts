@@ -93,6 +93,15 @@ export class DynamoDbStore implements Store {
   createProject(project: Project) {
     return this.create(keys.project(project.id), 'project', project);
   }
+  async updateProject(project: Project): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.project(project.id), type: 'project', ...project },
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  }
   createEnvironment(environment: Environment) {
     return this.create(keys.environment(environment.projectId, environment.id), 'environment', environment);
   }

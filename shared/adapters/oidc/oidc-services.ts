@@ -1,11 +1,11 @@
 /** Builds Services.oidc from the environment; both runtimes call it. */
 import { readFileSync } from 'node:fs';
 import { BindingChecker } from '../../domain/identity/access-tokens.ts';
+import { matchesBoundClaims } from '../../domain/identity/bound-claims.ts';
 import type { IdentityStore } from '../../domain/identity/model.ts';
 import {
   accessTokenSecondsFrom,
   type BoundClaimsMatcher,
-  exactBoundClaims,
   type OidcServices,
 } from '../../domain/identity/token-exchange.ts';
 import type { Clock } from '../../domain/ports.ts';
@@ -25,7 +25,7 @@ export function createOidcServices(options: {
   return {
     identities,
     verifier: new OidcIdTokenVerifier({ clock, ...(extraCa ? { extraCa } : {}) }),
-    matchBoundClaims: options.matchBoundClaims ?? exactBoundClaims,
+    matchBoundClaims: options.matchBoundClaims ?? matchesBoundClaims,
     bindings: new BindingChecker(identities, Number.isFinite(bindingCacheMs) ? bindingCacheMs : 5_000, clock),
     accessTokenSeconds: accessTokenSecondsFrom(env.DOGU_ACCESS_TOKEN_SECONDS),
   };

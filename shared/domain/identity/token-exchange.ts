@@ -80,17 +80,8 @@ export interface IdTokenVerifier {
   verify(token: string, issuer: string, audiences: readonly string[]): Promise<IdTokenClaims>;
 }
 
+/** The bound-claim rule of trust policies: `matchesBoundClaims` in bound-claims.ts. */
 export type BoundClaimsMatcher = (claims: IdTokenClaims, boundClaims: readonly BoundClaim[]) => boolean;
-
-/** Until the shared matcher (bound-claims.ts) is wired: each bound claim's value equals its pattern. */
-export const exactBoundClaims: BoundClaimsMatcher = (claims, boundClaims) =>
-  boundClaims.every(({ key, pattern }) => {
-    const value = claims[key];
-    return (
-      (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') &&
-      String(value) === pattern
-    );
-  });
 
 export interface TokenExchangeDeps {
   identities: IdentityStore;

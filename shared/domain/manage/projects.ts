@@ -67,6 +67,25 @@ export async function createEnvironment(
   return environment;
 }
 
+export const projectSettingsSchema = z.object({
+  /** Spec 5.1 (under development): the public API accepts external ID tokens directly as Bearer. */
+  directIdTokens: z.boolean(),
+});
+
+export async function putProjectSettings(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  settings: z.infer<typeof projectSettingsSchema>,
+): Promise<Project> {
+  await authorize(deps.store, principal, projectId, 'manage_project');
+  const project = await deps.store.getProject(projectId);
+  if (!project) throw notFound('Project', projectId);
+  const updated: Project = { ...project, ...settings };
+  await deps.store.updateProject(updated);
+  return updated;
+}
+
 export async function getProject(deps: ManageDeps, principal: Principal, projectId: string) {
   await authorize(deps.store, principal, projectId, 'view');
   const project = await deps.store.getProject(projectId);

@@ -4,8 +4,8 @@
  * restart, and it starts empty, so no token can be exchanged by accident).
  */
 
-import type { IdentityStore, ServiceAccount, TrustPolicy } from '../../domain/identity/model.ts';
-import { AlreadyExistsError } from '../../domain/ports.ts';
+import type { IdentityStore, ServiceAccount, TrustPolicy } from '../../shared/domain/identity/model.ts';
+import { AlreadyExistsError } from '../../shared/domain/ports.ts';
 
 export class MemoryIdentityStore implements IdentityStore {
   private readonly accounts = new Map<string, ServiceAccount>();
