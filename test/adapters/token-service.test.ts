@@ -1,3 +1,4 @@
+import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { TokenService } from '../../shared/adapters/auth/token-service.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
@@ -66,6 +67,59 @@ describe('TokenService', () => {
       await refusal(tokens.verify(`${segment({ alg: 'HS512', typ: 'JWT' })}.${payload}.${signature}`)),
     ).toBe('The access token is invalid.');
     expect(await refusal(tokens.verify('not.a.token'))).toBe('The access token is invalid.');
+  });
+
+  it('signs compact HS256 JWS that jose itself verifies with the key, pinned to HS256', async () => {
+    const at = new Date('2026-11-22T00:00:00Z');
+    const tokens = new TokenService(key, () => at);
+    const { token, expiresAt } = await tokens.issue(ann, 600, { dogu_sa: 'sa_1', dogu_tg: 3 });
+    expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'JWT' });
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      issuer: 'dogu',
+      audience: 'dogu-api',
+      currentDate: at,
+    });
+    expect(payload).toEqual({
+      dogu_sa: 'sa_1',
+      dogu_tg: 3,
+      email: ann.email,
+      name: ann.name,
+      kind: 'user',
+      iss: 'dogu',
+      aud: 'dogu-api',
+      sub: ann.id,
+      iat: expiresAt - 600,
+      exp: expiresAt,
+    });
+    // Byte for byte what jose's SignJWT writes for the same claims.
+    const expected = await new SignJWT({
+      dogu_sa: 'sa_1',
+      dogu_tg: 3,
+      email: ann.email,
+      name: ann.name,
+      kind: 'user',
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer('dogu')
+      .setAudience('dogu-api')
+      .setSubject(ann.id)
+      .setIssuedAt(expiresAt - 600)
+      .setExpirationTime(expiresAt)
+      .sign(key);
+    expect(token).toBe(expected);
+
+    const [header, body, signature] = token.split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, -2)}${signature.at(-2) === 'A' ? 'B' : 'A'}${signature.at(-1)}`;
+    const other = segment({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), sub: 'usr_bob' });
+    for (const tampered of [`${header}.${body}.${flipped}`, `${header}.${other}.${signature}`]) {
+      await expect(jwtVerify(tampered, key, { algorithms: ['HS256'] })).rejects.toThrow('signature');
+      expect(await refusal(tokens.verify(tampered))).toBe('The access token is invalid.');
+    }
+  });
+
+  it('refuses to issue a token without a finite lifetime', async () => {
+    await expect(new TokenService(key).issue(ann, Number.NaN)).rejects.toThrow('finite');
   });
 
   it('refuses a short key', () => {

@@ -2,9 +2,16 @@
  * Dogu's own login tokens: compact JWTs (HS256) signed with a key the runtime
  * provides (a key file in the embedded runtime, Secrets Manager on AWS).
  * Clients treat them as opaque; only this module reads them.
+ *
+ * Issuing signs the compact JWS itself with node:crypto's synchronous HMAC
+ * (base64url(header).base64url(payload).base64url(HMAC-SHA256)): through
+ * jose's SignJWT every issue was a WebCrypto job plus its claim builder, the
+ * largest cost of a token exchange after verifying the ID token
+ * (docs/benchmarks.md, "token-exchange"). Verifying stays with jose, pinned
+ * to HS256; the tests check that jose verifies what this module signs.
  */
-import { webcrypto } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { createHmac, createSecretKey, type KeyObject, webcrypto } from 'node:crypto';
+import { errors as joseErrors, jwtVerify } from 'jose';
 import { unauthorized } from '../../domain/errors.ts';
 import type { Principal } from '../../domain/model.ts';
 
@@ -12,6 +19,8 @@ const issuer = 'dogu';
 const audience = 'dogu-api';
 /** Verified tokens remembered, so a client reusing its token is not re-verified on every call. */
 const maxRemembered = 10_000;
+/** The protected header of every issued token, encoded once: `{"alg":"HS256","typ":"JWT"}`. */
+const encodedHeader = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
 export interface IssuedToken {
   token: string;
@@ -21,6 +30,8 @@ export interface IssuedToken {
 export class TokenService {
   /** Imported once: jose would otherwise import the raw key on every sign and verify. */
   private readonly key: Promise<webcrypto.CryptoKey>;
+  /** The same key for node:crypto's HMAC, which signs synchronously. */
+  private readonly signingKey: KeyObject;
   private readonly verified = new Map<
     string,
     { principal: Principal; claims: Record<string, unknown>; expiresAt: number }
@@ -31,6 +42,7 @@ export class TokenService {
     private readonly now: () => Date = () => new Date(),
   ) {
     if (key.byteLength < 32) throw new Error('The token signing key must be at least 32 bytes.');
+    this.signingKey = createSecretKey(key);
     this.key = webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, [
       'sign',
       'verify',
@@ -45,19 +57,23 @@ export class TokenService {
   ): Promise<IssuedToken> {
     const issuedAt = Math.floor(this.now().getTime() / 1000);
     const expiresAt = issuedAt + lifetimeSeconds;
-    const token = await new SignJWT({
+    // JSON would write a non-finite number as null: a token without a valid exp is never issued.
+    if (!Number.isFinite(expiresAt)) throw new TypeError('The token lifetime must be a finite number.');
+    // Claim order as jose's SignJWT wrote it; extra claims cannot override the registered ones.
+    const payload = JSON.stringify({
       ...claims,
       email: principal.email,
       name: principal.name,
       kind: principal.kind,
-    })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuer(issuer)
-      .setAudience(audience)
-      .setSubject(principal.id)
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(expiresAt)
-      .sign(await this.key);
+      iss: issuer,
+      aud: audience,
+      sub: principal.id,
+      iat: issuedAt,
+      exp: expiresAt,
+    });
+    const signingInput = `${encodedHeader}.${Buffer.from(payload).toString('base64url')}`;
+    const signature = createHmac('sha256', this.signingKey).update(signingInput).digest('base64url');
+    const token = `${signingInput}.${signature}`;
     return { token, expiresAt };
   }
 
