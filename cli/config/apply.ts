@@ -56,13 +56,18 @@ export async function applyPlan(
   const principalIds = new Map(plan.principalIds);
   for (const [index, step] of plan.steps.entries()) {
     try {
-      await checkGuard(api, step);
-      const { created, saved } = await api.put(step.path, step.bodyFor?.(principalIds) ?? step.body, {
+      // A trust policy of an account this apply created: the account's id is known only now.
+      const path = step.pathFor?.(principalIds) ?? step.path;
+      await checkGuard(api, step, path);
+      const { created, saved } = await api.put(path, step.bodyFor?.(principalIds) ?? step.body, {
         ...(step.ifMatch === undefined ? {} : { ifMatch: step.ifMatch }),
         ...(step.method ? { method: step.method } : {}),
       });
-      if (typeof saved?.principalId === 'string' && typeof saved.email === 'string')
-        principalIds.set(saved.email.toLowerCase(), saved.principalId);
+      // A member answers its principalId; a service account, its id (`sa_…`).
+      const principalId =
+        saved?.principalId ?? (step.resource.kind === 'serviceAccount' ? saved?.id : undefined);
+      if (typeof principalId === 'string' && typeof saved?.email === 'string')
+        principalIds.set(saved.email.toLowerCase(), principalId);
       // Publishing answers 200 either way, with the version it replaced (null: there was none).
       const done = {
         step,
@@ -85,9 +90,9 @@ export async function applyPlan(
  * read again just before the write (groups: their version; members: their role). This narrows the window for a lost update to the moment between
  * read and write; versions on those resources would close it (see docs/config.md).
  */
-async function checkGuard(api: ManagementApi, step: WriteStep): Promise<void> {
+async function checkGuard(api: ManagementApi, step: WriteStep, path: string): Promise<void> {
   if (!step.guard) return;
-  const current = await api.get(step.path);
+  const current = await api.get(path);
   const actual = current?.[step.guard.field];
   if (actual !== step.guard.expected) throw new ConcurrentChangeError();
 }

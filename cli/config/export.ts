@@ -9,6 +9,7 @@ import type { StoredResource } from './management-api.ts';
 import { comparableAction, comparableDataSource, comparableMasterData, isRecord } from './normalise.ts';
 import { comparableActionGroup } from './plan-action-groups.ts';
 import { membersByEmail } from './plan-members.ts';
+import { exportedServiceAccount } from './plan-service-accounts.ts';
 import { comparableUserGroup } from './plan-user-groups.ts';
 import type { ProjectState } from './project-state.ts';
 import { configVersion } from './schema.ts';
@@ -44,6 +45,10 @@ export function exportConfig(
     userGroups: sortedById(state.userGroups).map((group) =>
       comparableUserGroup(group, (id) => emailOf.get(id) ?? id),
     ),
+    // By name, without ids (they differ between installations).
+    serviceAccounts: [...state.serviceAccounts.values()]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map(exportedServiceAccount),
     actionGroups: sortedById(state.actionGroups).map(comparableActionGroup),
     // The versions pinned now: numbers of this project's history (see docs/config.md).
     publications: perEnvironment(state.publications, (version) => version),

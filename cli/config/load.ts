@@ -108,6 +108,7 @@ const listSections = {
   actions: 'id',
   members: 'email',
   userGroups: 'id',
+  serviceAccounts: 'name',
   actionGroups: 'id',
 } as const;
 const listSectionKeys = Object.keys(listSections) as (keyof typeof listSections)[];
@@ -218,7 +219,7 @@ function duplicateIds(raw: Record<string, unknown>): { path: Path; message: stri
       else
         problems.push({
           path: [key, i, field],
-          message: `'${id}' is already the ${field === 'email' ? 'e-mail address' : 'id'} of ${key}[${first}]`,
+          message: `'${id}' is already the ${field === 'email' ? 'e-mail address' : field} of ${key}[${first}]`,
         });
     });
   }

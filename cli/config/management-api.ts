@@ -40,6 +40,21 @@ export interface StoredMember {
 export interface StoredGroup extends StoredResource {
   version: number;
 }
+/** As `GET /service-accounts` lists them: with the account's direct role, if it has one. */
+export interface StoredServiceAccount extends StoredResource {
+  name: string;
+  email: string;
+  description?: string;
+  disabled?: boolean;
+  role?: string;
+  updatedAt: string;
+}
+export interface StoredTrustPolicy extends StoredResource {
+  issuer: string;
+  audience: string;
+  boundClaims: { key: string; pattern: string }[];
+  updatedAt: string;
+}
 /** `GET …/actions/{id}/versions`, the part apply needs. */
 export interface StoredVersions {
   latest: number;
@@ -56,6 +71,8 @@ export interface ManagementApi {
   listMembers(): Promise<StoredMember[]>;
   listUserGroups(): Promise<StoredGroup[]>;
   listActionGroups(): Promise<StoredGroup[]>;
+  listServiceAccounts(): Promise<StoredServiceAccount[]>;
+  listTrustPolicies(serviceAccountId: string): Promise<StoredTrustPolicy[]>;
   /** The action's latest version and what is published where. */
   actionVersions(actionId: string): Promise<StoredVersions>;
   /** A resource by its API path below the project, or undefined when there is none (404). */
@@ -83,6 +100,10 @@ export const membersPath = 'members';
 export const memberPath = (principalId: string) => `members/${encodeURIComponent(principalId)}`;
 export const userGroupPath = (id: string) => `user-groups/${encodeURIComponent(id)}`;
 export const actionGroupPath = (id: string) => `action-groups/${encodeURIComponent(id)}`;
+export const serviceAccountsPath = 'service-accounts';
+export const serviceAccountPath = (id: string) => `service-accounts/${encodeURIComponent(id)}`;
+export const trustPolicyPath = (serviceAccountId: string, policyId: string) =>
+  `${serviceAccountPath(serviceAccountId)}/trust-policies/${encodeURIComponent(policyId)}`;
 export const publicationPath = (actionId: string, environmentId: string) =>
   `${actionPath(actionId)}/publications/${encodeURIComponent(environmentId)}`;
 export const variablePath = (environmentId: string, name: string) =>
@@ -133,6 +154,9 @@ export function managementApi(options: { baseUrl: string; token: string; project
     listMembers: () => list<StoredMember>('members'),
     listUserGroups: () => list<StoredGroup>('user-groups'),
     listActionGroups: () => list<StoredGroup>('action-groups'),
+    listServiceAccounts: () => list<StoredServiceAccount>(serviceAccountsPath),
+    listTrustPolicies: (serviceAccountId) =>
+      list<StoredTrustPolicy>(`${serviceAccountPath(serviceAccountId)}/trust-policies`),
     actionVersions: async (actionId) =>
       (await request('GET', `${actionPath(actionId)}/versions`)).body as unknown as StoredVersions,
     get: async (path) => {

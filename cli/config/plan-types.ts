@@ -13,7 +13,9 @@ export type ResourceKind =
   | 'member'
   | 'userGroup'
   | 'actionGroup'
-  | 'publication';
+  | 'publication'
+  | 'serviceAccount'
+  | 'trustPolicy';
 export type Change = 'create' | 'update' | 'unchanged';
 
 /** A write-only value (a secret, an SQL password): it cannot be read back, so it cannot be compared. */
@@ -39,6 +41,8 @@ export interface PlannedResource {
   writeOnly: WriteOnlyValue[];
   /** Actions: the version read now, which apply sends as If-Match (0: must not exist yet). */
   version?: number;
+  /** What applying this change does beyond the change itself (a trust policy's tokens revoked, …). */
+  warnings?: string[];
 }
 
 /**
@@ -56,6 +60,8 @@ export interface WriteStep {
    * adds as a member gets its id only then. `principalIds`: lower-case e-mail address → principal id.
    */
   bodyFor?: (principalIds: ReadonlyMap<string, string>) => unknown;
+  /** The path, made when the step runs: a trust policy of an account the same apply creates needs its id. */
+  pathFor?: (principalIds: ReadonlyMap<string, string>) => string;
   ifMatch?: number;
   guard?: { field: 'updatedAt' | 'value' | 'version' | 'role'; expected: unknown };
   /** Why this step differs from a plain save of the resource. */
@@ -77,7 +83,10 @@ export interface Plan {
   notInFile: { kind: ResourceKind; id: string }[];
   /** What makes the file impossible to apply as it stands; nothing is sent while there are any. */
   problems: PlanProblem[];
-  /** Lower-case e-mail address → principal id of the project's members, as read for the plan. */
+  /**
+   * Lower-case e-mail address → principal id of the project's members and service accounts
+   * (`<name>@<project>.sa.dogu`), as read for the plan.
+   */
   principalIds: ReadonlyMap<string, string>;
 }
 
@@ -96,8 +105,11 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * name members and which actions' permissions name, before data sources and actions. Action groups
  * name actions and publications name their versions, so both come after the actions. Role changes
  * of existing members come last: a file that lowers the role of whoever runs apply then takes that
- * right away only after everything else was written. Later kinds (service accounts, cron jobs, …)
- * take their place in this list.
+ * right away only after everything else was written. Service accounts and their trust policies come
+ * after user groups (a policy of a new account needs the account's id, known once it is created) and
+ * before actions, though nothing else names them by id: an action's permission names an account by
+ * its e-mail address. A role change of an existing account is a role change of a member: last.
+ * Later kinds (cron jobs, …) take their place in this list.
  */
 export const phases = [
   'members',
@@ -105,6 +117,8 @@ export const phases = [
   'secrets',
   'masterData',
   'userGroups',
+  'serviceAccounts',
+  'trustPolicies',
   'dataSources',
   'authActions',
   'dataSourceAuth',

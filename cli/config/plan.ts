@@ -11,6 +11,7 @@ import { planDataSources } from './plan-data-sources.ts';
 import { planMasterData } from './plan-master-data.ts';
 import { membersByEmail, planMembers } from './plan-members.ts';
 import { planPublications } from './plan-publications.ts';
+import { planServiceAccounts, serviceAccountIdsByEmail } from './plan-service-accounts.ts';
 import {
   type Environment,
   type Plan,
@@ -34,6 +35,7 @@ const planners: ((input: PlanInput) => PlannerResult)[] = [
   planActions,
   planMembers,
   planUserGroups,
+  planServiceAccounts,
   planActionGroups,
   planPublications,
 ];
@@ -59,7 +61,10 @@ export function buildPlan(
     steps: phases.flatMap((phase) => writes.filter((w) => w.phase === phase).map((w) => w.step)),
     notInFile: notInFile(config, state),
     problems: [...missingEnvironments(config, state, projectId), ...results.flatMap((r) => r.problems)],
-    principalIds: new Map([...membersByEmail(state.members)].map(([email, m]) => [email, m.principalId])),
+    principalIds: new Map([
+      ...[...membersByEmail(state.members)].map(([email, m]) => [email, m.principalId] as const),
+      ...serviceAccountIdsByEmail(state),
+    ]),
   };
 }
 
@@ -125,6 +130,16 @@ function notInFile(config: ConfigFile, state: ProjectState): Plan['notInFile'] {
       (email) => email.toLowerCase(),
     ),
     ...absent('userGroup', state.userGroups.keys(), new Set(config.userGroups.map((g) => g.id))),
+    ...absent(
+      'serviceAccount',
+      state.serviceAccounts.keys(),
+      new Set(config.serviceAccounts.map((a) => a.name)),
+    ),
+    ...absent(
+      'trustPolicy',
+      [...state.serviceAccounts.values()].flatMap((a) => a.trustPolicies.map((p) => `${a.name}.${p.id}`)),
+      new Set(config.serviceAccounts.flatMap((a) => a.trustPolicies.map((p) => `${a.name}.${p.id}`))),
+    ),
     ...absent('actionGroup', state.actionGroups.keys(), new Set(config.actionGroups.map((g) => g.id))),
     ...absent(
       'publication',

@@ -6,6 +6,8 @@ import type {
   StoredMember,
   StoredResource,
   StoredSecret,
+  StoredServiceAccount,
+  StoredTrustPolicy,
 } from './management-api.ts';
 import { ProblemError } from './management-api.ts';
 
@@ -21,6 +23,8 @@ export interface ProjectState {
   members: StoredMember[];
   userGroups: Map<string, StoredGroup>;
   actionGroups: Map<string, StoredGroup>;
+  /** By name (ids differ between installations), each with its trust policies. */
+  serviceAccounts: Map<string, StoredServiceAccount & { trustPolicies: StoredTrustPolicy[] }>;
   /** Per environment: action id → the version published there. */
   publications: Map<string, Map<string, number>>;
   /** Environments asked for that the project does not have. */
@@ -28,7 +32,8 @@ export interface ProjectState {
 }
 
 /**
- * Reads data sources, actions, master data lists, members, user and action groups, the publications
+ * Reads data sources, actions, master data lists, members, user and action groups, service accounts
+ * with their trust policies (one request per account), the publications
  * of every action (one request per action: the API has no list of a project's publications), and the variables and secrets of every environment the data sources
  * name plus `moreEnvironments` (the API has no list of environments: see docs/config.md).
  */
@@ -36,15 +41,20 @@ export async function readProjectState(
   api: ManagementApi,
   moreEnvironments: Iterable<string>,
 ): Promise<ProjectState> {
-  const [dataSources, actions, masterData, members, userGroups, actionGroups] = await Promise.all([
-    api.listDataSources(),
-    api.listActions(),
-    api.listMasterData(),
-    api.listMembers(),
-    api.listUserGroups(),
-    api.listActionGroups(),
+  const [dataSources, actions, masterData, members, userGroups, actionGroups, serviceAccounts] =
+    await Promise.all([
+      api.listDataSources(),
+      api.listActions(),
+      api.listMasterData(),
+      api.listMembers(),
+      api.listUserGroups(),
+      api.listActionGroups(),
+      api.listServiceAccounts(),
+    ]);
+  const [versions, trustPolicies] = await Promise.all([
+    Promise.all(actions.map((a) => api.actionVersions(a.id))),
+    Promise.all(serviceAccounts.map((a) => api.listTrustPolicies(a.id))),
   ]);
-  const versions = await Promise.all(actions.map((a) => api.actionVersions(a.id)));
   const publications = new Map<string, Map<string, number>>();
   actions.forEach((action, i) => {
     for (const { environmentId, version } of versions[i]!.publications) {
@@ -65,6 +75,9 @@ export async function readProjectState(
     members,
     userGroups: new Map(userGroups.map((g) => [g.id, g])),
     actionGroups: new Map(actionGroups.map((g) => [g.id, g])),
+    serviceAccounts: new Map(
+      serviceAccounts.map((a, i) => [a.name, { ...a, trustPolicies: trustPolicies[i]! }] as const),
+    ),
     publications,
     variables: new Map(),
     secrets: new Map(),

@@ -16,6 +16,8 @@ const sections: { kind: ResourceKind; title: string }[] = [
   { kind: 'action', title: 'Actions' },
   { kind: 'member', title: 'Members' },
   { kind: 'userGroup', title: 'User groups' },
+  { kind: 'serviceAccount', title: 'Service accounts' },
+  { kind: 'trustPolicy', title: 'Trust policies' },
   { kind: 'actionGroup', title: 'Action groups' },
   { kind: 'publication', title: 'Publications' },
 ];
@@ -30,6 +32,8 @@ export const kindLabel: Record<ResourceKind, string> = {
   userGroup: 'user group',
   actionGroup: 'action group',
   publication: 'publication',
+  serviceAccount: 'service account',
+  trustPolicy: 'trust policy',
 };
 
 const marks: Record<Change, string> = { create: '+ create', update: '~ update', unchanged: '= unchanged' };
@@ -90,6 +94,7 @@ function resourceLines(resource: PlannedResource): string[] {
     // A new resource is new as a whole; its fields are in the file.
     ...resource.fields.flatMap((change) => fieldLines(change).map((line) => `  ${line}`)),
     ...resource.writeOnly.map((w) => `  - ${code(formatPath(w.path))} ${writeOnlyDetail(w)}`),
+    ...(resource.warnings ?? []).map((warning) => `  - ⚠ ${warning}`),
   ];
 }
 

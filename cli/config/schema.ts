@@ -3,8 +3,8 @@
  * so the file accepts what the API accepts. The one difference is write-only values (SQL passwords,
  * secrets): the file names the environment variable that holds them, never the value.
  *
- * Each kind of resource is one top-level key; kinds added later (service accounts, trust policies,
- * cron jobs, …) become more keys beside these.
+ * Each kind of resource is one top-level key; kinds added later (cron jobs, …) become more keys
+ * beside these.
  */
 import { z } from 'zod';
 import { actionInputSchema } from '../../shared/domain/definitions/action.ts';
@@ -21,6 +21,11 @@ import {
 } from '../../shared/domain/definitions/governance.ts';
 import { masterDataInputSchema } from '../../shared/domain/definitions/master-data.ts';
 import { nameSchema } from '../../shared/domain/definitions/parameter.ts';
+import {
+  serviceAccountCreateSchema,
+  serviceAccountUpdateSchema,
+  trustPolicyInputSchema,
+} from '../../shared/domain/definitions/service-account.ts';
 
 export const configVersion = 1;
 
@@ -111,6 +116,41 @@ export const userGroupInFileSchema = userGroupInputSchema.extend({
 });
 export type UserGroupInFile = z.infer<typeof userGroupInFileSchema>;
 
+/** The API's trust policy input, its id (optional in the API's body, which has it in the path) required. */
+export const trustPolicyInFileSchema = trustPolicyInputSchema.extend({
+  id: resourceIdSchema.meta({
+    description: 'The policy id, unique within the project (the API takes it in the path).',
+  }),
+});
+export type TrustPolicyInFile = z.infer<typeof trustPolicyInFileSchema>;
+
+/**
+ * A service account, named by `name` (ids differ between installations): the API's create input
+ * (`name`, `description`, `role`), `disabled` from its update input, and its trust policies.
+ */
+export const serviceAccountInFileSchema = serviceAccountCreateSchema.extend({
+  disabled: serviceAccountUpdateSchema.shape.disabled.meta({
+    description: 'A disabled account cannot exchange tokens; disabling also revokes its tokens.',
+  }),
+  trustPolicies: z
+    .array(trustPolicyInFileSchema)
+    .default([])
+    .superRefine((policies, context) => {
+      const seen = new Set<string>();
+      policies.forEach((policy, index) => {
+        if (seen.has(policy.id))
+          context.addIssue({
+            code: 'custom',
+            path: [index, 'id'],
+            message: `names policy '${policy.id}' twice`,
+          });
+        seen.add(policy.id);
+      });
+    })
+    .meta({ description: 'The external ID tokens the account accepts in the token exchange.' }),
+});
+export type ServiceAccountInFile = z.infer<typeof serviceAccountInFileSchema>;
+
 /** Per environment id: action id → the version published there. */
 export const publicationsSchema = z.record(
   resourceIdSchema,
@@ -137,6 +177,7 @@ export const sectionSchemas = {
   actions: actionInputSchema,
   members: memberInFileSchema,
   userGroups: userGroupInFileSchema,
+  serviceAccounts: serviceAccountInFileSchema,
   actionGroups: actionGroupInputSchema,
   publications: publicationsSchema,
 } as const;
@@ -169,6 +210,10 @@ export const configFileSchema = z
     userGroups: z.array(sectionSchemas.userGroups).default([]).meta({
       description: 'User groups as the API takes them, members by e-mail address.',
     }),
+    serviceAccounts: z.array(sectionSchemas.serviceAccounts).default([]).meta({
+      description:
+        'Service accounts by name, with their role and trust policies. Apply creates and updates; it never deletes an account or a policy.',
+    }),
     actionGroups: z.array(sectionSchemas.actionGroups).default([]).meta({
       description: 'Action groups (actions shown on one screen, in order) as the API takes them.',
     }),
@@ -180,7 +225,7 @@ export const configFileSchema = z
   .meta({
     title: 'Dogu configuration file',
     description:
-      'Data sources, actions, variables, secrets, members, groups and publications of one Dogu project, applied with `npx dogu apply -f FILE`. See docs/config.md.',
+      'Data sources, actions, variables, secrets, members, groups, service accounts and publications of one Dogu project, applied with `npx dogu apply -f FILE`. See docs/config.md.',
   });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -77,9 +77,11 @@ describe('the example file on a fresh project', () => {
     const result = await dogu(['apply', '-f', exampleFile, '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('## Dogu plan for project `demo`');
-    expect(result.stdout).toContain('**23 to create, 0 to update, 0 unchanged.**');
+    expect(result.stdout).toContain('**25 to create, 0 to update, 0 unchanged.**');
     expect(result.stdout).toContain('- `+ create` `crm-api`');
     expect(result.stdout).toContain('- `+ create` `development.support_email`: `"support-dev@example.com"`');
+    expect(result.stdout).toContain('### Service accounts\n\n- `+ create` `ci-deploy`\n');
+    expect(result.stdout).toContain('### Trust policies\n\n- `+ create` `ci-deploy.github-main`\n');
     expect(result.stdout).toContain(
       '- `$CRM_API_KEY_PRODUCTION` is not set, and secret `production.crm_api_key` has no value to keep',
     );
@@ -101,7 +103,7 @@ describe('the example file on a fresh project', () => {
 
   it('apply creates everything in one go, the authentication action before the data source names it', async () => {
     const result = await dogu(['apply', '-f', exampleFile], exampleSecrets);
-    expect(result.stderr).toContain("Applied 23 changes to project 'demo'.");
+    expect(result.stderr).toContain("Applied 25 changes to project 'demo'.");
     expect(result.code).toBe(0);
     const progress = result.stderr.split('\n');
     const at = (line: string) => progress.findIndex((l) => l.startsWith(line));
@@ -147,6 +149,34 @@ describe('the example file on a fresh project', () => {
     expect(at('✓ created publication production.orders-by-status')).toBeGreaterThan(
       at('✓ created action orders-by-status'),
     );
+    // The service account after the user groups, its trust policy right after it, both before actions.
+    expect(at('✓ created service account ci-deploy')).toBeGreaterThan(
+      at('✓ created user group order-managers'),
+    );
+    expect(at('✓ created trust policy ci-deploy.github-main')).toBe(
+      at('✓ created service account ci-deploy') + 1,
+    );
+    expect(at('✓ created trust policy ci-deploy.github-main')).toBeLessThan(at('✓ created data source'));
+    const accounts = (await api.get('/api/v1/projects/demo/service-accounts')).body.data;
+    expect(accounts).toMatchObject([
+      {
+        name: 'ci-deploy',
+        email: 'ci-deploy@demo.sa.dogu',
+        role: 'developer',
+        description: 'Applies this file from CI',
+      },
+    ]);
+    const policy = await api.get(
+      `/api/v1/projects/demo/service-accounts/${accounts[0].id}/trust-policies/github-main`,
+    );
+    expect(policy.body).toMatchObject({
+      issuer: 'https://token.actions.githubusercontent.com',
+      audience: 'dogu',
+      boundClaims: [
+        { key: 'repository', pattern: 'example/shop-config' },
+        { key: 'ref', pattern: 'refs/heads/main' },
+      ],
+    });
     const members = (await api.get('/api/v1/projects/demo/members')).body.data;
     const roleOf = (email: string) => members.find((m: { email?: string }) => m.email === email)?.role;
     expect([roleOf('ana@example.com'), roleOf('ops@example.com')]).toEqual(['developer', 'operations_lead']);
@@ -169,7 +199,7 @@ describe('the example file on a fresh project', () => {
   it('a dry run afterwards shows everything unchanged, stored secrets and passwords kept', async () => {
     const result = await dogu(['apply', '-f', exampleFile, '--dry-run']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('**0 to create, 0 to update, 23 unchanged.**');
+    expect(result.stdout).toContain('**0 to create, 0 to update, 25 unchanged.**');
     expect(changeLines(result.stdout)).toEqual([]);
     expect(result.stdout).toContain(
       '- `= unchanged` `production.crm_api_key` kept: `$CRM_API_KEY_PRODUCTION` is not set',
@@ -277,6 +307,14 @@ describe('export', () => {
       / {2}- id: order-managers\n {4}name: Order managers\n {4}members:\n {6}- ana@example\.com\n/,
     );
     expect(text).not.toContain('usr_');
+    // Service accounts by name, with their policies; no ids.
+    expect(text).toContain(
+      'serviceAccounts:\n  - name: ci-deploy\n    description: Applies this file from CI\n    role: developer\n',
+    );
+    expect(text).toContain(
+      '      - id: github-main\n        issuer: https://token.actions.githubusercontent.com\n',
+    );
+    expect(text).not.toContain('sa_');
     expect(text).toContain('publications:\n  production:\n    orders-by-status: 1\n');
     expect(text).toMatch(/permission:\n\s+mode: restricted\n/);
     for (const field of ['projectId', 'version: 2', 'createdAt', 'updatedAt', 'hasPassword']) {
@@ -557,5 +595,146 @@ publications:
     expect(result.stderr).toMatch(
       /bad-pins\.yaml:7:23: action 'orders-by-status' has no version 99: the latest is \d+/,
     );
+  });
+});
+
+describe('service accounts and trust policies', () => {
+  const accountsFile = (ref: string, more = '') => `version: 1
+project: demo
+serviceAccounts:
+  - name: ci-deploy
+    description: Applies this file from CI
+    role: developer
+    trustPolicies:
+      - id: github-main
+        issuer: https://token.actions.githubusercontent.com
+        audience: dogu
+        boundClaims:
+          - { key: repository, pattern: example/shop-config }
+          - { key: ref, pattern: ${ref} }
+${more}`;
+  const accountId = async (name: string) =>
+    (await api.get('/api/v1/projects/demo/service-accounts')).body.data.find(
+      (a: { name: string }) => a.name === name,
+    )?.id as string;
+  const policyOf = async (name: string, policyId: string) =>
+    (
+      await api.get(
+        `/api/v1/projects/demo/service-accounts/${await accountId(name)}/trust-policies/${policyId}`,
+      )
+    ).body;
+
+  it('an unchanged account and policy are not sent; a changed bound claim is shown with the revocation warning', async () => {
+    const unchanged = await writeConfig('accounts.yaml', accountsFile('refs/heads/main'));
+    const same = await dogu(['apply', '-f', unchanged, '--dry-run']);
+    expect(same.code).toBe(0);
+    expect(changeLines(same.stdout)).toEqual([]);
+    expect(same.stdout).toContain('- `= unchanged` `ci-deploy.github-main`');
+    expect(same.stdout).not.toContain('⚠');
+    const before = await policyOf('ci-deploy', 'github-main');
+    const again = await dogu(['apply', '-f', unchanged]);
+    expect(again.stderr).toContain("Nothing to apply: project 'demo' already matches");
+    expect((await policyOf('ci-deploy', 'github-main')).generation).toBe(before.generation);
+
+    const changed = await writeConfig('accounts-changed.yaml', accountsFile('refs/heads/release'));
+    const dryRun = await dogu(['apply', '-f', changed, '--dry-run']);
+    expect(dryRun.code).toBe(0);
+    expect(changeLines(dryRun.stdout)).toEqual(['- `~ update` `ci-deploy.github-main`']);
+    const block = dryRun.stdout
+      .slice(dryRun.stdout.indexOf('- `~ update` `ci-deploy.github-main`'))
+      .split('\n');
+    expect(block.slice(1, 3)).toEqual([
+      '  - `boundClaims[1].pattern: "refs/heads/main" → "refs/heads/release"`',
+      '  - ⚠ changing a trust policy revokes the access tokens issued under it: workloads using them must exchange a new ID token',
+    ]);
+    // The dry run changed nothing: same content, same generation.
+    expect(await policyOf('ci-deploy', 'github-main')).toMatchObject({
+      generation: before.generation,
+      boundClaims: [{}, { key: 'ref', pattern: 'refs/heads/main' }],
+    });
+
+    const applied = await dogu(['apply', '-f', changed]);
+    expect(applied.code).toBe(0);
+    expect(applied.stderr).toContain(
+      '✓ updated trust policy ci-deploy.github-main (tokens issued under it are revoked)',
+    );
+    const after = await policyOf('ci-deploy', 'github-main');
+    expect(after.boundClaims[1]).toEqual({ key: 'ref', pattern: 'refs/heads/release' });
+    expect(after.generation).toBeGreaterThan(before.generation);
+  });
+
+  it('creates an account with its policies in one go, changes its role through the members API, never deletes', async () => {
+    const path = await writeConfig(
+      'accounts-new.yaml',
+      accountsFile(
+        'refs/heads/release',
+        `  - name: nightly-report
+    role: member
+    disabled: true
+    trustPolicies:
+      - id: gitlab-nightly
+        issuer: https://gitlab.example.com
+        audience: https://dogu.example.com
+        boundClaims: [{ key: project_path, pattern: example/reports }]
+`,
+      ),
+    );
+    const dryRun = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(changeLines(dryRun.stdout)).toEqual([
+      '- `+ create` `nightly-report`',
+      '- `+ create` `nightly-report.gitlab-nightly`',
+    ]);
+    const applied = await dogu(['apply', '-f', path]);
+    expect(applied.code).toBe(0);
+    expect(applied.stderr.split('\n').filter((l) => l.startsWith('✓'))).toEqual([
+      '✓ created service account nightly-report',
+      '✓ updated service account nightly-report (disabled)',
+      '✓ created trust policy nightly-report.gitlab-nightly',
+    ]);
+    const id = await accountId('nightly-report');
+    expect(id).toMatch(/^sa_/);
+    const account = await api.get(`/api/v1/projects/demo/service-accounts/${id}`);
+    expect(account.body).toMatchObject({
+      email: 'nightly-report@demo.sa.dogu',
+      role: 'member',
+      disabled: true,
+    });
+    expect((await policyOf('nightly-report', 'gitlab-nightly')).audience).toBe('https://dogu.example.com');
+    const again = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(changeLines(again.stdout)).toEqual([]);
+
+    // A role change is a change of the account's membership; an account left out is listed, not deleted.
+    const roleChanged = await writeConfig(
+      'accounts-role.yaml',
+      `version: 1
+project: demo
+serviceAccounts:
+  - { name: nightly-report, role: operations_lead, disabled: true, trustPolicies: [] }
+`,
+    );
+    const roleDryRun = await dogu(['apply', '-f', roleChanged, '--dry-run']);
+    expect(changeLines(roleDryRun.stdout)).toEqual(['- `~ update` `nightly-report`']);
+    expect(roleDryRun.stdout).toContain('  - `role: "member" → "operations_lead"`');
+    expect(roleDryRun.stdout).toContain('- service account `ci-deploy`');
+    expect(roleDryRun.stdout).toContain('- trust policy `nightly-report.gitlab-nightly`');
+    const roleApplied = await dogu(['apply', '-f', roleChanged]);
+    expect(roleApplied.code).toBe(0);
+    expect(roleApplied.stderr).toContain('✓ updated service account nightly-report (role operations_lead)');
+    expect((await api.get(`/api/v1/projects/demo/members/${id}`)).body.role).toBe('operations_lead');
+    expect(await accountId('ci-deploy')).toMatch(/^sa_/);
+    expect((await policyOf('nightly-report', 'gitlab-nightly')).id).toBe('gitlab-nightly');
+  });
+
+  it('export → apply --dry-run shows no change for accounts and policies', async () => {
+    const output = join(files.path, 'exported-accounts.yaml');
+    expect((await dogu(['export', '-o', output])).code).toBe(0);
+    const text = await readFile(output, 'utf8');
+    expect(text).toContain('  - name: nightly-report\n    role: operations_lead\n    disabled: true\n');
+    expect(text).not.toContain('sa_');
+    const dryRun = await dogu(['apply', '-f', output, '--dry-run']);
+    expect(dryRun.code).toBe(0);
+    expect(changeLines(dryRun.stdout)).toEqual([]);
+    expect(dryRun.stdout).toContain('- `= unchanged` `nightly-report.gitlab-nightly`');
+    expect(dryRun.stdout).not.toContain('### Not in the file');
   });
 });

@@ -181,6 +181,7 @@ function state(parts: { dataSources?: StoredResource[]; actions?: StoredAction[]
     members: [],
     userGroups: new Map(),
     actionGroups: new Map(),
+    serviceAccounts: new Map(),
     publications: new Map(),
     missingEnvironments: [],
   };
