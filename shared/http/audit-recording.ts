@@ -145,3 +145,25 @@ export async function recordAudit(
     });
   }
 }
+
+/** A login belongs to no project: it is recorded in each project the user is a direct member of. */
+export async function recordLogin(
+  services: Services,
+  user: { id: string; email: string },
+  event: APIGatewayProxyEventV2,
+  details: Record<string, unknown>,
+): Promise<void> {
+  for (const membership of await services.store.listMembershipsOfPrincipal(user.id)) {
+    await services.audit.append({
+      id: services.ids.next('aud'),
+      projectId: membership.projectId,
+      at: services.clock.now().toISOString(),
+      actor: { kind: 'user', id: user.id, email: user.email },
+      origin: originOf(event),
+      event: 'login',
+      target: { type: 'user', id: user.id },
+      outcome: 'succeeded',
+      details,
+    });
+  }
+}

@@ -13,6 +13,7 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  type PutCommandInput,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { ActionGroup, UserGroup } from '../../domain/definitions/governance.ts';
@@ -195,22 +196,12 @@ export class DynamoDbStore implements Store {
     const items = await this.queryProject<ReviewRequest>(projectId, 'REVIEW#');
     return items.map(({ sk: _sk, ...r }) => r).sort((a, b) => (a.id < b.id ? 1 : -1));
   }
-  async updateReview(review: ReviewRequest, expected: ReviewStatus): Promise<boolean> {
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...keys.review(review.projectId, review.id), type: 'review', ...review },
-          ConditionExpression: '#status = :expected',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':expected': expected },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+  updateReview(review: ReviewRequest, expected: ReviewStatus): Promise<boolean> {
+    return this.putIf(keys.review(review.projectId, review.id), 'review', review, {
+      ConditionExpression: '#status = :expected',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':expected': expected },
+    });
   }
 
   // Action versions and publications
@@ -445,19 +436,33 @@ export class DynamoDbStore implements Store {
   }
 
   /** A put conditional on the stored `version` (0: the item must not exist); false on conflict. */
-  private async putVersioned(key: Key, type: string, record: { version: number }, expectedVersion: number) {
+  private putVersioned(key: Key, type: string, record: { version: number }, expectedVersion: number) {
+    return this.putIf(
+      key,
+      type,
+      record,
+      expectedVersion === 0
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : {
+            ConditionExpression: 'version = :expected',
+            ExpressionAttributeValues: { ':expected': expectedVersion },
+          },
+    );
+  }
+
+  /** A put under a condition; false when the condition does not hold (someone else wrote first). */
+  private async putIf(
+    key: Key,
+    type: string,
+    record: object,
+    condition: Pick<
+      PutCommandInput,
+      'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+    >,
+  ): Promise<boolean> {
     try {
       await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...key, type, ...record },
-          ...(expectedVersion === 0
-            ? { ConditionExpression: 'attribute_not_exists(pk)' }
-            : {
-                ConditionExpression: 'version = :expected',
-                ExpressionAttributeValues: { ':expected': expectedVersion },
-              }),
-        }),
+        new PutCommand({ TableName: this.tableName, Item: { ...key, type, ...record }, ...condition }),
       );
       return true;
     } catch (error) {

@@ -11,7 +11,7 @@ import { DoguError, unauthorized } from '../../domain/errors.ts';
 import { principalOf } from '../../domain/local-login.ts';
 import type { User } from '../../domain/model.ts';
 import { AlreadyExistsError } from '../../domain/ports.ts';
-import { originOf } from '../../http/audit-recording.ts';
+import { recordLogin } from '../../http/audit-recording.ts';
 import type { Services } from '../../runtime/services.ts';
 import { isLoopbackHttp, type SsoConfig } from './sso-config.ts';
 
@@ -87,19 +87,7 @@ export async function loginWithIdentity(
     services.settings.loginTokenSeconds,
     extraClaims,
   );
-  for (const membership of await services.store.listMembershipsOfPrincipal(user.id)) {
-    await services.audit.append({
-      id: services.ids.next('aud'),
-      projectId: membership.projectId,
-      at: services.clock.now().toISOString(),
-      actor: { kind: 'user', id: user.id, email: user.email },
-      origin: originOf(via.event),
-      event: 'login',
-      target: { type: 'user', id: user.id },
-      outcome: 'succeeded',
-      details: { method: 'oidc', client: via.client },
-    });
-  }
+  await recordLogin(services, user, via.event, { method: 'oidc', client: via.client });
   return { user, token, expiresAt };
 }
 
