@@ -9,7 +9,7 @@ import { type FileHandle, open, readFile } from 'node:fs/promises';
 import { logger } from '../shared/commons/logger.ts';
 
 /** How often journaled records move to the store; tests of crash safety set it high. */
-const flushEveryMs = Number(process.env.DOGU_JOURNAL_FLUSH_MS ?? 25);
+const flushEveryMs = Number(process.env.DOGU_JOURNAL_FLUSH_MS ?? 100);
 const batchSize = 100;
 
 export class WriteBehindJournal<T extends { id: string }> {
