@@ -40,31 +40,34 @@ function resource<N extends string, H extends string>(
   ] as const satisfies readonly Route[];
 }
 
-function actionRoute<N extends string, M extends Route['method']>(name: N, method: M, suffix: string) {
-  const path = `/api/v1/projects/{projectId}/actions/{actionId}${suffix}`;
-  return [{ name, method, path, handler: 'action-versions', auth: 'bearer' }] as const;
-}
-
-function reviewRoute<N extends string, M extends Route['method']>(name: N, method: M, path: string) {
-  return { name, method, path, handler: 'review-requests', auth: 'bearer' } as const;
-}
-
-function projectRoute<N extends string, M extends Route['method']>(name: N, method: M, path: string) {
-  return { name, method, path, handler: 'projects', auth: 'bearer' } as const;
-}
-
-function serviceAccountRoute<N extends string, M extends Route['method']>(
-  name: N,
-  method: M,
-  suffix: string,
+/**
+ * A maker of routes served by one handler module, under one path prefix. Names stay literal
+ * types, so `RouteName` lists every route.
+ */
+function routesOf<H extends string, A extends AuthKind = 'bearer', L extends boolean = false>(
+  handler: H,
+  options: { prefix?: string; auth?: A; localOnly?: L } = {},
 ) {
-  const path = `/api/v1/projects/{projectId}/service-accounts${suffix}`;
-  return { name, method, path, handler: 'service-accounts', auth: 'bearer' } as const;
+  return <N extends string, M extends Route['method']>(name: N, method: M, path: string) =>
+    ({
+      name,
+      method,
+      path: `${options.prefix ?? ''}${path}`,
+      handler,
+      auth: (options.auth ?? 'bearer') as A,
+      localOnly: (options.localOnly ?? false) as L,
+    }) as const;
 }
 
-function demoRoute<N extends string, M extends Route['method']>(name: N, method: M, path: string) {
-  return { name, method, path, handler: 'demo-api', auth: 'none', localOnly: true } as const;
-}
+const actionRoute = routesOf('action-versions', {
+  prefix: '/api/v1/projects/{projectId}/actions/{actionId}',
+});
+const reviewRoute = routesOf('review-requests');
+const projectRoute = routesOf('projects');
+const serviceAccountRoute = routesOf('service-accounts', {
+  prefix: '/api/v1/projects/{projectId}/service-accounts',
+});
+const demoRoute = routesOf('demo-api', { auth: 'none', localOnly: true });
 
 export const routes = [
   { name: 'health', method: 'GET', path: '/healthz', handler: 'health', auth: 'none' },
@@ -106,12 +109,12 @@ export const routes = [
   ...resource('DataSource', 'data-sources', '/api/v1/projects/{projectId}/data-sources', '{dataSourceId}'),
   ...resource('Action', 'actions', '/api/v1/projects/{projectId}/actions', '{actionId}'),
   // Versions of an action, publishing to environments (and rolling back), copying.
-  ...actionRoute('listActionVersions', 'GET', '/versions'),
-  ...actionRoute('getActionVersion', 'GET', '/versions/{version}'),
-  ...actionRoute('diffActionVersions', 'GET', '/diff'),
-  ...actionRoute('publishActionVersion', 'PUT', '/publications/{environmentId}'),
-  ...actionRoute('unpublishActionVersion', 'DELETE', '/publications/{environmentId}'),
-  ...actionRoute('copyAction', 'POST', '/copy'),
+  actionRoute('listActionVersions', 'GET', '/versions'),
+  actionRoute('getActionVersion', 'GET', '/versions/{version}'),
+  actionRoute('diffActionVersions', 'GET', '/diff'),
+  actionRoute('publishActionVersion', 'PUT', '/publications/{environmentId}'),
+  actionRoute('unpublishActionVersion', 'DELETE', '/publications/{environmentId}'),
+  actionRoute('copyAction', 'POST', '/copy'),
   // Review requests.
   reviewRoute('listReviewRequests', 'GET', '/api/v1/projects/{projectId}/review-requests'),
   reviewRoute('getReviewRequest', 'GET', '/api/v1/projects/{projectId}/review-requests/{reviewId}'),

@@ -9,6 +9,7 @@ import { badRequest, DoguError, notFound } from '../errors.ts';
 import type { Membership, Principal, PrincipalKind, Role, User } from '../model.ts';
 import type { Clock, Store } from '../ports.ts';
 import { authorize } from './access.ts';
+import { underLease } from './lease.ts';
 import { effectiveRole, requireAdminToTouchAdmin } from './user-groups.ts';
 
 export interface MembersDeps {
@@ -28,10 +29,6 @@ export interface MemberView {
   /** What authorization uses: the highest of `role` and the groups' roles. */
   effectiveRole?: Role;
 }
-
-/** Long enough for a few reads and one write; a holder that crashed blocks others at most this long. */
-const leaseMs = 10_000;
-const lockAttempts = 12;
 
 export async function listMembers(deps: MembersDeps, principal: Principal, projectId: string) {
   await authorize(deps.store, principal, projectId, 'view');
@@ -233,21 +230,6 @@ const concurrentChange = (what: string) =>
  * Runs `work` holding the project's members lease, so the admin count it reads is still true when it
  * writes. Waits a little for a concurrent holder, then gives up with 409.
  */
-async function underMembersLease<T>(
-  deps: MembersDeps,
-  projectId: string,
-  work: () => Promise<T>,
-): Promise<T> {
-  const name = `members:${projectId}`;
-  const holder = crypto.randomUUID();
-  for (let attempt = 0; !(await deps.store.acquireLock(name, holder, deps.clock.now(), leaseMs)); attempt++) {
-    if (attempt >= lockAttempts) throw concurrentChange(`membership of project '${projectId}'`);
-    const backoffMs = Math.min(250, 10 * 2 ** attempt);
-    await new Promise((resolve) => setTimeout(resolve, backoffMs / 2 + Math.random() * backoffMs));
-  }
-  try {
-    return await work();
-  } finally {
-    await deps.store.releaseLock(name, holder);
-  }
+function underMembersLease<T>(deps: MembersDeps, projectId: string, work: () => Promise<T>): Promise<T> {
+  return underLease(deps, `members:${projectId}`, `membership of project '${projectId}'`, work);
 }
