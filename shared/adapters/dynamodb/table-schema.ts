@@ -79,4 +79,39 @@ export const keys = {
     gsi1pk: `TRUSTISSUER#${issuer}`,
     gsi1sk: `${createdAt}#${projectId}#${policyId}`,
   }),
+  // Scheduling (docs/data-model.md, "Scheduling"). gsi1 entries of runs, reservations and batches are
+  // sparse: only records in a non-final status carry them, so recovery reads only live work.
+  cronJob: (projectId: string, jobId: string) => ({ pk: `PROJECT#${projectId}`, sk: `CRONJOB#${jobId}` }),
+  /** gsi1 keys of a cron job: every job of every project (the embedded scheduler's start-up). */
+  cronJobIndex: (projectId: string, jobId: string) => ({
+    gsi1pk: 'CRONJOBS',
+    gsi1sk: `${projectId}#${jobId}`,
+  }),
+  /** Job ids are UUIDv7, unique across projects: a job's runs are one partition, newest last. */
+  cronRun: (jobId: string, scheduledAt: string) => ({ pk: `CRONRUN#${jobId}`, sk: scheduledAt }),
+  cronRunByStatus: (status: string, scheduledAt: string, jobId: string) => ({
+    gsi1pk: `CRONRUNSTATUS#${status}`,
+    gsi1sk: `${scheduledAt}#${jobId}`,
+  }),
+  reservation: (projectId: string, reservationId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `RESERVATION#${reservationId}`,
+  }),
+  reservationByStatus: (status: string, runAt: string, reservationId: string) => ({
+    gsi1pk: `RESERVATIONSTATUS#${status}`,
+    gsi1sk: `${runAt}#${reservationId}`,
+  }),
+  batch: (projectId: string, batchId: string) => ({ pk: `PROJECT#${projectId}`, sk: `BATCH#${batchId}` }),
+  batchByStatus: (status: string, batchId: string) => ({ gsi1pk: `BATCHSTATUS#${status}`, gsi1sk: batchId }),
+  batchChunk: (batchId: string, index: number) => ({
+    pk: `BATCHCHUNK#${batchId}`,
+    sk: String(index).padStart(6, '0'),
+  }),
+  executionResultPart: (executionId: string, part: number) => ({
+    pk: `EXECRESULT#${executionId}`,
+    sk: `PART#${String(part).padStart(6, '0')}`,
+  }),
+  /** Written after every part: a result without it is incomplete and is not read. */
+  executionResultMeta: (executionId: string) => ({ pk: `EXECRESULT#${executionId}`, sk: '#META' }),
+  runtimeValue: (name: string) => ({ pk: `RUNTIME#${name}`, sk: '#VALUE' }),
 };
