@@ -10,6 +10,7 @@ import { problemResponse } from '../shared/http/problem.ts';
 import { matchRoute } from '../shared/http/route-matcher.ts';
 import { routes } from '../shared/http/routes.ts';
 import { toApiGatewayEvent, writeResult } from './api-gateway-event.ts';
+import { type StaticConsole, staticConsole } from './static-console.ts';
 
 type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -32,11 +33,13 @@ export async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
 export function createLocalServer(
   handlers: Map<string, LambdaHandler>,
   ready: Promise<void> = Promise.resolve(),
+  consoleFiles: StaticConsole = staticConsole(),
 ): Server {
   return createServer(async (request, response) => {
     try {
       await ready;
       const url = new URL(request.url ?? '/', 'http://localhost');
+      if (await consoleFiles.serve(request, response, url.pathname)) return;
       const body = await readBody(request);
       const match = matchRoute(request.method ?? 'GET', url.pathname);
       const event = toApiGatewayEvent(request, body, url, match);

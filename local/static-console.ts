@@ -1,0 +1,103 @@
+/**
+ * Serves the console's build (web/dist) from the embedded runtime: files with their content
+ * types, a year of caching for hashed assets (their names change with their content) and none
+ * for index.html, and index.html for every other page path so the browser router can take it.
+ * API paths never reach here: they keep the route table's answers, 404 Problem Details included.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+
+export const defaultConsoleDir = fileURLToPath(new URL('../web/dist', import.meta.url));
+
+/** Paths that belong to the API or the IdP, never to the console (as CloudFront routes them). */
+const apiPrefixes = ['/api/', '/public/', '/auth/', '/idp/', '/local/', '/demo-api/'];
+const apiPaths = new Set(['/openapi.json', '/healthz']);
+
+export function isConsolePath(pathname: string): boolean {
+  if (apiPaths.has(pathname)) return false;
+  return !apiPrefixes.some((prefix) => pathname.startsWith(prefix) || `${pathname}/` === prefix);
+}
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+const securityHeaders = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+};
+
+export interface StaticConsole {
+  /** True when it answered the request; false leaves it to the route table. */
+  serve(request: IncomingMessage, response: ServerResponse, pathname: string): Promise<boolean>;
+}
+
+export function staticConsole(root: string = defaultConsoleDir): StaticConsole {
+  const rootWithSep = root.endsWith(sep) ? root : root + sep;
+  const fileAt = async (relative: string) => {
+    const path = normalize(join(root, relative));
+    if (!path.startsWith(rootWithSep)) return undefined; // `..` out of the build directory
+    try {
+      const info = await stat(path);
+      return info.isFile() ? { path, size: info.size } : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  return {
+    async serve(request, response, pathname) {
+      const method = request.method ?? 'GET';
+      if ((method !== 'GET' && method !== 'HEAD') || !isConsolePath(pathname)) return false;
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(pathname);
+      } catch {
+        return false;
+      }
+      const isAsset = decoded.startsWith('/assets/');
+      let file = decoded === '/' ? undefined : await fileAt(decoded);
+      // A missing hashed asset is a 404 (an old tab after a deploy), not the app shell as JavaScript.
+      if (!file && isAsset) return false;
+      const isIndex = !file;
+      if (!file) file = await fileAt('index.html');
+      if (!file) return false; // not built: the route table answers (404), and `npm start` builds first
+      const type = isIndex
+        ? contentTypes['.html']!
+        : (contentTypes[extname(file.path).toLowerCase()] ?? 'application/octet-stream');
+      response.writeHead(200, {
+        'content-type': type,
+        'content-length': String(file.size),
+        'cache-control': isAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ...securityHeaders,
+      });
+      if (method === 'HEAD') {
+        response.end();
+        return true;
+      }
+      // Headers are out: a read error can only cut the response short.
+      await pipeline(createReadStream(file.path), response).catch(() => response.destroy());
+      return true;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/** The console: language, toasts, the login gate, then the screen the URL names. */
+import { EmptyState, ToastProvider } from '../components/index.ts';
+import { I18nProvider, useT } from '../i18n/index.tsx';
+import { type Screen, screens } from '../screens/registry.ts';
+import { Home } from './Home.tsx';
+import { LoginGate } from './LoginGate.tsx';
+import { Link, matchPath, useRoute } from './router.tsx';
+import { Shell } from './Shell.tsx';
+
+export function App({ screenList = screens }: { screenList?: Screen[] }) {
+  return (
+    <I18nProvider>
+      <ToastProvider>
+        <LoginGate>
+          <Outlet screenList={screenList} />
+        </LoginGate>
+      </ToastProvider>
+    </I18nProvider>
+  );
+}
+
+function Outlet({ screenList }: { screenList: Screen[] }) {
+  const { path } = useRoute();
+  if (path === '/' || path === '/index.html') return <Home />;
+  const projectOnly = matchPath('/p/:projectId', path) ?? matchPath('/p/:projectId/e/:environmentId', path);
+  if (projectOnly && !projectOnly.environmentId) return <Home projectId={projectOnly.projectId!} />;
+  for (const screen of screenList) {
+    const params = matchPath(screen.path, path);
+    if (!params) continue;
+    const Component = screen.component;
+    if (params.projectId && params.environmentId) {
+      return (
+        <Shell projectId={params.projectId} environmentId={params.environmentId} screens={screenList}>
+          <Component key={screen.path} params={params} />
+        </Shell>
+      );
+    }
+    return <Component params={params} />;
+  }
+  const workspace = /^\/p\/([^/]+)\/e\/([^/]+)/.exec(path);
+  if (workspace) {
+    return (
+      <Shell
+        projectId={decodeURIComponent(workspace[1]!)}
+        environmentId={decodeURIComponent(workspace[2]!)}
+        screens={screenList}
+      >
+        <NotFound />
+      </Shell>
+    );
+  }
+  return (
+    <main className="gate">
+      <NotFound />
+    </main>
+  );
+}
+
+function NotFound() {
+  const t = useT();
+  return (
+    <EmptyState title={t('app.notFound')} action={<Link href="/">{t('app.goHome')}</Link>}>
+      {t('app.notFoundDetail')}
+    </EmptyState>
+  );
+}

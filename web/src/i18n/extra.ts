@@ -1,0 +1,9 @@
+/**
+ * Dictionaries of the screens outside the core (editors, governance, scheduling, identity).
+ * Each area keeps `<area>.en.ts` and `<area>.ja.ts` next to this file; import both here and
+ * spread them into `en` and `ja`. Keys are prefixed with the area (`editors.dataSources.title`).
+ */
+export const extraMessages: { en: Record<string, string>; ja: Record<string, string> } = {
+  en: {},
+  ja: {},
+};

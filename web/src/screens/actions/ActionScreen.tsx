@@ -1,0 +1,226 @@
+/**
+ * The execution screen generated from an action's definition: its parameters as a form, Run,
+ * and the results. Validation messages come from the API's 422 pointers, next to each input.
+ * A review-gated action answers "review requested" with a link to the request instead.
+ */
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { ApiError, api } from '../../api/client.ts';
+import { apiPaths } from '../../api/paths.ts';
+import type { Execution, ReviewRequested } from '../../api/types.ts';
+import { Link } from '../../app/router.tsx';
+import { useSession } from '../../app/session.tsx';
+import { useWorkspace } from '../../app/workspace.tsx';
+import { Button, EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
+import { useT } from '../../i18n/index.tsx';
+import { loadAction } from './load-action.ts';
+import { ParameterInput } from './ParameterInput.tsx';
+import { choicesOf, type Drafts, errorsByParameter, initialDrafts, toArguments } from './parameter-values.ts';
+import { ResultView } from './ResultView.tsx';
+
+type Outcome =
+  | { kind: 'execution'; execution: Execution; arguments: Record<string, unknown> }
+  | { kind: 'review'; review: ReviewRequested }
+  | { kind: 'failed'; error: unknown; execution?: Execution };
+
+export function ActionScreen({ params }: { params: Record<string, string> }) {
+  const t = useT();
+  const { user } = useSession();
+  const workspace = useWorkspace();
+  const actionId = params.actionId!;
+  const loaded = useAsync(
+    () => loadAction(workspace.projectId, workspace.environmentId, actionId),
+    [workspace.projectId, workspace.environmentId, actionId],
+  );
+  const action = loaded.data?.action;
+  const [drafts, setDrafts] = useState<Drafts>({});
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [running, setRunning] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>();
+
+  useEffect(() => {
+    if (!action) return;
+    setDrafts(initialDrafts(action.parameters));
+    setFieldErrors({});
+    setOutcome(undefined);
+  }, [action]);
+
+  const visibleParameters = useMemo(() => action?.parameters ?? [], [action]);
+
+  const run = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!action || running) return;
+    const { arguments: args, errors } = toArguments(action.parameters, drafts);
+    const clientErrors = Object.fromEntries(
+      Object.entries(errors).map(([name, e]) => [name, t(e.key, e.vars)]),
+    );
+    setFieldErrors(clientErrors);
+    if (Object.keys(clientErrors).length > 0) {
+      focusFirstError();
+      return;
+    }
+    setRunning(true);
+    const path = apiPaths.executions(workspace.projectId, workspace.environmentId, action.id);
+    try {
+      const response = await api.postWithResponse<Execution | ReviewRequested>(path, { arguments: args });
+      if (response.status === 202 && 'reviewRequest' in response.body) {
+        setOutcome({ kind: 'review', review: response.body });
+      } else {
+        setOutcome({ kind: 'execution', execution: response.body as Execution, arguments: args });
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'argument_invalid') {
+        const byName = errorsByParameter(error.errors);
+        setFieldErrors(byName);
+        setOutcome({ kind: 'failed', error });
+        focusFirstError();
+      } else {
+        const execution =
+          error instanceof ApiError ? (error.body.execution as Execution | undefined) : undefined;
+        setOutcome({ kind: 'failed', error, ...(execution ? { execution } : {}) });
+      }
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  if (loaded.error) {
+    return (
+      <section className="screen">
+        <BackLink />
+        <ErrorBanner error={loaded.error} />
+      </section>
+    );
+  }
+  if (!action || !loaded.data) {
+    return (
+      <section className="screen" aria-busy="true">
+        <BackLink />
+        <p className="muted">{t('common.loading')}</p>
+      </section>
+    );
+  }
+
+  const formLevelError = fieldErrors[''];
+  return (
+    <section className="screen action-screen" aria-labelledby="action-title">
+      <BackLink />
+      <div className="screen-header">
+        <div>
+          <h1 id="action-title">{action.name}</h1>
+          <div className="action-meta">
+            <span className={`kind-badge kind-${action.kind}`}>{action.kind.toUpperCase()}</span>
+            <span className="mono muted">{action.id}</span>
+            <span className="muted">
+              {loaded.data.publishedVersion
+                ? t('action.publishedVersion', { version: loaded.data.publishedVersion })
+                : t('action.latestVersion', { version: action.version ?? loaded.data.latestVersion ?? '?' })}
+            </span>
+            {action.review?.required ? (
+              <span className="kind-badge kind-review">{t('actions.reviewRequired')}</span>
+            ) : null}
+          </div>
+          {action.description ? <p className="action-description">{action.description}</p> : null}
+        </div>
+      </div>
+
+      <form
+        className="action-form"
+        onSubmit={run}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void run(event);
+        }}
+        noValidate
+        aria-label={t('action.parameters')}
+      >
+        {visibleParameters.length === 0 ? <p className="muted">{t('action.noParameters')}</p> : null}
+        <div className="param-grid">
+          {visibleParameters.map((parameter) => (
+            <ParameterInput
+              key={parameter.name}
+              parameter={parameter}
+              draft={drafts[parameter.name] ?? initialDrafts([parameter])[parameter.name]!}
+              onChange={(draft) => {
+                setDrafts((current) => ({ ...current, [parameter.name]: draft }));
+                setFieldErrors((current) => {
+                  if (!(parameter.name in current)) return current;
+                  const { [parameter.name]: _, ...rest } = current;
+                  return rest;
+                });
+              }}
+              error={fieldErrors[parameter.name]}
+              choices={choicesOf(parameter, loaded.data!.masterData)}
+              user={user}
+            />
+          ))}
+        </div>
+        {formLevelError ? (
+          <div className="field-error" role="alert">
+            {formLevelError}
+          </div>
+        ) : null}
+        <div className="form-actions">
+          <Button type="submit" variant="primary" busy={running}>
+            {running
+              ? t('action.running')
+              : action.review?.required
+                ? t('action.requestReview')
+                : t('action.run')}
+          </Button>
+          <span className="muted small">{t('action.runShortcut')}</span>
+        </div>
+      </form>
+
+      <div aria-live="polite">
+        {outcome?.kind === 'review' ? <ReviewNotice review={outcome.review} /> : null}
+        {outcome?.kind === 'failed' ? (
+          <>
+            <ErrorBanner error={outcome.error} />
+            {outcome.execution?.results?.length ? (
+              <ResultView execution={outcome.execution} actionId={action.id} arguments={{}} />
+            ) : null}
+          </>
+        ) : null}
+        {outcome?.kind === 'execution' ? (
+          <ResultView execution={outcome.execution} actionId={action.id} arguments={outcome.arguments} />
+        ) : null}
+        {!outcome && !running ? (
+          <EmptyState title={t('action.notRunYet')}>{t('action.notRunYetDetail')}</EmptyState>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function focusFirstError() {
+  requestAnimationFrame(() =>
+    document.querySelector<HTMLElement>('.action-form [aria-invalid="true"]')?.focus(),
+  );
+}
+
+function BackLink() {
+  const t = useT();
+  const workspace = useWorkspace();
+  return (
+    <Link href={workspace.href('/actions')} className="back-link">
+      ← {t('action.back')}
+    </Link>
+  );
+}
+
+function ReviewNotice({ review }: { review: ReviewRequested }) {
+  const t = useT();
+  const workspace = useWorkspace();
+  const id = review.reviewRequest.id;
+  return (
+    <div className="notice notice-info" role="status">
+      <strong>{t('action.reviewRequested')}</strong>
+      <p>{t('action.reviewRequestedDetail')}</p>
+      <p>
+        <Link href={workspace.href(`/reviews/${encodeURIComponent(id)}`)}>
+          {t('action.openReview', { id })}
+        </Link>
+        <span className="muted small"> · {review.links.self}</span>
+      </p>
+    </div>
+  );
+}

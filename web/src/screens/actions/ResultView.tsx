@@ -1,0 +1,175 @@
+/**
+ * An execution's results: one table per statement (title, typed columns, messages such as
+ * unsupported types), media columns and media responses, a raw JSON view, and downloads (CSV of
+ * one statement through the API's `Accept: text/csv`; JSON is the response itself).
+ */
+import { useMemo, useState } from 'react';
+import { api, saveFile } from '../../api/client.ts';
+import { apiPaths } from '../../api/paths.ts';
+import type { Execution, StatementResult } from '../../api/types.ts';
+import { useWorkspace } from '../../app/workspace.tsx';
+import { Button, type DataColumn, DataTable, ErrorBanner, Tabs, useToast } from '../../components/index.ts';
+import { useT } from '../../i18n/index.tsx';
+import { MediaCell, MediaView } from './media.tsx';
+
+type Row = Record<string, unknown>;
+
+export function ResultView({
+  execution,
+  actionId,
+  arguments: args,
+}: {
+  execution: Execution;
+  actionId: string;
+  arguments: Record<string, unknown>;
+}) {
+  const t = useT();
+  const [view, setView] = useState('table');
+  const downloadJson = () => {
+    const blob = new Blob([JSON.stringify(execution, null, 2)], { type: 'application/json' });
+    saveFile({ blob, fileName: `${actionId}-${execution.id}.json`, text: () => blob.text() });
+  };
+  return (
+    <section className="results" aria-label={t('result.title')}>
+      <div className="results-header">
+        <h2>{t('result.title')}</h2>
+        <span className={`status status-${execution.status}`}>{t(`status.${execution.status}`)}</span>
+        {execution.durationMs !== undefined ? (
+          <span className="muted small">{t('result.duration', { ms: execution.durationMs })}</span>
+        ) : null}
+        <span className="muted small mono">{execution.id}</span>
+        <div className="header-spacer" />
+        <Button onClick={downloadJson}>{t('result.downloadJson')}</Button>
+      </div>
+      <Tabs
+        label={t('result.view')}
+        active={view}
+        onChange={setView}
+        tabs={[
+          {
+            id: 'table',
+            label: t('result.tableView'),
+            content: execution.results.map((result, index) => (
+              <StatementView
+                key={`${index.toString()}-${result.title ?? ''}`}
+                result={result}
+                index={index}
+                count={execution.results.length}
+                actionId={actionId}
+                args={args}
+              />
+            )),
+          },
+          {
+            id: 'json',
+            label: t('result.jsonView'),
+            content: <pre className="raw-json">{JSON.stringify(execution, null, 2)}</pre>,
+          },
+        ]}
+      />
+    </section>
+  );
+}
+
+function StatementView({
+  result,
+  index,
+  count,
+  actionId,
+  args,
+}: {
+  result: StatementResult;
+  index: number;
+  count: number;
+  actionId: string;
+  args: Record<string, unknown>;
+}) {
+  const t = useT();
+  const toast = useToast();
+  const workspace = useWorkspace();
+  const [downloading, setDownloading] = useState(false);
+  const [downloadError, setDownloadError] = useState<unknown>();
+  const title = result.title || t('result.statement', { n: index + 1 });
+  const columns = useMemo<DataColumn<Row>[]>(
+    () =>
+      (result.columns ?? []).map((column) => ({
+        key: column.name,
+        label: (
+          <span title={column.type}>
+            {column.name} <span className="col-type">{column.type}</span>
+          </span>
+        ),
+        type: column.type,
+        ...(column.media
+          ? {
+              width: column.media === 'image' ? 140 : 120,
+              render: (row: Row) =>
+                row[column.name] === null || row[column.name] === undefined ? (
+                  <span className="dt-null">NULL</span>
+                ) : (
+                  <MediaCell url={String(row[column.name])} kind={column.media!} />
+                ),
+            }
+          : {}),
+      })),
+    [result.columns],
+  );
+  const hasImages = result.columns?.some((c) => c.media === 'image');
+  const rows = result.rows ?? [];
+
+  const downloadCsv = async () => {
+    setDownloading(true);
+    setDownloadError(undefined);
+    try {
+      const path = `${apiPaths.executions(workspace.projectId, workspace.environmentId, actionId)}?statement=${index}`;
+      const file = await api.download(path, 'text/csv', { arguments: args }, `${actionId}.csv`);
+      saveFile(file);
+      toast(t('result.downloaded', { name: file.fileName }));
+    } catch (error) {
+      setDownloadError(error);
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <section className="statement" aria-label={title}>
+      <div className="statement-header">
+        <h3>{count > 1 ? `${index + 1}. ${title}` : title}</h3>
+        <span className={`status status-${result.status}`}>{t(`status.${result.status}`)}</span>
+        {result.rowCount !== undefined ? (
+          <span className="muted small">{t('result.rows', { count: result.rowCount })}</span>
+        ) : null}
+        <div className="header-spacer" />
+        {result.columns ? (
+          <Button onClick={downloadCsv} busy={downloading} title={t('result.csvRunsAgain')}>
+            {t('result.downloadCsv')}
+          </Button>
+        ) : null}
+      </div>
+      {result.error ? <div className="notice notice-error">{result.error}</div> : null}
+      {result.truncated ? <div className="notice notice-warning">{t('result.truncated')}</div> : null}
+      {result.messages?.length ? (
+        <ul className="result-messages">
+          {result.messages.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      ) : null}
+      <ErrorBanner error={downloadError} onDismiss={() => setDownloadError(undefined)} />
+      {result.media ? (
+        <MediaView
+          kind={result.media.kind}
+          src={`data:${result.media.contentType};base64,${result.media.base64}`}
+          contentType={result.media.contentType}
+        />
+      ) : null}
+      {result.value !== undefined && !result.columns ? (
+        <pre className="raw-json">{JSON.stringify(result.value, null, 2)}</pre>
+      ) : null}
+      {result.columns ? (
+        <DataTable columns={columns} rows={rows} label={title} rowHeight={hasImages ? 72 : 30} />
+      ) : null}
+    </section>
+  );
+}

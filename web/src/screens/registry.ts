@@ -1,0 +1,27 @@
+/**
+ * Every screen of the console. A screen's `path` is a pattern under a project and environment
+ * (`/p/:projectId/e/:environmentId/…`); the shell finds the first screen whose pattern matches and
+ * passes the matched `params`. `nav` puts it in the side navigation (ordered by `order`, labelled
+ * by the i18n key `labelKey`). Core screens use orders 10–19; other areas pick their own range.
+ */
+import type { ComponentType } from 'react';
+import { ActionListScreen } from './actions/ActionListScreen.tsx';
+import { ActionScreen } from './actions/ActionScreen.tsx';
+import { extraScreens } from './extra.ts';
+
+export interface Screen {
+  path: string /* '/p/:projectId/e/:environmentId/…' */;
+  nav?: { labelKey: string; order: number };
+  component: ComponentType<{ params: Record<string, string> }>;
+}
+
+export const coreScreens: Screen[] = [
+  {
+    path: '/p/:projectId/e/:environmentId/actions',
+    nav: { labelKey: 'nav.actions', order: 10 },
+    component: ActionListScreen,
+  },
+  { path: '/p/:projectId/e/:environmentId/actions/:actionId', component: ActionScreen },
+];
+
+export const screens: Screen[] = [...coreScreens, ...extraScreens];
