@@ -12,6 +12,7 @@ import { HandlerFunction } from './constructs/handler-function.ts';
 import { DoguHttpApi } from './constructs/http-api.ts';
 import { SigningKey } from './constructs/signing-key.ts';
 import { deployableHandlers, type HandlerName } from './deployable-routes.ts';
+import { Scheduling } from './scheduling.ts';
 
 export interface DoguStackProps extends StackProps {
   /** Lower-case name of the stage; 'production' turns on deletion protection and retention. */
@@ -47,6 +48,7 @@ export class DoguStack extends Stack {
   readonly signingKey: SigningKey;
   readonly functionsByHandler: ReadonlyMap<string, IFunction>;
   readonly httpApi: DoguHttpApi;
+  readonly scheduling: Scheduling;
 
   constructor(scope: Construct, id: string, props: DoguStackProps) {
     const { stage, loginTokenSeconds, ...stackProps } = props;
@@ -97,6 +99,14 @@ export class DoguStack extends Stack {
       functionsByHandler.set(handler, fn);
     }
     this.functionsByHandler = functionsByHandler;
+    this.scheduling = new Scheduling(this, 'Scheduling', {
+      stage,
+      environment,
+      dataTable: this.dataTable,
+      signingKey: this.signingKey,
+      apiFunctions: functionsByHandler.values(),
+      retainLogs: isProduction,
+    });
 
     this.httpApi = new DoguHttpApi(this, 'Http', {
       stage,
@@ -112,7 +122,7 @@ export class DoguStack extends Stack {
       secretStringValue: SecretValue.unsafePlainText('{"keys":[]}'),
       removalPolicy: isProduction ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
-    for (const fn of functionsByHandler.values()) {
+    for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
       idpKeys.grantRead(fn);
       const lambdaFunction = fn as LambdaFunction;
       lambdaFunction.addEnvironment('DOGU_IDP_ISSUER', `${this.httpApi.defaultStage.url}idp`);
@@ -127,7 +137,7 @@ export class DoguStack extends Stack {
       DOGU_OIDC_CLI_CLIENT_ID: this.node.tryGetContext('oidcCliClientId'),
       DOGU_OIDC_CONSOLE_CLIENT_ID: this.node.tryGetContext('oidcConsoleClientId'),
     };
-    for (const fn of functionsByHandler.values()) {
+    for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
       for (const [name, value] of Object.entries(ssoSettings)) {
         if (value) (fn as LambdaFunction).addEnvironment(name, value);
       }

@@ -10,6 +10,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DoguStack } from '../../infra/dogu-stack.ts';
+import { schedulingEnv } from '../../shared/adapters/aws/aws-scheduling.ts';
 import { tableSchema } from '../../shared/adapters/dynamodb/table-schema.ts';
 import { type Route, routeKeyOf, routes } from '../../shared/http/routes.ts';
 
@@ -237,6 +238,8 @@ describe('Lambda functions', () => {
         DOGU_IDP_KEYS_SECRET_ARN: expect.anything(),
         DOGU_PUBLIC_URL: expect.anything(),
         NODE_OPTIONS: '--enable-source-maps',
+        // Scheduling adapters (asserted in detail by test/infra/scheduling.test.ts).
+        ...Object.fromEntries(Object.values(schedulingEnv).map((name) => [name, expect.anything()])),
       });
     }
   });
@@ -256,7 +259,8 @@ describe('Lambda functions', () => {
       expect(logGroup.DeletionPolicy).toBe('Retain');
     }
     const devLogGroups = resourcesOf(devTemplate, 'AWS::Logs::LogGroup');
-    expect(devLogGroups).toHaveLength(expectedHandlers.length);
+    // Plus one for each of the four scheduling workers (infra/scheduling.ts).
+    expect(devLogGroups).toHaveLength(expectedHandlers.length + 4);
     for (const [, logGroup] of devLogGroups) expect(logGroup.DeletionPolicy).toBe('Delete');
   });
 
@@ -288,7 +292,11 @@ describe('Lambda functions', () => {
       }
       expect(allows('kms:Decrypt', { 'Fn::GetAtt': [keyId, 'Arn'] }), `${handler}: kms:Decrypt`).toBe(true);
       expect(allows('secretsmanager:GetSecretValue', { Ref: secretId }), `${handler}: secret`).toBe(true);
-      expect(statements.flatMap((s) => [s.Resource].flat())).not.toContain('*');
+      // IAM has no resource type for scheduler:ListSchedules, so it alone is granted on '*'.
+      const wildcardActions = statements
+        .filter((s) => [s.Resource].flat().includes('*'))
+        .flatMap((s) => [s.Action].flat());
+      expect(wildcardActions).toEqual(['scheduler:ListSchedules']);
     }
   });
 });

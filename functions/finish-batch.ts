@@ -1,0 +1,22 @@
+/** The batch state machine's last step, after every chunk ran: records the batch as finished. */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { logger } from '../shared/commons/logger.ts';
+import { finishBatch } from '../shared/domain/batch/run-batch.ts';
+import { getServices, schedulingDeps } from '../shared/runtime/services.ts';
+
+export interface FinishBatchEvent {
+  projectId: string;
+  batchId: string;
+}
+
+export const handler = middy<FinishBatchEvent, void, Error, Context>()
+  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .handler(async (event) => {
+    logger.appendKeys({ projectId: event.projectId, batchId: event.batchId });
+    await finishBatch(schedulingDeps(await getServices()), {
+      projectId: event.projectId,
+      batchId: event.batchId,
+    });
+  });

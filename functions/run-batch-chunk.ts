@@ -1,0 +1,28 @@
+/**
+ * One item of the batch state machine's Distributed Map: claims and runs one chunk of rows. The
+ * Lambda request id names the runner, so a retried invocation is a new claimant of a stale claim.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { logger } from '../shared/commons/logger.ts';
+import { runBatchChunk } from '../shared/domain/batch/run-batch.ts';
+import { getServices, schedulingDeps } from '../shared/runtime/services.ts';
+
+export interface RunBatchChunkEvent {
+  projectId: string;
+  batchId: string;
+  chunk: number;
+}
+
+export const handler = middy<RunBatchChunkEvent, void, Error, Context>()
+  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .handler(async (event, context) => {
+    logger.appendKeys({ projectId: event.projectId, batchId: event.batchId, chunk: event.chunk });
+    await runBatchChunk(schedulingDeps(await getServices()), {
+      projectId: event.projectId,
+      batchId: event.batchId,
+      chunk: event.chunk,
+      runnerId: context.awsRequestId,
+    });
+  });

@@ -1,0 +1,248 @@
+/**
+ * Scheduling on AWS (docs/scheduling.md, "On AWS"): the worker Lambdas, EventBridge Scheduler's role
+ * and dead-letter queue, and the two Standard state machines (async executions, batches). The API
+ * Lambdas get the variables and grants shared/adapters/aws/aws-scheduling.ts needs.
+ */
+import { Arn, ArnFormat, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import {
+  DefinitionBody,
+  DistributedMap,
+  JsonPath,
+  StateMachine,
+  StateMachineType,
+  TaskInput,
+} from 'aws-cdk-lib/aws-stepfunctions';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { Construct } from 'constructs';
+import { schedulingEnv } from '../shared/adapters/aws/aws-scheduling.ts';
+import type { DataTable } from './constructs/data-table.ts';
+import { HandlerFunction } from './constructs/handler-function.ts';
+import type { SigningKey } from './constructs/signing-key.ts';
+
+export interface SchedulingProps {
+  stage: string;
+  /** The runtime environment every Dogu Lambda gets (table, keys, log settings). */
+  environment: Record<string, string>;
+  dataTable: DataTable;
+  signingKey: SigningKey;
+  /** The API Lambdas: they create schedules and start state machines. */
+  apiFunctions: Iterable<IFunction>;
+  retainLogs: boolean;
+}
+
+/** Lambda's hard maximum (docs/decisions/0015-async-jobs-on-aws.md). */
+export const jobFunctionTimeout = Duration.minutes(15);
+/** The domain cuts a job before Lambda does, so it can record `timed_out` instead of vanishing. */
+export const jobMaxExecutionMs = 14 * 60_000 + 30_000;
+/** Spec 8's limit of one synchronous run, which a worker (no API Gateway waiting) can give in full. */
+export const maxRunMs = 60_000;
+/** The spec's limit for an asynchronous execution; on AWS the Lambda maximum comes first. */
+export const asyncExecutionTimeout = Duration.minutes(30);
+/** A batch of many rows at concurrency 1 may run for days; a stuck one still ends. */
+export const batchTimeout = Duration.days(7);
+
+/** Errors of the Lambda service itself: the function did not run, so running it again is safe. */
+export const lambdaServiceErrors = [
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+  'Lambda.TooManyRequestsException',
+];
+
+export class Scheduling extends Construct {
+  readonly scheduledRun: LambdaFunction;
+  readonly runJob: LambdaFunction;
+  readonly runBatchChunk: LambdaFunction;
+  readonly finishBatch: LambdaFunction;
+  readonly deadLetterQueue: Queue;
+  readonly schedulerRole: Role;
+  readonly asyncExecutions: StateMachine;
+  readonly batches: StateMachine;
+  /** Group names start with it (shared/adapters/aws/schedule-names.ts). */
+  readonly groupPrefix: string;
+
+  constructor(scope: Construct, id: string, props: SchedulingProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    this.groupPrefix = `dogu-${props.stage}`;
+
+    const worker = (handler: string, timeout: Duration, environment: Record<string, string> = {}) => {
+      const { function: fn } = new HandlerFunction(this, handler, {
+        handler,
+        timeout,
+        environment: { ...props.environment, ...environment },
+        retainLogs: props.retainLogs,
+      });
+      // Workers resolve the same services as the API handlers do.
+      props.dataTable.table.grantReadWriteData(fn);
+      props.dataTable.encryptionKey.grantEncryptDecrypt(fn);
+      props.signingKey.secret.grantRead(fn);
+      return fn;
+    };
+    const jobEnvironment = {
+      DOGU_MAX_JOB_EXECUTION_MS: String(jobMaxExecutionMs),
+      // No API Gateway in front of a worker: a single run may use the spec's full minute.
+      DOGU_MAX_EXECUTION_MS: String(maxRunMs),
+    };
+    this.scheduledRun = worker('scheduled-run', jobFunctionTimeout, jobEnvironment);
+    this.runJob = worker('run-job', jobFunctionTimeout, jobEnvironment);
+    this.runBatchChunk = worker('run-batch-chunk', jobFunctionTimeout, jobEnvironment);
+    this.finishBatch = worker('finish-batch', Duration.minutes(1));
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    // A message here is a scheduled run that never started: worth an alarm (docs/scheduling.md).
+    new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.deadLetterQueue.queueUrl });
+    // EventBridge Scheduler invokes Lambda asynchronously: a delivery whose function then failed is
+    // retried by Lambda within the same hour as the scheduler's retries, then lands in the same queue.
+    this.scheduledRun.configureAsyncInvoke({
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(1),
+      onFailure: new SqsDestination(this.deadLetterQueue),
+    });
+
+    this.schedulerRole = new Role(this, 'SchedulerRole', {
+      description: `EventBridge Scheduler invokes Dogu (${props.stage}) scheduled runs`,
+      // Only schedules of this account may assume it (confused deputy).
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+      }),
+    });
+    this.scheduledRun.grantInvoke(this.schedulerRole);
+    this.deadLetterQueue.grantSendMessages(this.schedulerRole);
+
+    this.asyncExecutions = new StateMachine(this, 'AsyncExecutions', {
+      stateMachineType: StateMachineType.STANDARD,
+      timeout: asyncExecutionTimeout,
+      definitionBody: DefinitionBody.fromChainable(
+        new LambdaInvoke(this, 'RunExecution', {
+          lambdaFunction: this.runJob,
+          payloadResponseOnly: true,
+          // A failed or timed-out run is recorded by the domain and must not run twice.
+          retryOnServiceExceptions: false,
+        }).addRetry({
+          errors: lambdaServiceErrors,
+          interval: Duration.seconds(2),
+          maxAttempts: 6,
+          backoffRate: 2,
+        }),
+      ),
+    });
+
+    const runChunk = new LambdaInvoke(this, 'RunChunk', {
+      lambdaFunction: this.runBatchChunk,
+      payloadResponseOnly: true,
+      retryOnServiceExceptions: false,
+    }).addRetry({
+      errors: lambdaServiceErrors,
+      interval: Duration.seconds(2),
+      maxAttempts: 6,
+      backoffRate: 2,
+    });
+    const chunks = new DistributedMap(this, 'RunChunks', {
+      itemsPath: '$.chunks',
+      itemSelector: {
+        projectId: JsonPath.stringAt('$.projectId'),
+        batchId: JsonPath.stringAt('$.batchId'),
+        chunk: JsonPath.numberAt('$$.Map.Item.Value'),
+      },
+      // The batch's own concurrency, chosen by the user (shared/adapters/aws/step-functions-runner.ts).
+      maxConcurrencyPath: '$.concurrency',
+      // A chunk that failed outright (a crash, the 15 minutes) still lets the batch finish: the
+      // finish step sees its rows unfinished and records them, instead of the batch hanging.
+      toleratedFailurePercentage: 100,
+      resultPath: JsonPath.DISCARD,
+    });
+    chunks.itemProcessor(runChunk);
+    const finish = new LambdaInvoke(this, 'FinishBatch', {
+      lambdaFunction: this.finishBatch,
+      payloadResponseOnly: true,
+      payload: TaskInput.fromObject({
+        projectId: JsonPath.stringAt('$.projectId'),
+        batchId: JsonPath.stringAt('$.batchId'),
+      }),
+      retryOnServiceExceptions: false,
+    }).addRetry({
+      errors: lambdaServiceErrors,
+      interval: Duration.seconds(2),
+      maxAttempts: 6,
+      backoffRate: 2,
+    });
+    this.batches = new StateMachine(this, 'Batches', {
+      stateMachineType: StateMachineType.STANDARD,
+      timeout: batchTimeout,
+      definitionBody: DefinitionBody.fromChainable(chunks.next(finish)),
+    });
+
+    // A scheduled run may hand its work to the async-execution machine.
+    for (const [name, value] of Object.entries(this.#stateMachineEnvironment())) {
+      this.scheduledRun.addEnvironment(name, value);
+    }
+    this.asyncExecutions.grantStartExecution(this.scheduledRun);
+    this.batches.grantStartExecution(this.scheduledRun);
+
+    const adapterEnvironment = {
+      [schedulingEnv.groupPrefix]: this.groupPrefix,
+      [schedulingEnv.targetArn]: this.scheduledRun.functionArn,
+      [schedulingEnv.roleArn]: this.schedulerRole.roleArn,
+      [schedulingEnv.deadLetterArn]: this.deadLetterQueue.queueArn,
+      ...this.#stateMachineEnvironment(),
+    };
+    const scheduleArn = (resourceName: string, resource = 'schedule') =>
+      Arn.format(
+        { service: 'scheduler', resource, resourceName, arnFormat: ArnFormat.SLASH_RESOURCE_NAME },
+        stack,
+      );
+    for (const fn of props.apiFunctions) {
+      const lambdaFunction = fn as LambdaFunction;
+      for (const [name, value] of Object.entries(adapterEnvironment))
+        lambdaFunction.addEnvironment(name, value);
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: [
+            'scheduler:CreateSchedule',
+            'scheduler:UpdateSchedule',
+            'scheduler:DeleteSchedule',
+            'scheduler:GetSchedule',
+          ],
+          // Only this stage's groups: '.' ends the prefix and never occurs in a stage name.
+          resources: [scheduleArn(`${this.groupPrefix}.*/*`)],
+        }),
+      );
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['scheduler:CreateScheduleGroup'],
+          resources: [scheduleArn(`${this.groupPrefix}.*`, 'schedule-group')],
+        }),
+      );
+      // ListSchedules has no resource type in IAM: it can only be granted on '*'.
+      fn.addToRolePolicy(
+        new PolicyStatement({ effect: Effect.ALLOW, actions: ['scheduler:ListSchedules'], resources: ['*'] }),
+      );
+      this.schedulerRole.grantPassRole(fn.grantPrincipal);
+      this.asyncExecutions.grantStartExecution(fn);
+      this.batches.grantStartExecution(fn);
+    }
+  }
+
+  /** The worker Lambdas, which need the same runtime settings as the API Lambdas. */
+  get functions(): LambdaFunction[] {
+    return [this.scheduledRun, this.runJob, this.runBatchChunk, this.finishBatch];
+  }
+
+  #stateMachineEnvironment(): Record<string, string> {
+    return {
+      [schedulingEnv.asyncExecutionStateMachineArn]: this.asyncExecutions.stateMachineArn,
+      [schedulingEnv.batchStateMachineArn]: this.batches.stateMachineArn,
+    };
+  }
+}
