@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Console component tests run in jsdom (per-file `// @vitest-environment jsdom`).
+    include: ['test/**/*.test.ts', 'web/src/**/*.test.tsx'],
     // Integration tests start real servers; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
