@@ -1,8 +1,10 @@
 import { badRequest, DoguError } from '../shared/domain/errors.ts';
 import { executeAction } from '../shared/domain/execute-action.ts';
+import { startAsyncExecution } from '../shared/domain/scheduling/async-executions.ts';
 import { resultToCsv } from '../shared/http/csv.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
 import { defineHandler, type HttpResult } from '../shared/http/handler.ts';
+import { schedulingDeps } from '../shared/runtime/services.ts';
 
 /**
  * POST …/actions/{actionId}/executions: run an action with `{"arguments": {...}}`.
@@ -23,6 +25,25 @@ export const handler = defineHandler('executeAction', async (request, services):
     ]);
   }
   const { projectId, environmentId, actionId } = request.pathParameters;
+  if (body.async !== undefined && typeof body.async !== 'boolean') {
+    throw badRequest("'async' must be true or false.", [{ pointer: '#/async', detail: 'must be a boolean' }]);
+  }
+  if (body.async === true) {
+    // Run as a job (spec 8: up to 30 minutes): answered at once; the client polls the execution.
+    const execution = await startAsyncExecution(schedulingDeps(services), {
+      principal: request.caller(),
+      projectId: projectId!,
+      environmentId: environmentId!,
+      actionId: actionId!,
+      arguments: args as Record<string, unknown>,
+    });
+    const location = `/public/v1/projects/${projectId}/environments/${environmentId}/executions/${execution.id}`;
+    return {
+      status: 202,
+      body: { execution: executionBody(execution), links: { self: location } },
+      headers: { location },
+    };
+  }
   const outcome = await executeAction(
     { ...services, maxExecutionMs: services.settings.maxExecutionMs },
     {

@@ -12,6 +12,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TokenService } from '../shared/adapters/auth/token-service.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { NodeHttpClient } from '../shared/adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../shared/adapters/http/options-from-env.ts';
@@ -22,14 +23,19 @@ import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
 import { PooledConnectorFactory } from '../shared/adapters/sql/connector-factory.ts';
 import type { PostgresConnection } from '../shared/domain/model.ts';
+import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
+import { runReservation } from '../shared/domain/scheduling/reservations.ts';
 import { SecretValues } from '../shared/domain/secret-values.ts';
-import { provideServices, type Services } from '../shared/runtime/services.ts';
+import { provideServices, type Services, schedulingDeps } from '../shared/runtime/services.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
 import { startDevIdp } from './dev-idp.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
+import { LocalJobRunner } from './local-job-runner.ts';
+import { type Delivery, LocalScheduler } from './local-scheduler.ts';
+import { startScheduling } from './scheduling-startup.ts';
 import { demoIds, seedDemo } from './seed-demo.ts';
 
 export interface LocalRuntimeOptions {
@@ -56,6 +62,8 @@ export interface LocalRuntime {
   services: Services;
   /** The embedded DynamoDB's client and table, for tools that look underneath the store. */
   storage: { client: DynamoDBDocumentClient; tableName: string };
+  /** The in-process scheduler and job runner (benchmarks and tests look at them). */
+  scheduling: { scheduler: LocalScheduler; jobs: LocalJobRunner };
   /** The embedded store stopped unexpectedly: the process should stop too. */
   onFailure(listener: (error: Error) => void): void;
   close(): Promise<void>;
@@ -103,6 +111,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     closers.push(() => connectors.close());
     // The IdP's issuer is this runtime's URL, known once the server listens (below).
     let baseUrl = '';
+    let watermark: (at: Date) => void = () => {};
+    const scheduler = new LocalScheduler((delivery) => deliver(services, delivery), {
+      onWatermark: (at) => watermark(at),
+      onError: (error, delivery) => logSchedulingError(error, JSON.stringify(delivery)),
+    });
+    const jobs = new LocalJobRunner(
+      () => schedulingDeps(services),
+      `local-${process.pid}`,
+      logSchedulingError,
+    );
     const services: Services = {
       store,
       definitions: store,
@@ -113,7 +131,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       secrets: new SecretValues(new LocalSecretCipher(await keyFile(options.dataDir, 'secrets-key'))),
       clock: systemClock,
       ids: uuidV7Ids,
-      settings: { localLogin: true, loginTokenSeconds: 12 * 3600, maxExecutionMs: 60_000 },
+      settings: {
+        localLogin: true,
+        loginTokenSeconds: 12 * 3600,
+        maxExecutionMs: 60_000,
+        maxJobExecutionMs: 30 * 60_000,
+      },
       oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
       idp: await createLocalOwnIdp({
         dataDir: options.dataDir,
@@ -121,6 +144,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         clock: systemClock,
         env: process.env,
       }),
+      schedules: new DynamoDbSchedulingStore(dynamo.client, tableName),
+      scheduler,
+      jobs,
     };
     provideServices(async () => services);
 
@@ -159,6 +185,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     }
     baseUrl = url;
     const seeded = await seedDemo(services, { database, runtimeUrl: url });
+    // Scheduling starts after the seed and stops before the store (closers run in reverse).
+    watermark = (await startScheduling(schedulingDeps(services), scheduler)).onWatermark;
+    closers.push(async () => {
+      await scheduler.stop();
+      await jobs.close();
+    });
     markReady();
     return {
       url,
@@ -168,6 +200,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       demo: { ...demoIds, database },
       services,
       storage: { client: dynamo.client, tableName },
+      scheduling: { scheduler, jobs },
       onFailure: (listener) => dynamo.onFailure(listener),
       close,
     };
@@ -175,6 +208,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await close();
     throw error;
   }
+}
+
+function deliver(services: Services, delivery: Delivery) {
+  const deps = schedulingDeps(services);
+  return delivery.kind === 'cron' ? deliverCronRun(deps, delivery) : runReservation(deps, delivery);
+}
+
+/** Scheduling errors are logged without arguments or results: those may carry personal data. */
+function logSchedulingError(error: unknown, what: string) {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(JSON.stringify({ level: 'ERROR', message: 'scheduling failed', what, error: message }));
 }
 
 /** 32 random bytes made on first start, readable only by this user. Back them up with the data. */

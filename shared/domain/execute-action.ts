@@ -41,6 +41,11 @@ export interface ExecuteActionRequest {
   /** Set when an approved review request runs: its pinned version, and no new request. */
   review?: { id: string; version: number };
   context?: RunContext;
+  /** Scheduled and queued runs choose their execution id before the run (recovery looks it up). */
+  executionId?: string;
+  /** An asynchronous job's longer limit (spec 8: 30 minutes); otherwise `deps.maxExecutionMs`. */
+  maxExecutionMs?: number;
+  origin?: Execution['origin'];
 }
 
 export interface ExecutionOutcome {
@@ -75,10 +80,11 @@ export async function executeAction(
   }
 
   const started = deps.clock.now();
-  const executionId = deps.ids.next('exe');
+  const executionId = request.executionId ?? deps.ids.next('exe');
+  const maxExecutionMs = request.maxExecutionMs ?? deps.maxExecutionMs;
   const user = request.principal.kind === 'user' ? request.principal : undefined;
   const caller = { id: user?.id ?? '', name: user?.name ?? '', email: user?.email ?? '' };
-  const deadlineAt = started.getTime() + deps.maxExecutionMs;
+  const deadlineAt = started.getTime() + maxExecutionMs;
   const { bound, results: raw } = await prepareAndRun(deps, {
     action,
     dataSource,
@@ -86,7 +92,7 @@ export async function executeAction(
     arguments: request.arguments,
     caller,
     system: { executionId, now: started.toISOString() },
-    signal: AbortSignal.timeout(deps.maxExecutionMs),
+    signal: AbortSignal.timeout(maxExecutionMs),
     deadlineAt,
   });
   const results = limitResults(raw);
@@ -102,6 +108,7 @@ export async function executeAction(
     status: failed ? (failed.error?.code === 'execution_timeout' ? 'timed_out' : 'failed') : 'succeeded',
     principal: { kind: request.principal.kind, id: request.principal.id, email: request.principal.email },
     via: request.via,
+    ...(request.origin ? { origin: request.origin } : {}),
     ...(request.review ? { reviewId: request.review.id } : {}),
     arguments: recordable(bound),
     startedAt: started.toISOString(),
@@ -250,7 +257,7 @@ async function sqlConnection(
 }
 
 /** The master data lists the action's parameters take their choices from. */
-async function masterDataOf(deps: ExecutionDeps, action: Action): Promise<MasterData> {
+export async function masterDataOf(deps: Pick<ExecutionDeps, 'store'>, action: Action): Promise<MasterData> {
   const ids = new Set(
     action.parameters.flatMap((p) => ('masterData' in p && p.masterData ? [p.masterData] : [])),
   );

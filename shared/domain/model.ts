@@ -13,6 +13,8 @@ export interface Environment {
   id: string;
   name: string;
   createdAt: string;
+  /** Spec 2.8 "per-environment usage restriction": when set, service accounts cannot be cron executors. */
+  usageRestricted?: boolean;
 }
 
 /** Project roles, most to least powerful. What each may do is defined with governance. */
@@ -98,7 +100,8 @@ export interface StatementResult {
   error?: { code: string; message: string };
 }
 
-export type ExecutionStatus = 'running' | 'succeeded' | 'failed' | 'timed_out';
+/** queued: an asynchronous job waiting for the job runner (docs/scheduling.md). */
+export type ExecutionStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'timed_out';
 
 export interface Execution {
   id: string;
@@ -108,7 +111,15 @@ export interface Execution {
   actionVersion: number;
   status: ExecutionStatus;
   principal: Pick<Principal, 'kind' | 'id' | 'email'>;
-  via: 'public_api' | 'console' | 'cron' | 'batch' | 'reservation' | 'review';
+  via: 'public_api' | 'console' | 'cron' | 'batch' | 'reservation' | 'review' | 'async_job';
+  /** Where a scheduled run came from: the cron job, reservation or batch (and row). */
+  origin?: {
+    cronJobId?: string;
+    scheduledAt?: string;
+    reservationId?: string;
+    batchId?: string;
+    row?: number;
+  };
   /** The review request whose approval ran this execution. */
   reviewId?: string;
   arguments: Record<string, unknown>;

@@ -65,6 +65,17 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   revokeServiceAccountTokens: target('service_account.revoke_tokens', 'service_account', 'serviceAccountId'),
   putTrustPolicy: target('trust_policy.save', 'trust_policy', 'policyId'),
   deleteTrustPolicy: target('trust_policy.delete', 'trust_policy', 'policyId'),
+  // Scheduling: cron jobs, reservations, batches (the runs they start are audited as executions)
+  createCronJob: { event: 'cron_job.create', targetType: 'cron_job', targetFromBody: 'id' },
+  putCronJob: target('cron_job.save', 'cron_job', 'jobId'),
+  deleteCronJob: target('cron_job.delete', 'cron_job', 'jobId'),
+  stopCronJob: target('cron_job.stop', 'cron_job', 'jobId'),
+  resumeCronJob: target('cron_job.resume', 'cron_job', 'jobId'),
+  retryCronRun: target('cron_job.retry_run', 'cron_job', 'jobId'),
+  createReservation: { event: 'reservation.create', targetType: 'reservation', targetFromBody: 'id' },
+  cancelReservation: target('reservation.cancel', 'reservation', 'reservationId'),
+  createBatch: target('batch.create', 'action', 'actionId'),
+  retryBatch: target('batch.retry', 'batch', 'batchId'),
 };
 
 /** Routes that change nothing worth auditing although they are not GET. */
@@ -75,6 +86,8 @@ export const unauditedMutations: ReadonlySet<string> = new Set([
   'consoleLogout',
   'demoApiLogin',
   'notFound',
+  // Reads the schedule it is given; changes nothing.
+  'previewCronSchedule',
   // Audited inside the use case (token.exchange): the path names no project, the matched policy does.
   'exchangeToken',
 ]);

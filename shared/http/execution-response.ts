@@ -12,6 +12,7 @@ export function executionBody(execution: Execution, results?: StatementResult[])
     executedBy: execution.principal,
     via: execution.via,
     ...(execution.reviewId ? { reviewId: execution.reviewId } : {}),
+    ...(execution.origin ? { origin: execution.origin } : {}),
     startedAt: execution.startedAt,
     finishedAt: execution.finishedAt ?? null,
     durationMs: execution.durationMs ?? null,

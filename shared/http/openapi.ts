@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { batchInputSchema } from '../domain/batch/batches.ts';
 import { actionInputSchema } from '../domain/definitions/action.ts';
 import { dataSourceInputSchema } from '../domain/definitions/data-source.ts';
 import {
@@ -24,6 +25,8 @@ import {
   projectInputSchema,
   projectSettingsSchema,
 } from '../domain/manage/projects.ts';
+import { cronJobInputSchema, schedulePreviewSchema } from '../domain/scheduling/cron-job-input.ts';
+import { reservationInputSchema } from '../domain/scheduling/reservations.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
 
 const problem = z
@@ -243,6 +246,41 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   },
   deleteActionGroup: { summary: 'Delete an action group', ok: { status: '204' } },
   // Service accounts and trust policies
+  // Scheduling (docs/scheduling.md, docs/batch.md)
+  listCronJobs: { summary: 'Cron jobs of the environment with their next two planned runs' },
+  createCronJob: {
+    summary: 'Create a cron job (running unless created stopped)',
+    body: cronJobInputSchema,
+    ok: { status: '201' },
+  },
+  previewCronSchedule: {
+    summary: 'EventBridge expressions and next two runs of a schedule',
+    body: schedulePreviewSchema,
+  },
+  getCronJob: { summary: 'A cron job with its next and second-next planned runs' },
+  putCronJob: { summary: 'Change name, schedule, action, parameters or executor', body: cronJobInputSchema },
+  deleteCronJob: { summary: 'Delete a cron job and its history (irreversible)', ok: { status: '204' } },
+  stopCronJob: { summary: 'Stop: scheduled runs cease' },
+  resumeCronJob: { summary: 'Resume: times missed while stopped are recorded as cancelled' },
+  listCronRuns: { summary: 'Run history, newest first; filter by status and scheduled-time range' },
+  retryCronRun: { summary: 'Run a past scheduled time again (a new attempt)' },
+  listReservations: { summary: 'One-time scheduled executions of the environment' },
+  createReservation: {
+    summary: 'Reserve a one-time execution',
+    body: reservationInputSchema,
+    ok: { status: '201' },
+  },
+  getReservation: { summary: 'A reservation and its outcome' },
+  cancelReservation: { summary: 'Cancel a reservation that has not run' },
+  getBatchTemplate: { summary: 'CSV template for a batch: the first row names the parameters' },
+  createBatch: {
+    summary: 'Run an action with many argument sets (JSON rows or a text/csv body); 202',
+    body: batchInputSchema,
+  },
+  listBatches: { summary: 'Batches of the environment with their progress' },
+  getBatch: { summary: 'A batch with progress and the status of every row' },
+  retryBatch: { summary: 'Run the failed rows of a finished batch again' },
+  getBatchResults: { summary: 'Per-row results as a CSV download' },
   listServiceAccounts: { summary: 'Service accounts of the project with their direct roles' },
   createServiceAccount: {
     summary: 'Create a service account <name>@<projectId>.sa.dogu, a member when a role is given',

@@ -17,7 +17,12 @@ export function problemResponse(error: DoguError, requestId: string): APIGateway
     instance: `urn:dogu:request:${requestId}`,
     ...error.extra,
   };
-  if (error.errors) body.errors = error.errors;
+  // Every pointer is written as a URI fragment (`#/arguments/x`), whichever layer made it.
+  if (error.errors) {
+    body.errors = error.errors.map((e) =>
+      e.pointer.startsWith('/') ? { ...e, pointer: `#${e.pointer}` } : e,
+    );
+  }
   return {
     statusCode: statusOf[error.code],
     headers: { 'content-type': 'application/problem+json', ...error.headers },

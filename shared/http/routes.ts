@@ -68,6 +68,10 @@ const serviceAccountRoute = routesOf('service-accounts', {
   prefix: '/api/v1/projects/{projectId}/service-accounts',
 });
 const demoRoute = routesOf('demo-api', { auth: 'none', localOnly: true });
+const environmentPrefix = '/api/v1/projects/{projectId}/environments/{environmentId}';
+const cronRoute = routesOf('cron-jobs', { prefix: `${environmentPrefix}/cron-jobs` });
+const reservationRoute = routesOf('reservations', { prefix: `${environmentPrefix}/reservations` });
+const batchRoute = routesOf('batches', { prefix: environmentPrefix });
 
 export const routes = [
   { name: 'health', method: 'GET', path: '/healthz', handler: 'health', auth: 'none' },
@@ -196,6 +200,27 @@ export const routes = [
   serviceAccountRoute('getTrustPolicy', 'GET', '/{serviceAccountId}/trust-policies/{policyId}'),
   serviceAccountRoute('putTrustPolicy', 'PUT', '/{serviceAccountId}/trust-policies/{policyId}'),
   serviceAccountRoute('deleteTrustPolicy', 'DELETE', '/{serviceAccountId}/trust-policies/{policyId}'),
+  // Cron jobs, their runs, reservations and batches of an environment (docs/scheduling.md, docs/batch.md).
+  cronRoute('listCronJobs', 'GET', ''),
+  cronRoute('createCronJob', 'POST', ''),
+  cronRoute('previewCronSchedule', 'POST', '/preview'),
+  cronRoute('getCronJob', 'GET', '/{jobId}'),
+  cronRoute('putCronJob', 'PUT', '/{jobId}'),
+  cronRoute('deleteCronJob', 'DELETE', '/{jobId}'),
+  cronRoute('stopCronJob', 'POST', '/{jobId}/stop'),
+  cronRoute('resumeCronJob', 'POST', '/{jobId}/resume'),
+  cronRoute('listCronRuns', 'GET', '/{jobId}/runs'),
+  cronRoute('retryCronRun', 'POST', '/{jobId}/runs/{scheduledAt}/retry'),
+  reservationRoute('listReservations', 'GET', ''),
+  reservationRoute('createReservation', 'POST', ''),
+  reservationRoute('getReservation', 'GET', '/{reservationId}'),
+  reservationRoute('cancelReservation', 'POST', '/{reservationId}/cancel'),
+  batchRoute('getBatchTemplate', 'GET', '/actions/{actionId}/batch-template'),
+  batchRoute('createBatch', 'POST', '/actions/{actionId}/batches'),
+  batchRoute('listBatches', 'GET', '/batches'),
+  batchRoute('getBatch', 'GET', '/batches/{batchId}'),
+  batchRoute('retryBatch', 'POST', '/batches/{batchId}/retry'),
+  batchRoute('getBatchResults', 'GET', '/batches/{batchId}/results'),
   // SSO login (docs/decisions/0014): the CLI exchanges an ID token of the IdP; the console uses code + PKCE.
   { name: 'loginConfig', method: 'GET', path: '/public/v1/login/config', handler: 'sso-login', auth: 'none' },
   { name: 'oidcLogin', method: 'POST', path: '/public/v1/login/oidc', handler: 'sso-login', auth: 'none' },

@@ -2,9 +2,11 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { TokenService } from '../adapters/auth/token-service.ts';
+import { createAwsScheduling } from '../adapters/aws/aws-scheduling.ts';
 import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
 import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbSchedulingStore } from '../adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { NodeHttpClient } from '../adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../adapters/http/options-from-env.ts';
@@ -46,8 +48,12 @@ export async function createAwsServices(): Promise<Services> {
       loginTokenSeconds: Number(process.env.DOGU_LOGIN_TOKEN_SECONDS ?? 12 * 3600),
       // API Gateway gives up after 30 s; the stack sets 28 s so the run is cancelled and recorded first.
       maxExecutionMs: Math.min(Number(process.env.DOGU_MAX_EXECUTION_MS ?? 28_000), 60_000),
+      // Lambda stops at 15 minutes: the job Lambda's run is cut a little earlier so it is recorded (decision 0015).
+      maxJobExecutionMs: Math.min(Number(process.env.DOGU_MAX_JOB_EXECUTION_MS ?? 14 * 60_000), 30 * 60_000),
     },
     oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
     idp: createAwsOwnIdp({ clock: systemClock, env: process.env }),
+    schedules: new DynamoDbSchedulingStore(documentClient, required('DOGU_TABLE_NAME')),
+    ...createAwsScheduling(process.env),
   };
 }

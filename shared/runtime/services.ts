@@ -14,6 +14,8 @@ import type {
   IdGenerator,
   Store,
 } from '../domain/ports.ts';
+import type { SchedulingDeps } from '../domain/scheduling/deps.ts';
+import type { JobRunner, Scheduler, SchedulingStore } from '../domain/scheduling/ports.ts';
 import type { SecretValues } from '../domain/secret-values.ts';
 
 export interface RuntimeSettings {
@@ -22,6 +24,8 @@ export interface RuntimeSettings {
   /** Lifetime of login tokens issued here, in seconds. */
   loginTokenSeconds: number;
   maxExecutionMs: number;
+  /** Spec 8: run as a job, 30 minutes (on AWS Lambda's 15-minute maximum bounds it: decision 0015). */
+  maxJobExecutionMs: number;
 }
 
 export interface Services {
@@ -41,6 +45,21 @@ export interface Services {
   oidc: OidcServices;
   /** The service's own IdP: ID tokens for storage connections (spec 5.2). */
   idp: OwnIdp;
+  /** Cron jobs, runs, reservations, batches (docs/scheduling.md, docs/batch.md). */
+  schedules: SchedulingStore;
+  /** Fires scheduled times: EventBridge Scheduler on AWS, in-process timers locally. */
+  scheduler: Scheduler;
+  /** Runs long work: Step Functions on AWS, in-process locally. */
+  jobs: JobRunner;
+}
+
+/** The services as the scheduling use cases see them. */
+export function schedulingDeps(services: Services): SchedulingDeps {
+  return {
+    ...services,
+    maxExecutionMs: services.settings.maxExecutionMs,
+    maxJobExecutionMs: services.settings.maxJobExecutionMs,
+  };
 }
 
 let current: Promise<Services> | undefined;

@@ -70,9 +70,14 @@ export interface CronRun {
 
 export type ReservationStatus = 'scheduled' | 'running' | 'completed' | 'error' | 'cancelled';
 
-/** A one-time scheduled execution of an action (spec 1, "reservation"). */
+/**
+ * A one-time scheduled execution of an action (spec 1, "reservation"). An asynchronous job ("run as a
+ * job") is the same record with `purpose: 'async_job'` and `runAt` = now: it shares the exactly-once
+ * claim and the recovery after a restart; lists of reservations leave such jobs out.
+ */
 export interface Reservation {
   id: string;
+  purpose?: 'reservation' | 'async_job';
   projectId: string;
   environmentId: string;
   actionId: string;
@@ -100,6 +105,8 @@ export interface Batch {
   executor: Executor;
   createdBy: { id: string; email: string };
   status: BatchStatus;
+  /** 1 for the first run, +1 per retry of failed rows (names the Step Functions execution). */
+  attempt: number;
   rowCount: number;
   /** Rows per chunk: the unit that is claimed, run and written together. */
   chunkSize: number;
@@ -108,6 +115,16 @@ export interface Batch {
   createdAt: string;
   updatedAt: string;
   finishedAt?: string;
+  /** Counted when the batch finishes; while it runs, progress is counted from its chunks. */
+  progress?: BatchProgress;
+}
+
+export interface BatchProgress {
+  total: number;
+  waiting: number;
+  running: number;
+  success: number;
+  failure: number;
 }
 
 export interface BatchRow {

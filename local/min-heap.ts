@@ -1,0 +1,47 @@
+/** A binary min-heap: the scheduler's queue of due times (push and pop in O(log n)). */
+export class MinHeap<T> {
+  private readonly items: T[] = [];
+
+  constructor(private readonly less: (a: T, b: T) => number) {}
+
+  get size() {
+    return this.items.length;
+  }
+
+  peek(): T | undefined {
+    return this.items[0];
+  }
+
+  push(item: T) {
+    const items = this.items;
+    items.push(item);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.less(items[i]!, items[parent]!) >= 0) break;
+      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): T | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last !== undefined) {
+      items[0] = last;
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let smallest = i;
+        if (left < items.length && this.less(items[left]!, items[smallest]!) < 0) smallest = left;
+        if (right < items.length && this.less(items[right]!, items[smallest]!) < 0) smallest = right;
+        if (smallest === i) break;
+        [items[i], items[smallest]] = [items[smallest]!, items[i]!];
+        i = smallest;
+      }
+    }
+    return top;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Start-up of scheduling in the embedded runtime: settle what a previous process left unfinished
+ * (runs, reservations, jobs, batches), record the scheduled times missed while nothing ran, then arm
+ * every running job and waiting reservation. Nothing is silently dropped: a missed time becomes a
+ * cancelled run with the reason (docs/scheduling.md, "Missed runs").
+ */
+import { recoverBatches } from '../shared/domain/batch/run-batch.ts';
+import { recordMissedRuns, recoverInterruptedRuns } from '../shared/domain/scheduling/cron-runs.ts';
+import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
+import { failQueuedExecution } from '../shared/domain/scheduling/reservations.ts';
+import type { LocalScheduler } from './local-scheduler.ts';
+
+export const watermarkName = 'scheduler.watermark';
+const downReason = 'The runtime was not running at the scheduled time.';
+
+export async function startScheduling(deps: SchedulingDeps, scheduler: LocalScheduler) {
+  const now = deps.clock.now();
+  await recoverInterruptedRuns(deps);
+  const watermark = await deps.schedules.getRuntimeValue(watermarkName);
+  let missed = 0;
+  for (const job of await deps.schedules.listAllCronJobs()) {
+    if (job.state !== 'running') continue;
+    if (watermark) {
+      const from = new Date(Math.max(new Date(watermark).getTime(), new Date(job.updatedAt).getTime()));
+      missed += await recordMissedRuns(deps, job, from, now, downReason);
+    }
+    await scheduler.putCronJob(job);
+  }
+  await settleReservations(deps, scheduler, now);
+  await recoverBatches(deps);
+  let lastWritten = 0;
+  scheduler.start();
+  return {
+    missed,
+    /** Persist the watermark at most once a second: a stale one only re-checks times that have runs already. */
+    onWatermark(at: Date) {
+      if (at.getTime() - lastWritten < 1000) return;
+      lastWritten = at.getTime();
+      deps.schedules.putRuntimeValue(watermarkName, at.toISOString()).catch(() => {});
+    },
+  };
+}
+
+async function settleReservations(deps: SchedulingDeps, scheduler: LocalScheduler, now: Date) {
+  for (const reservation of await deps.schedules.listReservationsByStatus('running')) {
+    const reason =
+      'Interrupted: the runtime stopped during the run. It may have partly run; check before retrying.';
+    if (reservation.purpose === 'async_job' && reservation.executionId) {
+      await failQueuedExecution(deps, reservation.executionId, reason);
+    }
+    await deps.schedules.updateReservation(
+      { ...reservation, status: 'error', reason, updatedAt: now.toISOString() },
+      'running',
+    );
+  }
+  for (const reservation of await deps.schedules.listReservationsByStatus('scheduled')) {
+    if (reservation.purpose === 'async_job') {
+      await deps.jobs.startExecution({
+        projectId: reservation.projectId,
+        environmentId: reservation.environmentId,
+        executionId: reservation.id,
+      });
+    } else if (new Date(reservation.runAt).getTime() < now.getTime() - 60_000) {
+      await deps.schedules.updateReservation(
+        { ...reservation, status: 'cancelled', reason: downReason, updatedAt: now.toISOString() },
+        'scheduled',
+      );
+    } else {
+      await scheduler.putReservation(reservation);
+    }
+  }
+}

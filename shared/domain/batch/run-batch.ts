@@ -1,0 +1,242 @@
+/**
+ * Running a batch: one action, many argument sets (spec 2.7). Rows are stored in chunks; a runner
+ * claims a chunk with a conditional write (so no two runners run it), marks each row running with
+ * its execution id before running it, and writes the outcome with the next mark. After a crash a
+ * chunk left running is recovered: a row whose execution was recorded takes that outcome; a row
+ * without one is marked failed as interrupted (it may have run: never run twice without a person
+ * deciding). Row statuses: waiting → running → success | failure; failure → waiting on retry.
+ */
+import { DoguError } from '../errors.ts';
+import { executeAction } from '../execute-action.ts';
+import type { SchedulingDeps } from '../scheduling/deps.ts';
+import { principalOfExecutor } from '../scheduling/executor.ts';
+import type { Batch, BatchChunk, BatchProgress, BatchRow } from '../scheduling/model.ts';
+
+/** A chunk claimed longer ago than this is taken over (its runner died: a Lambda timeout, a crash). */
+export const staleChunkMs = 16 * 60_000;
+
+export async function runBatchChunk(
+  deps: SchedulingDeps,
+  target: { projectId: string; batchId: string; chunk: number; runnerId: string },
+): Promise<void> {
+  const batch = await deps.schedules.getBatch(target.projectId, target.batchId);
+  if (!batch || batch.status === 'cancelled') return;
+  let chunk = await deps.schedules.getBatchChunk(target.batchId, target.chunk);
+  if (!chunk) return;
+  if (chunk.status === 'running' && isStale(chunk, deps.clock.now())) {
+    chunk = await recoverChunk(deps, chunk);
+    if (!chunk) return;
+  }
+  if (chunk.status !== 'waiting') return;
+  const claimed: BatchChunk = {
+    ...chunk,
+    status: 'running',
+    claimedBy: target.runnerId,
+    claimedAt: deps.clock.now().toISOString(),
+    version: chunk.version + 1,
+  };
+  if (!(await deps.schedules.saveBatchChunk(claimed, chunk.version))) return;
+  await runClaimedChunk(deps, batch, claimed);
+}
+
+async function runClaimedChunk(deps: SchedulingDeps, batch: Batch, claimed: BatchChunk) {
+  let chunk = claimed;
+  const save = async (next: BatchChunk) => {
+    const saved = { ...next, version: chunk.version + 1 };
+    if (!(await deps.schedules.saveBatchChunk(saved, chunk.version))) {
+      throw new DoguError('state_conflict', `Chunk ${chunk.index} of batch ${batch.id} was taken over.`);
+    }
+    chunk = saved;
+  };
+  let principal: Awaited<ReturnType<typeof principalOfExecutor>> | undefined;
+  let executorProblem: string | undefined;
+  try {
+    principal = await principalOfExecutor(deps.store, batch.projectId, batch.executor);
+  } catch (error) {
+    executorProblem = error instanceof Error ? error.message : String(error);
+  }
+  const rows = [...chunk.rows];
+  try {
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (row.status !== 'waiting') continue;
+      if (!principal) {
+        rows[i] = { ...row, status: 'failure', error: { code: 'forbidden', message: executorProblem! } };
+        continue;
+      }
+      const executionId = deps.ids.next('exe');
+      rows[i] = { ...row, status: 'running', executionId };
+      await save({ ...chunk, rows: [...rows] });
+      rows[i] = await runRow(deps, batch, principal, rows[i]!);
+    }
+    await save({ ...chunk, rows, status: 'done' });
+  } catch (error) {
+    if (!(error instanceof DoguError && error.code === 'state_conflict')) throw error;
+  }
+}
+
+async function runRow(
+  deps: SchedulingDeps,
+  batch: Batch,
+  principal: Awaited<ReturnType<typeof principalOfExecutor>>,
+  row: BatchRow,
+): Promise<BatchRow> {
+  try {
+    const outcome = await executeAction(deps, {
+      principal,
+      projectId: batch.projectId,
+      environmentId: batch.environmentId,
+      actionId: batch.actionId,
+      arguments: row.arguments,
+      via: 'batch',
+      executionId: row.executionId!,
+      origin: { batchId: batch.id, row: row.index },
+    });
+    if (outcome.kind !== 'executed') {
+      return {
+        ...row,
+        status: 'failure',
+        error: { code: 'state_conflict', message: 'The action now requires review.' },
+      };
+    }
+    const { execution } = outcome;
+    return execution.status === 'succeeded'
+      ? { ...row, status: 'success' }
+      : {
+          ...row,
+          status: 'failure',
+          error: execution.error ?? { code: 'failed', message: execution.status },
+        };
+  } catch (error) {
+    const { executionId: _none, ...rest } = row;
+    return {
+      ...rest,
+      status: 'failure',
+      error:
+        error instanceof DoguError
+          ? { code: error.code, message: error.message }
+          : { code: 'internal_error', message: 'Unexpected error while running the row.' },
+    };
+  }
+}
+
+const isStale = (chunk: BatchChunk, now: Date) =>
+  !chunk.claimedAt || now.getTime() - new Date(chunk.claimedAt).getTime() > staleChunkMs;
+
+/** Settles the rows a dead runner left running, and puts the chunk back to waiting (or done). */
+export async function recoverChunk(deps: SchedulingDeps, chunk: BatchChunk): Promise<BatchChunk | undefined> {
+  const rows: BatchRow[] = [];
+  for (const row of chunk.rows) {
+    if (row.status !== 'running') {
+      rows.push(row);
+      continue;
+    }
+    const execution = row.executionId ? await deps.store.getExecution(row.executionId) : undefined;
+    if (execution && execution.status !== 'running' && execution.status !== 'queued') {
+      rows.push(
+        execution.status === 'succeeded'
+          ? { ...row, status: 'success' }
+          : {
+              ...row,
+              status: 'failure',
+              error: execution.error ?? { code: 'failed', message: execution.status },
+            },
+      );
+    } else {
+      rows.push({
+        ...row,
+        status: 'failure',
+        error: {
+          code: 'interrupted',
+          message:
+            'Interrupted: the runner stopped while this row ran. It may have run; check before retrying.',
+        },
+      });
+    }
+  }
+  const next: BatchChunk = {
+    batchId: chunk.batchId,
+    index: chunk.index,
+    rows,
+    status: rows.some((r) => r.status === 'waiting') ? 'waiting' : 'done',
+    version: chunk.version + 1,
+  };
+  return (await deps.schedules.saveBatchChunk(next, chunk.version)) ? next : undefined;
+}
+
+export function progressOf(chunks: readonly BatchChunk[]): BatchProgress {
+  const progress: BatchProgress = { total: 0, waiting: 0, running: 0, success: 0, failure: 0 };
+  for (const chunk of chunks) {
+    for (const row of chunk.rows) {
+      progress.total++;
+      progress[row.status]++;
+    }
+  }
+  return progress;
+}
+
+/**
+ * After every chunk had its turn (the Map ended, or the local runner's workers): the batch is finished
+ * with its counts. A chunk whose runner died is settled here; rows it never reached are failures with
+ * the reason, so a person can retry them.
+ */
+export async function finishBatch(
+  deps: SchedulingDeps,
+  target: { projectId: string; batchId: string },
+): Promise<Batch | undefined> {
+  const batch = await deps.schedules.getBatch(target.projectId, target.batchId);
+  if (!batch || batch.status === 'finished') return batch;
+  const chunks: BatchChunk[] = [];
+  for (const chunk of await deps.schedules.listBatchChunks(batch.id)) {
+    chunks.push(chunk.status === 'done' ? chunk : await settleUnfinishedChunk(deps, chunk));
+  }
+  const now = deps.clock.now().toISOString();
+  const finished: Batch = {
+    ...batch,
+    status: 'finished',
+    progress: progressOf(chunks),
+    finishedAt: now,
+    updatedAt: now,
+  };
+  await deps.schedules.putBatch(finished);
+  return finished;
+}
+
+async function settleUnfinishedChunk(deps: SchedulingDeps, chunk: BatchChunk): Promise<BatchChunk> {
+  const recovered = chunk.status === 'running' ? ((await recoverChunk(deps, chunk)) ?? chunk) : chunk;
+  if (recovered.status === 'done') return recovered;
+  const next: BatchChunk = {
+    ...recovered,
+    status: 'done',
+    rows: recovered.rows.map((row) =>
+      row.status === 'waiting' || row.status === 'running'
+        ? {
+            ...row,
+            status: 'failure',
+            error: {
+              code: 'not_run',
+              message: 'Not run: the runner of its chunk stopped. Retry failed rows to run it.',
+            },
+          }
+        : row,
+    ),
+    version: recovered.version + 1,
+  };
+  await deps.schedules.saveBatchChunk(next, recovered.version);
+  return next;
+}
+
+/** At start-up of the embedded runtime: settle chunks left running and start the unfinished batches again. */
+export async function recoverBatches(deps: SchedulingDeps): Promise<number> {
+  let recovered = 0;
+  for (const status of ['waiting', 'running'] as const) {
+    for (const batch of await deps.schedules.listBatchesByStatus(status)) {
+      for (const chunk of await deps.schedules.listBatchChunks(batch.id)) {
+        if (chunk.status === 'running') await recoverChunk(deps, chunk);
+      }
+      await deps.jobs.startBatch(batch, batch.attempt);
+      recovered++;
+    }
+  }
+  return recovered;
+}

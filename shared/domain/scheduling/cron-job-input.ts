@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { scheduleSchema } from './schedule.ts';
+
+/** The body of creating or replacing a cron job (spec 2.8); `executor` defaults to the member setting it. */
+export const cronJobInputSchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .refine((name) => [...name].length >= 1 && [...name].length <= 128, 'must be 1 to 128 characters'),
+    schedule: scheduleSchema,
+    timeZone: z.string().min(1).max(64).optional(),
+    actionId: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+    executor: z
+      .object({ kind: z.enum(['user', 'service_account']), id: z.string().min(1) })
+      .strict()
+      .optional(),
+    state: z.enum(['running', 'stopped']).optional(),
+    overlap: z.enum(['allow', 'skip']).optional(),
+    /** Optimistic concurrency on replace: the version the caller read. */
+    version: z.number().int().min(1).optional(),
+  })
+  .strict();
+export type CronJobInput = z.infer<typeof cronJobInputSchema>;
+
+export const schedulePreviewSchema = z
+  .object({ schedule: scheduleSchema, timeZone: z.string().min(1).max(64).optional() })
+  .strict();

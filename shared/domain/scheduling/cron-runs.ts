@@ -1,0 +1,227 @@
+/**
+ * Runs of cron jobs. Deliveries are at least once (EventBridge Scheduler, or the embedded scheduler
+ * after a restart), so a run is keyed by (job, scheduled time) and created by a conditional write: a
+ * duplicate delivery does nothing. Status transitions (docs/scheduling.md):
+ *   waiting → running → completed | error      (a delivered scheduled time)
+ *   cancelled                                  (missed: stopped, runtime down, overlap skipped)
+ *   completed | error | cancelled → waiting    (manual retry: a new attempt of the same time)
+ */
+import { DoguError, notFound } from '../errors.ts';
+import { executeAction } from '../execute-action.ts';
+import { authorize } from '../manage/access.ts';
+import type { Principal } from '../model.ts';
+import type { JobScope } from './cron-jobs.ts';
+import { loadJob } from './cron-jobs.ts';
+import type { SchedulingDeps } from './deps.ts';
+import { principalOfExecutor } from './executor.ts';
+import type { CronJob, CronRun, CronRunStatus } from './model.ts';
+import type { CronRunQuery } from './ports.ts';
+import { eventBridgeExpressions, runTimesBetween } from './schedule-expression.ts';
+
+/** At most this many missed times are recorded per job and gap (as Kubernetes caps missed schedules at 100). */
+export const maxMissedRecorded = 100;
+
+const finalStatuses: readonly CronRunStatus[] = ['completed', 'cancelled', 'error'];
+
+/** Scheduled times are whole minutes (EventBridge fires within the minute). */
+export function normaliseScheduledTime(value: string): string {
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime())) throw new DoguError('bad_request', `'${value}' is not a scheduled time.`);
+  time.setUTCSeconds(0, 0);
+  return time.toISOString();
+}
+
+/** Delivers one scheduled time of a job: creates its run (once) and runs it. Undefined for a duplicate. */
+export async function deliverCronRun(
+  deps: SchedulingDeps,
+  delivery: { projectId: string; jobId: string; scheduledAt: string },
+): Promise<CronRun | undefined> {
+  const job = await deps.schedules.getCronJob(delivery.projectId, delivery.jobId);
+  if (!job) return undefined; // deleted after the trigger fired
+  const scheduledAt = normaliseScheduledTime(delivery.scheduledAt);
+  const now = deps.clock.now().toISOString();
+  const base = {
+    jobId: job.id,
+    projectId: job.projectId,
+    environmentId: job.environmentId,
+    scheduledAt,
+    attempt: 1,
+  };
+  let cancelReason: string | undefined;
+  if (job.state === 'stopped') cancelReason = 'The job was stopped at its scheduled time.';
+  else if (job.overlap === 'skip' && (await previousStillRunning(deps, job.id))) {
+    cancelReason = 'Skipped: the previous run was still running (overlap policy: skip).';
+  }
+  if (cancelReason) {
+    const run: CronRun = { ...base, status: 'cancelled', reason: cancelReason, updatedAt: now };
+    return (await deps.schedules.createCronRun(run)) ? run : undefined;
+  }
+  const run: CronRun = { ...base, status: 'waiting', updatedAt: now };
+  if (!(await deps.schedules.createCronRun(run))) return undefined;
+  return runAttempt(deps, job, run);
+}
+
+async function previousStillRunning(deps: SchedulingDeps, jobId: string): Promise<boolean> {
+  const { runs } = await deps.schedules.listCronRuns(jobId, { status: 'running', limit: 1 });
+  return runs.length > 0;
+}
+
+/** waiting → running → completed | error. Only the caller that moves it out of waiting runs it. */
+async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun): Promise<CronRun> {
+  const executionId = deps.ids.next('exe');
+  const running: CronRun = {
+    ...waiting,
+    status: 'running',
+    executionId,
+    startedAt: deps.clock.now().toISOString(),
+    updatedAt: deps.clock.now().toISOString(),
+  };
+  if (!(await deps.schedules.updateCronRun(running, { status: 'waiting', attempt: waiting.attempt }))) {
+    return (await deps.schedules.getCronRun(job.id, waiting.scheduledAt)) ?? waiting;
+  }
+  let outcome: Pick<CronRun, 'status' | 'reason'>;
+  let ran = false;
+  try {
+    const principal = await principalOfExecutor(deps.store, job.projectId, job.executor);
+    const result = await executeAction(deps, {
+      principal,
+      projectId: job.projectId,
+      environmentId: job.environmentId,
+      actionId: job.actionId,
+      arguments: job.arguments,
+      via: 'cron',
+      executionId,
+      origin: { cronJobId: job.id, scheduledAt: waiting.scheduledAt },
+    });
+    ran = result.kind === 'executed';
+    if (result.kind === 'executed' && result.execution.status === 'succeeded')
+      outcome = { status: 'completed' };
+    else if (result.kind === 'executed') {
+      outcome = { status: 'error', reason: result.execution.error?.message ?? result.execution.status };
+    } else
+      outcome = { status: 'error', reason: `The action now requires review (request ${result.review.id}).` };
+  } catch (error) {
+    outcome = {
+      status: 'error',
+      reason: error instanceof DoguError ? error.message : 'Unexpected error while running.',
+    };
+  }
+  const { executionId: _unused, ...withoutExecution } = running;
+  const finished: CronRun = {
+    ...(ran ? running : withoutExecution),
+    ...outcome,
+    finishedAt: deps.clock.now().toISOString(),
+    updatedAt: deps.clock.now().toISOString(),
+  };
+  await deps.schedules.updateCronRun(finished, { status: 'running', attempt: running.attempt });
+  return finished;
+}
+
+/** Records every scheduled time of `job` in (from, to] that has no run as cancelled, with the reason. */
+export async function recordMissedRuns(
+  deps: SchedulingDeps,
+  job: CronJob,
+  from: Date,
+  to: Date,
+  reason: string,
+) {
+  const times = runTimesBetween(
+    eventBridgeExpressions(job.schedule),
+    job.timeZone,
+    from,
+    to,
+    maxMissedRecorded,
+  );
+  const now = deps.clock.now().toISOString();
+  let recorded = 0;
+  for (const time of times) {
+    const run: CronRun = {
+      jobId: job.id,
+      projectId: job.projectId,
+      environmentId: job.environmentId,
+      scheduledAt: time.toISOString(),
+      attempt: 1,
+      status: 'cancelled',
+      reason,
+      updatedAt: now,
+    };
+    if (await deps.schedules.createCronRun(run)) recorded++;
+  }
+  return recorded;
+}
+
+/**
+ * After a restart of the embedded runtime: a run left `running` was interrupted (it may have partly
+ * run, so it is not run again: retry it by hand); a run left `waiting` never started.
+ */
+export async function recoverInterruptedRuns(deps: SchedulingDeps): Promise<number> {
+  let recovered = 0;
+  for (const status of ['running', 'waiting'] as const) {
+    for (const run of await deps.schedules.listCronRunsByStatus(status)) {
+      const next: CronRun = {
+        ...run,
+        status: status === 'running' ? 'error' : 'cancelled',
+        reason:
+          status === 'running'
+            ? 'Interrupted: the runtime stopped during the run. It may have partly run; check before retrying.'
+            : 'The runtime stopped before the run started.',
+        updatedAt: deps.clock.now().toISOString(),
+      };
+      if (await deps.schedules.updateCronRun(next, { status, attempt: run.attempt })) recovered++;
+    }
+  }
+  return recovered;
+}
+
+export async function listCronRuns(
+  deps: SchedulingDeps,
+  principal: Principal,
+  scope: JobScope,
+  jobId: string,
+  query: CronRunQuery,
+) {
+  await authorize(deps.store, principal, scope.projectId, 'view');
+  await loadJob(deps, scope, jobId);
+  return deps.schedules.listCronRuns(jobId, query);
+}
+
+/** Spec 2.8: a past execution at a given scheduled time can be retried by hand: a new attempt. */
+export async function retryCronRun(
+  deps: SchedulingDeps,
+  principal: Principal,
+  scope: JobScope,
+  jobId: string,
+  scheduledAt: string,
+): Promise<CronRun> {
+  await authorize(deps.store, principal, scope.projectId, 'manage_cron_jobs');
+  const job = await loadJob(deps, scope, jobId);
+  const time = normaliseScheduledTime(scheduledAt);
+  const run = await deps.schedules.getCronRun(jobId, time);
+  if (!run) throw notFound('Run', `${jobId} at ${time}`);
+  if (!finalStatuses.includes(run.status)) {
+    throw new DoguError(
+      'state_conflict',
+      `The run at ${time} is ${run.status}; retry it once it has finished.`,
+    );
+  }
+  const { reason: _r, executionId, startedAt, finishedAt, ...rest } = run;
+  const previous = {
+    attempt: run.attempt,
+    status: run.status,
+    ...(executionId ? { executionId } : {}),
+    ...(run.reason ? { reason: run.reason } : {}),
+    ...(startedAt ? { startedAt } : {}),
+    ...(finishedAt ? { finishedAt } : {}),
+  };
+  const waiting: CronRun = {
+    ...rest,
+    attempt: run.attempt + 1,
+    status: 'waiting',
+    previousAttempts: [...(run.previousAttempts ?? []), previous],
+    updatedAt: deps.clock.now().toISOString(),
+  };
+  if (!(await deps.schedules.updateCronRun(waiting, { status: run.status, attempt: run.attempt }))) {
+    throw new DoguError('state_conflict', `The run at ${time} is being retried by someone else.`);
+  }
+  return runAttempt(deps, job, waiting);
+}

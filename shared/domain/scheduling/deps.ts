@@ -1,0 +1,11 @@
+import type { ExecutionDeps } from '../execute-action.ts';
+import type { JobRunner, Scheduler, SchedulingStore } from './ports.ts';
+
+/** What scheduling use cases need: the execution path plus the scheduling ports. */
+export interface SchedulingDeps extends ExecutionDeps {
+  schedules: SchedulingStore;
+  scheduler: Scheduler;
+  jobs: JobRunner;
+  /** Spec 8: a run as a job stops after 30 minutes (less where the platform cuts earlier). */
+  maxJobExecutionMs: number;
+}

@@ -1,0 +1,220 @@
+/**
+ * Reservations: one-time scheduled executions (spec 1). The run claims the reservation with a
+ * conditional write from `scheduled`, so a repeated trigger runs it once. Transitions:
+ *   scheduled → running → completed | error;  scheduled → cancelled (by a member, or missed while down)
+ */
+import { z } from 'zod';
+import { resolveExecutableAction } from '../authorize.ts';
+import { DoguError, notFound } from '../errors.ts';
+import { executeAction, masterDataOf } from '../execute-action.ts';
+import { authorize, requireEnvironment } from '../manage/access.ts';
+import type { Principal } from '../model.ts';
+import { bindArguments } from '../parameters.ts';
+import type { JobScope } from './cron-jobs.ts';
+import type { SchedulingDeps } from './deps.ts';
+import { principalOfExecutor } from './executor.ts';
+import type { Reservation } from './model.ts';
+import { defaultTimeZone } from './schedule.ts';
+import { assertTimeZone } from './schedule-expression.ts';
+
+/** A reservation is at most a year ahead (EventBridge keeps one-time schedules; a year keeps them meaningful). */
+const maxAheadMs = 366 * 24 * 3600_000;
+
+export const reservationInputSchema = z
+  .object({
+    actionId: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+    runAt: z.iso.datetime({ offset: true }),
+    timeZone: z.string().min(1).max(64).optional(),
+  })
+  .strict();
+export type ReservationInput = z.infer<typeof reservationInputSchema>;
+
+export async function createReservation(
+  deps: SchedulingDeps,
+  principal: Principal,
+  scope: JobScope,
+  input: ReservationInput,
+): Promise<Reservation> {
+  const { action } = await resolveExecutableAction(deps.store, principal, {
+    ...scope,
+    actionId: input.actionId,
+  });
+  const timeZone = input.timeZone ?? defaultTimeZone;
+  assertTimeZone(timeZone);
+  const now = deps.clock.now();
+  const runAt = new Date(input.runAt);
+  runAt.setUTCSeconds(0, 0);
+  if (runAt.getTime() <= now.getTime() || runAt.getTime() > now.getTime() + maxAheadMs) {
+    throw new DoguError(
+      'invalid_definition',
+      'runAt must be a whole minute in the future, at most a year ahead.',
+      {
+        errors: [
+          {
+            pointer: '/runAt',
+            detail: `'${input.runAt}' is ${runAt <= now ? 'not in the future' : 'too far ahead'}`,
+          },
+        ],
+      },
+    );
+  }
+  if (action.review?.required) {
+    throw new DoguError(
+      'invalid_definition',
+      `Action '${action.id}' requires a review; reserve it after approval.`,
+      {
+        errors: [{ pointer: '/actionId', detail: 'the action requires review' }],
+      },
+    );
+  }
+  bindArguments(action.parameters, input.arguments, {
+    system: {},
+    masterData: await masterDataOf(deps, action),
+  });
+  const reservation: Reservation = {
+    id: deps.ids.next('rsv'),
+    purpose: 'reservation',
+    projectId: scope.projectId,
+    environmentId: scope.environmentId,
+    actionId: action.id,
+    arguments: input.arguments,
+    runAt: runAt.toISOString(),
+    timeZone,
+    executor: { kind: principal.kind, id: principal.id, email: principal.email },
+    createdBy: { id: principal.id, email: principal.email },
+    status: 'scheduled',
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  await deps.schedules.createReservation(reservation);
+  await deps.scheduler.putReservation(reservation);
+  return reservation;
+}
+
+export async function listReservations(deps: SchedulingDeps, principal: Principal, scope: JobScope) {
+  await authorize(deps.store, principal, scope.projectId, 'view');
+  await requireEnvironment(deps.store, scope.projectId, scope.environmentId);
+  return (await deps.schedules.listReservations(scope.projectId, scope.environmentId)).filter(
+    (r) => r.purpose !== 'async_job',
+  );
+}
+
+export async function getReservation(
+  deps: SchedulingDeps,
+  principal: Principal,
+  scope: JobScope,
+  id: string,
+) {
+  await authorize(deps.store, principal, scope.projectId, 'view');
+  return loadReservation(deps, scope, id);
+}
+
+async function loadReservation(deps: SchedulingDeps, scope: JobScope, id: string) {
+  const reservation = await deps.schedules.getReservation(scope.projectId, id);
+  if (
+    !reservation ||
+    reservation.environmentId !== scope.environmentId ||
+    reservation.purpose === 'async_job'
+  ) {
+    throw notFound('Reservation', id);
+  }
+  return reservation;
+}
+
+/** Only while scheduled; by its creator or by a member who manages cron jobs. */
+export async function cancelReservation(
+  deps: SchedulingDeps,
+  principal: Principal,
+  scope: JobScope,
+  id: string,
+) {
+  const reservation = await loadReservation(deps, scope, id);
+  if (reservation.createdBy.id !== principal.id) {
+    await authorize(deps.store, principal, scope.projectId, 'manage_cron_jobs');
+  } else await authorize(deps.store, principal, scope.projectId, 'execute');
+  const cancelled: Reservation = {
+    ...reservation,
+    status: 'cancelled',
+    reason: `Cancelled by ${principal.email}.`,
+    updatedAt: deps.clock.now().toISOString(),
+  };
+  if (
+    reservation.status !== 'scheduled' ||
+    !(await deps.schedules.updateReservation(cancelled, 'scheduled'))
+  ) {
+    const now = (await deps.schedules.getReservation(scope.projectId, id)) ?? reservation;
+    throw new DoguError(
+      'state_conflict',
+      `Reservation '${id}' is ${now.status}; only a scheduled one can be cancelled.`,
+    );
+  }
+  await deps.scheduler.deleteReservation(reservation);
+  return cancelled;
+}
+
+/** The trigger of a reservation (or an asynchronous job) fired: claim it once, run it, record the outcome. */
+export async function runReservation(
+  deps: SchedulingDeps,
+  target: { projectId: string; reservationId: string },
+): Promise<Reservation | undefined> {
+  const reservation = await deps.schedules.getReservation(target.projectId, target.reservationId);
+  if (!reservation || reservation.status !== 'scheduled') return undefined;
+  const async = reservation.purpose === 'async_job';
+  const executionId = reservation.executionId ?? deps.ids.next('exe');
+  const running: Reservation = {
+    ...reservation,
+    status: 'running',
+    executionId,
+    updatedAt: deps.clock.now().toISOString(),
+  };
+  if (!(await deps.schedules.updateReservation(running, 'scheduled'))) return undefined;
+  let finished: Reservation;
+  try {
+    const principal = await principalOfExecutor(deps.store, reservation.projectId, reservation.executor);
+    if (async) {
+      await deps.store.putExecution({
+        ...(await deps.store.getExecution(executionId))!,
+        status: 'running',
+      });
+    }
+    const outcome = await executeAction(deps, {
+      principal,
+      projectId: reservation.projectId,
+      environmentId: reservation.environmentId,
+      actionId: reservation.actionId,
+      arguments: reservation.arguments,
+      via: async ? 'async_job' : 'reservation',
+      executionId,
+      ...(async ? { maxExecutionMs: deps.maxJobExecutionMs } : { origin: { reservationId: reservation.id } }),
+    });
+    if (outcome.kind !== 'executed') throw new DoguError('state_conflict', 'The action now requires review.');
+    if (async) await deps.schedules.putExecutionResults(executionId, outcome.results);
+    const ok = outcome.execution.status === 'succeeded';
+    finished = {
+      ...running,
+      status: ok ? 'completed' : 'error',
+      ...(ok ? {} : { reason: outcome.execution.error?.message ?? outcome.execution.status }),
+    };
+  } catch (error) {
+    const reason = error instanceof DoguError ? error.message : 'Unexpected error while running.';
+    if (async) await failQueuedExecution(deps, executionId, reason);
+    finished = { ...running, status: 'error', reason };
+  }
+  finished.updatedAt = deps.clock.now().toISOString();
+  await deps.schedules.updateReservation(finished, 'running');
+  return finished;
+}
+
+/** An asynchronous job that could not run still ends in a final execution status, with the reason. */
+export async function failQueuedExecution(deps: SchedulingDeps, executionId: string, reason: string) {
+  const execution = await deps.store.getExecution(executionId);
+  if (!execution) return;
+  const now = deps.clock.now().toISOString();
+  await deps.store.putExecution({
+    ...execution,
+    status: 'failed',
+    finishedAt: now,
+    error: { code: 'internal_error', message: reason },
+  });
+}
