@@ -205,6 +205,24 @@ describe('cron jobs', () => {
     expect(change.body.errors.map((e: { pointer: string }) => e.pointer)).toContain('#/actionId');
     expect((await admin.get(`${env}/cron-jobs/${job.body.id}`)).body.actionId).toBe('sched-echo');
 
+    // An environment with usage restricted takes no service-account executor.
+    const restrictedEnv = '/api/v1/projects/demo/environments/restricted';
+    const made = await admin.put(restrictedEnv, {
+      id: 'restricted',
+      name: 'Restricted',
+      usageRestricted: true,
+    });
+    expect(made.status).toBe(201);
+    const inRestricted = await admin.post(
+      `${restrictedEnv}/cron-jobs`,
+      jobBody({ executor: { kind: 'service_account', id: account.id } }),
+    );
+    expect(inRestricted.status).toBe(422);
+    expect(inRestricted.body.errors[0]).toMatchObject({
+      pointer: '#/executor',
+      detail: expect.stringMatching(/restricts usage/),
+    });
+
     const other = await admin.post(
       `${env}/cron-jobs`,
       jobBody({ executor: { kind: 'service_account', id: 'sa_not_in_this_project' } }),

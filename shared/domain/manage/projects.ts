@@ -8,7 +8,12 @@ import { authorize } from './access.ts';
 import type { ManageDeps } from './data-sources.ts';
 
 export const projectInputSchema = z.object({ id: resourceIdSchema, name: z.string().min(1).max(200) });
-export const environmentInputSchema = z.object({ id: resourceIdSchema, name: z.string().min(1).max(200) });
+export const environmentInputSchema = z.object({
+  id: resourceIdSchema,
+  name: z.string().min(1).max(200),
+  /** Spec 2.8: usage restricted per environment; service accounts cannot be cron executors there. */
+  usageRestricted: z.boolean().optional(),
+});
 
 /** The projects the caller is a direct member of, with the caller's role. */
 export async function listMyProjects(deps: ManageDeps, principal: Principal) {
