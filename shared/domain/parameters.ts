@@ -21,6 +21,48 @@ const refuse = (detail: string): never => {
   throw new Refusal(detail);
 };
 
+/**
+ * A batch binds the same parameters 10,000 times: the name lookup is built once per parameters array.
+ * The array's items are kept and compared on each call (a few identity checks), so an array changed in
+ * place after a call is never answered from a stale lookup.
+ */
+const lookups = new WeakMap<
+  readonly ParameterDefinition[],
+  { items: ParameterDefinition[]; byName: Map<string, ParameterDefinition> }
+>();
+
+function parametersByName(parameters: readonly ParameterDefinition[]): Map<string, ParameterDefinition> {
+  const cached = lookups.get(parameters);
+  if (
+    cached &&
+    cached.items.length === parameters.length &&
+    cached.items.every((item, i) => item === parameters[i])
+  ) {
+    return cached.byName;
+  }
+  const byName = new Map(parameters.map((p) => [p.name, p]));
+  lookups.set(parameters, { items: [...parameters], byName });
+  return byName;
+}
+
+/**
+ * Compiled text patterns by pattern source. The RegExps have no g or y flag, so test() keeps no state
+ * and one object serves every call. Patterns come from action definitions, so there are few; the cap
+ * only guards a long-running process against unbounded growth.
+ */
+const patterns = new Map<string, RegExp>();
+const maxCachedPatterns = 1000;
+
+function patternRegExp(pattern: string): RegExp {
+  let compiled = patterns.get(pattern);
+  if (!compiled) {
+    compiled = new RegExp(`^(?:${pattern})$`, 'u');
+    if (patterns.size >= maxCachedPatterns) patterns.clear();
+    patterns.set(pattern, compiled);
+  }
+  return compiled;
+}
+
 export function bindArguments(
   parameters: readonly ParameterDefinition[],
   args: Record<string, unknown>,
@@ -28,7 +70,7 @@ export function bindArguments(
 ): Record<string, unknown> {
   const errors: FieldError[] = [];
   const bound: Record<string, unknown> = {};
-  const byName = new Map(parameters.map((p) => [p.name, p]));
+  const byName = parametersByName(parameters);
 
   for (const name of Object.keys(args)) {
     const parameter = byName.get(name);
@@ -148,7 +190,7 @@ function text(
       'must be a name of letters, digits, _ or $ (optionally schema.name), starting with a letter or _.',
     );
   }
-  if (parameter.pattern && !new RegExp(`^(?:${parameter.pattern})$`, 'u').test(textValue)) {
+  if (parameter.pattern && !patternRegExp(parameter.pattern).test(textValue)) {
     refuse(`must match the pattern ${parameter.pattern}.`);
   }
   return textValue;
@@ -168,17 +210,18 @@ function number(
   return n;
 }
 
+/** The date texts accepted as they are; csv-cells.ts passes such cells through unchanged. */
+export const isoDateText = /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+const endsWithZone = /(Z|[+-]\d{2}:?\d{2})$/;
+
 /** Dates arrive as ISO 8601 text (a date, or a date and time) or as Unix seconds. */
 function date(parameter: Extract<ParameterDefinition, { kind: 'date' }>, value: unknown): string | number {
   let time: number;
   if (typeof value === 'number' && Number.isFinite(value)) time = value * 1000;
-  else if (
-    typeof value === 'string' &&
-    /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
-  ) {
+  else if (typeof value === 'string' && isoDateText.test(value)) {
     // A date and time without a zone is read as UTC, never as the server's local time.
     const iso = value.replace(' ', 'T');
-    time = Date.parse(/T/.test(iso) && !/(Z|[+-]\d{2}:?\d{2})$/.test(iso) ? `${iso}Z` : iso);
+    time = Date.parse(iso.includes('T') && !endsWithZone.test(iso) ? `${iso}Z` : iso);
   } else return refuse('must be a date such as 2026-11-22 or 2026-11-22T09:00:00+09:00, or Unix seconds.');
   if (Number.isNaN(time)) refuse('is not a valid date.');
   if (parameter.useAsUnixtime) return Math.floor(time / 1000);

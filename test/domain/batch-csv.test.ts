@@ -2,7 +2,6 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { batchTemplateCsv, csvRowNumber, parseBatchCsv } from '../../shared/domain/batch/batch-csv.ts';
 import { batchResultsCsv, validateBatchRows } from '../../shared/domain/batch/batch-rows.ts';
-import { readCsv } from '../../shared/domain/batch/csv-reader.ts';
 import type { ParameterDefinition } from '../../shared/domain/definitions/parameter.ts';
 import { DoguError, type FieldError } from '../../shared/domain/errors.ts';
 import { bindArguments, type MasterData } from '../../shared/domain/parameters.ts';
@@ -438,19 +437,91 @@ describe('parseBatchCsv: the file', () => {
   });
 });
 
-describe('readCsv: the same records as csv-parse', () => {
-  it.each<[string, string]>([
-    ['simple CRLF', 'a,b\r\n1,2\r\n'],
-    ['LF without a final line break', 'a,b\n1,2'],
-    ['CR line ends (old Mac Excel)', 'a,b\r1,2\r'],
-    ['BOM', '\uFEFFa,b\r\n1,2\r\n'],
-    ['empty cells and a trailing comma', 'a,b,c\r\n,,\r\n1,,\r\n'],
-    ['quoted comma, doubled quotes, line breaks', 'a,b\r\n"x, ""y""","1\r\n2\n3"\r\n""," "\r\n'],
-    ['blank lines', 'a\r\n\r\nb\r\n\r\n'],
-    ['Japanese and full-width punctuation', '名前,メモ\r\n"山田，太郎","＂引用＂"\r\n'],
-    ['a quoted cell at the end of the file', 'a\r\n"x"'],
-  ])('%s', (_name, text) => {
-    expect(readCsv(text)).toEqual(parse(text, { bom: true, relax_column_count: true }));
+describe('parseBatchCsv: reading the file with csv-parse', () => {
+  const columns: ParameterDefinition[] = [
+    { name: 'a', kind: 'text' },
+    { name: 'b', kind: 'text' },
+    { name: 'c', kind: 'text' },
+  ];
+  const rowsOf = (csv: string) => parseBatchCsv(csv, columns, noMasterData).rows;
+
+  it.each<[string, string, Record<string, string>[]]>([
+    ['CRLF', 'a,b\r\n1,2\r\n', [{ a: '1', b: '2' }]],
+    ['LF without a final line break', 'a,b\n1,2', [{ a: '1', b: '2' }]],
+    [
+      'CR line ends (old Mac Excel)',
+      'a,b\r1,2\r3,4\r',
+      [
+        { a: '1', b: '2' },
+        { a: '3', b: '4' },
+      ],
+    ],
+    [
+      'CRLF, LF and CR mixed in one file',
+      'a,b\r\n1,2\n3,4\r5,6',
+      [
+        { a: '1', b: '2' },
+        { a: '3', b: '4' },
+        { a: '5', b: '6' },
+      ],
+    ],
+    ['BOM', '\uFEFFa,b\r\n1,2\r\n', [{ a: '1', b: '2' }]],
+    [
+      'empty cells and a trailing comma',
+      'a,b,c\r\n,x,\r\n1,,\r\n',
+      [
+        { a: '', b: 'x', c: '' },
+        { a: '1', b: '', c: '' },
+      ],
+    ],
+    [
+      'quoted comma, doubled quotes, line breaks of every kind inside a cell',
+      'a,b\r\n"x, ""y""","1\r\n2\n3\r4"\r\n""," "\r\n',
+      [
+        { a: 'x, "y"', b: '1\r\n2\n3\r4' },
+        { a: '', b: ' ' },
+      ],
+    ],
+    [
+      'Japanese and full-width punctuation',
+      'a,b\r\n"山田，太郎","＂引用＂"\r\n',
+      [{ a: '山田，太郎', b: '＂引用＂' }],
+    ],
+    ['a quoted cell at the end of the file', 'a\r\n"x"', [{ a: 'x' }]],
+  ])('%s', (_name, csv, expected) => {
+    expect(rowsOf(csv)).toEqual(expected);
+  });
+
+  it('numbers rows after cells holding CRLF as a spreadsheet does, not by lines of text', () => {
+    // Rows: header 1, a two-line cell 2, a three-line cell 3, then row 4 is the broken one (line 7).
+    const csv = 'a\r\n"two\r\nlines"\r\n"three\r\nline\r\ncell"\r\n5" screen\r\n';
+    const error = refusal(() => rowsOf(csv));
+    expect(error.message).toBe(
+      'Row 4 cannot be read: a cell has a double quote inside unquoted text: quote the whole cell and double the inner quote ("").',
+    );
+    expect(error.errors).toEqual([
+      { pointer: '/rows/4', detail: expect.stringContaining('quote the whole') },
+    ]);
+  });
+
+  it('names the row where an unclosed quoted cell starts, however many lines follow it', () => {
+    const error = refusal(() => rowsOf('a\r\n"ok\r\ncell"\r\nx\r\n"open\r\nmore\r\nlines\r\n'));
+    expect(error.errors).toEqual([
+      {
+        pointer: '/rows/4',
+        detail: 'a quoted cell in this row is not closed: the file ends inside double quotes.',
+      },
+    ]);
+  });
+
+  it('keeps a row of empty cells in the middle as a row, so it is reported and later rows keep their numbers', () => {
+    expect(errorsOf(() => rowsOf('a,b\r\n1,2\r\n,\r\n\r\n3,x"\r\n'))).toEqual([
+      { pointer: '/rows/5', detail: expect.stringContaining('quote the whole cell') },
+    ]);
+    expect(errorsOf(() => rowsOf('a,b\r\n1,2\r\n,\r\n\r\n3,4\r\n'))).toEqual([
+      { pointer: '/rows/3', detail: 'Row 3 is blank: delete it or fill in its cells.' },
+      { pointer: '/rows/4', detail: 'Row 4 is blank: delete it or fill in its cells.' },
+    ]);
   });
 });
 
@@ -596,5 +667,43 @@ describe('batchResultsCsv', () => {
       ids: ['a', 'b"c'],
       meta: { k: 1 },
     });
+  });
+});
+
+describe('bindArguments reused across the rows of a batch', () => {
+  it('answers from the lookup of the same parameters array, yet sees the array changed in place', () => {
+    const parameters: ParameterDefinition[] = [{ name: 'a', kind: 'text' }];
+    expect(bindArguments(parameters, { a: 'x' }, { system: {} })).toEqual({ a: 'x' });
+    expect(errorsOf(() => bindArguments(parameters, { b: 1 }, { system: {} }))).toEqual([
+      { pointer: '#/arguments/b', detail: "'b' is not a parameter of this action." },
+    ]);
+    parameters.push({ name: 'b', kind: 'number' });
+    expect(bindArguments(parameters, { b: 1 }, { system: {} })).toEqual({ a: '', b: 1 });
+    parameters[1] = { name: 'c', kind: 'number' };
+    expect(errorsOf(() => bindArguments(parameters, { b: 1 }, { system: {} }))).toEqual([
+      { pointer: '#/arguments/b', detail: "'b' is not a parameter of this action." },
+    ]);
+  });
+
+  it('applies each pattern to its own parameter when compiled patterns are reused', () => {
+    const parameters: ParameterDefinition[] = [
+      { name: 'lower', kind: 'text', pattern: '[a-z]+' },
+      { name: 'digits', kind: 'text', pattern: '\\d+' },
+      { name: 'alsoLower', kind: 'text', pattern: '[a-z]+' },
+    ];
+    for (let i = 0; i < 3; i++) {
+      expect(
+        bindArguments(parameters, { lower: 'ab', digits: '12', alsoLower: 'c' }, { system: {} }),
+      ).toEqual({ lower: 'ab', digits: '12', alsoLower: 'c' });
+      expect(
+        errorsOf(() =>
+          bindArguments(parameters, { lower: '12', digits: 'ab', alsoLower: 'C' }, { system: {} }),
+        ),
+      ).toEqual([
+        { pointer: '#/arguments/lower', detail: "'lower' must match the pattern [a-z]+." },
+        { pointer: '#/arguments/digits', detail: "'digits' must match the pattern \\d+." },
+        { pointer: '#/arguments/alsoLower', detail: "'alsoLower' must match the pattern [a-z]+." },
+      ]);
+    }
   });
 });

@@ -2,8 +2,10 @@
  * Batch input as CSV (spec 2.7): the template to download and the parser of a filled-in file. Rows are
  * numbered as a spreadsheet shows them (header = row 1, so the first argument set is row 2); a quoted
  * cell spanning lines stays one row. Every bad cell is reported at once, conversion and
- * bindArguments refusals together, so one upload shows everything to fix.
+ * bindArguments refusals together, so one upload shows everything to fix. csv-parse reads the file;
+ * this module applies the cell rules and says what is wrong in the user's terms.
  */
+import { CsvError, type CsvErrorCode, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { ParameterDefinition } from '../definitions/parameter.ts';
 import { DoguError } from '../errors.ts';
@@ -11,7 +13,6 @@ import type { MasterData } from '../parameters.ts';
 import { BatchErrors, batchRefused, rowPointer } from './batch-errors.ts';
 import { addRowErrors, defaultMaxRows } from './batch-rows.ts';
 import { BadCell, type CellConverter, type CsvParameter, cellConverter, notEntered } from './csv-cells.ts';
-import { CsvSyntaxError, readCsv } from './csv-reader.ts';
 
 /** The file row of the i-th (0-based) argument set returned by parseBatchCsv. */
 export const csvRowNumber = (index: number) => index + 2;
@@ -106,13 +107,37 @@ export function parseBatchCsv(
   return { rows };
 }
 
+const csvOptions = {
+  bom: true,
+  // Ragged rows are reported by parseBatchCsv with their row number, among the other errors.
+  relax_column_count: true,
+  // Blank lines stay records: in the middle of the file they are reported, at the end dropped.
+  skip_empty_lines: false,
+  // Spreadsheets write CRLF, old Mac Excel CR, editors LF, and concatenated files a mix: accept each
+  // line end on its own rather than the one csv-parse would guess from the first line.
+  record_delimiter: ['\r\n', '\n', '\r'],
+};
+
+/** What each csv-parse refusal means for someone fixing the file in a spreadsheet. */
+const unreadable: Partial<Record<CsvErrorCode, string>> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quoted cell in this row is not closed: the file ends inside double quotes.',
+  CSV_INVALID_CLOSING_QUOTE:
+    'a quoted cell has text after its closing quote: a double quote inside a cell must be doubled ("").',
+  INVALID_OPENING_QUOTE:
+    'a cell has a double quote inside unquoted text: quote the whole cell and double the inner quote ("").',
+};
+
 function readRecords(csv: string): string[][] {
   try {
-    return readCsv(csv);
+    return parse(csv, csvOptions);
   } catch (error) {
-    if (!(error instanceof CsvSyntaxError)) throw error;
-    throw new DoguError('argument_invalid', error.message, {
-      errors: [{ pointer: rowPointer(error.row), detail: error.detail }],
+    if (!(error instanceof CsvError)) throw error;
+    // `records` counts the rows read before the broken one, whatever line breaks their quoted cells
+    // hold; csv-parse's `lines` counts both characters of a CRLF inside quotes, so it is not used.
+    const row = Number(error.records ?? 0) + 1;
+    const detail = unreadable[error.code] ?? `it is not valid CSV (${error.code}).`;
+    throw new DoguError('argument_invalid', `Row ${row} cannot be read: ${detail}`, {
+      errors: [{ pointer: rowPointer(row), detail }],
     });
   }
 }

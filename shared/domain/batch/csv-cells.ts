@@ -5,7 +5,7 @@
  * checked afterwards by the row validation.
  */
 import type { ParameterDefinition } from '../definitions/parameter.ts';
-import type { MasterData } from '../parameters.ts';
+import { isoDateText, type MasterData } from '../parameters.ts';
 
 /** A cell that cannot be converted: the detail names the rule, the caller adds the row and column. */
 export class BadCell {
@@ -110,8 +110,6 @@ function toArray(name: string, cell: string): unknown {
   );
 }
 
-/** The date texts bindArguments accepts as they are (copied from its rule: keep the two in step). */
-const isoDate = /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 const allDigits = /^\d+$/;
 /** JavaScript's Date parser reads "a 1" as 2001: ask for a four-digit year and a month and day as well. */
 const fourDigitYear = /\d{4}/;
@@ -150,7 +148,7 @@ function toDate(name: string, cell: string): unknown {
   const trimmed = cell.trim();
   if (trimmed === '') return notEntered;
   if (allDigits.test(trimmed)) return Number(trimmed);
-  if (isoDate.test(trimmed)) return trimmed;
+  if (isoDateText.test(trimmed)) return trimmed;
   const text = trimmed.includes('年') ? trimmed.replace(japaneseDate, '$1/$2/$3') : trimmed;
   const slashed = slashDate.exec(text);
   if (slashed) return slashDateText(slashed) ?? badDate(name, cell);
