@@ -25,6 +25,9 @@ const benches: Record<string, () => Promise<BenchModule>> = {
   mysql: () => import('./mysql.ts'),
   http: () => import('./http.ts'),
   'token-exchange': () => import('./token-exchange.ts'),
+  scheduler: () => import('./scheduler.ts'),
+  batch: () => import('./batch.ts'),
+  console: () => import('./console.ts'),
 };
 
 function selectedBenches(args: readonly string[]): string[] {

@@ -7,6 +7,7 @@ import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { ConsoleHosting } from './console-hosting.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { HandlerFunction } from './constructs/handler-function.ts';
 import { DoguHttpApi } from './constructs/http-api.ts';
@@ -142,6 +143,13 @@ export class DoguStack extends Stack {
         if (value) (fn as LambdaFunction).addEnvironment(name, value);
       }
     }
+
+    // The console on S3 + CloudFront; through it the API shares the console's origin (DOGU_PUBLIC_URL).
+    new ConsoleHosting(this, 'Console', {
+      httpApi: this.httpApi.api,
+      publicUrlFor: [...functionsByHandler.values(), ...this.scheduling.functions],
+      retain: isProduction,
+    });
 
     new CfnOutput(this, 'ApiUrl', {
       value: this.httpApi.defaultStage.url,

@@ -134,7 +134,7 @@ describe('action screen (Chromium, embedded runtime)', () => {
     await expect.poll(() => images.count()).toBe(expected.length);
     const first = images.first();
     await expect
-      .poll(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .poll(() => first.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
       .toBe(32);
     expect(await first.getAttribute('src')).toBe(
       `https://placehold.co/320x200.png?text=${expected[0]!.name}`,
@@ -143,8 +143,9 @@ describe('action screen (Chromium, embedded runtime)', () => {
     const hlsUrl = 'https://test-streams.mux.dev/x36xhzz/x36xhzz.m3u8';
     await page.getByRole('button', { name: /Play/ }).first().click();
     const dialog = page.getByRole('dialog');
-    const nativeHls = await page.evaluate(
-      () => document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== '',
+    // Page scripts as strings: this project's type-check has no DOM library.
+    const nativeHls = await page.evaluate<boolean>(
+      "document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== ''",
     );
     if (nativeHls) expect(await dialog.locator('video').getAttribute('src')).toBe(hlsUrl);
     else await expect(dialog.textContent()).resolves.toMatch(/HLS stream/);
@@ -167,7 +168,7 @@ describe('action screen (Chromium, embedded runtime)', () => {
     await page.getByRole('table', { name: 'Orders' }).waitFor();
     await expect(page.locator('.results h2').textContent()).resolves.toBe('実行結果');
     // No horizontal overflow of the page in Japanese.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'action-screen-ja', { fullPage: true });
     await page.getByLabel('言語').selectOption('en');

@@ -4,13 +4,16 @@
  * and drives Debian's Chromium through playwright-core. Login goes through the runtime's built-in
  * development IdP, exactly as a person would click it.
  */
+import { execFile } from 'node:child_process';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { LocalRuntime } from '../../../local/runtime.ts';
 import { startTestRuntime, tempDir } from '../../support/runtime.ts';
 
+const execFileAsync = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const webDir = join(repoRoot, 'web');
 const distIndex = join(webDir, 'dist', 'index.html');
@@ -64,8 +67,20 @@ export async function buildConsoleOnce(): Promise<void> {
   }
   try {
     if ((await builtAt()) > (await newestSource(webDir))) return;
-    const { build } = await import('vite');
-    await build({ configFile: join(webDir, 'vite.config.ts'), logLevel: 'warn' });
+    // A child process with NODE_ENV=production: inside vitest NODE_ENV is 'test', which would make
+    // Vite and the React plugin build React's development runtime (several times slower).
+    await execFileAsync(
+      process.execPath,
+      [
+        join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js'),
+        'build',
+        '--config',
+        join(webDir, 'vite.config.ts'),
+        '--logLevel',
+        'warn',
+      ],
+      { cwd: repoRoot, env: { ...process.env, NODE_ENV: 'production' }, timeout: 120_000 },
+    );
   } finally {
     await rm(lock, { recursive: true, force: true });
   }
@@ -80,11 +95,11 @@ export interface ConsoleUnderTest {
   close(): Promise<void>;
 }
 
-/** One runtime and one browser per test file. */
-export async function startConsole(): Promise<ConsoleUnderTest> {
+/** One runtime and one browser per test file. `demoDatabaseUrl`: a real PostgreSQL instead of PGlite. */
+export async function startConsole(options: { demoDatabaseUrl?: string } = {}): Promise<ConsoleUnderTest> {
   await buildConsoleOnce();
   const dataDir = await tempDir('e2e');
-  const runtime = await startTestRuntime(dataDir.path);
+  const runtime = await startTestRuntime(dataDir.path, options);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const contexts: BrowserContext[] = [];
   return {

@@ -4,7 +4,8 @@ import { type ReactNode, useId, useRef } from 'react';
 export interface TabItem {
   id: string;
   label: ReactNode;
-  content: ReactNode;
+  /** A function renders only when its tab is shown (costly views such as a large JSON text). */
+  content: ReactNode | (() => ReactNode);
 }
 
 export function Tabs({
@@ -66,7 +67,7 @@ export function Tabs({
           id={`${base}-panel-${current.id}`}
           aria-labelledby={`${base}-tab-${current.id}`}
         >
-          {current.content}
+          {typeof current.content === 'function' ? current.content() : current.content}
         </div>
       ) : null}
     </div>

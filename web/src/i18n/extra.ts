@@ -3,7 +3,10 @@
  * Each area keeps `<area>.en.ts` and `<area>.ja.ts` next to this file; import both here and
  * spread them into `en` and `ja`. Keys are prefixed with the area (`editors.dataSources.title`).
  */
+import { schedulingEn } from './scheduling.en.ts';
+import { schedulingJa } from './scheduling.ja.ts';
+
 export const extraMessages: { en: Record<string, string>; ja: Record<string, string> } = {
-  en: {},
-  ja: {},
+  en: { ...schedulingEn },
+  ja: { ...schedulingJa },
 };

@@ -3,5 +3,6 @@
  * `Screen[]` from its folder; concatenate them here.
  */
 import type { Screen } from './registry.ts';
+import { schedulingScreens } from './scheduling/screens.ts';
 
-export const extraScreens: Screen[] = [];
+export const extraScreens: Screen[] = [...schedulingScreens];

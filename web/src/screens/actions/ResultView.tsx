@@ -63,7 +63,7 @@ export function ResultView({
           {
             id: 'json',
             label: t('result.jsonView'),
-            content: <pre className="raw-json">{JSON.stringify(execution, null, 2)}</pre>,
+            content: () => <pre className="raw-json">{JSON.stringify(execution, null, 2)}</pre>,
           },
         ]}
       />

@@ -1,0 +1,83 @@
+/** The environment's batches with their progress, and where to start a new one (pick the action). */
+import { useState } from 'react';
+import { api } from '../../api/client.ts';
+import { Link, navigate } from '../../app/router.tsx';
+import { useWorkspace } from '../../app/workspace.tsx';
+import { Button, EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
+import { useLanguage, useT } from '../../i18n/index.tsx';
+import { ActionSelect, useActionList } from './action-arguments.tsx';
+import { type Batch, type BatchProgress, formatTime, schedulingPaths } from './api.ts';
+
+export function BatchListScreen() {
+  const t = useT();
+  const { language } = useLanguage();
+  const workspace = useWorkspace();
+  const { projectId, environmentId } = workspace;
+  const batches = useAsync(
+    () =>
+      api.get<{ data: (Batch & { progress: BatchProgress })[] }>(
+        schedulingPaths.batchList(projectId, environmentId),
+      ),
+    [projectId, environmentId],
+  );
+  const actions = useActionList();
+  const [actionId, setActionId] = useState('');
+  return (
+    <section className="screen" aria-labelledby="batches-title">
+      <h1 id="batches-title">{t('scheduling.batch.listTitle')}</h1>
+      <form
+        className="inline-fields"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (actionId) navigate(workspace.href(`/actions/${encodeURIComponent(actionId)}/batch`));
+        }}
+      >
+        <ActionSelect value={actionId} onChange={setActionId} actions={actions.data} />
+        <Button type="submit" variant="primary" disabled={!actionId}>
+          {t('scheduling.batch.new')}
+        </Button>
+      </form>
+      <ErrorBanner error={batches.error} />
+      {batches.data && batches.data.data.length === 0 ? (
+        <EmptyState title={t('scheduling.batch.none')} />
+      ) : null}
+      {batches.data && batches.data.data.length > 0 ? (
+        <table className="plain-table">
+          <caption className="visually-hidden">{t('scheduling.batch.listTitle')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('scheduling.batch.id')}</th>
+              <th scope="col">{t('scheduling.field.action')}</th>
+              <th scope="col">{t('scheduling.field.state')}</th>
+              <th scope="col">{t('scheduling.batch.progress')}</th>
+              <th scope="col">{t('scheduling.batch.createdAt')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {batches.data.data.map((batch) => (
+              <tr key={batch.id}>
+                <td>
+                  <Link href={workspace.href(`/batches/${encodeURIComponent(batch.id)}`)} className="mono">
+                    {batch.id}
+                  </Link>
+                </td>
+                <td className="mono">{batch.actionId}</td>
+                <td>{t(`scheduling.batchStatus.${batch.status}`)}</td>
+                <td>
+                  {batch.progress.success + batch.progress.failure} / {batch.progress.total}
+                  {batch.progress.failure ? (
+                    <span className="error-text">
+                      {' '}
+                      ({t('scheduling.batch.failed', { n: batch.progress.failure })})
+                    </span>
+                  ) : null}
+                </td>
+                <td>{formatTime(batch.createdAt, language)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

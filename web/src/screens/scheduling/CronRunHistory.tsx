@@ -1,0 +1,136 @@
+/**
+ * Past and waiting runs of a cron job, newest first, filtered by status and scheduled-time range;
+ * each finished run can be retried (a new attempt of the same scheduled time) and links to its
+ * execution.
+ */
+import { useState } from 'react';
+import { api } from '../../api/client.ts';
+import { Link } from '../../app/router.tsx';
+import { useWorkspace } from '../../app/workspace.tsx';
+import { Button, EmptyState, ErrorBanner, useAsync, useToast } from '../../components/index.ts';
+import { useLanguage, useT } from '../../i18n/index.tsx';
+import { withLocalOffset } from '../actions/parameter-values.ts';
+import { type CronRun, cronRunStatuses, formatTime, schedulingPaths } from './api.ts';
+
+export function CronRunHistory({ jobId }: { jobId: string }) {
+  const t = useT();
+  const toast = useToast();
+  const { language } = useLanguage();
+  const { projectId, environmentId, href } = useWorkspace();
+  const [status, setStatus] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [retrying, setRetrying] = useState<string>();
+  const [failure, setFailure] = useState<unknown>();
+  const query = new URLSearchParams();
+  if (status) query.set('status', status);
+  if (from) query.set('from', new Date(withLocalOffset(from)).toISOString());
+  if (to) query.set('to', new Date(withLocalOffset(to)).toISOString());
+  const queryText = query.toString();
+  const runs = useAsync(
+    () =>
+      api.get<{ data: CronRun[] }>(
+        `${schedulingPaths.cronRuns(projectId, environmentId, jobId)}${queryText ? `?${queryText}` : ''}`,
+      ),
+    [projectId, environmentId, jobId, queryText],
+  );
+
+  const retry = async (run: CronRun) => {
+    setRetrying(run.scheduledAt);
+    setFailure(undefined);
+    try {
+      const after = await api.post<CronRun>(
+        schedulingPaths.cronRetry(projectId, environmentId, jobId, run.scheduledAt),
+      );
+      toast(t('scheduling.runs.retried', { status: t(`scheduling.runStatus.${after.status}`) }));
+      runs.reload();
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setRetrying(undefined);
+    }
+  };
+
+  return (
+    <section className="run-history" aria-labelledby="run-history-title">
+      <h2 id="run-history-title" className="section-title">
+        {t('scheduling.runs.title')}
+      </h2>
+      <div className="filters">
+        <label className="inline-field">
+          <span>{t('scheduling.runs.status')}</span>
+          <select value={status} onChange={(event) => setStatus(event.target.value)}>
+            <option value="">{t('scheduling.runs.anyStatus')}</option>
+            {cronRunStatuses.map((s) => (
+              <option key={s} value={s}>
+                {t(`scheduling.runStatus.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>{t('scheduling.runs.from')}</span>
+          <input type="datetime-local" value={from} onChange={(event) => setFrom(event.target.value)} />
+        </label>
+        <label className="inline-field">
+          <span>{t('scheduling.runs.to')}</span>
+          <input type="datetime-local" value={to} onChange={(event) => setTo(event.target.value)} />
+        </label>
+      </div>
+      <ErrorBanner error={runs.error ?? failure} />
+      {runs.data && runs.data.data.length === 0 ? <EmptyState title={t('scheduling.runs.none')} /> : null}
+      {runs.data && runs.data.data.length > 0 ? (
+        <table className="plain-table">
+          <caption className="visually-hidden">{t('scheduling.runs.title')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('scheduling.runs.scheduledAt')}</th>
+              <th scope="col">{t('scheduling.runs.status')}</th>
+              <th scope="col">{t('scheduling.runs.attempt')}</th>
+              <th scope="col">{t('scheduling.runs.reason')}</th>
+              <th scope="col">{t('scheduling.runs.execution')}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.data.data.map((run) => (
+              <tr key={`${run.scheduledAt}-${run.attempt}`}>
+                <td>{formatTime(run.scheduledAt, language)}</td>
+                <td>
+                  <span className={`run-status run-${run.status}`}>
+                    {t(`scheduling.runStatus.${run.status}`)}
+                  </span>
+                </td>
+                <td>{run.attempt}</td>
+                <td>{run.reason ?? ''}</td>
+                <td>
+                  {run.executionId ? (
+                    <Link href={href(`/executions/${encodeURIComponent(run.executionId)}`)} className="mono">
+                      {run.executionId}
+                    </Link>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+                <td>
+                  {run.status === 'waiting' || run.status === 'running' ? null : (
+                    <Button
+                      className="btn-small"
+                      busy={retrying === run.scheduledAt}
+                      onClick={() => void retry(run)}
+                      aria-label={t('scheduling.runs.retryAt', { at: formatTime(run.scheduledAt, language) })}
+                    >
+                      {t('scheduling.runs.retry')}
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

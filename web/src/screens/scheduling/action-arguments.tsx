@@ -1,0 +1,114 @@
+/**
+ * Choosing an action and filling its arguments, shared by cron jobs and reservations: the core's
+ * generated parameter inputs (ParameterInput) with the definition the environment runs.
+ */
+import { useEffect, useState } from 'react';
+import { api } from '../../api/client.ts';
+import { apiPaths } from '../../api/paths.ts';
+import type { ActionDefinition, ListOf, Parameter } from '../../api/types.ts';
+import { useSession } from '../../app/session.tsx';
+import { useWorkspace } from '../../app/workspace.tsx';
+import { Field, useAsync } from '../../components/index.ts';
+import { useT } from '../../i18n/index.tsx';
+import { type LoadedAction, loadAction } from '../actions/load-action.ts';
+import { ParameterInput } from '../actions/ParameterInput.tsx';
+import { choicesOf, type Drafts, initialDrafts, toArguments } from '../actions/parameter-values.ts';
+
+/** Parameters with stored values as their defaults, so the inputs start from what was saved. */
+export function withStoredValues(parameters: Parameter[], stored: Record<string, unknown>): Parameter[] {
+  return parameters.map((parameter) =>
+    parameter.name in stored ? ({ ...parameter, default: stored[parameter.name] } as Parameter) : parameter,
+  );
+}
+
+export function useActionList() {
+  const workspace = useWorkspace();
+  return useAsync(
+    () => api.get<ListOf<ActionDefinition>>(apiPaths.actions(workspace.projectId)).then((list) => list.data),
+    [workspace.projectId],
+  );
+}
+
+/** The chosen action's definition and the argument drafts, reset when the action changes. */
+export function useActionArguments(actionId: string, stored: Record<string, unknown> | undefined) {
+  const workspace = useWorkspace();
+  const loaded = useAsync<LoadedAction | undefined>(
+    () =>
+      actionId
+        ? loadAction(workspace.projectId, workspace.environmentId, actionId)
+        : Promise.resolve(undefined),
+    [workspace.projectId, workspace.environmentId, actionId],
+  );
+  const [drafts, setDrafts] = useState<Drafts>({});
+  // biome-ignore lint/correctness/useExhaustiveDependencies: stored values seed the drafts once per loaded action.
+  useEffect(() => {
+    if (!loaded.data) return;
+    const parameters = loaded.data.action.parameters;
+    setDrafts(initialDrafts(stored && actionId ? withStoredValues(parameters, stored) : parameters));
+  }, [loaded.data]);
+  const build = () =>
+    loaded.data ? toArguments(loaded.data.action.parameters, drafts) : { arguments: {}, errors: {} };
+  return { loaded, drafts, setDrafts, build };
+}
+
+export function ActionSelect({
+  value,
+  onChange,
+  error,
+  actions,
+}: {
+  value: string;
+  onChange(actionId: string): void;
+  error?: string | undefined;
+  actions: ActionDefinition[] | undefined;
+}) {
+  const t = useT();
+  return (
+    <Field label={t('scheduling.field.action')} required error={error}>
+      <select value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{t('scheduling.field.chooseAction')}</option>
+        {(actions ?? []).map((action) => (
+          <option key={action.id} value={action.id}>
+            {action.name} ({action.id})
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+export function ArgumentInputs({
+  loaded,
+  drafts,
+  setDrafts,
+  errors,
+}: {
+  loaded: LoadedAction | undefined;
+  drafts: Drafts;
+  setDrafts(update: (drafts: Drafts) => Drafts): void;
+  errors: Record<string, string>;
+}) {
+  const t = useT();
+  const { user } = useSession();
+  if (!loaded) return null;
+  const parameters = loaded.action.parameters;
+  if (parameters.length === 0) return <p className="muted">{t('action.noParameters')}</p>;
+  return (
+    <fieldset className="arguments">
+      <legend className="field-label">{t('scheduling.field.arguments')}</legend>
+      <div className="param-grid">
+        {parameters.map((parameter) => (
+          <ParameterInput
+            key={parameter.name}
+            parameter={parameter}
+            draft={drafts[parameter.name] ?? initialDrafts([parameter])[parameter.name]!}
+            onChange={(draft) => setDrafts((current) => ({ ...current, [parameter.name]: draft }))}
+            error={errors[parameter.name]}
+            choices={choicesOf(parameter, loaded.masterData)}
+            user={user}
+          />
+        ))}
+      </div>
+    </fieldset>
+  );
+}
