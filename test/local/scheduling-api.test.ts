@@ -9,7 +9,7 @@ import type { Principal } from '../../shared/domain/model.ts';
 import { deliverCronRun } from '../../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../../shared/domain/scheduling/reservations.ts';
 import { schedulingDeps } from '../../shared/runtime/services.ts';
-import { apiClient } from '../support/api.ts';
+import { type ApiResponse, apiClient } from '../support/api.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -187,6 +187,16 @@ describe('cron jobs', () => {
       via: 'cron',
       executedBy: { kind: 'service_account', id: account.id },
       origin: { cronJobId: job.body.id, scheduledAt: '2026-01-05T17:30:00.000Z' },
+    });
+
+    // The audit log names the account as the one who ran it.
+    const audit = await admin.get('/api/v1/projects/demo/audit-log?event=execution.run');
+    const entry = audit.body.data.find(
+      (e: { details?: { executionId?: string } }) => e.details?.executionId === run!.executionId,
+    );
+    expect(entry).toMatchObject({
+      actor: { kind: 'service_account', id: account.id },
+      details: { via: 'cron' },
     });
 
     // An action the account may not run: the change is refused and the job keeps its action.
@@ -427,7 +437,7 @@ describe('batches', () => {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
         body: csv,
-      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as ApiResponse['body'] }));
     const bad = await post('n,color\r\nten,Red\r\n5,Green\r\n2000,\r\n');
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/rows/2/n', '#/rows/4/n']);

@@ -8,6 +8,7 @@
  */
 import { DoguError } from '../errors.ts';
 import { executeAction } from '../execute-action.ts';
+import { auditScheduledExecution } from '../scheduling/audit-run.ts';
 import type { SchedulingDeps } from '../scheduling/deps.ts';
 import { principalOfExecutor } from '../scheduling/executor.ts';
 import type { Batch, BatchChunk, BatchProgress, BatchRow } from '../scheduling/model.ts';
@@ -100,6 +101,7 @@ async function runRow(
       };
     }
     const { execution } = outcome;
+    await auditScheduledExecution(deps, principal, execution);
     return execution.status === 'succeeded'
       ? { ...row, status: 'success' }
       : {

@@ -10,6 +10,7 @@ import { DoguError, notFound } from '../errors.ts';
 import { executeAction } from '../execute-action.ts';
 import { authorize } from '../manage/access.ts';
 import type { Principal } from '../model.ts';
+import { auditScheduledExecution } from './audit-run.ts';
 import type { JobScope } from './cron-jobs.ts';
 import { loadJob } from './cron-jobs.ts';
 import type { SchedulingDeps } from './deps.ts';
@@ -94,6 +95,7 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
       origin: { cronJobId: job.id, scheduledAt: waiting.scheduledAt },
     });
     ran = result.kind === 'executed';
+    if (result.kind === 'executed') await auditScheduledExecution(deps, principal, result.execution);
     if (result.kind === 'executed' && result.execution.status === 'succeeded')
       outcome = { status: 'completed' };
     else if (result.kind === 'executed') {

@@ -1,3 +1,4 @@
+import type { AuditLog } from '../audit.ts';
 import type { ExecutionDeps } from '../execute-action.ts';
 import type { JobRunner, Scheduler, SchedulingStore } from './ports.ts';
 
@@ -6,6 +7,8 @@ export interface SchedulingDeps extends ExecutionDeps {
   schedules: SchedulingStore;
   scheduler: Scheduler;
   jobs: JobRunner;
+  /** Scheduled runs are audited like manual ones, naming the executor (spec 2.8). */
+  audit: AuditLog;
   /** Spec 8: a run as a job stops after 30 minutes (less where the platform cuts earlier). */
   maxJobExecutionMs: number;
 }

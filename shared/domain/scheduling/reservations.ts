@@ -10,6 +10,7 @@ import { executeAction, masterDataOf } from '../execute-action.ts';
 import { authorize, requireEnvironment } from '../manage/access.ts';
 import type { Principal } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
+import { auditScheduledExecution } from './audit-run.ts';
 import type { JobScope } from './cron-jobs.ts';
 import type { SchedulingDeps } from './deps.ts';
 import { principalOfExecutor } from './executor.ts';
@@ -189,6 +190,7 @@ export async function runReservation(
       ...(async ? { maxExecutionMs: deps.maxJobExecutionMs } : { origin: { reservationId: reservation.id } }),
     });
     if (outcome.kind !== 'executed') throw new DoguError('state_conflict', 'The action now requires review.');
+    await auditScheduledExecution(deps, principal, outcome.execution);
     if (async) await deps.schedules.putExecutionResults(executionId, outcome.results);
     const ok = outcome.execution.status === 'succeeded';
     finished = {
