@@ -29,7 +29,7 @@ export function applyFailureText(error: ApplyError, placeOf: (path: Path) => str
       // Variables, secrets and publications are sent as {"value"|"version": …}; their field errors point at the entry itself.
       const path = ['variable', 'secret', 'publication'].includes(failed.resource.kind)
         ? base
-        : [...base, ...pathOfPointer(field.pointer)];
+        : [...base, ...(failed.filePathOfPointer?.(field.pointer) ?? pathOfPointer(field.pointer))];
       lines.push(`  ${placeOf(path)}: ${formatPath(path)}: ${field.detail}`);
     }
   }

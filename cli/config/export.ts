@@ -8,6 +8,7 @@ import { isDeepEqual } from './diff.ts';
 import type { StoredResource } from './management-api.ts';
 import { comparableAction, comparableDataSource, comparableMasterData, isRecord } from './normalise.ts';
 import { comparableActionGroup } from './plan-action-groups.ts';
+import { exportedCronJob, serviceAccountNamesById } from './plan-cron-jobs.ts';
 import { membersByEmail } from './plan-members.ts';
 import { exportedServiceAccount } from './plan-service-accounts.ts';
 import { comparableUserGroup } from './plan-user-groups.ts';
@@ -28,6 +29,12 @@ export function exportConfig(
   options: { projectId: string; source: string; now: Date },
 ): string {
   const emailOf = new Map(state.members.flatMap((m) => (m.email ? [[m.principalId, m.email] as const] : [])));
+  const cronJobs = [...state.cronJobs.keys()]
+    .sort()
+    .flatMap((environmentId) =>
+      [...state.cronJobs.get(environmentId)!].sort((a, b) => a.name.localeCompare(b.name)),
+    )
+    .map((job) => exportedCronJob(job, serviceAccountNamesById(state)));
   const config = {
     version: configVersion,
     project: options.projectId,
@@ -52,13 +59,22 @@ export function exportConfig(
     actionGroups: sortedById(state.actionGroups).map(comparableActionGroup),
     // The versions pinned now: numbers of this project's history (see docs/config.md).
     publications: perEnvironment(state.publications, (version) => version),
+    // By environment and name; executors by service account name (a user executor cannot be named).
+    cronJobs,
   };
+  const runAsUsers = cronJobs.some((job) => job.executor === undefined);
   const header = [
     `Dogu project '${options.projectId}', exported from ${options.source} at ${options.now.toISOString()}.`,
     'Apply with: npx dogu apply -f FILE [--dry-run]. Schema: npx dogu schema (docs/config.md).',
     'Secrets and SQL passwords are not in this file: apply reads them from the environment variables',
     'named by fromEnv and passwordFromEnv. Unset, the values stored in Dogu are kept.',
     "publications pins version numbers of this project's history: leave it out when applying to another project.",
+    ...(runAsUsers
+      ? [
+          'cronJobs without executor run as a user, who cannot be named here: apply keeps the executor a job',
+          'has (a job it creates runs as whoever applies).',
+        ]
+      : []),
   ];
   const body = stringify(config, { lineWidth: 0, blockQuote: 'literal' });
   return `${header.map((line) => `# ${line}`).join('\n')}\n${body}`;

@@ -5,8 +5,10 @@ import { httpConnectionSchema, keyValueListSchema } from '../../shared/domain/de
 import { actionGroupInputSchema } from '../../shared/domain/definitions/governance.ts';
 import { masterDataInputSchema } from '../../shared/domain/definitions/master-data.ts';
 import { parameterSchema } from '../../shared/domain/definitions/parameter.ts';
+import { scheduleSchema } from '../../shared/domain/scheduling/schedule.ts';
 import {
   configFileSchema,
+  cronJobInFileSchema,
   dataSourceInFileSchema,
   memberInFileSchema,
   secretReferenceSchema,
@@ -28,6 +30,8 @@ const definitionNames = new Map<z.core.$ZodType, string>([
   [memberInFileSchema, 'Member'],
   [userGroupInFileSchema, 'UserGroup'],
   [actionGroupInputSchema, 'ActionGroup'],
+  [cronJobInFileSchema, 'CronJob'],
+  [scheduleSchema, 'Schedule'],
 ]);
 
 /**

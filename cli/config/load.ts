@@ -110,6 +110,7 @@ const listSections = {
   userGroups: 'id',
   serviceAccounts: 'name',
   actionGroups: 'id',
+  cronJobs: 'name',
 } as const;
 const listSectionKeys = Object.keys(listSections) as (keyof typeof listSections)[];
 
@@ -201,7 +202,10 @@ function fieldsDropped(written: unknown, kept: unknown, path: PathSegment[]): Pa
   );
 }
 
-/** Ids (members: e-mail addresses) must be unique within a list: the second would silently replace the first. */
+/**
+ * Ids (members: e-mail addresses; cron jobs: names per environment) must be unique within a list: the
+ * second would silently replace the first.
+ */
 function duplicateIds(raw: Record<string, unknown>): { path: Path; message: string }[] {
   const problems: { path: Path; message: string }[] = [];
   for (const key of listSectionKeys) {
@@ -212,14 +216,24 @@ function duplicateIds(raw: Record<string, unknown>): { path: Path; message: stri
     items.forEach((item, i) => {
       const id = isRecord(item) ? item[field] : undefined;
       if (typeof id !== 'string') return;
-      // E-mail addresses are compared without regard to case.
-      const key_ = field === 'email' ? id.toLowerCase() : id;
+      // E-mail addresses are compared without regard to case; cron job names are unique per environment.
+      const environment = key === 'cronJobs' && isRecord(item) ? String(item.environment) : undefined;
+      const key_ =
+        field === 'email'
+          ? id.toLowerCase()
+          : environment === undefined
+            ? id
+            : `${environment}\n${id.trim()}`;
       const first = firstIndex.get(key_);
       if (first === undefined) firstIndex.set(key_, i);
       else
         problems.push({
           path: [key, i, field],
-          message: `'${id}' is already the ${field === 'email' ? 'e-mail address' : field} of ${key}[${first}]`,
+          message:
+            `'${id}' is already the ${field === 'email' ? 'e-mail address' : field} of ${key}[${first}]` +
+            (environment === undefined
+              ? ''
+              : ` in environment '${environment}' (names are unique per environment)`),
         });
     });
   }

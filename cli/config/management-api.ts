@@ -55,6 +55,19 @@ export interface StoredTrustPolicy extends StoredResource {
   boundClaims: { key: string; pattern: string }[];
   updatedAt: string;
 }
+/** As `GET …/environments/{env}/cron-jobs` lists them (the view's planned times are not needed). */
+export interface StoredCronJob extends StoredResource {
+  environmentId: string;
+  name: string;
+  schedule: unknown;
+  timeZone: string;
+  actionId: string;
+  arguments: Record<string, unknown>;
+  executor: { kind: 'user' | 'service_account'; id: string; email: string };
+  state: 'running' | 'stopped';
+  overlap: 'allow' | 'skip';
+  version: number;
+}
 /** `GET …/actions/{id}/versions`, the part apply needs. */
 export interface StoredVersions {
   latest: number;
@@ -73,6 +86,7 @@ export interface ManagementApi {
   listActionGroups(): Promise<StoredGroup[]>;
   listServiceAccounts(): Promise<StoredServiceAccount[]>;
   listTrustPolicies(serviceAccountId: string): Promise<StoredTrustPolicy[]>;
+  listCronJobs(environmentId: string): Promise<StoredCronJob[]>;
   /** The action's latest version and what is published where. */
   actionVersions(actionId: string): Promise<StoredVersions>;
   /** A resource by its API path below the project, or undefined when there is none (404). */
@@ -106,6 +120,10 @@ export const trustPolicyPath = (serviceAccountId: string, policyId: string) =>
   `${serviceAccountPath(serviceAccountId)}/trust-policies/${encodeURIComponent(policyId)}`;
 export const publicationPath = (actionId: string, environmentId: string) =>
   `${actionPath(actionId)}/publications/${encodeURIComponent(environmentId)}`;
+export const cronJobsPath = (environmentId: string) =>
+  `environments/${encodeURIComponent(environmentId)}/cron-jobs`;
+export const cronJobPath = (environmentId: string, jobId: string) =>
+  `${cronJobsPath(environmentId)}/${encodeURIComponent(jobId)}`;
 export const variablePath = (environmentId: string, name: string) =>
   `environments/${encodeURIComponent(environmentId)}/variables/${encodeURIComponent(name)}`;
 export const secretPath = (environmentId: string, name: string) =>
@@ -157,6 +175,7 @@ export function managementApi(options: { baseUrl: string; token: string; project
     listServiceAccounts: () => list<StoredServiceAccount>(serviceAccountsPath),
     listTrustPolicies: (serviceAccountId) =>
       list<StoredTrustPolicy>(`${serviceAccountPath(serviceAccountId)}/trust-policies`),
+    listCronJobs: (environmentId) => list<StoredCronJob>(cronJobsPath(environmentId)),
     actionVersions: async (actionId) =>
       (await request('GET', `${actionPath(actionId)}/versions`)).body as unknown as StoredVersions,
     get: async (path) => {

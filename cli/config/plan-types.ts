@@ -15,7 +15,8 @@ export type ResourceKind =
   | 'actionGroup'
   | 'publication'
   | 'serviceAccount'
-  | 'trustPolicy';
+  | 'trustPolicy'
+  | 'cronJob';
 export type Change = 'create' | 'update' | 'unchanged';
 
 /** A write-only value (a secret, an SQL password): it cannot be read back, so it cannot be compared. */
@@ -32,7 +33,10 @@ export interface WriteOnlyValue {
 
 export interface PlannedResource {
   kind: ResourceKind;
-  /** The id; `environment.name` for variables, secrets and publications (`environment.actionId`); a member's e-mail. */
+  /**
+   * The id; `environment.name` for variables, secrets, cron jobs and publications (`environment.actionId`);
+   * a member's e-mail.
+   */
   id: string;
   /** Where the resource is in the file, to point at it (and at the API's field errors). */
   filePath: Path;
@@ -66,6 +70,11 @@ export interface WriteStep {
   guard?: { field: 'updatedAt' | 'value' | 'version' | 'role'; expected: unknown };
   /** Why this step differs from a plain save of the resource. */
   note?: string;
+  /**
+   * Where a field error of the API (`#/actionId`) is in the file, relative to the resource, when the
+   * body names fields differently from the file (`action`). Without it the pointer is the path.
+   */
+  filePathOfPointer?: (pointer: string) => Path;
 }
 
 export interface PlanProblem {
@@ -109,7 +118,8 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * after user groups (a policy of a new account needs the account's id, known once it is created) and
  * before actions, though nothing else names them by id: an action's permission names an account by
  * its e-mail address. A role change of an existing account is a role change of a member: last.
- * Later kinds (cron jobs, …) take their place in this list.
+ * Cron jobs name actions (the version published in their environment) and service accounts as
+ * executors, so they come after both, before the role changes. Later kinds take their place in this list.
  */
 export const phases = [
   'members',
@@ -125,6 +135,7 @@ export const phases = [
   'actions',
   'actionGroups',
   'publications',
+  'cronJobs',
   'memberRoles',
 ] as const;
 export type Phase = (typeof phases)[number];

@@ -7,6 +7,7 @@ import type { Path } from './path.ts';
 import { planActionGroups } from './plan-action-groups.ts';
 import { planActions } from './plan-actions.ts';
 import { planSecrets, planVariables } from './plan-configuration.ts';
+import { cronJobId, planCronJobs } from './plan-cron-jobs.ts';
 import { planDataSources } from './plan-data-sources.ts';
 import { planMasterData } from './plan-master-data.ts';
 import { membersByEmail, planMembers } from './plan-members.ts';
@@ -38,6 +39,7 @@ const planners: ((input: PlanInput) => PlannerResult)[] = [
   planServiceAccounts,
   planActionGroups,
   planPublications,
+  planCronJobs,
 ];
 
 export function buildPlan(
@@ -76,6 +78,7 @@ export function environmentsNamedIn(config: ConfigFile): string[] {
       ...Object.keys(config.secrets),
       ...config.dataSources.flatMap((d) => Object.keys(d.environments)),
       ...Object.keys(config.publications),
+      ...config.cronJobs.map((j) => j.environment),
     ]),
   ];
 }
@@ -94,7 +97,9 @@ function firstMention(config: ConfigFile, environmentId: string): Path {
   if (environmentId in config.secrets) return ['secrets', environmentId];
   const index = config.dataSources.findIndex((d) => environmentId in d.environments);
   if (index >= 0) return ['dataSources', index, 'environments', environmentId];
-  return environmentId in config.publications ? ['publications', environmentId] : [];
+  if (environmentId in config.publications) return ['publications', environmentId];
+  const job = config.cronJobs.findIndex((j) => j.environment === environmentId);
+  return job >= 0 ? ['cronJobs', job, 'environment'] : [];
 }
 
 /** What the project has and the file does not mention: listed, never deleted. */
@@ -151,6 +156,13 @@ function notInFile(config: ConfigFile, state: ProjectState): Plan['notInFile'] {
           Object.keys(pins).map((actionId) => `${environmentId}.${actionId}`),
         ),
       ),
+    ),
+    ...absent(
+      'cronJob',
+      [...state.cronJobs].flatMap(([environmentId, jobs]) =>
+        jobs.map((j) => cronJobId(environmentId, j.name)),
+      ),
+      new Set(config.cronJobs.map((j) => cronJobId(j.environment, j.name))),
     ),
   ];
 }

@@ -2,6 +2,7 @@
 import type {
   ManagementApi,
   StoredAction,
+  StoredCronJob,
   StoredGroup,
   StoredMember,
   StoredResource,
@@ -27,6 +28,8 @@ export interface ProjectState {
   serviceAccounts: Map<string, StoredServiceAccount & { trustPolicies: StoredTrustPolicy[] }>;
   /** Per environment: action id → the version published there. */
   publications: Map<string, Map<string, number>>;
+  /** Per environment: its cron jobs, as listed (names should be unique, but the service does not enforce it). */
+  cronJobs: Map<string, StoredCronJob[]>;
   /** Environments asked for that the project does not have. */
   missingEnvironments: string[];
 }
@@ -34,7 +37,7 @@ export interface ProjectState {
 /**
  * Reads data sources, actions, master data lists, members, user and action groups, service accounts
  * with their trust policies (one request per account), the publications
- * of every action (one request per action: the API has no list of a project's publications), and the variables and secrets of every environment the data sources
+ * of every action (one request per action: the API has no list of a project's publications), and the variables, secrets and cron jobs of every environment the data sources
  * name plus `moreEnvironments` (the API has no list of environments: see docs/config.md).
  */
 export async function readProjectState(
@@ -81,17 +84,20 @@ export async function readProjectState(
     publications,
     variables: new Map(),
     secrets: new Map(),
+    cronJobs: new Map(),
     missingEnvironments: [],
   };
   await Promise.all(
     [...environments].sort().map(async (environmentId) => {
       try {
-        const [variables, secrets] = await Promise.all([
+        const [variables, secrets, cronJobs] = await Promise.all([
           api.listVariables(environmentId),
           api.listSecrets(environmentId),
+          api.listCronJobs(environmentId),
         ]);
         state.variables.set(environmentId, new Map(variables.map((v) => [v.name, v.value])));
         state.secrets.set(environmentId, new Map(secrets.map((s) => [s.name, s])));
+        state.cronJobs.set(environmentId, cronJobs);
       } catch (error) {
         // The project itself was readable above, so a 404 here means the environment does not exist.
         if (error instanceof ProblemError && error.status === 404)

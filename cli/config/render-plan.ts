@@ -20,6 +20,7 @@ const sections: { kind: ResourceKind; title: string }[] = [
   { kind: 'trustPolicy', title: 'Trust policies' },
   { kind: 'actionGroup', title: 'Action groups' },
   { kind: 'publication', title: 'Publications' },
+  { kind: 'cronJob', title: 'Cron jobs' },
 ];
 
 export const kindLabel: Record<ResourceKind, string> = {
@@ -34,6 +35,7 @@ export const kindLabel: Record<ResourceKind, string> = {
   publication: 'publication',
   serviceAccount: 'service account',
   trustPolicy: 'trust policy',
+  cronJob: 'cron job',
 };
 
 const marks: Record<Change, string> = { create: '+ create', update: '~ update', unchanged: '= unchanged' };

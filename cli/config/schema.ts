@@ -3,8 +3,7 @@
  * so the file accepts what the API accepts. The one difference is write-only values (SQL passwords,
  * secrets): the file names the environment variable that holds them, never the value.
  *
- * Each kind of resource is one top-level key; kinds added later (cron jobs, …) become more keys
- * beside these.
+ * Each kind of resource is one top-level key; kinds added later become more keys beside these.
  */
 import { z } from 'zod';
 import { actionInputSchema } from '../../shared/domain/definitions/action.ts';
@@ -26,6 +25,14 @@ import {
   serviceAccountUpdateSchema,
   trustPolicyInputSchema,
 } from '../../shared/domain/definitions/service-account.ts';
+import { DoguError } from '../../shared/domain/errors.ts';
+import { cronJobInputSchema } from '../../shared/domain/scheduling/cron-job-input.ts';
+import { defaultTimeZone, scheduleSchema } from '../../shared/domain/scheduling/schedule.ts';
+import {
+  assertTimeZone,
+  eventBridgeExpressions,
+} from '../../shared/domain/scheduling/schedule-expression.ts';
+import { pathOfPointer } from './path.ts';
 
 export const configVersion = 1;
 
@@ -164,6 +171,61 @@ export const publicationsSchema = z.record(
   ),
 );
 
+/**
+ * A cron job, identified by (environment, name): the API's input with the action and the executor
+ * named as in the file (`action`, a service account by `name`). The schedule and the time zone are
+ * checked with the service's own rules while the file is read, so a bad cron expression is reported
+ * at its place before anything is sent.
+ */
+export const cronJobInFileSchema = z
+  .object({
+    name: cronJobInputSchema.shape.name.meta({
+      description: 'Unique within its environment: apply finds the job by (environment, name).',
+    }),
+    environment: resourceIdSchema.meta({ description: 'The environment id the job runs in.' }),
+    schedule: scheduleSchema,
+    timeZone: cronJobInputSchema.shape.timeZone.meta({
+      description: `The IANA time zone the schedule is read in; ${defaultTimeZone} when left out.`,
+    }),
+    action: cronJobInputSchema.shape.actionId.meta({ description: 'The id of the action the job runs.' }),
+    arguments: cronJobInputSchema.shape.arguments.meta({
+      description: "The action's arguments: parameter name → value, checked as for an execution.",
+    }),
+    executor: z
+      .object({
+        serviceAccount: serviceAccountCreateSchema.shape.name.meta({
+          description: 'The name of a service account of the project or of this file.',
+        }),
+      })
+      .optional()
+      .meta({
+        description:
+          'Who the job runs as. Left out: whoever applies (a new job), or the executor it has (a stored job).',
+      }),
+    state: cronJobInputSchema.shape.state.meta({
+      description: 'running or stopped. Left out: a new job runs; a stored job keeps its state.',
+    }),
+    overlap: cronJobInputSchema.shape.overlap.meta({
+      description: 'While the previous run still runs, a due run starts (allow, the default) or is skipped.',
+    }),
+  })
+  .superRefine((job, context) => {
+    const checks = [
+      () => eventBridgeExpressions(job.schedule),
+      () => assertTimeZone(job.timeZone ?? defaultTimeZone),
+    ];
+    for (const check of checks) {
+      try {
+        check();
+      } catch (error) {
+        if (!(error instanceof DoguError)) throw error;
+        for (const { pointer, detail } of error.errors ?? [{ pointer: '', detail: error.message }])
+          context.addIssue({ code: 'custom', path: [...pathOfPointer(pointer)], message: detail });
+      }
+    }
+  });
+export type CronJobInFile = z.infer<typeof cronJobInFileSchema>;
+
 /** Per environment id, names to values (variables) or to where their value comes from (secrets). */
 const perEnvironment = <T extends z.ZodType>(value: T) =>
   z.record(resourceIdSchema, z.record(nameSchema, value));
@@ -180,6 +242,7 @@ export const sectionSchemas = {
   serviceAccounts: serviceAccountInFileSchema,
   actionGroups: actionGroupInputSchema,
   publications: publicationsSchema,
+  cronJobs: cronJobInFileSchema,
 } as const;
 
 export const configFileSchema = z
@@ -221,11 +284,15 @@ export const configFileSchema = z
       description:
         "Per environment id: action id → the version published there. Version numbers belong to one project's history: see docs/config.md.",
     }),
+    cronJobs: z.array(sectionSchemas.cronJobs).default([]).meta({
+      description:
+        'Cron jobs by environment and name. Apply creates, updates, stops and resumes them; it never deletes one.',
+    }),
   })
   .meta({
     title: 'Dogu configuration file',
     description:
-      'Data sources, actions, variables, secrets, members, groups, service accounts and publications of one Dogu project, applied with `npx dogu apply -f FILE`. See docs/config.md.',
+      'Data sources, actions, variables, secrets, members, groups, service accounts, publications and cron jobs of one Dogu project, applied with `npx dogu apply -f FILE`. See docs/config.md.',
   });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -77,7 +77,7 @@ describe('the example file on a fresh project', () => {
     const result = await dogu(['apply', '-f', exampleFile, '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('## Dogu plan for project `demo`');
-    expect(result.stdout).toContain('**25 to create, 0 to update, 0 unchanged.**');
+    expect(result.stdout).toContain('**26 to create, 0 to update, 0 unchanged.**');
     expect(result.stdout).toContain('- `+ create` `crm-api`');
     expect(result.stdout).toContain('- `+ create` `development.support_email`: `"support-dev@example.com"`');
     expect(result.stdout).toContain('### Service accounts\n\n- `+ create` `ci-deploy`\n');
@@ -103,7 +103,7 @@ describe('the example file on a fresh project', () => {
 
   it('apply creates everything in one go, the authentication action before the data source names it', async () => {
     const result = await dogu(['apply', '-f', exampleFile], exampleSecrets);
-    expect(result.stderr).toContain("Applied 25 changes to project 'demo'.");
+    expect(result.stderr).toContain("Applied 26 changes to project 'demo'.");
     expect(result.code).toBe(0);
     const progress = result.stderr.split('\n');
     const at = (line: string) => progress.findIndex((l) => l.startsWith(line));
@@ -194,12 +194,26 @@ describe('the example file on a fresh project', () => {
       roles: ['admin'],
     });
     expect(note.body.review).toEqual({ required: true, expiresInMinutes: 120 });
+    // The cron job last but for role changes: it names the action's published version and the account.
+    expect(at('✓ created cron job production.Paid orders every weekday')).toBeGreaterThan(
+      at('✓ created publication production.orders-by-status'),
+    );
+    const jobs = (await api.get('/api/v1/projects/demo/environments/production/cron-jobs')).body.data;
+    expect(jobs).toMatchObject([
+      {
+        name: 'Paid orders every weekday',
+        actionId: 'orders-by-status',
+        arguments: { status: 'paid', limit: 100 },
+        executor: { kind: 'service_account', id: accounts[0].id, email: 'ci-deploy@demo.sa.dogu' },
+        expressions: ['0 9 ? * MON-FRI *'],
+      },
+    ]);
   });
 
   it('a dry run afterwards shows everything unchanged, stored secrets and passwords kept', async () => {
     const result = await dogu(['apply', '-f', exampleFile, '--dry-run']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('**0 to create, 0 to update, 25 unchanged.**');
+    expect(result.stdout).toContain('**0 to create, 0 to update, 26 unchanged.**');
     expect(changeLines(result.stdout)).toEqual([]);
     expect(result.stdout).toContain(
       '- `= unchanged` `production.crm_api_key` kept: `$CRM_API_KEY_PRODUCTION` is not set',

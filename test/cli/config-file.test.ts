@@ -48,6 +48,7 @@ describe('the published JSON Schema', () => {
     expect(Object.keys(schema.$defs).sort()).toEqual([
       'Action',
       'ActionGroup',
+      'CronJob',
       'DataSource',
       'HttpBody',
       'HttpConnection',
@@ -55,6 +56,7 @@ describe('the published JSON Schema', () => {
       'MasterDataList',
       'Member',
       'Parameter',
+      'Schedule',
       'SecretReference',
       'SqlConnection',
       'UserGroup',
@@ -183,6 +185,7 @@ function state(parts: { dataSources?: StoredResource[]; actions?: StoredAction[]
     actionGroups: new Map(),
     serviceAccounts: new Map(),
     publications: new Map(),
+    cronJobs: new Map(),
     missingEnvironments: [],
   };
 }
