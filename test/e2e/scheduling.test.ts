@@ -42,6 +42,8 @@ beforeAll(async () => {
   console_ = await startConsole();
   token = await loginToken(console_.runtime);
   page = await console_.newPage();
+  // A missing element fails its own step quickly instead of the whole test timing out.
+  page.setDefaultTimeout(10_000);
   await login(page);
 }, 90_000);
 
@@ -61,17 +63,17 @@ describe('scheduling screens (Chromium, embedded runtime)', () => {
     await page.getByLabel(/Top customers/).fill('3');
     await page.getByLabel('Sat').check();
     await page.getByRole('button', { name: 'Add a time' }).click();
-    await page.getByLabel('Time 2').fill('17:45');
+    await page.getByLabel('Time 2', { exact: true }).fill('17:45');
     const preview = page.locator('.schedule-preview');
-    await preview.getByText('cron(0 9 ? * MON-SAT *)').waitFor();
-    await preview.getByText('cron(45 17 ? * MON-SAT *)').waitFor();
+    await preview.getByText('0 9 ? * MON-SAT *').waitFor();
+    await preview.getByText('45 17 ? * MON-SAT *').waitFor();
     await expect.poll(() => page.getByTestId('next-run').textContent()).toMatch(/\(Asia\/Tokyo\)$/);
     await screenshot(page, 'cron-job-form', { fullPage: true });
 
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.waitForURL(/\/cron-jobs\/[^/]+$/);
-    jobId = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1)!);
     await page.getByRole('heading', { name: 'Morning sales report' }).waitFor();
+    jobId = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1)!);
+    expect(jobId).not.toBe('new');
   });
 
   it('shows the next and second-next runs the API computes, the arguments and the executor', async () => {
@@ -94,7 +96,9 @@ describe('scheduling screens (Chromium, embedded runtime)', () => {
     await expect(page.getByTestId('second-run').textContent()).resolves.toBe(
       await inZone(page, job.nextRuns[1]!, 'Asia/Tokyo', 'en'),
     );
-    await page.getByText('admin@dogu.local', { exact: false }).first().waitFor();
+    await expect(page.locator('.detail-list').textContent()).resolves.toContain(job.executor.email);
+    expect(job.executor.email).toBe('admin@dogu.local');
+    await expect(page.locator('.detail-list').textContent()).resolves.toContain('top = 3');
     await screenshot(page, 'cron-job-detail', { fullPage: true });
   });
 
@@ -130,7 +134,7 @@ describe('scheduling screens (Chromium, embedded runtime)', () => {
       await page.getByRole('button', { name: 'Start a batch' }).click();
       await page.getByRole('heading', { name: 'Batch: Sales report' }).waitFor();
       await page.getByRole('tab', { name: 'CSV file' }).click();
-      await page.getByLabel('CSV file').setInputFiles(file);
+      await page.getByRole('tabpanel').getByLabel('CSV file').setInputFiles(file);
       await page.getByRole('button', { name: 'Start batch' }).click();
       await page.waitForURL(/\/batches\/[^/]+$/);
       const bar = page.getByRole('progressbar', { name: 'Progress' });
@@ -159,7 +163,9 @@ describe('scheduling screens (Chromium, embedded runtime)', () => {
 
   it('shows the cron job in Japanese', async () => {
     const ja = await console_.newPage({ locale: 'ja-JP' });
-    await login(ja, 'admin@dogu.local', `${base}/cron-jobs/${encodeURIComponent(jobId)}`);
+    ja.setDefaultTimeout(10_000);
+    await login(ja);
+    await ja.goto(`${base}/cron-jobs/${encodeURIComponent(jobId)}`);
     await ja.getByRole('heading', { name: 'Morning sales report' }).waitFor();
     await ja.getByText('実行履歴').waitFor();
     await expect(ja.getByRole('button', { name: '停止' }).isVisible()).resolves.toBe(true);
