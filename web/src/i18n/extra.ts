@@ -3,10 +3,12 @@
  * Each area keeps `<area>.en.ts` and `<area>.ja.ts` next to this file; import both here and
  * spread them into `en` and `ja`. Keys are prefixed with the area (`editors.dataSources.title`).
  */
+import { governanceEn } from './governance.en.ts';
+import { governanceJa } from './governance.ja.ts';
 import { schedulingEn } from './scheduling.en.ts';
 import { schedulingJa } from './scheduling.ja.ts';
 
 export const extraMessages: { en: Record<string, string>; ja: Record<string, string> } = {
-  en: { ...schedulingEn },
-  ja: { ...schedulingJa },
+  en: { ...schedulingEn, ...governanceEn },
+  ja: { ...schedulingJa, ...governanceJa },
 };

@@ -2,7 +2,9 @@
  * Screens outside the core (editors, governance, scheduling, identity). Each area exports its
  * `Screen[]` from its folder; concatenate them here.
  */
+
+import { governanceScreens } from './governance/screens.ts';
 import type { Screen } from './registry.ts';
 import { schedulingScreens } from './scheduling/screens.ts';
 
-export const extraScreens: Screen[] = [...schedulingScreens];
+export const extraScreens: Screen[] = [...governanceScreens, ...schedulingScreens];

@@ -1,0 +1,182 @@
+/**
+ * One review request: what is asked (action, version, arguments, comment), its status, and for
+ * another member with the right, approve or reject with a comment; the requester may cancel.
+ * Approval runs the action at once: its result is shown here.
+ */
+import { useState } from 'react';
+import { api } from '../../api/client.ts';
+import type { Execution } from '../../api/types.ts';
+import { Link } from '../../app/router.tsx';
+import { useSession } from '../../app/session.tsx';
+import { useWorkspace } from '../../app/workspace.tsx';
+import { Button, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
+import { useLanguage, useT } from '../../i18n/index.tsx';
+import { ResultView } from '../actions/ResultView.tsx';
+import { formatTime } from '../scheduling/api.ts';
+import { governancePaths, type ReviewRequest } from './api.ts';
+
+export function ReviewDetailScreen({ params }: { params: Record<string, string> }) {
+  const t = useT();
+  const toast = useToast();
+  const { language } = useLanguage();
+  const { user } = useSession();
+  const workspace = useWorkspace();
+  const reviewId = params.reviewId!;
+  const review = useAsync(
+    () => api.get<ReviewRequest>(governancePaths.review(workspace.projectId, reviewId)),
+    [workspace.projectId, reviewId],
+  );
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState<string>();
+  const [failure, setFailure] = useState<unknown>();
+  const [execution, setExecution] = useState<Execution>();
+
+  const decide = async (verb: 'approve' | 'reject' | 'cancel') => {
+    setBusy(verb);
+    setFailure(undefined);
+    try {
+      const answer = await api.post<{ reviewRequest?: ReviewRequest; execution?: Execution | null }>(
+        governancePaths.reviewDecision(workspace.projectId, reviewId, verb),
+        verb === 'cancel' ? {} : comment ? { comment } : {},
+      );
+      if (answer?.execution) setExecution(answer.execution);
+      toast(t(`governance.reviews.done.${verb}`));
+      review.reload();
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const back = (
+    <Link href={workspace.href('/reviews')} className="back-link">
+      ← {t('governance.reviews.title')}
+    </Link>
+  );
+  if (review.error) {
+    return (
+      <section className="screen">
+        {back}
+        <ErrorBanner error={review.error} />
+      </section>
+    );
+  }
+  const data = review.data;
+  if (!data) return <p className="muted">{t('common.loading')}</p>;
+  const mine = data.requestedBy.id === user.id;
+  const args = Object.entries(data.arguments ?? {});
+  return (
+    <section className="screen" aria-labelledby="review-title">
+      {back}
+      <div className="screen-header">
+        <h1 id="review-title">{t('governance.reviews.detailTitle', { action: data.actionId })}</h1>
+        <span className={`run-status run-${data.status}`} data-testid="review-status">
+          {t(`governance.reviewStatus.${data.status}`)}
+        </span>
+      </div>
+      <ErrorBanner error={failure} onDismiss={() => setFailure(undefined)} />
+      <dl className="detail-list">
+        <dt>{t('governance.reviews.action')}</dt>
+        <dd>
+          <Link href={workspace.href(`/actions/${encodeURIComponent(data.actionId)}`)} className="mono">
+            {data.actionId}
+          </Link>{' '}
+          v{data.actionVersion}
+        </dd>
+        <dt>{t('governance.reviews.environment')}</dt>
+        <dd>{data.environmentId}</dd>
+        <dt>{t('governance.reviews.requestedBy')}</dt>
+        <dd>
+          {data.requestedBy.name} &lt;{data.requestedBy.email}&gt;
+        </dd>
+        <dt>{t('governance.reviews.requestedAt')}</dt>
+        <dd>{formatTime(data.requestedAt, language)}</dd>
+        <dt>{t('governance.reviews.expiresAt')}</dt>
+        <dd>{formatTime(data.expiresAt, language)}</dd>
+        <dt>{t('governance.reviews.comment')}</dt>
+        <dd>{data.comment || <span className="muted">—</span>}</dd>
+        <dt>{t('scheduling.field.arguments')}</dt>
+        <dd>
+          {args.length === 0 ? (
+            <span className="muted">—</span>
+          ) : (
+            <ul className="plain-list">
+              {args.map(([key, value]) => (
+                <li key={key}>
+                  <span className="mono">{key}</span> = <span className="mono">{JSON.stringify(value)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
+        {data.decidedBy ? (
+          <>
+            <dt>{t('governance.reviews.decidedBy')}</dt>
+            <dd>
+              {data.decidedBy.email} · {formatTime(data.decidedAt, language)}
+              {data.decisionComment ? <div>“{data.decisionComment}”</div> : null}
+            </dd>
+          </>
+        ) : null}
+        {data.executionId ? (
+          <>
+            <dt>{t('scheduling.runs.execution')}</dt>
+            <dd>
+              <Link
+                href={workspace.href(`/executions/${encodeURIComponent(data.executionId)}`)}
+                className="mono"
+              >
+                {data.executionId}
+              </Link>
+            </dd>
+          </>
+        ) : null}
+        {data.executionError ? (
+          <>
+            <dt>{t('scheduling.batch.error')}</dt>
+            <dd className="error-text">
+              {data.executionError.code}: {data.executionError.message}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {data.status === 'pending' ? (
+        <div className="editor-form">
+          {mine ? (
+            <>
+              <p className="muted">{t('governance.reviews.ownRequest')}</p>
+              <div className="form-actions">
+                <Button variant="danger" busy={busy === 'cancel'} onClick={() => void decide('cancel')}>
+                  {t('governance.reviews.cancel')}
+                </Button>
+              </div>
+            </>
+          ) : (
+            <>
+              <Field label={t('governance.reviews.decisionComment')}>
+                <textarea
+                  value={comment}
+                  onChange={(event) => setComment(event.target.value)}
+                  maxLength={2000}
+                  rows={3}
+                />
+              </Field>
+              <div className="form-actions">
+                <Button variant="primary" busy={busy === 'approve'} onClick={() => void decide('approve')}>
+                  {t('governance.reviews.approve')}
+                </Button>
+                <Button variant="danger" busy={busy === 'reject'} onClick={() => void decide('reject')}>
+                  {t('governance.reviews.reject')}
+                </Button>
+              </div>
+            </>
+          )}
+        </div>
+      ) : null}
+      {execution ? (
+        <ResultView execution={execution} actionId={data.actionId} arguments={data.arguments} />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,241 @@
+/**
+ * An action's version history: which version each environment runs, publishing a version to an
+ * environment (publishing an earlier one is the rollback), following the latest again, and the
+ * differences between any two versions.
+ */
+import { useEffect, useState } from 'react';
+import { api } from '../../api/client.ts';
+import { Link } from '../../app/router.tsx';
+import { useWorkspace } from '../../app/workspace.tsx';
+import { Button, Dialog, ErrorBanner, useAsync, useToast } from '../../components/index.ts';
+import { useLanguage, useT } from '../../i18n/index.tsx';
+import { formatTime } from '../scheduling/api.ts';
+import { type DefinitionChange, governancePaths, type VersionHistory } from './api.ts';
+import { DiffView } from './DiffView.tsx';
+
+export function VersionsScreen({ params }: { params: Record<string, string> }) {
+  const t = useT();
+  const toast = useToast();
+  const { language } = useLanguage();
+  const workspace = useWorkspace();
+  const { projectId } = workspace;
+  const actionId = params.actionId!;
+  const history = useAsync(
+    () => api.get<VersionHistory>(governancePaths.versions(projectId, actionId)),
+    [projectId, actionId],
+  );
+  const [target, setTarget] = useState(workspace.environmentId);
+  const [confirm, setConfirm] = useState<{ version: number } | { follow: true }>();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<unknown>();
+  const [from, setFrom] = useState(0);
+  const [to, setTo] = useState(0);
+
+  useEffect(() => {
+    const data = history.data;
+    if (!data || from) return;
+    setTo(data.latest);
+    setFrom(Math.max(1, data.latest - 1));
+  }, [history.data, from]);
+
+  const diff = useAsync<DefinitionChange[] | undefined>(
+    () =>
+      from && to && from !== to
+        ? api
+            .get<{ changes: DefinitionChange[] }>(governancePaths.diff(projectId, actionId, from, to))
+            .then((answer) => answer.changes)
+        : Promise.resolve(from && from === to ? [] : undefined),
+    [projectId, actionId, from, to],
+  );
+
+  const publishedTo = (environmentId: string) =>
+    history.data?.publications.find((p) => p.environmentId === environmentId)?.version;
+
+  const apply = async () => {
+    if (!confirm) return;
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const path = governancePaths.publication(projectId, actionId, target);
+      if ('version' in confirm) {
+        const answer = await api.put<{ previousVersion?: number }>(path, { version: confirm.version });
+        toast(
+          t('governance.versions.published', {
+            version: confirm.version,
+            environment: target,
+            previous: answer.previousVersion ?? t('governance.versions.latestShort'),
+          }),
+        );
+      } else {
+        await api.del(path);
+        toast(t('governance.versions.followingLatest', { environment: target }));
+      }
+      history.reload();
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(false);
+      setConfirm(undefined);
+    }
+  };
+
+  const environmentName = (id: string) => workspace.environments.find((e) => e.id === id)?.name ?? id;
+  const data = history.data;
+  const current = publishedTo(target);
+  return (
+    <section className="screen" aria-labelledby="versions-title">
+      <Link href={workspace.href(`/actions/${encodeURIComponent(actionId)}`)} className="back-link">
+        ← {actionId}
+      </Link>
+      <h1 id="versions-title">{t('governance.versions.title', { action: actionId })}</h1>
+      <ErrorBanner
+        error={history.error ?? failure}
+        onDismiss={failure ? () => setFailure(undefined) : undefined}
+      />
+      {data ? (
+        <>
+          <h2 className="section-title">{t('governance.versions.publications')}</h2>
+          <table className="plain-table publications">
+            <caption className="visually-hidden">{t('governance.versions.publications')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('governance.versions.environment')}</th>
+                <th scope="col">{t('governance.versions.runs')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(workspace.environments.length
+                ? workspace.environments.map((e) => e.id)
+                : [workspace.environmentId]
+              ).map((id) => {
+                const version = publishedTo(id);
+                return (
+                  <tr key={id} data-environment={id}>
+                    <td>{environmentName(id)}</td>
+                    <td>
+                      {version
+                        ? t('governance.versions.publishedVersion', { version })
+                        : t('governance.versions.followsLatest', { version: data.latest })}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+
+          <div className="inline-fields">
+            <label className="inline-field">
+              <span>{t('governance.versions.publishTo')}</span>
+              <select value={target} onChange={(event) => setTarget(event.target.value)}>
+                {(workspace.environments.length
+                  ? workspace.environments
+                  : [{ id: workspace.environmentId, name: workspace.environmentId }]
+                ).map((environment) => (
+                  <option key={environment.id} value={environment.id}>
+                    {environment.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <Button disabled={current === undefined} onClick={() => setConfirm({ follow: true })}>
+              {t('governance.versions.followLatest')}
+            </Button>
+          </div>
+
+          <h2 className="section-title">{t('governance.versions.history')}</h2>
+          <table className="plain-table versions">
+            <caption className="visually-hidden">{t('governance.versions.history')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('governance.versions.version')}</th>
+                <th scope="col">{t('governance.versions.author')}</th>
+                <th scope="col">{t('governance.versions.savedAt')}</th>
+                <th scope="col">{t('governance.versions.message')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.versions.map((version) => {
+                const isCurrent =
+                  current === version.version || (current === undefined && version.version === data.latest);
+                return (
+                  <tr key={version.version} data-version={version.version}>
+                    <td>
+                      v{version.version}
+                      {version.version === data.latest ? (
+                        <span className="state-badge"> {t('governance.versions.latest')}</span>
+                      ) : null}
+                    </td>
+                    <td>{version.author.email}</td>
+                    <td>{formatTime(version.createdAt, language)}</td>
+                    <td>{version.message || <span className="muted">—</span>}</td>
+                    <td>
+                      {isCurrent ? (
+                        <span className="muted small">
+                          {t('governance.versions.runsHere', { environment: environmentName(target) })}
+                        </span>
+                      ) : (
+                        <Button
+                          className="btn-small"
+                          onClick={() => setConfirm({ version: version.version })}
+                        >
+                          {current !== undefined && version.version < current
+                            ? t('governance.versions.rollbackTo', { version: version.version })
+                            : t('governance.versions.publish', { version: version.version })}
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+
+          <h2 className="section-title">{t('governance.diff.compare')}</h2>
+          <div className="inline-fields">
+            {(
+              [
+                ['from', from, setFrom],
+                ['to', to, setTo],
+              ] as const
+            ).map(([key, value, set]) => (
+              <label key={key} className="inline-field">
+                <span>{t(`governance.diff.${key}`)}</span>
+                <select value={value} onChange={(event) => set(Number(event.target.value))}>
+                  {data.versions.map((version) => (
+                    <option key={version.version} value={version.version}>
+                      v{version.version}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ))}
+          </div>
+          <ErrorBanner error={diff.error} />
+          {diff.data ? <DiffView changes={diff.data} from={from} to={to} /> : null}
+        </>
+      ) : history.loading ? (
+        <p className="muted">{t('common.loading')}</p>
+      ) : null}
+      <Dialog
+        open={Boolean(confirm)}
+        title={
+          confirm && 'version' in confirm
+            ? t('governance.versions.confirmPublish', {
+                version: confirm.version,
+                environment: environmentName(target),
+              })
+            : t('governance.versions.confirmFollow', { environment: environmentName(target) })
+        }
+        busy={busy}
+        onConfirm={() => void apply()}
+        onCancel={() => setConfirm(undefined)}
+        confirmLabel={t('governance.versions.confirm')}
+      >
+        <p>{t('governance.versions.confirmDetail')}</p>
+      </Dialog>
+    </section>
+  );
+}

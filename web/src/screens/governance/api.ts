@@ -1,0 +1,96 @@
+/** Shapes and paths of the governance API: reviews, versions and publications, action groups, audit log. */
+import { pathOf } from '../../api/client.ts';
+import type { ActionDefinition, Parameter } from '../../api/types.ts';
+
+export type ReviewStatus = 'pending' | 'approved' | 'executed' | 'rejected' | 'cancelled' | 'expired';
+export const reviewStatuses: ReviewStatus[] = [
+  'pending',
+  'approved',
+  'executed',
+  'rejected',
+  'cancelled',
+  'expired',
+];
+
+export interface ReviewRequest {
+  id: string;
+  environmentId: string;
+  actionId: string;
+  actionVersion: number;
+  arguments: Record<string, unknown>;
+  requestedBy: { kind: string; id: string; email: string; name: string };
+  requestedAt: string;
+  expiresAt: string;
+  comment?: string;
+  status: ReviewStatus;
+  decidedBy?: { id: string; email: string };
+  decidedAt?: string;
+  decisionComment?: string;
+  executionId?: string;
+  executionError?: { code: string; message: string };
+}
+
+export interface ActionVersion {
+  version: number;
+  definition: ActionDefinition & Record<string, unknown>;
+  author: { id: string; email: string };
+  createdAt: string;
+  message: string;
+}
+
+export interface Publication {
+  environmentId: string;
+  version: number;
+  publishedBy?: { id: string; email: string };
+  publishedAt?: string;
+}
+
+export interface VersionHistory {
+  latest: number;
+  versions: ActionVersion[];
+  publications: Publication[];
+}
+
+export interface DefinitionChange {
+  path: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface ActionGroupDetail {
+  id: string;
+  name: string;
+  actionIds: string[];
+  actions?: { id: string; name: string; description?: string; kind: string; parameters: Parameter[] }[];
+  missingActionIds?: string[];
+  version?: number;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actor: { kind: string; id: string; email?: string };
+  event: string;
+  target: { type: string; id: string };
+  environmentId?: string;
+  outcome: 'succeeded' | 'failed' | 'refused';
+  details?: Record<string, unknown>;
+}
+
+const project = (p: string) => pathOf`/api/v1/projects/${p}`;
+
+export const governancePaths = {
+  reviews: (p: string) => `${project(p)}/review-requests`,
+  review: (p: string, id: string) => `${project(p)}${pathOf`/review-requests/${id}`}`,
+  reviewDecision: (p: string, id: string, verb: 'approve' | 'reject' | 'cancel') =>
+    `${project(p)}${pathOf`/review-requests/${id}/${verb}`}`,
+  versions: (p: string, a: string) => `${project(p)}${pathOf`/actions/${a}/versions`}`,
+  diff: (p: string, a: string, from: number, to: number) =>
+    `${project(p)}${pathOf`/actions/${a}/diff`}?from=${from}&to=${to}`,
+  publication: (p: string, a: string, e: string) => `${project(p)}${pathOf`/actions/${a}/publications/${e}`}`,
+  actionGroups: (p: string) => `${project(p)}/action-groups`,
+  actionGroup: (p: string, g: string) => `${project(p)}${pathOf`/action-groups/${g}`}`,
+  actionGroupOrder: (p: string, g: string) => `${project(p)}${pathOf`/action-groups/${g}/order`}`,
+  auditLog: (p: string) => `${project(p)}/audit-log`,
+  auditExport: (p: string) => `${project(p)}/audit-log/export`,
+};
