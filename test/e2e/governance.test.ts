@@ -157,6 +157,52 @@ describe('governance screens (Chromium, embedded runtime)', () => {
     );
   });
 
+  it('reorders an action group with the keyboard buttons and saves the order', async () => {
+    await admin.goto(`${base}/action-groups`);
+    await admin.getByLabel(/^Id/).fill('daily');
+    await admin.getByLabel(/^Name/).fill('Daily checks');
+    for (const name of ['Find orders', 'Sales report', 'Refund check']) await admin.getByLabel(name).check();
+    await admin.getByRole('button', { name: 'Create group' }).click();
+    await admin.getByRole('list', { name: 'Order of Daily checks' }).waitFor();
+    await admin.getByRole('button', { name: 'Move Refund check up' }).click();
+    await admin.getByRole('button', { name: 'Move Refund check up' }).click();
+    await admin.getByRole('button', { name: 'Save order' }).click();
+    await expect
+      .poll(async () => (await call('GET', '/api/v1/projects/demo/action-groups/daily')).body.actionIds)
+      .toEqual(['approve-demo', 'find-orders', 'sales-report']);
+    await screenshot(admin, 'action-groups', { fullPage: true });
+  });
+
+  it('finds the approval in the audit log', async () => {
+    await admin.goto(`${base}/audit-log`);
+    await admin.getByLabel(/^Event/).fill('review.');
+    await admin.getByRole('button', { name: 'Search' }).click();
+    const row = admin.getByRole('row', { name: /review\.approve/ });
+    await expect(row.textContent()).resolves.toContain(lead.email);
+    await screenshot(admin, 'audit-log');
+  });
+
+  it('shows the editor and identity screens', async () => {
+    await admin.goto(`${base}/data-sources`);
+    await admin.getByRole('row', { name: /demo-postgres/ }).waitFor();
+    await screenshot(admin, 'data-sources');
+    await admin.goto(`${base}/editor/actions/approve-demo`);
+    await expect
+      .poll(() => admin.getByLabel('SQL of statement 1', { exact: false }).inputValue())
+      .toContain("'v2' AS revision");
+    await screenshot(admin, 'action-editor', { fullPage: true });
+    await admin.goto(`${base}/variables`);
+    await admin.getByRole('heading', { name: 'Secrets', exact: true }).waitFor();
+    await screenshot(admin, 'variables');
+    await admin.goto(`${base}/members`);
+    const member = admin.getByRole('row', { name: new RegExp(lead.email) });
+    await expect(member.getByRole('combobox').inputValue()).resolves.toBe('operations_lead');
+    await screenshot(admin, 'members', { fullPage: true });
+    await admin.goto(`${base}/service-accounts`);
+    await admin.getByRole('heading', { name: 'Service accounts' }).waitFor();
+    await screenshot(admin, 'service-accounts');
+  });
+
   it('shows the reviews in Japanese', async () => {
     await reviewer.getByLabel('Language').selectOption('ja');
     await reviewer.goto(`${base}/reviews`);

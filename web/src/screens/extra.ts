@@ -3,8 +3,15 @@
  * `Screen[]` from its folder; concatenate them here.
  */
 
+import { editorScreens } from './editors/screens.ts';
 import { governanceScreens } from './governance/screens.ts';
+import { identityScreens } from './identity/screens.ts';
 import type { Screen } from './registry.ts';
 import { schedulingScreens } from './scheduling/screens.ts';
 
-export const extraScreens: Screen[] = [...governanceScreens, ...schedulingScreens];
+export const extraScreens: Screen[] = [
+  ...governanceScreens,
+  ...schedulingScreens,
+  ...editorScreens,
+  ...identityScreens,
+];

@@ -1,0 +1,63 @@
+/** ID 管理画面（メンバー・ロール・ユーザーグループ・サービスアカウント）の日本語。 */
+export const identityJa: Record<string, string> = {
+  'nav.identity.members': 'メンバー',
+  'nav.identity.serviceAccounts': 'サービスアカウント',
+
+  'identity.role.admin': '管理者',
+  'identity.role.development_lead': '開発リーダー',
+  'identity.role.developer': '開発者',
+  'identity.role.operations_lead': '運用リーダー',
+  'identity.role.member': 'メンバー',
+
+  'identity.members.title': 'メンバーとロール',
+  'identity.members.member': 'メンバー',
+  'identity.members.kind': '種類',
+  'identity.members.role': 'ロール',
+  'identity.members.roleOf': '{name} のロール',
+  'identity.members.noDirectRole': '（グループ経由のみ）',
+  'identity.members.groups': 'ユーザーグループ',
+  'identity.members.effectiveRole': '実効ロール',
+  'identity.members.remove': '削除',
+  'identity.members.removeTitle': '{name} をプロジェクトから削除しますか？',
+  'identity.members.removeDetail':
+    'ただちにアクセスできなくなり、プロジェクトのすべてのユーザーグループからも外れます。',
+  'identity.members.removed': '{name} を削除しました。',
+  'identity.members.roleChanged': '{name} のロールを {role} にしました。',
+  'identity.members.add': 'メンバーを追加',
+  'identity.members.email': 'メールアドレス',
+  'identity.members.added': '{email} を追加しました。',
+
+  'identity.groups.title': 'ユーザーグループ',
+  'identity.groups.new': 'ユーザーグループを作成',
+  'identity.groups.form': 'ユーザーグループ',
+  'identity.groups.members': 'メンバー',
+  'identity.groups.noRole': '（ロールなし）',
+
+  'identity.accounts.title': 'サービスアカウント',
+  'identity.accounts.none': 'サービスアカウントはまだありません。',
+  'identity.accounts.new': 'サービスアカウントを作成',
+  'identity.accounts.nameHint': '英小文字・数字・- のみ。メールアドレスはこの名前から作られます。',
+  'identity.accounts.create': '作成',
+  'identity.accounts.created': '{email} を作成しました。',
+  'identity.accounts.enabled': '有効',
+  'identity.accounts.disabled': '無効',
+  'identity.accounts.enable': '有効にする',
+  'identity.accounts.disable': '無効にする',
+  'identity.accounts.policies': '信頼ポリシー',
+  'identity.accounts.deleteDetail': '信頼ポリシーも削除され、発行済みのトークンは使えなくなります。',
+
+  'identity.policies.title': '{name} の信頼ポリシー',
+  'identity.policies.none':
+    '信頼ポリシーがないため、外部のワークロードはこのアカウントとして動作できません。',
+  'identity.policies.new': '信頼ポリシーを作成',
+  'identity.policies.form': '信頼ポリシー',
+  'identity.policies.issuer': '発行者（https URL）',
+  'identity.policies.audience': 'オーディエンス',
+  'identity.policies.claims': '条件とするクレーム',
+  'identity.policies.claimsHint':
+    'すべてのクレームが一致する必要があります。* や ? を使わない限り完全一致です。',
+  'identity.policies.claimKey': 'クレーム {n}',
+  'identity.policies.claimPattern': 'パターン {n}',
+  'identity.policies.addClaim': 'クレームを追加',
+  'identity.policies.removeClaim': 'クレーム {n} を削除',
+};

@@ -1,0 +1,61 @@
+/** Actions to edit: the list with links to the editor, and a new action. */
+import { api } from '../../api/client.ts';
+import { apiPaths } from '../../api/paths.ts';
+import type { ActionDefinition, ListOf } from '../../api/types.ts';
+import { Link } from '../../app/router.tsx';
+import { useWorkspace } from '../../app/workspace.tsx';
+import { EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
+import { useT } from '../../i18n/index.tsx';
+
+export function ActionEditorListScreen() {
+  const t = useT();
+  const workspace = useWorkspace();
+  const actions = useAsync(
+    () => api.get<ListOf<ActionDefinition>>(apiPaths.actions(workspace.projectId)),
+    [workspace.projectId],
+  );
+  return (
+    <section className="screen" aria-labelledby="action-editor-list-title">
+      <div className="screen-header">
+        <h1 id="action-editor-list-title">{t('editors.actions.title')}</h1>
+        <div className="header-spacer" />
+        <Link href={workspace.href('/editor/actions/new')} className="btn btn-primary">
+          {t('editors.actions.new')}
+        </Link>
+      </div>
+      <ErrorBanner error={actions.error} />
+      {actions.data && actions.data.data.length === 0 ? <EmptyState title={t('actions.none')} /> : null}
+      {actions.data && actions.data.data.length > 0 ? (
+        <table className="plain-table">
+          <caption className="visually-hidden">{t('editors.actions.title')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('editors.name')}</th>
+              <th scope="col">{t('editors.id')}</th>
+              <th scope="col">{t('editors.actions.dataSource')}</th>
+              <th scope="col">{t('governance.versions.version')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {actions.data.data.map((action) => (
+              <tr key={action.id}>
+                <td>
+                  <Link href={workspace.href(`/editor/actions/${encodeURIComponent(action.id)}`)}>
+                    {action.name}
+                  </Link>
+                </td>
+                <td className="mono">{action.id}</td>
+                <td className="mono">{action.dataSourceId}</td>
+                <td>
+                  <Link href={workspace.href(`/actions/${encodeURIComponent(action.id)}/versions`)}>
+                    v{action.version ?? '?'}
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

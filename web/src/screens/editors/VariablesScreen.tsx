@@ -1,0 +1,165 @@
+/**
+ * Variables and secrets of the current environment. Variable values are shown and editable;
+ * secrets are write-only: only their names and when they changed are listed, and a new value is
+ * typed into a password field that is cleared after saving.
+ */
+import { type FormEvent, useState } from 'react';
+import { api } from '../../api/client.ts';
+import { useWorkspace } from '../../app/workspace.tsx';
+import {
+  Button,
+  Dialog,
+  EmptyState,
+  ErrorBanner,
+  Field,
+  useAsync,
+  useToast,
+} from '../../components/index.ts';
+import { useLanguage, useT } from '../../i18n/index.tsx';
+import { formatTime } from '../scheduling/api.ts';
+import { errorAt, pointerErrors } from '../scheduling/field-errors.ts';
+import { editorPaths } from './api.ts';
+
+export function VariablesScreen() {
+  const t = useT();
+  const workspace = useWorkspace();
+  return (
+    <section className="screen" aria-labelledby="variables-title">
+      <h1 id="variables-title">
+        {t('editors.variables.title', {
+          environment: workspace.environment?.name ?? workspace.environmentId,
+        })}
+      </h1>
+      <ValueList kind="variables" />
+      <ValueList kind="secrets" />
+    </section>
+  );
+}
+
+function ValueList({ kind }: { kind: 'variables' | 'secrets' }) {
+  const t = useT();
+  const toast = useToast();
+  const { language } = useLanguage();
+  const { projectId, environmentId } = useWorkspace();
+  const listPath = editorPaths[kind](projectId, environmentId);
+  const itemPath = (name: string) =>
+    kind === 'variables'
+      ? editorPaths.variable(projectId, environmentId, name)
+      : editorPaths.secret(projectId, environmentId, name);
+  const list = useAsync(
+    () => api.get<{ data: { name: string; value?: string; updatedAt?: string }[] }>(listPath),
+    [listPath],
+  );
+  const [name, setName] = useState('');
+  const [value, setValue] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<unknown>();
+  const [saving, setSaving] = useState(false);
+  const [deleting, setDeleting] = useState<string>();
+  const secret = kind === 'secrets';
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    setErrors({});
+    setFailure(undefined);
+    try {
+      await api.put(itemPath(name), { value });
+      toast(t(`editors.${kind}.saved`, { name }));
+      setName('');
+      setValue('');
+      list.reload();
+    } catch (error) {
+      setFailure(error);
+      setErrors(pointerErrors(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!deleting) return;
+    try {
+      await api.del(itemPath(deleting));
+      toast(t('editors.deleted', { name: deleting }));
+      list.reload();
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setDeleting(undefined);
+    }
+  };
+
+  return (
+    <section className="value-list" aria-labelledby={`${kind}-heading`}>
+      <h2 id={`${kind}-heading`} className="section-title">
+        {t(`editors.${kind}.heading`)}
+      </h2>
+      {secret ? <p className="muted small">{t('editors.secrets.writeOnly')}</p> : null}
+      <ErrorBanner error={list.error ?? (Object.keys(errors).length ? undefined : failure)} />
+      {list.data && list.data.data.length === 0 ? <EmptyState title={t(`editors.${kind}.none`)} /> : null}
+      {list.data && list.data.data.length > 0 ? (
+        <table className="plain-table">
+          <caption className="visually-hidden">{t(`editors.${kind}.heading`)}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('editors.name')}</th>
+              <th scope="col">{secret ? t('editors.secrets.updatedAt') : t('editors.variables.value')}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.data.map((item) => (
+              <tr key={item.name}>
+                <td className="mono">{item.name}</td>
+                <td className={secret ? '' : 'mono'}>
+                  {secret ? formatTime(item.updatedAt, language) : item.value}
+                </td>
+                <td>
+                  <Button
+                    className="btn-small"
+                    onClick={() => {
+                      setName(item.name);
+                      setValue(secret ? '' : (item.value ?? ''));
+                    }}
+                  >
+                    {secret ? t('editors.secrets.replace') : t('editors.edit')}
+                  </Button>{' '}
+                  <Button className="btn-small" variant="danger" onClick={() => setDeleting(item.name)}>
+                    {t('editors.delete')}
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <form className="inline-fields" onSubmit={save} noValidate aria-label={t(`editors.${kind}.set`)}>
+        <Field label={t('editors.name')} required error={errorAt(errors, 'name')}>
+          <input className="mono" value={name} onChange={(event) => setName(event.target.value)} />
+        </Field>
+        <Field label={t(`editors.${kind}.valueLabel`)} required error={errorAt(errors, 'value')}>
+          <input
+            type={secret ? 'password' : 'text'}
+            autoComplete={secret ? 'new-password' : 'off'}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+          />
+        </Field>
+        <Button type="submit" variant="primary" busy={saving} disabled={!name}>
+          {t(`editors.${kind}.set`)}
+        </Button>
+      </form>
+      <Dialog
+        open={Boolean(deleting)}
+        title={t('editors.deleteTitle', { name: deleting ?? '' })}
+        danger
+        confirmLabel={t('editors.delete')}
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(undefined)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,185 @@
+/**
+ * The action editor's state and the PUT body. Each parameter is edited as its common fields
+ * (name, kind, label, required) plus its other settings as JSON, so every parameter kind the API
+ * knows can be edited without a form per kind; the server validates and names bad fields.
+ */
+import type { Parameter } from '../../api/types.ts';
+
+export interface ParameterDraft {
+  name: string;
+  kind: Parameter['kind'];
+  label: string;
+  required: boolean;
+  /** The remaining fields of the parameter as a JSON object text. */
+  extra: string;
+}
+
+export interface ActionDraft {
+  id: string;
+  name: string;
+  description: string;
+  dataSourceId: string;
+  kind: 'sql' | 'http';
+  statements: { title: string; sql: string }[];
+  method: string;
+  path: string;
+  parameters: ParameterDraft[];
+  permissionMode: 'everyone' | 'restricted' | 'javascript_action';
+  permissionUsers: string;
+  permissionRoles: string[];
+  permissionGroups: string;
+  reviewRequired: boolean;
+  reviewExpiresInMinutes: string;
+  changeMessage: string;
+  /** Fields this editor does not show (HTTP headers, body, query…), sent back unchanged. */
+  rest: Record<string, unknown>;
+}
+
+export const emptyActionDraft = (): ActionDraft => ({
+  id: '',
+  name: '',
+  description: '',
+  dataSourceId: '',
+  kind: 'sql',
+  statements: [{ title: 'Result', sql: '' }],
+  method: 'GET',
+  path: '',
+  parameters: [],
+  permissionMode: 'everyone',
+  permissionUsers: '',
+  permissionRoles: [],
+  permissionGroups: '',
+  reviewRequired: false,
+  reviewExpiresInMinutes: '',
+  changeMessage: '',
+  rest: {},
+});
+
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
+  const {
+    id,
+    name,
+    description,
+    dataSourceId,
+    kind,
+    statements,
+    method,
+    path,
+    parameters,
+    permission,
+    review,
+    version: _v,
+    createdAt: _c,
+    updatedAt: _u,
+    updatedBy: _b,
+    projectId: _p,
+    ...rest
+  } = action as Record<string, never>;
+  const perm = (permission ?? {}) as {
+    mode?: ActionDraft['permissionMode'];
+    users?: string[];
+    roles?: string[];
+    groups?: string[];
+  };
+  const rev = (review ?? {}) as { required?: boolean; expiresInMinutes?: number };
+  return {
+    id: id ?? '',
+    name: name ?? '',
+    description: description ?? '',
+    dataSourceId: dataSourceId ?? '',
+    kind: (kind as 'sql' | 'http') ?? 'sql',
+    statements: (statements as { title: string; sql: string }[] | undefined) ?? [
+      { title: 'Result', sql: '' },
+    ],
+    method: method ?? 'GET',
+    path: path ?? '',
+    parameters: ((parameters ?? []) as Parameter[]).map((parameter) => {
+      const {
+        name: pName,
+        kind: pKind,
+        label,
+        required,
+        ...other
+      } = parameter as Parameter & Record<string, unknown>;
+      return {
+        name: pName,
+        kind: pKind,
+        label: (label as string | undefined) ?? '',
+        required: Boolean(required),
+        extra: Object.keys(other).length ? JSON.stringify(other, null, 2) : '',
+      };
+    }),
+    permissionMode: perm.mode ?? 'everyone',
+    permissionUsers: (perm.users ?? []).join(', '),
+    permissionRoles: perm.roles ?? [],
+    permissionGroups: (perm.groups ?? []).join(', '),
+    reviewRequired: Boolean(rev.required),
+    reviewExpiresInMinutes: rev.expiresInMinutes ? String(rev.expiresInMinutes) : '',
+    changeMessage: '',
+    rest: rest as Record<string, unknown>,
+  };
+}
+
+/** The body, or the index of a parameter whose extra settings are not a JSON object. */
+export function actionBody(
+  draft: ActionDraft,
+): { ok: true; body: Record<string, unknown> } | { ok: false; parameter: number } {
+  const parameters: Record<string, unknown>[] = [];
+  for (const [index, parameter] of draft.parameters.entries()) {
+    let extra: Record<string, unknown> = {};
+    if (parameter.extra.trim()) {
+      try {
+        const parsed: unknown = JSON.parse(parameter.extra);
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+          return { ok: false, parameter: index };
+        extra = parsed as Record<string, unknown>;
+      } catch {
+        return { ok: false, parameter: index };
+      }
+    }
+    parameters.push({
+      ...extra,
+      name: parameter.name,
+      kind: parameter.kind,
+      ...(parameter.label ? { label: parameter.label } : {}),
+      ...(parameter.required ? { required: true } : {}),
+    });
+  }
+  const permission =
+    draft.permissionMode === 'everyone'
+      ? { mode: 'everyone' }
+      : {
+          mode: draft.permissionMode,
+          ...(list(draft.permissionUsers).length ? { users: list(draft.permissionUsers) } : {}),
+          ...(draft.permissionRoles.length ? { roles: draft.permissionRoles } : {}),
+          ...(list(draft.permissionGroups).length ? { groups: list(draft.permissionGroups) } : {}),
+        };
+  const body: Record<string, unknown> = {
+    ...draft.rest,
+    id: draft.id,
+    name: draft.name,
+    ...(draft.description ? { description: draft.description } : {}),
+    kind: draft.kind,
+    dataSourceId: draft.dataSourceId,
+    parameters,
+    permission,
+    review: {
+      required: draft.reviewRequired,
+      ...(draft.reviewExpiresInMinutes ? { expiresInMinutes: Number(draft.reviewExpiresInMinutes) } : {}),
+    },
+    ...(draft.changeMessage ? { changeMessage: draft.changeMessage } : {}),
+  };
+  if (draft.kind === 'sql') body.statements = draft.statements;
+  else {
+    body.method = draft.method;
+    body.path = draft.path;
+    delete body.statements;
+  }
+  return { ok: true, body };
+}
