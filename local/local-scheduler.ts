@@ -148,7 +148,9 @@ export class LocalScheduler implements Scheduler {
   }
 
   private drain() {
-    const limit = this.options.concurrency ?? 64;
+    // High: a delivery mostly waits for its data source's pool, which bounds the real work; a low limit
+    // here would only make due runs start late.
+    const limit = this.options.concurrency ?? 1000;
     while (this.inFlight < limit && this.queue.length > 0) {
       const delivery = this.queue.shift()!;
       this.inFlight++;

@@ -33,6 +33,7 @@ import { startDevIdp } from './dev-idp.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
+import { JournaledSchedulingStore } from './journaled-scheduling-store.ts';
 import { LocalJobRunner } from './local-job-runner.ts';
 import { type Delivery, LocalScheduler } from './local-scheduler.ts';
 import { startScheduling } from './scheduling-startup.ts';
@@ -104,6 +105,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       join(options.dataDir, 'audit.journal'),
     );
     closers.push(() => audit.close());
+    const schedules = await JournaledSchedulingStore.open(
+      new DynamoDbSchedulingStore(dynamo.client, tableName),
+      join(options.dataDir, 'scheduling.journal'),
+    );
+    closers.push(() => schedules.close());
     // One process owns the data directory, so evicting on write keeps the cache exact; the TTL
     // only bounds memory for definitions nobody asks for any more.
     const store = new CachingStore(journal, 5 * 60_000);
@@ -144,7 +150,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         clock: systemClock,
         env: process.env,
       }),
-      schedules: new DynamoDbSchedulingStore(dynamo.client, tableName),
+      schedules,
       scheduler,
       jobs,
     };

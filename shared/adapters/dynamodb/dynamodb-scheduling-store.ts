@@ -313,6 +313,23 @@ export class DynamoDbSchedulingStore implements SchedulingStore {
     );
   }
 
+  /**
+   * Unconditional batch writes of runs and chunks, for a write-behind journal in front of this store
+   * (the embedded runtime, where one process is the only writer and decides the conditions itself).
+   */
+  async putJournaled(records: { runs: CronRun[]; chunks: BatchChunk[] }): Promise<void> {
+    await this.writeMany([
+      ...records.runs.map((run) => ({
+        PutRequest: { Item: { ...cronRunKeys(run), type: 'cronRun', ...run } },
+      })),
+      ...records.chunks.map((chunk) => ({
+        PutRequest: {
+          Item: { ...keys.batchChunk(chunk.batchId, chunk.index), type: 'batchChunk', ...chunk },
+        },
+      })),
+    ]);
+  }
+
   // Execution results
   async putExecutionResults(executionId: string, results: StatementResult[]): Promise<void> {
     const bytes = Buffer.from(JSON.stringify(results), 'utf8');
