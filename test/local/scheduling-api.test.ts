@@ -423,6 +423,13 @@ describe('batches', () => {
     const csv = await results.text();
     expect(csv).toMatch(/success/);
     expect(csv.split(/\r\n/).filter(Boolean)).toHaveLength(4);
+    // The batch is audited when posted and when finished (rows have their execution records).
+    const audit = await admin.get(`/api/v1/projects/demo/audit-log?target=${created.body.batch.id}`);
+    expect(audit.body.data.map((e: { event: string }) => e.event)).toContain('batch.finish');
+    expect(audit.body.data.find((e: { event: string }) => e.event === 'batch.finish').details).toMatchObject({
+      success: 3,
+      failure: 0,
+    });
     // Nothing failed: a retry is refused.
     expect((await admin.post(`${env}/batches/${created.body.batch.id}/retry`, {})).status).toBe(409);
   });

@@ -8,7 +8,6 @@
  */
 import { DoguError } from '../errors.ts';
 import { executeAction } from '../execute-action.ts';
-import { auditScheduledExecution } from '../scheduling/audit-run.ts';
 import type { SchedulingDeps } from '../scheduling/deps.ts';
 import { principalOfExecutor } from '../scheduling/executor.ts';
 import type { Batch, BatchChunk, BatchProgress, BatchRow } from '../scheduling/model.ts';
@@ -101,7 +100,6 @@ async function runRow(
       };
     }
     const { execution } = outcome;
-    await auditScheduledExecution(deps, principal, execution);
     return execution.status === 'succeeded'
       ? { ...row, status: 'success' }
       : {
@@ -200,6 +198,8 @@ export async function finishBatch(
     finishedAt: now,
     updatedAt: now,
   };
+  // Audited first: whoever sees the batch finished finds its entry.
+  await auditBatchFinished(deps, finished);
   await deps.schedules.putBatch(finished);
   return finished;
 }
@@ -241,4 +241,27 @@ export async function recoverBatches(deps: SchedulingDeps): Promise<number> {
     }
   }
   return recovered;
+}
+
+/**
+ * A batch is audited twice: `batch.create` (who started it, for which action) when it is posted, and
+ * `batch.finish` with its counts here. Each row has its execution record (`via: batch`, its origin);
+ * an audit entry per row would double the store writes of a 10,000-row batch and say nothing more.
+ */
+async function auditBatchFinished(deps: SchedulingDeps, batch: Batch) {
+  try {
+    await deps.audit.append({
+      id: deps.ids.next('aud'),
+      projectId: batch.projectId,
+      at: deps.clock.now().toISOString(),
+      actor: { kind: batch.executor.kind, id: batch.executor.id, email: batch.executor.email },
+      event: 'batch.finish',
+      target: { type: 'batch', id: batch.id },
+      environmentId: batch.environmentId,
+      outcome: batch.progress?.failure ? 'failed' : 'succeeded',
+      details: { actionId: batch.actionId, attempt: batch.attempt, ...batch.progress },
+    });
+  } catch {
+    // The batch finished; a missing entry must not undo that.
+  }
 }
