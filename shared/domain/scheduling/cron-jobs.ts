@@ -118,9 +118,7 @@ export async function updateCronJob(
       ],
     });
   }
-  if (!(await deps.schedules.saveCronJob(job, current.version))) throw staleVersion(current, current.version);
-  await deps.scheduler.putCronJob(job);
-  return viewOf(job, deps.clock.now());
+  return saveAndArm(deps, job, current);
 }
 
 export async function deleteCronJob(
@@ -154,9 +152,7 @@ export async function stopCronJob(
     updatedAt: now,
     version: current.version + 1,
   };
-  if (!(await deps.schedules.saveCronJob(job, current.version))) throw staleVersion(current, current.version);
-  await deps.scheduler.putCronJob(job);
-  return viewOf(job, deps.clock.now());
+  return saveAndArm(deps, job, current);
 }
 
 /** Spec 3: stopped → running. The scheduled times passed while stopped are recorded as cancelled. */
@@ -177,18 +173,18 @@ export async function resumeCronJob(
     updatedAt: now.toISOString(),
     version: current.version + 1,
   };
-  if (!(await deps.schedules.saveCronJob(job, current.version))) throw staleVersion(current, current.version);
-  if (current.stoppedAt) {
-    await recordMissedRuns(
-      deps,
-      job,
-      new Date(current.stoppedAt),
-      now,
-      'The job was stopped at its scheduled time.',
-    );
-  }
-  await deps.scheduler.putCronJob(job);
-  return viewOf(job, deps.clock.now());
+  const stoppedAt = current.stoppedAt;
+  return saveAndArm(deps, job, current, async () => {
+    if (stoppedAt) {
+      await recordMissedRuns(
+        deps,
+        job,
+        new Date(stoppedAt),
+        now,
+        'The job was stopped at its scheduled time.',
+      );
+    }
+  });
 }
 
 async function checkInput(
@@ -240,6 +236,19 @@ async function checkInput(
     arguments: input.arguments,
     executor,
   };
+}
+
+/** Saves over `current` (refused when someone saved first), then (re)arms its triggers. */
+async function saveAndArm(
+  deps: SchedulingDeps,
+  job: CronJob,
+  current: CronJob,
+  beforeArming?: () => Promise<unknown>,
+): Promise<CronJobView> {
+  if (!(await deps.schedules.saveCronJob(job, current.version))) throw staleVersion(current, current.version);
+  await beforeArming?.();
+  await deps.scheduler.putCronJob(job);
+  return viewOf(job, deps.clock.now());
 }
 
 const staleVersion = (job: CronJob, version: number) =>
