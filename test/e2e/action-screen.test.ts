@@ -78,7 +78,7 @@ describe('action screen (Chromium, embedded runtime)', () => {
     await page.getByLabel(/Minimum total/).fill('5000');
     await page.getByLabel(/Sort by/).selectOption({ label: 'Total' });
     await page.getByLabel(/^Limit/).fill('4');
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
 
     const rows = await tableRows(page, 'Orders');
     const expected = await demoQuery<{ id: number; customer: string; total_yen: number }>(
@@ -96,7 +96,7 @@ describe('action screen (Chromium, embedded runtime)', () => {
 
   it("shows the API's validation message next to the input it concerns", async () => {
     await page.getByLabel(/^Limit/).fill('5000');
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     const limit = page.getByLabel(/^Limit/);
     await expect.poll(() => limit.getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await limit.getAttribute('aria-describedby'))!.split(' ');
@@ -107,7 +107,7 @@ describe('action screen (Chromium, embedded runtime)', () => {
   });
 
   it('downloads one statement as CSV through the API, with the rows shown', async () => {
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     const shown = await tableRows(page, 'Orders');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -122,10 +122,20 @@ describe('action screen (Chromium, embedded runtime)', () => {
     );
   });
 
+  it('runs the same arguments as a job and shows them on the execution screen when it finishes', async () => {
+    const shown = await tableRows(page, 'Orders');
+    await page.getByRole('button', { name: 'Run as a job' }).click();
+    await page.waitForURL(/\/p\/demo\/e\/development\/executions\/exe_[0-9a-f]+$/);
+    await expect
+      .poll(() => page.getByTestId('execution-status').textContent(), { timeout: 10_000 })
+      .toBe('Succeeded');
+    expect(await tableRows(page, 'Orders')).toEqual(shown);
+  });
+
   it('shows image URLs of a result as images', async () => {
     await page.goto('/p/demo/e/development/actions/product-gallery');
     await page.getByLabel(/Maximum price/).fill('1000');
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByRole('table', { name: 'Products' }).waitFor();
     const expected = await demoQuery<{ name: string }>(
       'SELECT name FROM products WHERE price_yen <= 1000 ORDER BY id',
@@ -164,7 +174,7 @@ describe('action screen (Chromium, embedded runtime)', () => {
   it('switches to Japanese without breaking the layout', async () => {
     await page.goto('/p/demo/e/development/actions/find-orders');
     await page.getByLabel('Language').selectOption('ja');
-    await page.getByRole('button', { name: '実行' }).click();
+    await page.getByRole('button', { name: '実行', exact: true }).click();
     await page.getByRole('table', { name: 'Orders' }).waitFor();
     await expect(page.locator('.results h2').textContent()).resolves.toBe('実行結果');
     // No horizontal overflow of the page in Japanese.

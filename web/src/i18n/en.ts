@@ -60,6 +60,14 @@ export const en = {
   'action.reviewRequestedDetail':
     'This action runs only after another member approves. It will run with these arguments when approved.',
   'action.openReview': 'Open review request {id}',
+  'action.runAsJob': 'Run as a job',
+  'action.startingJob': 'Starting…',
+  'action.runAsJobHint':
+    'Run as a job runs in the background (up to 30 minutes) and opens its status page; you can leave it running.',
+  'action.links': 'Related screens',
+  'action.versionsLink': 'Versions',
+  'action.batchLink': 'Run as a batch',
+  'action.editLink': 'Edit',
 
   'param.choose': 'Choose…',
   'param.none': '(not set)',

@@ -45,6 +45,11 @@ export const identityEn: Record<string, string> = {
   'identity.accounts.disable': 'Disable',
   'identity.accounts.policies': 'Trust policies',
   'identity.accounts.deleteDetail': 'Its trust policies are deleted too, and its tokens stop working.',
+  'identity.accounts.revokeTokens': 'Revoke tokens',
+  'identity.accounts.revokeTitle': 'Revoke every token of {name}?',
+  'identity.accounts.revokeDetail':
+    'Every access token issued to this account so far stops working at once. Workloads sign in again through their trust policies and get new tokens.',
+  'identity.accounts.tokensRevoked': 'Revoked the tokens of {name}.',
 
   'identity.policies.title': 'Trust policies of {name}',
   'identity.policies.none': 'No trust policies: no external workload can act as this account.',

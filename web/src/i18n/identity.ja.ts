@@ -45,6 +45,11 @@ export const identityJa: Record<string, string> = {
   'identity.accounts.disable': '無効にする',
   'identity.accounts.policies': '信頼ポリシー',
   'identity.accounts.deleteDetail': '信頼ポリシーも削除され、発行済みのトークンは使えなくなります。',
+  'identity.accounts.revokeTokens': 'トークンを失効',
+  'identity.accounts.revokeTitle': '{name} のトークンをすべて失効させますか？',
+  'identity.accounts.revokeDetail':
+    'このアカウントにこれまで発行したアクセストークンはすべて直ちに使えなくなります。ワークロードは信頼ポリシーで再度サインインし、新しいトークンを受け取ります。',
+  'identity.accounts.tokensRevoked': '{name} のトークンを失効させました。',
 
   'identity.policies.title': '{name} の信頼ポリシー',
   'identity.policies.none':

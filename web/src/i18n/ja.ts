@@ -62,6 +62,14 @@ export const ja: Record<keyof typeof en, string> = {
   'action.reviewRequestedDetail':
     'このアクションは他のメンバーの承認後に実行されます。承認されると、この引数で実行されます。',
   'action.openReview': 'レビュー依頼 {id} を開く',
+  'action.runAsJob': 'ジョブとして実行',
+  'action.startingJob': '開始中…',
+  'action.runAsJobHint':
+    '「ジョブとして実行」はバックグラウンドで実行し（最長 30 分）、状況画面を開きます。画面を離れても実行は続きます。',
+  'action.links': '関連画面',
+  'action.versionsLink': 'バージョン',
+  'action.batchLink': 'バッチ実行',
+  'action.editLink': '編集',
 
   'param.choose': '選択してください…',
   'param.none': '（未指定）',

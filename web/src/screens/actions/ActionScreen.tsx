@@ -1,17 +1,21 @@
 /**
  * The execution screen generated from an action's definition: its parameters as a form, Run,
  * and the results. Validation messages come from the API's 422 pointers, next to each input.
- * A review-gated action answers "review requested" with a link to the request instead.
+ * A review-gated action answers "review requested" with a link to the request instead, and sends
+ * the requester's comment with it. "Run as a job" starts the same run in the background and opens
+ * its status screen (docs/scheduling.md).
  */
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { ApiError, api } from '../../api/client.ts';
 import { apiPaths } from '../../api/paths.ts';
 import type { Execution, ReviewRequested } from '../../api/types.ts';
-import { Link } from '../../app/router.tsx';
+import { Link, navigate } from '../../app/router.tsx';
 import { useSession } from '../../app/session.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
+import { ReviewCommentField } from '../governance/RequestReviewForm.tsx';
+import { ActionLinks } from './ActionLinks.tsx';
 import { loadAction } from './load-action.ts';
 import { ParameterInput } from './ParameterInput.tsx';
 import { choicesOf, type Drafts, errorsByParameter, initialDrafts, toArguments } from './parameter-values.ts';
@@ -34,21 +38,27 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
   const action = loaded.data?.action;
   const [drafts, setDrafts] = useState<Drafts>({});
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [running, setRunning] = useState(false);
+  const [comment, setComment] = useState('');
+  /** Which button started the request in flight: both are blocked meanwhile. */
+  const [busy, setBusy] = useState<'run' | 'job'>();
+  const running = busy !== undefined;
   const [outcome, setOutcome] = useState<Outcome>();
 
   useEffect(() => {
     if (!action) return;
     setDrafts(initialDrafts(action.parameters));
     setFieldErrors({});
+    setComment('');
     setOutcome(undefined);
   }, [action]);
 
   const visibleParameters = useMemo(() => action?.parameters ?? [], [action]);
 
-  const run = async (event?: FormEvent) => {
-    event?.preventDefault();
-    if (!action || running) return;
+  const reviewGated = Boolean(action?.review?.required);
+
+  /** The arguments to send, or undefined when an input is invalid (its message is shown). */
+  const collectArguments = (): Record<string, unknown> | undefined => {
+    if (!action) return undefined;
     const { arguments: args, errors } = toArguments(action.parameters, drafts);
     const clientErrors = Object.fromEntries(
       Object.entries(errors).map(([name, e]) => [name, t(e.key, e.vars)]),
@@ -56,30 +66,63 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
     setFieldErrors(clientErrors);
     if (Object.keys(clientErrors).length > 0) {
       focusFirstError();
-      return;
+      return undefined;
     }
-    setRunning(true);
+    return args;
+  };
+
+  const showFailure = (error: unknown) => {
+    if (error instanceof ApiError && error.code === 'argument_invalid') {
+      setFieldErrors(errorsByParameter(error.errors));
+      setOutcome({ kind: 'failed', error });
+      focusFirstError();
+    } else {
+      const execution =
+        error instanceof ApiError ? (error.body.execution as Execution | undefined) : undefined;
+      setOutcome({ kind: 'failed', error, ...(execution ? { execution } : {}) });
+    }
+  };
+
+  const run = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!action || running) return;
+    const args = collectArguments();
+    if (!args) return;
+    setBusy('run');
     const path = apiPaths.executions(workspace.projectId, workspace.environmentId, action.id);
+    const trimmedComment = comment.trim();
     try {
-      const response = await api.postWithResponse<Execution | ReviewRequested>(path, { arguments: args });
+      const response = await api.postWithResponse<Execution | ReviewRequested>(path, {
+        arguments: args,
+        ...(reviewGated && trimmedComment ? { comment: trimmedComment } : {}),
+      });
       if (response.status === 202 && 'reviewRequest' in response.body) {
         setOutcome({ kind: 'review', review: response.body });
+        setComment('');
       } else {
         setOutcome({ kind: 'execution', execution: response.body as Execution, arguments: args });
       }
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'argument_invalid') {
-        const byName = errorsByParameter(error.errors);
-        setFieldErrors(byName);
-        setOutcome({ kind: 'failed', error });
-        focusFirstError();
-      } else {
-        const execution =
-          error instanceof ApiError ? (error.body.execution as Execution | undefined) : undefined;
-        setOutcome({ kind: 'failed', error, ...(execution ? { execution } : {}) });
-      }
+      showFailure(error);
     } finally {
-      setRunning(false);
+      setBusy(undefined);
+    }
+  };
+
+  const runAsJob = async () => {
+    if (!action || running) return;
+    const args = collectArguments();
+    if (!args) return;
+    setBusy('job');
+    const path = apiPaths.executions(workspace.projectId, workspace.environmentId, action.id);
+    try {
+      // 202 at once with the queued execution; its own screen polls it until it finishes.
+      const started = await api.post<{ execution: Execution }>(path, { arguments: args, async: true });
+      navigate(workspace.href(`/executions/${encodeURIComponent(started.execution.id)}`));
+    } catch (error) {
+      showFailure(error);
+    } finally {
+      setBusy(undefined);
     }
   };
 
@@ -121,6 +164,7 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
           </div>
           {action.description ? <p className="action-description">{action.description}</p> : null}
         </div>
+        <ActionLinks actionId={action.id} />
       </div>
 
       <form
@@ -153,21 +197,33 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
             />
           ))}
         </div>
+        {reviewGated ? <ReviewCommentField value={comment} onChange={setComment} /> : null}
         {formLevelError ? (
           <div className="field-error" role="alert">
             {formLevelError}
           </div>
         ) : null}
         <div className="form-actions">
-          <Button type="submit" variant="primary" busy={running}>
-            {running
-              ? t('action.running')
-              : action.review?.required
-                ? t('action.requestReview')
-                : t('action.run')}
+          <Button type="submit" variant="primary" busy={busy === 'run'} disabled={running}>
+            {busy === 'run' ? t('action.running') : reviewGated ? t('action.requestReview') : t('action.run')}
           </Button>
+          {reviewGated ? null : (
+            <Button
+              busy={busy === 'job'}
+              disabled={running}
+              onClick={() => void runAsJob()}
+              aria-describedby="run-as-job-hint"
+            >
+              {busy === 'job' ? t('action.startingJob') : t('action.runAsJob')}
+            </Button>
+          )}
           <span className="muted small">{t('action.runShortcut')}</span>
         </div>
+        {reviewGated ? null : (
+          <p id="run-as-job-hint" className="muted small run-as-job-hint">
+            {t('action.runAsJobHint')}
+          </p>
+        )}
       </form>
 
       <div aria-live="polite">

@@ -1,5 +1,6 @@
 /**
- * Service accounts of the project (create with a role, disable, delete) and the trust policies
+ * Service accounts of the project (create with a role, disable, revoke every token issued so far,
+ * delete) and the trust policies
  * that let an external workload's ID token act as the account: issuer, audience, bound claims.
  */
 import { type FormEvent, useState } from 'react';
@@ -34,6 +35,7 @@ export function ServiceAccountsScreen() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>();
   const [deleting, setDeleting] = useState<ServiceAccount>();
+  const [revoking, setRevoking] = useState<ServiceAccount>();
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -79,6 +81,18 @@ export function ServiceAccountsScreen() {
     }
   };
 
+  const revokeTokens = async () => {
+    if (!revoking) return;
+    try {
+      await api.post(identityPaths.revokeTokens(projectId, revoking.id));
+      toast(t('identity.accounts.tokensRevoked', { name: revoking.name }));
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setRevoking(undefined);
+    }
+  };
+
   const current = accounts.data?.data.find((a) => a.id === selected);
   return (
     <section className="screen" aria-labelledby="accounts-title">
@@ -119,6 +133,9 @@ export function ServiceAccountsScreen() {
                   </Button>{' '}
                   <Button className="btn-small" onClick={() => void toggle(account)}>
                     {account.disabled ? t('identity.accounts.enable') : t('identity.accounts.disable')}
+                  </Button>{' '}
+                  <Button className="btn-small" onClick={() => setRevoking(account)}>
+                    {t('identity.accounts.revokeTokens')}
                   </Button>{' '}
                   <Button className="btn-small" variant="danger" onClick={() => setDeleting(account)}>
                     {t('editors.delete')}
@@ -170,6 +187,16 @@ export function ServiceAccountsScreen() {
         onCancel={() => setDeleting(undefined)}
       >
         <p>{t('identity.accounts.deleteDetail')}</p>
+      </Dialog>
+      <Dialog
+        open={Boolean(revoking)}
+        title={t('identity.accounts.revokeTitle', { name: revoking?.name ?? '' })}
+        danger
+        confirmLabel={t('identity.accounts.revokeTokens')}
+        onConfirm={() => void revokeTokens()}
+        onCancel={() => setRevoking(undefined)}
+      >
+        <p>{t('identity.accounts.revokeDetail')}</p>
       </Dialog>
     </section>
   );

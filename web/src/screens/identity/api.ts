@@ -47,6 +47,7 @@ export const identityPaths = {
   userGroup: (p: string, id: string) => `${project(p)}${pathOf`/user-groups/${id}`}`,
   serviceAccounts: (p: string) => `${project(p)}/service-accounts`,
   serviceAccount: (p: string, id: string) => `${project(p)}${pathOf`/service-accounts/${id}`}`,
+  revokeTokens: (p: string, id: string) => `${project(p)}${pathOf`/service-accounts/${id}/revoke-tokens`}`,
   trustPolicies: (p: string, id: string) => `${project(p)}${pathOf`/service-accounts/${id}/trust-policies`}`,
   trustPolicy: (p: string, id: string, policyId: string) =>
     `${project(p)}${pathOf`/service-accounts/${id}/trust-policies/${policyId}`}`,

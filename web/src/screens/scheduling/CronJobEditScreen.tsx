@@ -6,12 +6,19 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { ApiError, api } from '../../api/client.ts';
 import { Link, navigate } from '../../app/router.tsx';
+import { useSession } from '../../app/session.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
 import { errorsByParameter } from '../actions/parameter-values.ts';
 import { ActionSelect, ArgumentInputs, useActionArguments, useActionList } from './action-arguments.tsx';
 import { type CronJob, type CronJobInput, type SchedulePreview, schedulingPaths } from './api.ts';
+import {
+  type ExecutorChoice,
+  ExecutorSelect,
+  executorOfChoice,
+  initialExecutorChoice,
+} from './ExecutorSelect.tsx';
 import { errorAt, pointerErrors, unclaimedErrors } from './field-errors.ts';
 import { type PreviewSchedule, ScheduleForm } from './ScheduleForm.tsx';
 import { defaultScheduleDraft, draftOf, type ScheduleDraft, scheduleOf } from './schedule-draft.ts';
@@ -20,6 +27,7 @@ export function CronJobEditScreen({ params }: { params: Record<string, string> }
   const t = useT();
   const toast = useToast();
   const workspace = useWorkspace();
+  const { user } = useSession();
   const { projectId, environmentId } = workspace;
   const jobId = params.jobId;
   const existing = useAsync<CronJob | undefined>(
@@ -34,8 +42,7 @@ export function CronJobEditScreen({ params }: { params: Record<string, string> }
   const [actionId, setActionId] = useState('');
   const [draft, setDraft] = useState<ScheduleDraft>(defaultScheduleDraft);
   const [timeZone, setTimeZone] = useState('Asia/Tokyo');
-  const [executorKind, setExecutorKind] = useState<'me' | 'service_account'>('me');
-  const [executorId, setExecutorId] = useState('');
+  const [executor, setExecutor] = useState<ExecutorChoice>('me');
   const [overlap, setOverlap] = useState<'allow' | 'skip'>('allow');
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<unknown>();
@@ -51,11 +58,8 @@ export function CronJobEditScreen({ params }: { params: Record<string, string> }
     setDraft(draftOf(job.schedule));
     setTimeZone(job.timeZone);
     setOverlap(job.overlap);
-    if (job.executor.kind === 'service_account') {
-      setExecutorKind('service_account');
-      setExecutorId(job.executor.id);
-    }
-  }, [existing.data]);
+    setExecutor(initialExecutorChoice(job.executor, user));
+  }, [existing.data, user]);
 
   const preview = useCallback<PreviewSchedule>(
     (body) => api.post<SchedulePreview>(schedulingPaths.cronPreview(projectId, environmentId), body),
@@ -78,9 +82,7 @@ export function CronJobEditScreen({ params }: { params: Record<string, string> }
       timeZone,
       arguments: bound.arguments,
       overlap,
-      ...(executorKind === 'service_account'
-        ? { executor: { kind: 'service_account', id: executorId } }
-        : {}),
+      ...executorOfChoice(executor, existing.data?.executor, user),
       ...(existing.data ? { version: existing.data.version, state: existing.data.state } : {}),
     };
     setSaving(true);
@@ -148,39 +150,13 @@ export function CronJobEditScreen({ params }: { params: Record<string, string> }
             timeZone: errorAt(errors, 'timeZone'),
           }}
         />
-        <Field label={t('scheduling.field.executor')} group error={errorAt(errors, 'executor')}>
-          <div className="inline-fields">
-            <label className="checkbox">
-              <input
-                type="radio"
-                name="executor"
-                checked={executorKind === 'me'}
-                onChange={() => setExecutorKind('me')}
-              />
-              {t('scheduling.executor.me')}
-            </label>
-            <label className="checkbox">
-              <input
-                type="radio"
-                name="executor"
-                checked={executorKind === 'service_account'}
-                onChange={() => setExecutorKind('service_account')}
-              />
-              {t('scheduling.executor.serviceAccount')}
-            </label>
-            {executorKind === 'service_account' ? (
-              <label className="inline-field">
-                <span>{t('scheduling.executor.serviceAccountId')}</span>
-                <input
-                  className="mono"
-                  value={executorId}
-                  onChange={(event) => setExecutorId(event.target.value)}
-                  placeholder="sa_…"
-                />
-              </label>
-            ) : null}
-          </div>
-        </Field>
+        <ExecutorSelect
+          value={executor}
+          onChange={setExecutor}
+          stored={existing.data?.executor}
+          me={user}
+          error={errorAt(errors, 'executor')}
+        />
         <Field label={t('scheduling.field.overlap')} hint={t('scheduling.overlap.hint')}>
           <select value={overlap} onChange={(event) => setOverlap(event.target.value as 'allow' | 'skip')}>
             <option value="allow">{t('scheduling.overlap.allow')}</option>
