@@ -93,7 +93,7 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     name: name ?? '',
     description: description ?? '',
     dataSourceId: dataSourceId ?? '',
-    kind: (kind as 'sql' | 'http') ?? 'sql',
+    kind: kind === 'http' ? 'http' : 'sql',
     statements: (statements as { title: string; sql: string }[] | undefined) ?? [
       { title: 'Result', sql: '' },
     ],
