@@ -3,73 +3,25 @@
  * directory the batch finishes with every row settled, no argument set inserted twice, and only the
  * rows that were running at the kill (at most the batch's concurrency) left as "interrupted".
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
-import { repoRoot, waitForOutput } from '../support/process.ts';
-import { tempDir } from '../support/runtime.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  httpApi,
+  localLoginToken,
+  mainProcessFixture,
+  stopGracefully,
+} from '../support/scheduling-process.ts';
 
 const rowCount = 300;
 const concurrency = 4;
 const base = '/api/v1/projects/demo';
 const scope = `${base}/environments/development`;
 
-let database: TestDatabase;
-let dataDir: Awaited<ReturnType<typeof tempDir>>;
-let client: pg.Client;
-const children = new Set<ChildProcess>();
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = await tempDir('batch-kill');
-  client = new pg.Client(database.connection);
-  await client.connect();
-  // No unique key on purpose: a row run twice must show up as a second row, not as an error.
-  await client.query('CREATE TABLE batch_fault (k integer NOT NULL, at timestamptz NOT NULL DEFAULT now())');
-});
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  await client?.end();
-  await dataDir?.remove();
-  await database?.drop();
-});
-
-async function startMain(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      DOGU_DATA_DIR: dataDir.path,
-      PORT: '0',
-      DOGU_DEMO_DATABASE_URL: database.url,
-      DOGU_DEV_IDP_PORT: '0',
-      POWERTOOLS_LOG_LEVEL: 'WARN',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  const [, url] = await waitForOutput(child, /Dogu is running at (http:\/\/\S+)/, 45_000);
-  return { child, url: url! };
-}
-
-function api(url: string, token: string) {
-  return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    // biome-ignore lint/suspicious/noExplicitAny: the test asserts on the bodies it reads
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
-  };
-}
+// No unique key on purpose: a row run twice must show up as a second row, not as an error.
+const fixture = mainProcessFixture(
+  'batch-kill',
+  'CREATE TABLE batch_fault (k integer NOT NULL, at timestamptz NOT NULL DEFAULT now())',
+);
 
 interface Progress {
   total: number;
@@ -87,10 +39,9 @@ interface Row {
 
 describe('kill -9 during a batch', () => {
   it('finishes after a restart with nothing lost and nothing run twice', { timeout: 150_000 }, async () => {
-    const first = await startMain();
-    const login = await fetch(`${first.url}/local/v1/login`, { method: 'POST' });
-    const { token } = (await login.json()) as { token: string };
-    let call = api(first.url, token);
+    const first = await fixture.start();
+    const token = await localLoginToken(first.url);
+    let call = httpApi(first.url, token);
     const saved = await call('PUT', `${base}/actions/insert-key`, {
       id: 'insert-key',
       name: 'Insert key',
@@ -124,14 +75,14 @@ describe('kill -9 during a batch', () => {
     }
     expect(progressAtKill, 'the batch reached 10 % in time').toBeDefined();
     await once(first.child, 'exit');
-    const { rows: insertedAtKill } = await client.query<{ n: number }>(
+    const { rows: insertedAtKill } = await fixture.database.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM batch_fault',
     );
     expect(insertedAtKill[0]!.n).toBeLessThan(rowCount);
 
-    const second = await startMain();
+    const second = await fixture.start();
     try {
-      call = api(second.url, token);
+      call = httpApi(second.url, token);
       let finished: { batch: { status: string }; progress: Progress; rows: Row[] } | undefined;
       while (Date.now() < deadline + 60_000) {
         const { body } = await call('GET', `${scope}/batches/${batchId}`);
@@ -150,7 +101,7 @@ describe('kill -9 during a batch', () => {
       expect(batchRows.map((r) => r.status).filter((s) => s !== 'success' && s !== 'failure')).toEqual([]);
 
       // No argument set inserted twice.
-      const { rows: perKey } = await client.query<{ k: number; n: number }>(
+      const { rows: perKey } = await fixture.database.query<{ k: number; n: number }>(
         'SELECT k, count(*)::int AS n FROM batch_fault GROUP BY k ORDER BY k',
       );
       expect(perKey.filter((r) => r.n > 1)).toEqual([]);
@@ -169,8 +120,7 @@ describe('kill -9 during a batch', () => {
       expect(insertedNotSuccess.filter((k) => !interruptedKeys.has(k))).toEqual([]);
       expect(success.length + interrupted.length).toBe(rowCount);
     } finally {
-      second.child.kill('SIGTERM');
-      await once(second.child, 'exit');
+      await stopGracefully(second.child);
     }
   });
 });

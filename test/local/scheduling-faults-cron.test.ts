@@ -8,70 +8,20 @@
  * boundaries (one missed, one run), so the file needs 2-3 minutes. It has its own file so the
  * other fault tests run beside it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
-import { repoRoot, waitForOutput } from '../support/process.ts';
-import { tempDir } from '../support/runtime.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  type HttpApi,
+  httpApi,
+  localLoginToken,
+  mainProcessFixture,
+  stopGracefully,
+} from '../support/scheduling-process.ts';
 
 const minute = 60_000;
 const scope = '/api/v1/projects/demo/environments/development';
 
-let database: TestDatabase;
-let dataDir: Awaited<ReturnType<typeof tempDir>>;
-let client: pg.Client;
-const children = new Set<ChildProcess>();
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = await tempDir('cron-kill');
-  client = new pg.Client(database.connection);
-  await client.connect();
-  await client.query('CREATE TABLE cron_fault (at timestamptz NOT NULL)');
-});
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  await client?.end();
-  await dataDir?.remove();
-  await database?.drop();
-});
-
-async function startMain(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      DOGU_DATA_DIR: dataDir.path,
-      PORT: '0',
-      DOGU_DEMO_DATABASE_URL: database.url,
-      DOGU_DEV_IDP_PORT: '0',
-      POWERTOOLS_LOG_LEVEL: 'WARN',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  const [, url] = await waitForOutput(child, /Dogu is running at (http:\/\/\S+)/, 45_000);
-  return { child, url: url! };
-}
-
-function api(url: string, token: string) {
-  return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    // biome-ignore lint/suspicious/noExplicitAny: the test asserts on the bodies it reads
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
-  };
-}
+const fixture = mainProcessFixture('cron-kill', 'CREATE TABLE cron_fault (at timestamptz NOT NULL)');
 
 interface Run {
   scheduledAt: string;
@@ -85,7 +35,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 
 /** Polls the job's runs until `found` picks one, or fails after `timeoutMs`. */
 async function waitForRun(
-  call: ReturnType<typeof api>,
+  call: HttpApi,
   jobId: string,
   found: (runs: Run[]) => Run | undefined,
   timeoutMs: number,
@@ -107,10 +57,9 @@ describe('kill -9 around a scheduled time', () => {
   it('records the interrupted run as error, the missed minute as cancelled, and runs the next', {
     timeout: 240_000,
   }, async () => {
-    const first = await startMain();
-    const login = await fetch(`${first.url}/local/v1/login`, { method: 'POST' });
-    const { token } = (await login.json()) as { token: string };
-    let call = api(first.url, token);
+    const first = await fixture.start();
+    const token = await localLoginToken(first.url);
+    let call = httpApi(first.url, token);
     const action = await call('PUT', '/api/v1/projects/demo/actions/slow-insert', {
       id: 'slow-insert',
       name: 'Slow insert',
@@ -147,11 +96,11 @@ describe('kill -9 around a scheduled time', () => {
 
     // Stay down across the next scheduled minute.
     await sleep(missedTime + 2_000 - Date.now());
-    const second = await startMain();
+    const second = await fixture.start();
     try {
       const restartedAt = Date.now();
       expect(restartedAt).toBeLessThan(nextTime);
-      call = api(second.url, token);
+      call = httpApi(second.url, token);
       const next = await waitForRun(
         call,
         jobId,
@@ -183,14 +132,13 @@ describe('kill -9 around a scheduled time', () => {
 
       // The interrupted run may have committed before the kill, but was not run again after the restart:
       // the only row written since the restart is the next minute's.
-      const { rows } = await client.query<{ at: Date }>('SELECT at FROM cron_fault ORDER BY at');
+      const { rows } = await fixture.database.query<{ at: Date }>('SELECT at FROM cron_fault ORDER BY at');
       const sinceRestart = rows.filter((r) => r.at.getTime() >= restartedAt);
       expect(sinceRestart).toHaveLength(1);
       expect(sinceRestart[0]!.at.getTime()).toBeGreaterThanOrEqual(nextTime);
       expect(rows.length - sinceRestart.length).toBeLessThanOrEqual(1);
     } finally {
-      second.child.kill('SIGTERM');
-      await once(second.child, 'exit');
+      await stopGracefully(second.child);
     }
   });
 });

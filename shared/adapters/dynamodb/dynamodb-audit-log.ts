@@ -9,16 +9,13 @@
  * Append-only: an entry is written once with a conditional put and this code
  * never updates or deletes one.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchWriteCommand,
-  type DynamoDBDocumentClient,
-  PutCommand,
-  QueryCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry, AuditLog, AuditQuery } from '../../domain/audit.ts';
 import { DoguError } from '../../domain/errors.ts';
 import { AlreadyExistsError } from '../../domain/ports.ts';
+import { writeInBatches } from './batch-write.ts';
+import { putIf } from './conditional-put.ts';
+import { decodeSortKeyCursor, encodeSortKeyCursor as encodeCursor } from './sort-key-cursor.ts';
 
 export const defaultAuditPageSize = 100;
 export const maxAuditPageSize = 1000;
@@ -51,44 +48,26 @@ export class DynamoDbAuditLog implements AuditLog {
     private readonly budget: AuditReadBudget = defaultBudget,
   ) {}
 
-  /** AlreadyExistsError if an entry with this time and id exists: entries are never replaced. */
   /**
    * Writes entries already made elsewhere (the embedded runtime's journal) in batches. An entry
    * written twice (a replay after a crash) is the same item with the same content: no condition needed.
    */
   async appendMany(entries: AuditEntry[]): Promise<void> {
     const unique = [...new Map(entries.map((e) => [e.id, e])).values()];
-    for (let i = 0; i < unique.length; i += 25) {
-      let requests: { PutRequest: { Item: Record<string, unknown> } }[] = unique
-        .slice(i, i + 25)
-        .map((entry) => ({ PutRequest: { Item: itemOf(entry) } }));
-      for (let attempt = 0; requests.length > 0; attempt++) {
-        if (attempt > 0)
-          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
-        const result = await this.client.send(
-          new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }),
-        );
-        requests = (result.UnprocessedItems?.[this.tableName] ?? []) as typeof requests;
-        if (attempt > 8 && requests.length > 0)
-          throw new Error('DynamoDB left audit entries unprocessed after retries.');
-      }
-    }
+    await writeInBatches(
+      this.client,
+      this.tableName,
+      unique.map((entry) => ({ PutRequest: { Item: itemOf(entry) } })),
+      'audit entries',
+    );
   }
 
+  /** AlreadyExistsError if an entry with this time and id exists: entries are never replaced. */
   async append(entry: AuditEntry): Promise<void> {
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: itemOf(entry),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException)
-        throw new AlreadyExistsError(`audit entry ${entry.id}`);
-      throw error;
-    }
+    const written = await putIf(this.client, this.tableName, itemOf(entry), {
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+    if (!written) throw new AlreadyExistsError(`audit entry ${entry.id}`);
   }
 
   async list(query: AuditQuery): Promise<{ entries: AuditEntry[]; nextCursor?: string }> {
@@ -229,25 +208,11 @@ function filterOf(query: AuditQuery) {
   return conditions.length === 0 ? undefined : { expression: conditions.join(' AND '), names, values };
 }
 
-const encodeCursor = (sortKey: string) => Buffer.from(JSON.stringify({ sk: sortKey })).toString('base64url');
-
-function decodeCursor(cursor: string): string {
-  const refuse = () =>
-    new DoguError('bad_request', "'cursor' is not one this endpoint returned; list again without it.", {
-      extra: { parameter: 'cursor' },
-    });
-  if (!/^[A-Za-z0-9_-]{1,1500}$/.test(cursor)) throw refuse();
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw refuse();
-  }
-  const sk = (decoded as { sk?: unknown } | null)?.sk;
-  if (typeof sk !== 'string' || !sortKeyShape.test(sk) || Buffer.byteLength(sk) > maxSortKeyBytes)
-    throw refuse();
-  return sk;
-}
+const decodeCursor = (cursor: string) =>
+  decodeSortKeyCursor(cursor, {
+    maxLength: 1500,
+    isValidSortKey: (sk) => sortKeyShape.test(sk) && Buffer.byteLength(sk) <= maxSortKeyBytes,
+  });
 
 function itemOf(entry: AuditEntry): Record<string, unknown> {
   if (!isCanonicalTime(entry.at)) {

@@ -8,15 +8,11 @@
  * work that is still live, which is all recovery reads.
  */
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchWriteCommand,
-  type BatchWriteCommandInput,
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  type PutCommandInput,
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -33,11 +29,13 @@ import type {
   ReservationStatus,
 } from '../../domain/scheduling/model.ts';
 import type { CronRunQuery, SchedulingStore } from '../../domain/scheduling/ports.ts';
+import { type WriteRequests, writeInBatches } from './batch-write.ts';
+import { type PutCondition, putIf } from './conditional-put.ts';
+import { decodeSortKeyCursor, encodeSortKeyCursor } from './sort-key-cursor.ts';
 import { keys, tableSchema } from './table-schema.ts';
 
 type Key = { pk: string; sk: string };
 type Item = Record<string, unknown>;
-type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
 
 /** Statuses that keep an entry in the status index; the others are final. */
 const liveCronRunStatuses: readonly CronRunStatus[] = ['waiting', 'running'];
@@ -447,41 +445,12 @@ export class DynamoDbSchedulingStore implements SchedulingStore {
     });
   }
 
-  /** A put under a condition; false when the condition does not hold (someone else wrote first). */
-  private async putIf(
-    key: Item,
-    type: string,
-    record: object,
-    condition: Pick<
-      PutCommandInput,
-      'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
-    >,
-  ): Promise<boolean> {
-    try {
-      await this.client.send(
-        new PutCommand({ TableName: this.tableName, Item: { ...key, type, ...record }, ...condition }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+  private putIf(key: Item, type: string, record: object, condition: PutCondition): Promise<boolean> {
+    return putIf(this.client, this.tableName, { ...key, type, ...record }, condition);
   }
 
-  /** BatchWriteItem in requests of 25, retrying what DynamoDB leaves unprocessed with backoff. */
-  private async writeMany(requests: WriteRequests): Promise<void> {
-    for (let i = 0; i < requests.length; i += 25) {
-      let pending = requests.slice(i, i + 25);
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 8) throw new Error('DynamoDB left writes unprocessed after retries.');
-        if (attempt > 0)
-          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
-        const result = await this.client.send(
-          new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }),
-        );
-        pending = result.UnprocessedItems?.[this.tableName] ?? [];
-      }
-    }
+  private writeMany(requests: WriteRequests): Promise<void> {
+    return writeInBatches(this.client, this.tableName, requests);
   }
 }
 
@@ -551,22 +520,7 @@ function sortKeyRange(from: string | undefined, to: string | undefined, position
   return { expression: 'pk = :pk', names: undefined, values: {} };
 }
 
-const encodeCursor = (scheduledAt: string) =>
-  Buffer.from(JSON.stringify({ sk: scheduledAt })).toString('base64url');
-
-function decodeCursor(cursor: string): string {
-  const refuse = () =>
-    new DoguError('bad_request', "'cursor' is not one this endpoint returned; list again without it.", {
-      extra: { parameter: 'cursor' },
-    });
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw refuse();
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw refuse();
-  }
-  const sk = (decoded as { sk?: unknown } | null)?.sk;
-  if (typeof sk !== 'string' || !isCanonicalTime(sk)) throw refuse();
-  return sk;
-}
+/** A run's cursor is its `scheduledAt`, the sort key of runs under their job. */
+const encodeCursor = encodeSortKeyCursor;
+const decodeCursor = (cursor: string) =>
+  decodeSortKeyCursor(cursor, { maxLength: 200, isValidSortKey: isCanonicalTime });

@@ -7,13 +7,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
-  BatchWriteCommand,
-  type BatchWriteCommandInput,
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  type PutCommandInput,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { ActionGroup, UserGroup } from '../../domain/definitions/governance.ts';
@@ -31,6 +28,8 @@ import type {
 import { AlreadyExistsError, type Store, type StoredSecret } from '../../domain/ports.ts';
 import type { ReviewRequest, ReviewStatus } from '../../domain/reviews.ts';
 import type { ActionVersion, Publication } from '../../domain/versions.ts';
+import { backoffBeforeRetry, type WriteRequests, writeInBatches } from './batch-write.ts';
+import { type PutCondition, putIf } from './conditional-put.ts';
 import { keys, tableSchema } from './table-schema.ts';
 
 type Key = { pk: string; sk: string };
@@ -61,18 +60,13 @@ export class DynamoDbStore implements Store {
 
   /** A put that fails with AlreadyExistsError instead of overwriting. */
   private async create(key: Key, type: string, record: object, extra: Record<string, string> = {}) {
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...key, ...extra, type, ...record },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) throw new AlreadyExistsError(`${type} ${key.pk}`);
-      throw error;
-    }
+    const created = await putIf(
+      this.client,
+      this.tableName,
+      { ...key, ...extra, type, ...record },
+      { ConditionExpression: 'attribute_not_exists(pk)' },
+    );
+    if (!created) throw new AlreadyExistsError(`${type} ${key.pk}`);
   }
 
   getProject(projectId: string) {
@@ -324,25 +318,16 @@ export class DynamoDbStore implements Store {
   }
 
   async putExecutions(executions: Execution[]): Promise<void> {
-    // BatchWriteItem takes 25 items; one id twice in a batch is refused, so keep the latest.
+    // One id twice in a batch is refused, so keep the latest.
     const latest = [...new Map(executions.map((e) => [e.id, e])).values()];
-    for (let i = 0; i < latest.length; i += 25) {
-      let requests: NonNullable<BatchWriteCommandInput['RequestItems']>[string] = latest
-        .slice(i, i + 25)
-        .map((e) => ({
-          PutRequest: { Item: { ...keys.execution(e.id), ...executionIndex(e), type: 'execution', ...e } },
-        }));
-      for (let attempt = 0; requests.length > 0; attempt++) {
-        if (attempt > 0)
-          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
-        const result = await this.client.send(
-          new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }),
-        );
-        requests = result.UnprocessedItems?.[this.tableName] ?? [];
-        if (attempt > 8 && requests.length > 0)
-          throw new Error('DynamoDB left executions unprocessed after retries.');
-      }
-    }
+    await writeInBatches(
+      this.client,
+      this.tableName,
+      latest.map((e) => ({
+        PutRequest: { Item: { ...keys.execution(e.id), ...executionIndex(e), type: 'execution', ...e } },
+      })),
+      'executions',
+    );
   }
   getExecution(executionId: string) {
     return this.get<Execution>(keys.execution(executionId));
@@ -402,8 +387,7 @@ export class DynamoDbStore implements Store {
       let pending: Record<string, unknown>[] = itemKeys.slice(i, i + 100);
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 8) throw new Error('DynamoDB left keys unprocessed after retries.');
-        if (attempt > 0)
-          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
+        if (attempt > 0) await backoffBeforeRetry(attempt);
         const result = await this.client.send(
           new BatchGetCommand({
             RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } },
@@ -419,20 +403,8 @@ export class DynamoDbStore implements Store {
     return records;
   }
 
-  /** BatchWriteItem in chunks of 25, retrying what DynamoDB leaves unprocessed. */
-  private async writeMany(requests: NonNullable<BatchWriteCommandInput['RequestItems']>[string]) {
-    for (let i = 0; i < requests.length; i += 25) {
-      let pending = requests.slice(i, i + 25);
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 8) throw new Error('DynamoDB left writes unprocessed after retries.');
-        if (attempt > 0)
-          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
-        const result = await this.client.send(
-          new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }),
-        );
-        pending = result.UnprocessedItems?.[this.tableName] ?? [];
-      }
-    }
+  private writeMany(requests: WriteRequests): Promise<void> {
+    return writeInBatches(this.client, this.tableName, requests);
   }
 
   /** A put conditional on the stored `version` (0: the item must not exist); false on conflict. */
@@ -450,25 +422,8 @@ export class DynamoDbStore implements Store {
     );
   }
 
-  /** A put under a condition; false when the condition does not hold (someone else wrote first). */
-  private async putIf(
-    key: Key,
-    type: string,
-    record: object,
-    condition: Pick<
-      PutCommandInput,
-      'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
-    >,
-  ): Promise<boolean> {
-    try {
-      await this.client.send(
-        new PutCommand({ TableName: this.tableName, Item: { ...key, type, ...record }, ...condition }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+  private putIf(key: Key, type: string, record: object, condition: PutCondition): Promise<boolean> {
+    return putIf(this.client, this.tableName, { ...key, type, ...record }, condition);
   }
 
   listMemberships(projectId: string) {
@@ -481,22 +436,17 @@ export class DynamoDbStore implements Store {
     return this.getMany<User>([...new Set(userIds)].map((id) => keys.user(id)));
   }
 
-  async acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...keys.lock(name), type: 'lock', name, holder, expiresAt: now.getTime() + ttlMs },
-          // Free, or the holder's lease ran out (it crashed or stalled): take it over.
-          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
-          ExpressionAttributeValues: { ':now': now.getTime() },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+  acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
+    return this.putIf(
+      keys.lock(name),
+      'lock',
+      { name, holder, expiresAt: now.getTime() + ttlMs },
+      // Free, or the holder's lease ran out (it crashed or stalled): take it over.
+      {
+        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
+        ExpressionAttributeValues: { ':now': now.getTime() },
+      },
+    );
   }
   async releaseLock(name: string, holder: string): Promise<void> {
     try {
@@ -620,19 +570,11 @@ export class DynamoDbStore implements Store {
       await this.create(key, 'serviceAccount', account);
       return;
     }
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...key, type: 'serviceAccount', ...account },
-          ConditionExpression: 'attribute_exists(pk) AND tokenGeneration <= :generation',
-          ExpressionAttributeValues: { ':generation': account.tokenGeneration },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      throw new Error(`Service account ${account.id} was deleted or revoked while being saved.`);
-    }
+    const saved = await this.putIf(key, 'serviceAccount', account, {
+      ConditionExpression: 'attribute_exists(pk) AND tokenGeneration <= :generation',
+      ExpressionAttributeValues: { ':generation': account.tokenGeneration },
+    });
+    if (!saved) throw new Error(`Service account ${account.id} was deleted or revoked while being saved.`);
   }
   private async claimServiceAccountEmail(account: ServiceAccount) {
     const claimKey = keys.serviceAccountEmail(account.email);
