@@ -5,6 +5,8 @@ export { Dialog, type DialogProps } from './Dialog.tsx';
 export { EmptyState } from './EmptyState.tsx';
 export { ErrorBanner } from './ErrorBanner.tsx';
 export { Field, type FieldControlProps, type FieldProps } from './Field.tsx';
+export { ListTable, type ListTableProps } from './ListTable.tsx';
 export { type TabItem, Tabs } from './Tabs.tsx';
 export { ToastProvider, useToast } from './Toast.tsx';
 export { useAsync } from './useAsync.ts';
+export { type Confirmation, useConfirmation } from './useConfirmation.ts';

@@ -4,7 +4,7 @@ import { apiPaths } from '../../api/paths.ts';
 import type { ActionDefinition, ListOf } from '../../api/types.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
-import { EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
+import { EmptyState, ErrorBanner, ListTable, useAsync } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
 
 export function ActionEditorListScreen() {
@@ -24,38 +24,33 @@ export function ActionEditorListScreen() {
         </Link>
       </div>
       <ErrorBanner error={actions.error} />
-      {actions.data && actions.data.data.length === 0 ? <EmptyState title={t('actions.none')} /> : null}
-      {actions.data && actions.data.data.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t('editors.actions.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('editors.name')}</th>
-              <th scope="col">{t('editors.id')}</th>
-              <th scope="col">{t('editors.actions.dataSource')}</th>
-              <th scope="col">{t('governance.versions.version')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {actions.data.data.map((action) => (
-              <tr key={action.id}>
-                <td>
-                  <Link href={workspace.href(`/editor/actions/${encodeURIComponent(action.id)}`)}>
-                    {action.name}
-                  </Link>
-                </td>
-                <td className="mono">{action.id}</td>
-                <td className="mono">{action.dataSourceId}</td>
-                <td>
-                  <Link href={workspace.href(`/actions/${encodeURIComponent(action.id)}/versions`)}>
-                    v{action.version ?? '?'}
-                  </Link>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t('editors.actions.title')}
+        columns={[
+          t('editors.name'),
+          t('editors.id'),
+          t('editors.actions.dataSource'),
+          t('governance.versions.version'),
+        ]}
+        items={actions.data?.data}
+        empty={<EmptyState title={t('actions.none')} />}
+        row={(action) => (
+          <tr key={action.id}>
+            <td>
+              <Link href={workspace.href(`/editor/actions/${encodeURIComponent(action.id)}`)}>
+                {action.name}
+              </Link>
+            </td>
+            <td className="mono">{action.id}</td>
+            <td className="mono">{action.dataSourceId}</td>
+            <td>
+              <Link href={workspace.href(`/actions/${encodeURIComponent(action.id)}/versions`)}>
+                v{action.version ?? '?'}
+              </Link>
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

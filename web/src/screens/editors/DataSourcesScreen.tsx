@@ -12,8 +12,10 @@ import {
   EmptyState,
   ErrorBanner,
   Field,
+  ListTable,
   Tabs,
   useAsync,
+  useConfirmation,
   useToast,
 } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
@@ -81,7 +83,6 @@ export function DataSourcesScreen() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>();
   const [saving, setSaving] = useState(false);
-  const [deleting, setDeleting] = useState<DataSource>();
 
   const environments = workspace.environments.length
     ? workspace.environments
@@ -109,18 +110,11 @@ export function DataSourcesScreen() {
     }
   };
 
-  const remove = async () => {
-    if (!deleting) return;
-    try {
-      await api.del(editorPaths.dataSource(projectId, deleting.id));
-      toast(t('editors.deleted', { name: deleting.name }));
-      list.reload();
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setDeleting(undefined);
-    }
-  };
+  const deletion = useConfirmation(async (source: DataSource) => {
+    await api.del(editorPaths.dataSource(projectId, source.id));
+    toast(t('editors.deleted', { name: source.name }));
+    list.reload();
+  }, setFailure);
 
   const draft = editing?.draft;
   const setDraft = (patch: Partial<Draft>) =>
@@ -245,51 +239,42 @@ export function DataSourcesScreen() {
           </div>
         </form>
       ) : null}
-      {list.data && list.data.data.length === 0 ? <EmptyState title={t('editors.dataSources.none')} /> : null}
-      {list.data && list.data.data.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t('editors.dataSources.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('editors.name')}</th>
-              <th scope="col">{t('editors.id')}</th>
-              <th scope="col">{t('editors.dataSources.kind')}</th>
-              <th scope="col">{t('editors.dataSources.environments')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((source) => (
-              <tr key={source.id}>
-                <td>{source.name}</td>
-                <td className="mono">{source.id}</td>
-                <td>{source.kind}</td>
-                <td>{Object.keys(source.environments).join(', ')}</td>
-                <td>
-                  <Button
-                    className="btn-small"
-                    onClick={() => setEditing({ draft: draftOf(source), original: source })}
-                  >
-                    {t('editors.edit')}
-                  </Button>{' '}
-                  <Button className="btn-small" variant="danger" onClick={() => setDeleting(source)}>
-                    {t('editors.delete')}
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t('editors.dataSources.title')}
+        columns={[
+          t('editors.name'),
+          t('editors.id'),
+          t('editors.dataSources.kind'),
+          t('editors.dataSources.environments'),
+        ]}
+        rowActions
+        items={list.data?.data}
+        empty={<EmptyState title={t('editors.dataSources.none')} />}
+        row={(source) => (
+          <tr key={source.id}>
+            <td>{source.name}</td>
+            <td className="mono">{source.id}</td>
+            <td>{source.kind}</td>
+            <td>{Object.keys(source.environments).join(', ')}</td>
+            <td>
+              <Button
+                className="btn-small"
+                onClick={() => setEditing({ draft: draftOf(source), original: source })}
+              >
+                {t('editors.edit')}
+              </Button>{' '}
+              <Button className="btn-small" variant="danger" onClick={() => deletion.ask(source)}>
+                {t('editors.delete')}
+              </Button>
+            </td>
+          </tr>
+        )}
+      />
       <Dialog
-        open={Boolean(deleting)}
-        title={t('editors.dataSources.deleteTitle', { name: deleting?.name ?? '' })}
+        {...deletion.dialog}
+        title={t('editors.dataSources.deleteTitle', { name: deletion.subject?.name ?? '' })}
         danger
         confirmLabel={t('editors.delete')}
-        onConfirm={() => void remove()}
-        onCancel={() => setDeleting(undefined)}
       >
         <p>{t('editors.dataSources.deleteDetail')}</p>
       </Dialog>

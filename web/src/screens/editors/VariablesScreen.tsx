@@ -12,7 +12,9 @@ import {
   EmptyState,
   ErrorBanner,
   Field,
+  ListTable,
   useAsync,
+  useConfirmation,
   useToast,
 } from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
@@ -55,7 +57,6 @@ function ValueList({ kind }: { kind: 'variables' | 'secrets' }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>();
   const [saving, setSaving] = useState(false);
-  const [deleting, setDeleting] = useState<string>();
   const secret = kind === 'secrets';
 
   const save = async (event: FormEvent) => {
@@ -77,18 +78,11 @@ function ValueList({ kind }: { kind: 'variables' | 'secrets' }) {
     }
   };
 
-  const remove = async () => {
-    if (!deleting) return;
-    try {
-      await api.del(itemPath(deleting));
-      toast(t('editors.deleted', { name: deleting }));
-      list.reload();
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setDeleting(undefined);
-    }
-  };
+  const deletion = useConfirmation(async (itemName: string) => {
+    await api.del(itemPath(itemName));
+    toast(t('editors.deleted', { name: itemName }));
+    list.reload();
+  }, setFailure);
 
   return (
     <section className="value-list" aria-labelledby={`${kind}-heading`}>
@@ -97,45 +91,35 @@ function ValueList({ kind }: { kind: 'variables' | 'secrets' }) {
       </h2>
       {secret ? <p className="muted small">{t('editors.secrets.writeOnly')}</p> : null}
       <ErrorBanner error={list.error ?? (Object.keys(errors).length ? undefined : failure)} />
-      {list.data && list.data.data.length === 0 ? <EmptyState title={t(`editors.${kind}.none`)} /> : null}
-      {list.data && list.data.data.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t(`editors.${kind}.heading`)}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('editors.name')}</th>
-              <th scope="col">{secret ? t('editors.secrets.updatedAt') : t('editors.variables.value')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((item) => (
-              <tr key={item.name}>
-                <td className="mono">{item.name}</td>
-                <td className={secret ? '' : 'mono'}>
-                  {secret ? formatTime(item.updatedAt, language) : item.value}
-                </td>
-                <td>
-                  <Button
-                    className="btn-small"
-                    onClick={() => {
-                      setName(item.name);
-                      setValue(secret ? '' : (item.value ?? ''));
-                    }}
-                  >
-                    {secret ? t('editors.secrets.replace') : t('editors.edit')}
-                  </Button>{' '}
-                  <Button className="btn-small" variant="danger" onClick={() => setDeleting(item.name)}>
-                    {t('editors.delete')}
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t(`editors.${kind}.heading`)}
+        columns={[t('editors.name'), secret ? t('editors.secrets.updatedAt') : t('editors.variables.value')]}
+        rowActions
+        items={list.data?.data}
+        empty={<EmptyState title={t(`editors.${kind}.none`)} />}
+        row={(item) => (
+          <tr key={item.name}>
+            <td className="mono">{item.name}</td>
+            <td className={secret ? '' : 'mono'}>
+              {secret ? formatTime(item.updatedAt, language) : item.value}
+            </td>
+            <td>
+              <Button
+                className="btn-small"
+                onClick={() => {
+                  setName(item.name);
+                  setValue(secret ? '' : (item.value ?? ''));
+                }}
+              >
+                {secret ? t('editors.secrets.replace') : t('editors.edit')}
+              </Button>{' '}
+              <Button className="btn-small" variant="danger" onClick={() => deletion.ask(item.name)}>
+                {t('editors.delete')}
+              </Button>
+            </td>
+          </tr>
+        )}
+      />
       <form className="inline-fields" onSubmit={save} noValidate aria-label={t(`editors.${kind}.set`)}>
         <Field label={t('editors.name')} required error={errorAt(errors, 'name')}>
           <input className="mono" value={name} onChange={(event) => setName(event.target.value)} />
@@ -153,12 +137,10 @@ function ValueList({ kind }: { kind: 'variables' | 'secrets' }) {
         </Button>
       </form>
       <Dialog
-        open={Boolean(deleting)}
-        title={t('editors.deleteTitle', { name: deleting ?? '' })}
+        {...deletion.dialog}
+        title={t('editors.deleteTitle', { name: deletion.subject ?? '' })}
         danger
         confirmLabel={t('editors.delete')}
-        onConfirm={() => void remove()}
-        onCancel={() => setDeleting(undefined)}
       />
     </section>
   );

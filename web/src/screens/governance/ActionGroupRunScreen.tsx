@@ -11,18 +11,11 @@ import type {
   ReviewRequested,
 } from '../../api/types.ts';
 import { Link } from '../../app/router.tsx';
-import { useSession } from '../../app/session.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, ErrorBanner, useAsync } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
-import { ParameterInput } from '../actions/ParameterInput.tsx';
-import {
-  choicesOf,
-  type Drafts,
-  errorsByParameter,
-  initialDrafts,
-  toArguments,
-} from '../actions/parameter-values.ts';
+import { ParameterGrid } from '../actions/ParameterGrid.tsx';
+import { type Drafts, errorsByParameter, initialDrafts, toArguments } from '../actions/parameter-values.ts';
 import { ResultView } from '../actions/ResultView.tsx';
 import { type ActionGroupDetail, governancePaths } from './api.ts';
 
@@ -76,7 +69,6 @@ function GroupEntry({
   masterData: Record<string, Choice[]>;
 }) {
   const t = useT();
-  const { user } = useSession();
   const workspace = useWorkspace();
   const [drafts, setDrafts] = useState<Drafts>(() => initialDrafts(action.parameters));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -119,19 +111,13 @@ function GroupEntry({
       </h2>
       {action.description ? <p className="muted">{action.description}</p> : null}
       <form onSubmit={run} noValidate aria-label={action.name}>
-        <div className="param-grid">
-          {action.parameters.map((parameter) => (
-            <ParameterInput
-              key={parameter.name}
-              parameter={parameter}
-              draft={drafts[parameter.name] ?? initialDrafts([parameter])[parameter.name]!}
-              onChange={(draft) => setDrafts((current) => ({ ...current, [parameter.name]: draft }))}
-              error={errors[parameter.name]}
-              choices={choicesOf(parameter, masterData)}
-              user={user}
-            />
-          ))}
-        </div>
+        <ParameterGrid
+          parameters={action.parameters}
+          drafts={drafts}
+          setDrafts={setDrafts}
+          errors={errors}
+          masterData={masterData}
+        />
         <div className="form-actions">
           <Button type="submit" variant="primary" busy={running}>
             {t('action.run')}

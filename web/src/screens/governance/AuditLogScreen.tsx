@@ -2,7 +2,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, saveFile } from '../../api/client.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
-import { Button, EmptyState, ErrorBanner, useToast } from '../../components/index.ts';
+import { Button, EmptyState, ErrorBanner, ListTable, useToast } from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { withLocalOffset } from '../actions/parameter-values.ts';
 import { formatTime } from '../scheduling/api.ts';
@@ -118,37 +118,32 @@ export function AuditLogScreen() {
       </form>
       <ErrorBanner error={failure} />
       {entries === undefined && !loading ? <p className="muted">{t('governance.audit.hint')}</p> : null}
-      {entries && entries.length === 0 ? <EmptyState title={t('governance.audit.none')} /> : null}
-      {entries && entries.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t('governance.audit.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('governance.audit.at')}</th>
-              <th scope="col">{t('governance.audit.actor')}</th>
-              <th scope="col">{t('governance.audit.event')}</th>
-              <th scope="col">{t('governance.audit.target')}</th>
-              <th scope="col">{t('governance.audit.environment')}</th>
-              <th scope="col">{t('governance.audit.outcome')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.id}>
-                <td>{formatTime(entry.at, language)}</td>
-                <td>{entry.actor.email ?? entry.actor.id}</td>
-                <td className="mono">{entry.event}</td>
-                <td>
-                  <span className="muted small">{entry.target.type}</span>{' '}
-                  <span className="mono">{entry.target.id}</span>
-                </td>
-                <td>{entry.environmentId ?? ''}</td>
-                <td>{t(`governance.audit.outcome.${entry.outcome}`)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t('governance.audit.title')}
+        columns={[
+          t('governance.audit.at'),
+          t('governance.audit.actor'),
+          t('governance.audit.event'),
+          t('governance.audit.target'),
+          t('governance.audit.environment'),
+          t('governance.audit.outcome'),
+        ]}
+        items={entries}
+        empty={<EmptyState title={t('governance.audit.none')} />}
+        row={(entry) => (
+          <tr key={entry.id}>
+            <td>{formatTime(entry.at, language)}</td>
+            <td>{entry.actor.email ?? entry.actor.id}</td>
+            <td className="mono">{entry.event}</td>
+            <td>
+              <span className="muted small">{entry.target.type}</span>{' '}
+              <span className="mono">{entry.target.id}</span>
+            </td>
+            <td>{entry.environmentId ?? ''}</td>
+            <td>{t(`governance.audit.outcome.${entry.outcome}`)}</td>
+          </tr>
+        )}
+      />
       {cursor ? (
         <Button busy={loading} onClick={() => void load(true)}>
           {t('governance.audit.more')}

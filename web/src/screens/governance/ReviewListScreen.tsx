@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
-import { EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
+import { EmptyState, ErrorBanner, ListTable, useAsync } from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { formatTime } from '../scheduling/api.ts';
 import { governancePaths, type ReviewRequest, reviewStatuses } from './api.ts';
@@ -37,44 +37,37 @@ export function ReviewListScreen() {
         </label>
       </div>
       <ErrorBanner error={reviews.error} />
-      {reviews.data && reviews.data.data.length === 0 ? (
-        <EmptyState title={t('governance.reviews.none')} />
-      ) : null}
-      {reviews.data && reviews.data.data.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t('governance.reviews.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('governance.reviews.action')}</th>
-              <th scope="col">{t('governance.reviews.status')}</th>
-              <th scope="col">{t('governance.reviews.requestedBy')}</th>
-              <th scope="col">{t('governance.reviews.requestedAt')}</th>
-              <th scope="col">{t('governance.reviews.environment')}</th>
-              <th scope="col">{t('governance.reviews.comment')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {reviews.data.data.map((review) => (
-              <tr key={review.id}>
-                <td>
-                  <Link href={workspace.href(`/reviews/${encodeURIComponent(review.id)}`)}>
-                    {review.actionId} v{review.actionVersion}
-                  </Link>
-                </td>
-                <td>
-                  <span className={`run-status run-${review.status}`}>
-                    {t(`governance.reviewStatus.${review.status}`)}
-                  </span>
-                </td>
-                <td>{review.requestedBy.name || review.requestedBy.email}</td>
-                <td>{formatTime(review.requestedAt, language)}</td>
-                <td>{review.environmentId}</td>
-                <td>{review.comment ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t('governance.reviews.title')}
+        columns={[
+          t('governance.reviews.action'),
+          t('governance.reviews.status'),
+          t('governance.reviews.requestedBy'),
+          t('governance.reviews.requestedAt'),
+          t('governance.reviews.environment'),
+          t('governance.reviews.comment'),
+        ]}
+        items={reviews.data?.data}
+        empty={<EmptyState title={t('governance.reviews.none')} />}
+        row={(review) => (
+          <tr key={review.id}>
+            <td>
+              <Link href={workspace.href(`/reviews/${encodeURIComponent(review.id)}`)}>
+                {review.actionId} v{review.actionVersion}
+              </Link>
+            </td>
+            <td>
+              <span className={`run-status run-${review.status}`}>
+                {t(`governance.reviewStatus.${review.status}`)}
+              </span>
+            </td>
+            <td>{review.requestedBy.name || review.requestedBy.email}</td>
+            <td>{formatTime(review.requestedAt, language)}</td>
+            <td>{review.environmentId}</td>
+            <td>{review.comment ?? ''}</td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

@@ -7,7 +7,15 @@ import { useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
-import { Button, Dialog, ErrorBanner, useAsync, useToast } from '../../components/index.ts';
+import {
+  Button,
+  Dialog,
+  ErrorBanner,
+  ListTable,
+  useAsync,
+  useConfirmation,
+  useToast,
+} from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { formatTime } from '../scheduling/api.ts';
 import { type DefinitionChange, governancePaths, type VersionHistory } from './api.ts';
@@ -25,8 +33,6 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
     [projectId, actionId],
   );
   const [target, setTarget] = useState(workspace.environmentId);
-  const [confirm, setConfirm] = useState<{ version: number } | { follow: true }>();
-  const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>();
   const [from, setFrom] = useState(0);
   const [to, setTo] = useState(0);
@@ -51,33 +57,25 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
   const publishedTo = (environmentId: string) =>
     history.data?.publications.find((p) => p.environmentId === environmentId)?.version;
 
-  const apply = async () => {
-    if (!confirm) return;
-    setBusy(true);
+  const publication = useConfirmation(async (change: { version: number } | { follow: true }) => {
     setFailure(undefined);
-    try {
-      const path = governancePaths.publication(projectId, actionId, target);
-      if ('version' in confirm) {
-        const answer = await api.put<{ previousVersion?: number }>(path, { version: confirm.version });
-        toast(
-          t('governance.versions.published', {
-            version: confirm.version,
-            environment: target,
-            previous: answer.previousVersion ?? t('governance.versions.latestShort'),
-          }),
-        );
-      } else {
-        await api.del(path);
-        toast(t('governance.versions.followingLatest', { environment: target }));
-      }
-      history.reload();
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setBusy(false);
-      setConfirm(undefined);
+    const path = governancePaths.publication(projectId, actionId, target);
+    if ('version' in change) {
+      const answer = await api.put<{ previousVersion?: number }>(path, { version: change.version });
+      toast(
+        t('governance.versions.published', {
+          version: change.version,
+          environment: target,
+          previous: answer.previousVersion ?? t('governance.versions.latestShort'),
+        }),
+      );
+    } else {
+      await api.del(path);
+      toast(t('governance.versions.followingLatest', { environment: target }));
     }
-  };
+    history.reload();
+  }, setFailure);
+  const confirm = publication.subject;
 
   const environmentName = (id: string) => workspace.environments.find((e) => e.id === id)?.name ?? id;
   const data = history.data;
@@ -95,33 +93,29 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
       {data ? (
         <>
           <h2 className="section-title">{t('governance.versions.publications')}</h2>
-          <table className="plain-table publications">
-            <caption className="visually-hidden">{t('governance.versions.publications')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('governance.versions.environment')}</th>
-                <th scope="col">{t('governance.versions.runs')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(workspace.environments.length
+          <ListTable
+            label={t('governance.versions.publications')}
+            columns={[t('governance.versions.environment'), t('governance.versions.runs')]}
+            items={
+              workspace.environments.length
                 ? workspace.environments.map((e) => e.id)
                 : [workspace.environmentId]
-              ).map((id) => {
-                const version = publishedTo(id);
-                return (
-                  <tr key={id} data-environment={id}>
-                    <td>{environmentName(id)}</td>
-                    <td>
-                      {version
-                        ? t('governance.versions.publishedVersion', { version })
-                        : t('governance.versions.followsLatest', { version: data.latest })}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+            }
+            className="publications"
+            row={(id) => {
+              const version = publishedTo(id);
+              return (
+                <tr key={id} data-environment={id}>
+                  <td>{environmentName(id)}</td>
+                  <td>
+                    {version
+                      ? t('governance.versions.publishedVersion', { version })
+                      : t('governance.versions.followsLatest', { version: data.latest })}
+                  </td>
+                </tr>
+              );
+            }}
+          />
 
           <div className="inline-fields">
             <label className="inline-field">
@@ -137,61 +131,57 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
                 ))}
               </select>
             </label>
-            <Button disabled={current === undefined} onClick={() => setConfirm({ follow: true })}>
+            <Button disabled={current === undefined} onClick={() => publication.ask({ follow: true })}>
               {t('governance.versions.followLatest')}
             </Button>
           </div>
 
           <h2 className="section-title">{t('governance.versions.history')}</h2>
-          <table className="plain-table versions">
-            <caption className="visually-hidden">{t('governance.versions.history')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('governance.versions.version')}</th>
-                <th scope="col">{t('governance.versions.author')}</th>
-                <th scope="col">{t('governance.versions.savedAt')}</th>
-                <th scope="col">{t('governance.versions.message')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.versions.map((version) => {
-                const isCurrent =
-                  current === version.version || (current === undefined && version.version === data.latest);
-                return (
-                  <tr key={version.version} data-version={version.version}>
-                    <td>
-                      v{version.version}
-                      {version.version === data.latest ? (
-                        <span className="state-badge"> {t('governance.versions.latest')}</span>
-                      ) : null}
-                    </td>
-                    <td>{version.author.email}</td>
-                    <td>{formatTime(version.createdAt, language)}</td>
-                    <td>{version.message || <span className="muted">—</span>}</td>
-                    <td>
-                      {isCurrent ? (
-                        <span className="muted small">
-                          {t('governance.versions.runsHere', { environment: environmentName(target) })}
-                        </span>
-                      ) : (
-                        <Button
-                          className="btn-small"
-                          onClick={() => setConfirm({ version: version.version })}
-                        >
-                          {current !== undefined && version.version < current
-                            ? t('governance.versions.rollbackTo', { version: version.version })
-                            : t('governance.versions.publish', { version: version.version })}
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <ListTable
+            label={t('governance.versions.history')}
+            columns={[
+              t('governance.versions.version'),
+              t('governance.versions.author'),
+              t('governance.versions.savedAt'),
+              t('governance.versions.message'),
+            ]}
+            rowActions
+            items={data.versions}
+            className="versions"
+            row={(version) => {
+              const isCurrent =
+                current === version.version || (current === undefined && version.version === data.latest);
+              return (
+                <tr key={version.version} data-version={version.version}>
+                  <td>
+                    v{version.version}
+                    {version.version === data.latest ? (
+                      <span className="state-badge"> {t('governance.versions.latest')}</span>
+                    ) : null}
+                  </td>
+                  <td>{version.author.email}</td>
+                  <td>{formatTime(version.createdAt, language)}</td>
+                  <td>{version.message || <span className="muted">—</span>}</td>
+                  <td>
+                    {isCurrent ? (
+                      <span className="muted small">
+                        {t('governance.versions.runsHere', { environment: environmentName(target) })}
+                      </span>
+                    ) : (
+                      <Button
+                        className="btn-small"
+                        onClick={() => publication.ask({ version: version.version })}
+                      >
+                        {current !== undefined && version.version < current
+                          ? t('governance.versions.rollbackTo', { version: version.version })
+                          : t('governance.versions.publish', { version: version.version })}
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              );
+            }}
+          />
 
           <h2 className="section-title">{t('governance.diff.compare')}</h2>
           <div className="inline-fields">
@@ -220,7 +210,6 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
         <p className="muted">{t('common.loading')}</p>
       ) : null}
       <Dialog
-        open={Boolean(confirm)}
         title={
           confirm && 'version' in confirm
             ? t('governance.versions.confirmPublish', {
@@ -229,9 +218,8 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
               })
             : t('governance.versions.confirmFollow', { environment: environmentName(target) })
         }
-        busy={busy}
-        onConfirm={() => void apply()}
-        onCancel={() => setConfirm(undefined)}
+        {...publication.dialog}
+        busy={publication.busy}
         confirmLabel={t('governance.versions.confirm')}
       >
         <p>{t('governance.versions.confirmDetail')}</p>

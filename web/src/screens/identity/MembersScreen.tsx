@@ -6,10 +6,20 @@ import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { Role } from '../../api/types.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
-import { Button, Dialog, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
+import {
+  Button,
+  Dialog,
+  ErrorBanner,
+  Field,
+  ListTable,
+  useAsync,
+  useConfirmation,
+  useToast,
+} from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
 import { errorAt, pointerErrors } from '../scheduling/field-errors.ts';
-import { identityPaths, type Member, roles, type UserGroup } from './api.ts';
+import { identityPaths, type Member, type UserGroup } from './api.ts';
+import { RoleOptions } from './RoleOptions.tsx';
 
 export function MembersScreen() {
   const t = useT();
@@ -17,7 +27,6 @@ export function MembersScreen() {
   const { projectId } = useWorkspace();
   const members = useAsync(() => api.get<{ data: Member[] }>(identityPaths.members(projectId)), [projectId]);
   const [failure, setFailure] = useState<unknown>();
-  const [removing, setRemoving] = useState<Member>();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -54,18 +63,11 @@ export function MembersScreen() {
     }
   };
 
-  const remove = async () => {
-    if (!removing) return;
-    try {
-      await api.del(identityPaths.member(projectId, removing.principalId));
-      toast(t('identity.members.removed', { name: removing.email ?? removing.principalId }));
-      members.reload();
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setRemoving(undefined);
-    }
-  };
+  const removal = useConfirmation(async (member: Member) => {
+    await api.del(identityPaths.member(projectId, member.principalId));
+    toast(t('identity.members.removed', { name: member.email ?? member.principalId }));
+    members.reload();
+  }, setFailure);
 
   return (
     <section className="screen" aria-labelledby="members-title">
@@ -74,71 +76,56 @@ export function MembersScreen() {
         error={members.error ?? failure}
         onDismiss={failure ? () => setFailure(undefined) : undefined}
       />
-      {members.data ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t('identity.members.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('identity.members.member')}</th>
-              <th scope="col">{t('identity.members.kind')}</th>
-              <th scope="col">{t('identity.members.role')}</th>
-              <th scope="col">{t('identity.members.groups')}</th>
-              <th scope="col">{t('identity.members.effectiveRole')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
-              </th>
+      <ListTable
+        label={t('identity.members.title')}
+        columns={[
+          t('identity.members.member'),
+          t('identity.members.kind'),
+          t('identity.members.role'),
+          t('identity.members.groups'),
+          t('identity.members.effectiveRole'),
+        ]}
+        rowActions
+        items={members.data?.data}
+        row={(member) => {
+          const label = member.name
+            ? `${member.name} <${member.email ?? ''}>`
+            : (member.email ?? member.principalId);
+          return (
+            <tr key={member.principalId}>
+              <td>
+                {label}
+                <div className="muted small mono">{member.principalId}</div>
+              </td>
+              <td>{t(`scheduling.executorKind.${member.kind}`)}</td>
+              <td>
+                <select
+                  aria-label={t('identity.members.roleOf', { name: label })}
+                  value={member.role ?? ''}
+                  onChange={(event) => void changeRole(member, event.target.value as Role)}
+                >
+                  {member.role ? null : <option value="">{t('identity.members.noDirectRole')}</option>}
+                  <RoleOptions />
+                </select>
+              </td>
+              <td>{member.groups.map((g) => g.name).join(', ')}</td>
+              <td>{member.effectiveRole ? t(`identity.role.${member.effectiveRole}`) : '—'}</td>
+              <td>
+                <Button className="btn-small" variant="danger" onClick={() => removal.ask(member)}>
+                  {t('identity.members.remove')}
+                </Button>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {members.data.data.map((member) => {
-              const label = member.name
-                ? `${member.name} <${member.email ?? ''}>`
-                : (member.email ?? member.principalId);
-              return (
-                <tr key={member.principalId}>
-                  <td>
-                    {label}
-                    <div className="muted small mono">{member.principalId}</div>
-                  </td>
-                  <td>{t(`scheduling.executorKind.${member.kind}`)}</td>
-                  <td>
-                    <select
-                      aria-label={t('identity.members.roleOf', { name: label })}
-                      value={member.role ?? ''}
-                      onChange={(event) => void changeRole(member, event.target.value as Role)}
-                    >
-                      {member.role ? null : <option value="">{t('identity.members.noDirectRole')}</option>}
-                      {roles.map((r) => (
-                        <option key={r} value={r}>
-                          {t(`identity.role.${r}`)}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>{member.groups.map((g) => g.name).join(', ')}</td>
-                  <td>{member.effectiveRole ? t(`identity.role.${member.effectiveRole}`) : '—'}</td>
-                  <td>
-                    <Button className="btn-small" variant="danger" onClick={() => setRemoving(member)}>
-                      {t('identity.members.remove')}
-                    </Button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      ) : null}
+          );
+        }}
+      />
       <form className="inline-fields" onSubmit={add} noValidate aria-label={t('identity.members.add')}>
         <Field label={t('identity.members.email')} required error={errorAt(errors, 'email')}>
           <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
         </Field>
         <Field label={t('identity.members.role')} error={errorAt(errors, 'role')}>
           <select value={role} onChange={(event) => setRole(event.target.value as Role)}>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {t(`identity.role.${r}`)}
-              </option>
-            ))}
+            <RoleOptions />
           </select>
         </Field>
         <Button type="submit" variant="primary" disabled={!email}>
@@ -147,12 +134,12 @@ export function MembersScreen() {
       </form>
       <UserGroups members={members.data?.data ?? []} onChanged={members.reload} />
       <Dialog
-        open={Boolean(removing)}
-        title={t('identity.members.removeTitle', { name: removing?.email ?? removing?.principalId ?? '' })}
+        {...removal.dialog}
+        title={t('identity.members.removeTitle', {
+          name: removal.subject?.email ?? removal.subject?.principalId ?? '',
+        })}
         danger
         confirmLabel={t('identity.members.remove')}
-        onConfirm={() => void remove()}
-        onCancel={() => setRemoving(undefined)}
       >
         <p>{t('identity.members.removeDetail')}</p>
       </Dialog>
@@ -172,7 +159,6 @@ function UserGroups({ members, onChanged }: { members: Member[]; onChanged(): vo
   const [isNew, setIsNew] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>();
-  const [deleting, setDeleting] = useState<UserGroup>();
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -200,18 +186,11 @@ function UserGroups({ members, onChanged }: { members: Member[]; onChanged(): vo
     }
   };
 
-  const remove = async () => {
-    if (!deleting) return;
-    try {
-      await api.del(identityPaths.userGroup(projectId, deleting.id));
-      groups.reload();
-      onChanged();
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setDeleting(undefined);
-    }
-  };
+  const deletion = useConfirmation(async (group: UserGroup) => {
+    await api.del(identityPaths.userGroup(projectId, group.id));
+    groups.reload();
+    onChanged();
+  }, setFailure);
 
   const users = members.filter((m) => m.kind === 'user' || m.kind === 'service_account');
   return (
@@ -231,50 +210,37 @@ function UserGroups({ members, onChanged }: { members: Member[]; onChanged(): vo
         </Button>
       </div>
       <ErrorBanner error={groups.error ?? (Object.keys(errors).length ? undefined : failure)} />
-      {groups.data && groups.data.data.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t('identity.groups.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('editors.name')}</th>
-              <th scope="col">{t('identity.members.role')}</th>
-              <th scope="col">{t('identity.groups.members')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {groups.data.data.map((group) => (
-              <tr key={group.id}>
-                <td>
-                  {group.name} <span className="muted small mono">{group.id}</span>
-                </td>
-                <td>{group.role ? t(`identity.role.${group.role}`) : '—'}</td>
-                <td>
-                  {group.members
-                    .map((id) => members.find((m) => m.principalId === id)?.email ?? id)
-                    .join(', ')}
-                </td>
-                <td>
-                  <Button
-                    className="btn-small"
-                    onClick={() => {
-                      setIsNew(false);
-                      setDraft(group);
-                    }}
-                  >
-                    {t('editors.edit')}
-                  </Button>{' '}
-                  <Button className="btn-small" variant="danger" onClick={() => setDeleting(group)}>
-                    {t('editors.delete')}
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t('identity.groups.title')}
+        columns={[t('editors.name'), t('identity.members.role'), t('identity.groups.members')]}
+        rowActions
+        items={groups.data?.data}
+        row={(group) => (
+          <tr key={group.id}>
+            <td>
+              {group.name} <span className="muted small mono">{group.id}</span>
+            </td>
+            <td>{group.role ? t(`identity.role.${group.role}`) : '—'}</td>
+            <td>
+              {group.members.map((id) => members.find((m) => m.principalId === id)?.email ?? id).join(', ')}
+            </td>
+            <td>
+              <Button
+                className="btn-small"
+                onClick={() => {
+                  setIsNew(false);
+                  setDraft(group);
+                }}
+              >
+                {t('editors.edit')}
+              </Button>{' '}
+              <Button className="btn-small" variant="danger" onClick={() => deletion.ask(group)}>
+                {t('editors.delete')}
+              </Button>
+            </td>
+          </tr>
+        )}
+      />
       {draft ? (
         <form className="editor-form" onSubmit={save} noValidate aria-label={t('identity.groups.form')}>
           <div className="inline-fields">
@@ -298,11 +264,7 @@ function UserGroups({ members, onChanged }: { members: Member[]; onChanged(): vo
                 }}
               >
                 <option value="">{t('identity.groups.noRole')}</option>
-                {roles.map((r) => (
-                  <option key={r} value={r}>
-                    {t(`identity.role.${r}`)}
-                  </option>
-                ))}
+                <RoleOptions />
               </select>
             </Field>
           </div>
@@ -336,12 +298,10 @@ function UserGroups({ members, onChanged }: { members: Member[]; onChanged(): vo
         </form>
       ) : null}
       <Dialog
-        open={Boolean(deleting)}
-        title={t('editors.deleteTitle', { name: deleting?.name ?? '' })}
+        {...deletion.dialog}
+        title={t('editors.deleteTitle', { name: deletion.subject?.name ?? '' })}
         danger
         confirmLabel={t('editors.delete')}
-        onConfirm={() => void remove()}
-        onCancel={() => setDeleting(undefined)}
       />
     </section>
   );

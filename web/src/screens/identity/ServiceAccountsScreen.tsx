@@ -13,12 +13,15 @@ import {
   EmptyState,
   ErrorBanner,
   Field,
+  ListTable,
   useAsync,
+  useConfirmation,
   useToast,
 } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
 import { errorAt, pointerErrors } from '../scheduling/field-errors.ts';
-import { identityPaths, roles, type ServiceAccount, type TrustPolicy } from './api.ts';
+import { identityPaths, type ServiceAccount, type TrustPolicy } from './api.ts';
+import { RoleOptions } from './RoleOptions.tsx';
 
 export function ServiceAccountsScreen() {
   const t = useT();
@@ -34,8 +37,6 @@ export function ServiceAccountsScreen() {
   const [role, setRole] = useState<Role | ''>('member');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>();
-  const [deleting, setDeleting] = useState<ServiceAccount>();
-  const [revoking, setRevoking] = useState<ServiceAccount>();
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -67,85 +68,58 @@ export function ServiceAccountsScreen() {
     }
   };
 
-  const remove = async () => {
-    if (!deleting) return;
-    try {
-      await api.del(identityPaths.serviceAccount(projectId, deleting.id));
-      toast(t('editors.deleted', { name: deleting.name }));
-      if (selected === deleting.id) setSelected(undefined);
-      accounts.reload();
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setDeleting(undefined);
-    }
-  };
+  const deletion = useConfirmation(async (account: ServiceAccount) => {
+    await api.del(identityPaths.serviceAccount(projectId, account.id));
+    toast(t('editors.deleted', { name: account.name }));
+    if (selected === account.id) setSelected(undefined);
+    accounts.reload();
+  }, setFailure);
 
-  const revokeTokens = async () => {
-    if (!revoking) return;
-    try {
-      await api.post(identityPaths.revokeTokens(projectId, revoking.id));
-      toast(t('identity.accounts.tokensRevoked', { name: revoking.name }));
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setRevoking(undefined);
-    }
-  };
+  const revocation = useConfirmation(async (account: ServiceAccount) => {
+    await api.post(identityPaths.revokeTokens(projectId, account.id));
+    toast(t('identity.accounts.tokensRevoked', { name: account.name }));
+  }, setFailure);
 
   const current = accounts.data?.data.find((a) => a.id === selected);
   return (
     <section className="screen" aria-labelledby="accounts-title">
       <h1 id="accounts-title">{t('identity.accounts.title')}</h1>
       <ErrorBanner error={accounts.error ?? (Object.keys(errors).length ? undefined : failure)} />
-      {accounts.data && accounts.data.data.length === 0 ? (
-        <EmptyState title={t('identity.accounts.none')} />
-      ) : null}
-      {accounts.data && accounts.data.data.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t('identity.accounts.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('editors.name')}</th>
-              <th scope="col">{t('identity.members.email')}</th>
-              <th scope="col">{t('scheduling.field.state')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {accounts.data.data.map((account) => (
-              <tr key={account.id}>
-                <td>
-                  {account.name}
-                  {account.description ? <div className="muted small">{account.description}</div> : null}
-                </td>
-                <td className="mono">{account.email}</td>
-                <td>{account.disabled ? t('identity.accounts.disabled') : t('identity.accounts.enabled')}</td>
-                <td>
-                  <Button
-                    className="btn-small"
-                    aria-pressed={selected === account.id}
-                    onClick={() => setSelected(account.id)}
-                  >
-                    {t('identity.accounts.policies')}
-                  </Button>{' '}
-                  <Button className="btn-small" onClick={() => void toggle(account)}>
-                    {account.disabled ? t('identity.accounts.enable') : t('identity.accounts.disable')}
-                  </Button>{' '}
-                  <Button className="btn-small" onClick={() => setRevoking(account)}>
-                    {t('identity.accounts.revokeTokens')}
-                  </Button>{' '}
-                  <Button className="btn-small" variant="danger" onClick={() => setDeleting(account)}>
-                    {t('editors.delete')}
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t('identity.accounts.title')}
+        columns={[t('editors.name'), t('identity.members.email'), t('scheduling.field.state')]}
+        rowActions
+        items={accounts.data?.data}
+        empty={<EmptyState title={t('identity.accounts.none')} />}
+        row={(account) => (
+          <tr key={account.id}>
+            <td>
+              {account.name}
+              {account.description ? <div className="muted small">{account.description}</div> : null}
+            </td>
+            <td className="mono">{account.email}</td>
+            <td>{account.disabled ? t('identity.accounts.disabled') : t('identity.accounts.enabled')}</td>
+            <td>
+              <Button
+                className="btn-small"
+                aria-pressed={selected === account.id}
+                onClick={() => setSelected(account.id)}
+              >
+                {t('identity.accounts.policies')}
+              </Button>{' '}
+              <Button className="btn-small" onClick={() => void toggle(account)}>
+                {account.disabled ? t('identity.accounts.enable') : t('identity.accounts.disable')}
+              </Button>{' '}
+              <Button className="btn-small" onClick={() => revocation.ask(account)}>
+                {t('identity.accounts.revokeTokens')}
+              </Button>{' '}
+              <Button className="btn-small" variant="danger" onClick={() => deletion.ask(account)}>
+                {t('editors.delete')}
+              </Button>
+            </td>
+          </tr>
+        )}
+      />
       <form className="editor-form" onSubmit={create} noValidate aria-label={t('identity.accounts.new')}>
         <h2 className="section-title">{t('identity.accounts.new')}</h2>
         <div className="inline-fields">
@@ -160,11 +134,7 @@ export function ServiceAccountsScreen() {
           <Field label={t('identity.members.role')} error={errorAt(errors, 'role')}>
             <select value={role} onChange={(e) => setRole(e.target.value as Role | '')}>
               <option value="">{t('identity.groups.noRole')}</option>
-              {roles.map((r) => (
-                <option key={r} value={r}>
-                  {t(`identity.role.${r}`)}
-                </option>
-              ))}
+              <RoleOptions />
             </select>
           </Field>
         </div>
@@ -179,22 +149,18 @@ export function ServiceAccountsScreen() {
       </form>
       {current ? <TrustPolicies account={current} /> : null}
       <Dialog
-        open={Boolean(deleting)}
-        title={t('editors.deleteTitle', { name: deleting?.name ?? '' })}
+        {...deletion.dialog}
+        title={t('editors.deleteTitle', { name: deletion.subject?.name ?? '' })}
         danger
         confirmLabel={t('editors.delete')}
-        onConfirm={() => void remove()}
-        onCancel={() => setDeleting(undefined)}
       >
         <p>{t('identity.accounts.deleteDetail')}</p>
       </Dialog>
       <Dialog
-        open={Boolean(revoking)}
-        title={t('identity.accounts.revokeTitle', { name: revoking?.name ?? '' })}
+        {...revocation.dialog}
+        title={t('identity.accounts.revokeTitle', { name: revocation.subject?.name ?? '' })}
         danger
         confirmLabel={t('identity.accounts.revokeTokens')}
-        onConfirm={() => void revokeTokens()}
-        onCancel={() => setRevoking(undefined)}
       >
         <p>{t('identity.accounts.revokeDetail')}</p>
       </Dialog>
@@ -267,47 +233,34 @@ function TrustPolicies({ account }: { account: ServiceAccount }) {
         <Button onClick={() => setDraft(emptyPolicy())}>{t('identity.policies.new')}</Button>
       </div>
       <ErrorBanner error={policies.error ?? (Object.keys(errors).length ? undefined : failure)} />
-      {policies.data && policies.data.data.length === 0 ? (
-        <EmptyState title={t('identity.policies.none')} />
-      ) : null}
-      {policies.data && policies.data.data.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">
-            {t('identity.policies.title', { name: account.name })}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('editors.id')}</th>
-              <th scope="col">{t('identity.policies.issuer')}</th>
-              <th scope="col">{t('identity.policies.audience')}</th>
-              <th scope="col">{t('identity.policies.claims')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {policies.data.data.map((policy) => (
-              <tr key={policy.id}>
-                <td className="mono">{policy.id}</td>
-                <td className="mono">{policy.issuer}</td>
-                <td className="mono">{policy.audience}</td>
-                <td className="mono">
-                  {policy.boundClaims.map((c) => `${c.key} = ${c.pattern}`).join('; ')}
-                </td>
-                <td>
-                  <Button className="btn-small" onClick={() => setDraft(policy)}>
-                    {t('editors.edit')}
-                  </Button>{' '}
-                  <Button className="btn-small" variant="danger" onClick={() => void remove(policy)}>
-                    {t('editors.delete')}
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t('identity.policies.title', { name: account.name })}
+        columns={[
+          t('editors.id'),
+          t('identity.policies.issuer'),
+          t('identity.policies.audience'),
+          t('identity.policies.claims'),
+        ]}
+        rowActions
+        items={policies.data?.data}
+        empty={<EmptyState title={t('identity.policies.none')} />}
+        row={(policy) => (
+          <tr key={policy.id}>
+            <td className="mono">{policy.id}</td>
+            <td className="mono">{policy.issuer}</td>
+            <td className="mono">{policy.audience}</td>
+            <td className="mono">{policy.boundClaims.map((c) => `${c.key} = ${c.pattern}`).join('; ')}</td>
+            <td>
+              <Button className="btn-small" onClick={() => setDraft(policy)}>
+                {t('editors.edit')}
+              </Button>{' '}
+              <Button className="btn-small" variant="danger" onClick={() => void remove(policy)}>
+                {t('editors.delete')}
+              </Button>
+            </td>
+          </tr>
+        )}
+      />
       {draft ? (
         <form className="editor-form" onSubmit={save} noValidate aria-label={t('identity.policies.form')}>
           <Field label={t('editors.id')} required error={errorAt(errors, 'id')}>

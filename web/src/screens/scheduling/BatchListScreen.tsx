@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import { Link, navigate } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
-import { Button, EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
+import { Button, EmptyState, ErrorBanner, ListTable, useAsync } from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { ActionSelect, useActionList } from './action-arguments.tsx';
 import { type Batch, type BatchProgress, formatTime, schedulingPaths } from './api.ts';
@@ -38,46 +38,39 @@ export function BatchListScreen() {
         </Button>
       </form>
       <ErrorBanner error={batches.error} />
-      {batches.data && batches.data.data.length === 0 ? (
-        <EmptyState title={t('scheduling.batch.none')} />
-      ) : null}
-      {batches.data && batches.data.data.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t('scheduling.batch.listTitle')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('scheduling.batch.id')}</th>
-              <th scope="col">{t('scheduling.field.action')}</th>
-              <th scope="col">{t('scheduling.field.state')}</th>
-              <th scope="col">{t('scheduling.batch.progress')}</th>
-              <th scope="col">{t('scheduling.batch.createdAt')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {batches.data.data.map((batch) => (
-              <tr key={batch.id}>
-                <td>
-                  <Link href={workspace.href(`/batches/${encodeURIComponent(batch.id)}`)} className="mono">
-                    {batch.id}
-                  </Link>
-                </td>
-                <td className="mono">{batch.actionId}</td>
-                <td>{t(`scheduling.batchStatus.${batch.status}`)}</td>
-                <td>
-                  {batch.progress.success + batch.progress.failure} / {batch.progress.total}
-                  {batch.progress.failure ? (
-                    <span className="error-text">
-                      {' '}
-                      ({t('scheduling.batch.failed', { n: batch.progress.failure })})
-                    </span>
-                  ) : null}
-                </td>
-                <td>{formatTime(batch.createdAt, language)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t('scheduling.batch.listTitle')}
+        columns={[
+          t('scheduling.batch.id'),
+          t('scheduling.field.action'),
+          t('scheduling.field.state'),
+          t('scheduling.batch.progress'),
+          t('scheduling.batch.createdAt'),
+        ]}
+        items={batches.data?.data}
+        empty={<EmptyState title={t('scheduling.batch.none')} />}
+        row={(batch) => (
+          <tr key={batch.id}>
+            <td>
+              <Link href={workspace.href(`/batches/${encodeURIComponent(batch.id)}`)} className="mono">
+                {batch.id}
+              </Link>
+            </td>
+            <td className="mono">{batch.actionId}</td>
+            <td>{t(`scheduling.batchStatus.${batch.status}`)}</td>
+            <td>
+              {batch.progress.success + batch.progress.failure} / {batch.progress.total}
+              {batch.progress.failure ? (
+                <span className="error-text">
+                  {' '}
+                  ({t('scheduling.batch.failed', { n: batch.progress.failure })})
+                </span>
+              ) : null}
+            </td>
+            <td>{formatTime(batch.createdAt, language)}</td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

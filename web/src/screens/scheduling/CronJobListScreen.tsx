@@ -2,7 +2,7 @@
 import { api } from '../../api/client.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
-import { EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
+import { EmptyState, ErrorBanner, ListTable, useAsync } from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { type CronJob, formatTime, schedulingPaths } from './api.ts';
 import { describeSchedule } from './describe-schedule.ts';
@@ -28,47 +28,38 @@ export function CronJobListScreen() {
       </div>
       <ErrorBanner error={jobs.error} />
       {jobs.loading ? <p className="muted">{t('common.loading')}</p> : null}
-      {jobs.data && jobs.data.length === 0 ? (
-        <EmptyState title={t('scheduling.cron.none')}>{t('scheduling.cron.noneDetail')}</EmptyState>
-      ) : null}
-      {jobs.data && jobs.data.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t('scheduling.cron.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('scheduling.field.name')}</th>
-              <th scope="col">{t('scheduling.field.action')}</th>
-              <th scope="col">{t('scheduling.field.schedule')}</th>
-              <th scope="col">{t('scheduling.field.state')}</th>
-              <th scope="col">{t('scheduling.field.nextRun')}</th>
-              <th scope="col">{t('scheduling.field.setter')}</th>
-              <th scope="col">{t('scheduling.field.executor')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {jobs.data.map((job) => (
-              <tr key={job.id}>
-                <td>
-                  <Link href={workspace.href(`/cron-jobs/${encodeURIComponent(job.id)}`)}>{job.name}</Link>
-                </td>
-                <td className="mono">{job.actionId}</td>
-                <td>
-                  {describeSchedule(job.schedule, t)}
-                  <span className="muted small"> ({job.timeZone})</span>
-                </td>
-                <td>
-                  <span className={`state-badge state-${job.state}`}>
-                    {t(`scheduling.state.${job.state}`)}
-                  </span>
-                </td>
-                <td>{formatTime(job.nextRuns[0], language)}</td>
-                <td>{job.setBy.email}</td>
-                <td>{job.executor.email ?? job.executor.id}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t('scheduling.cron.title')}
+        columns={[
+          t('scheduling.field.name'),
+          t('scheduling.field.action'),
+          t('scheduling.field.schedule'),
+          t('scheduling.field.state'),
+          t('scheduling.field.nextRun'),
+          t('scheduling.field.setter'),
+          t('scheduling.field.executor'),
+        ]}
+        items={jobs.data}
+        empty={<EmptyState title={t('scheduling.cron.none')}>{t('scheduling.cron.noneDetail')}</EmptyState>}
+        row={(job) => (
+          <tr key={job.id}>
+            <td>
+              <Link href={workspace.href(`/cron-jobs/${encodeURIComponent(job.id)}`)}>{job.name}</Link>
+            </td>
+            <td className="mono">{job.actionId}</td>
+            <td>
+              {describeSchedule(job.schedule, t)}
+              <span className="muted small"> ({job.timeZone})</span>
+            </td>
+            <td>
+              <span className={`state-badge state-${job.state}`}>{t(`scheduling.state.${job.state}`)}</span>
+            </td>
+            <td>{formatTime(job.nextRuns[0], language)}</td>
+            <td>{job.setBy.email}</td>
+            <td>{job.executor.email ?? job.executor.id}</td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
-import { Button, EmptyState, ErrorBanner, useAsync, useToast } from '../../components/index.ts';
+import { Button, EmptyState, ErrorBanner, ListTable, useAsync, useToast } from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { withLocalOffset } from '../actions/parameter-values.ts';
 import { type CronRun, cronRunStatuses, formatTime, schedulingPaths } from './api.ts';
@@ -78,59 +78,52 @@ export function CronRunHistory({ jobId }: { jobId: string }) {
         </label>
       </div>
       <ErrorBanner error={runs.error ?? failure} />
-      {runs.data && runs.data.data.length === 0 ? <EmptyState title={t('scheduling.runs.none')} /> : null}
-      {runs.data && runs.data.data.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t('scheduling.runs.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('scheduling.runs.scheduledAt')}</th>
-              <th scope="col">{t('scheduling.runs.status')}</th>
-              <th scope="col">{t('scheduling.runs.attempt')}</th>
-              <th scope="col">{t('scheduling.runs.reason')}</th>
-              <th scope="col">{t('scheduling.runs.execution')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.data.data.map((run) => (
-              <tr key={`${run.scheduledAt}-${run.attempt}`}>
-                <td>{formatTime(run.scheduledAt, language)}</td>
-                <td>
-                  <span className={`run-status run-${run.status}`}>
-                    {t(`scheduling.runStatus.${run.status}`)}
-                  </span>
-                </td>
-                <td>{run.attempt}</td>
-                <td>{run.reason ?? ''}</td>
-                <td>
-                  {run.executionId ? (
-                    <Link href={href(`/executions/${encodeURIComponent(run.executionId)}`)} className="mono">
-                      {run.executionId}
-                    </Link>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>
-                  {run.status === 'waiting' || run.status === 'running' ? null : (
-                    <Button
-                      className="btn-small"
-                      busy={retrying === run.scheduledAt}
-                      onClick={() => void retry(run)}
-                      aria-label={t('scheduling.runs.retryAt', { at: formatTime(run.scheduledAt, language) })}
-                    >
-                      {t('scheduling.runs.retry')}
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t('scheduling.runs.title')}
+        columns={[
+          t('scheduling.runs.scheduledAt'),
+          t('scheduling.runs.status'),
+          t('scheduling.runs.attempt'),
+          t('scheduling.runs.reason'),
+          t('scheduling.runs.execution'),
+        ]}
+        rowActions
+        items={runs.data?.data}
+        empty={<EmptyState title={t('scheduling.runs.none')} />}
+        row={(run) => (
+          <tr key={`${run.scheduledAt}-${run.attempt}`}>
+            <td>{formatTime(run.scheduledAt, language)}</td>
+            <td>
+              <span className={`run-status run-${run.status}`}>
+                {t(`scheduling.runStatus.${run.status}`)}
+              </span>
+            </td>
+            <td>{run.attempt}</td>
+            <td>{run.reason ?? ''}</td>
+            <td>
+              {run.executionId ? (
+                <Link href={href(`/executions/${encodeURIComponent(run.executionId)}`)} className="mono">
+                  {run.executionId}
+                </Link>
+              ) : (
+                '—'
+              )}
+            </td>
+            <td>
+              {run.status === 'waiting' || run.status === 'running' ? null : (
+                <Button
+                  className="btn-small"
+                  busy={retrying === run.scheduledAt}
+                  onClick={() => void retry(run)}
+                  aria-label={t('scheduling.runs.retryAt', { at: formatTime(run.scheduledAt, language) })}
+                >
+                  {t('scheduling.runs.retry')}
+                </Button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

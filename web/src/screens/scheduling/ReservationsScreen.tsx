@@ -3,13 +3,21 @@ import { type FormEvent, useState } from 'react';
 import { ApiError, api } from '../../api/client.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
-import { Button, EmptyState, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
+import {
+  Button,
+  EmptyState,
+  ErrorBanner,
+  Field,
+  ListTable,
+  useAsync,
+  useToast,
+} from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { errorsByParameter, withLocalOffset } from '../actions/parameter-values.ts';
 import { ActionSelect, ArgumentInputs, useActionArguments, useActionList } from './action-arguments.tsx';
 import { formatInZone, type Reservation, schedulingPaths } from './api.ts';
 import { errorAt, pointerErrors } from './field-errors.ts';
-import { timeZoneOptions } from './schedule-draft.ts';
+import { TimeZoneOptions } from './TimeZoneOptions.tsx';
 
 export function ReservationsScreen() {
   const t = useT();
@@ -112,11 +120,7 @@ export function ReservationsScreen() {
           </Field>
           <Field label={t('scheduling.form.timeZone')} error={errorAt(errors, 'timeZone')}>
             <select value={timeZone} onChange={(event) => setTimeZone(event.target.value)}>
-              {timeZoneOptions().map((zone) => (
-                <option key={zone} value={zone}>
-                  {zone}
-                </option>
-              ))}
+              <TimeZoneOptions />
             </select>
           </Field>
         </div>
@@ -126,65 +130,56 @@ export function ReservationsScreen() {
           </Button>
         </div>
       </form>
-      {list.data && list.data.data.length === 0 ? (
-        <EmptyState title={t('scheduling.reservations.none')} />
-      ) : null}
-      {list.data && list.data.data.length > 0 ? (
-        <table className="plain-table">
-          <caption className="visually-hidden">{t('scheduling.reservations.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('scheduling.reservations.runAt')}</th>
-              <th scope="col">{t('scheduling.field.action')}</th>
-              <th scope="col">{t('scheduling.field.state')}</th>
-              <th scope="col">{t('scheduling.field.executor')}</th>
-              <th scope="col">{t('scheduling.runs.execution')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('scheduling.runs.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((reservation) => (
-              <tr key={reservation.id}>
-                <td>{formatInZone(reservation.runAt, reservation.timeZone, language)}</td>
-                <td className="mono">{reservation.actionId}</td>
-                <td>
-                  <span className={`run-status run-${reservation.status}`}>
-                    {t(`scheduling.reservationStatus.${reservation.status}`)}
-                  </span>
-                  {reservation.reason ? <span className="muted small"> {reservation.reason}</span> : null}
-                </td>
-                <td>{reservation.executor.email ?? reservation.executor.id}</td>
-                <td>
-                  {reservation.executionId ? (
-                    <Link
-                      href={workspace.href(`/executions/${encodeURIComponent(reservation.executionId)}`)}
-                      className="mono"
-                    >
-                      {reservation.executionId}
-                    </Link>
-                  ) : (
-                    '—'
-                  )}
-                </td>
-                <td>
-                  {reservation.status === 'scheduled' ? (
-                    <Button
-                      className="btn-small"
-                      variant="danger"
-                      busy={cancelling === reservation.id}
-                      onClick={() => void cancel(reservation)}
-                    >
-                      {t('scheduling.reservations.cancel')}
-                    </Button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <ListTable
+        label={t('scheduling.reservations.title')}
+        columns={[
+          t('scheduling.reservations.runAt'),
+          t('scheduling.field.action'),
+          t('scheduling.field.state'),
+          t('scheduling.field.executor'),
+          t('scheduling.runs.execution'),
+        ]}
+        rowActions
+        items={list.data?.data}
+        empty={<EmptyState title={t('scheduling.reservations.none')} />}
+        row={(reservation) => (
+          <tr key={reservation.id}>
+            <td>{formatInZone(reservation.runAt, reservation.timeZone, language)}</td>
+            <td className="mono">{reservation.actionId}</td>
+            <td>
+              <span className={`run-status run-${reservation.status}`}>
+                {t(`scheduling.reservationStatus.${reservation.status}`)}
+              </span>
+              {reservation.reason ? <span className="muted small"> {reservation.reason}</span> : null}
+            </td>
+            <td>{reservation.executor.email ?? reservation.executor.id}</td>
+            <td>
+              {reservation.executionId ? (
+                <Link
+                  href={workspace.href(`/executions/${encodeURIComponent(reservation.executionId)}`)}
+                  className="mono"
+                >
+                  {reservation.executionId}
+                </Link>
+              ) : (
+                '—'
+              )}
+            </td>
+            <td>
+              {reservation.status === 'scheduled' ? (
+                <Button
+                  className="btn-small"
+                  variant="danger"
+                  busy={cancelling === reservation.id}
+                  onClick={() => void cancel(reservation)}
+                >
+                  {t('scheduling.reservations.cancel')}
+                </Button>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

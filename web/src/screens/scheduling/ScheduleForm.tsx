@@ -9,7 +9,8 @@ import { ApiError } from '../../api/client.ts';
 import { Button, Field } from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { formatInZone, type Schedule, type SchedulePreview, weekdayOrder } from './api.ts';
-import { type ScheduleDraft, type ScheduleField, scheduleOf, timeZoneOptions } from './schedule-draft.ts';
+import { type ScheduleDraft, type ScheduleField, scheduleOf } from './schedule-draft.ts';
+import { TimeZoneOptions } from './TimeZoneOptions.tsx';
 
 export type PreviewSchedule = (body: { schedule: Schedule; timeZone: string }) => Promise<SchedulePreview>;
 
@@ -256,11 +257,7 @@ export function ScheduleForm(props: ScheduleFormProps) {
 
       <Field label={t('scheduling.form.timeZone')} error={errors.timeZone}>
         <select value={timeZone} onChange={(event) => onTimeZoneChange(event.target.value)}>
-          {timeZoneOptions().map((zone) => (
-            <option key={zone} value={zone}>
-              {zone}
-            </option>
-          ))}
+          <TimeZoneOptions />
         </select>
       </Field>
 

@@ -6,13 +6,12 @@ import { useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { apiPaths } from '../../api/paths.ts';
 import type { ActionDefinition, ListOf, Parameter } from '../../api/types.ts';
-import { useSession } from '../../app/session.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Field, useAsync } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
 import { type LoadedAction, loadAction } from '../actions/load-action.ts';
-import { ParameterInput } from '../actions/ParameterInput.tsx';
-import { choicesOf, type Drafts, initialDrafts, toArguments } from '../actions/parameter-values.ts';
+import { ParameterGrid } from '../actions/ParameterGrid.tsx';
+import { type Drafts, initialDrafts, toArguments } from '../actions/parameter-values.ts';
 
 /** Parameters with stored values as their defaults, so the inputs start from what was saved. */
 export function withStoredValues(parameters: Parameter[], stored: Record<string, unknown>): Parameter[] {
@@ -89,26 +88,19 @@ export function ArgumentInputs({
   errors: Record<string, string>;
 }) {
   const t = useT();
-  const { user } = useSession();
   if (!loaded) return null;
   const parameters = loaded.action.parameters;
   if (parameters.length === 0) return <p className="muted">{t('action.noParameters')}</p>;
   return (
     <fieldset className="arguments">
       <legend className="field-label">{t('scheduling.field.arguments')}</legend>
-      <div className="param-grid">
-        {parameters.map((parameter) => (
-          <ParameterInput
-            key={parameter.name}
-            parameter={parameter}
-            draft={drafts[parameter.name] ?? initialDrafts([parameter])[parameter.name]!}
-            onChange={(draft) => setDrafts((current) => ({ ...current, [parameter.name]: draft }))}
-            error={errors[parameter.name]}
-            choices={choicesOf(parameter, loaded.masterData)}
-            user={user}
-          />
-        ))}
-      </div>
+      <ParameterGrid
+        parameters={parameters}
+        drafts={drafts}
+        setDrafts={setDrafts}
+        errors={errors}
+        masterData={loaded.masterData}
+      />
     </fieldset>
   );
 }
