@@ -4,15 +4,11 @@
  * arguments with `async: true` and opens the execution's status screen; a review-gated action
  * sends the requester's comment and offers no job; the links lead to the action's other screens.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ActionDefinition } from '../../api/types.ts';
-import { SessionProvider } from '../../app/session.tsx';
-import { WorkspaceProvider, workspaceHref } from '../../app/workspace.tsx';
-import { ToastProvider } from '../../components/index.ts';
-import { I18nProvider } from '../../i18n/index.tsx';
+import { jsonBodyOf, pathOf, serveApi } from '../../test-support/api-server.ts';
+import { InConsole } from '../../test-support/console.tsx';
 import { ActionScreen } from './ActionScreen.tsx';
 
 const actions: Record<string, ActionDefinition> = {
@@ -38,60 +34,40 @@ const actions: Record<string, ActionDefinition> = {
 /** Every POST the server received: path and parsed body. */
 let posted: { path: string; body: Record<string, unknown> }[] = [];
 
-async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-}
-
-let server: Server;
-let base: string;
-const realFetch = globalThis.fetch;
-
-beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const path = new URL(request.url ?? '/', 'http://api').pathname;
-    const reply = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
-    };
-    const definition = /^\/api\/v1\/projects\/demo\/actions\/([\w-]+)$/.exec(path);
-    if (request.method === 'GET' && definition) {
-      const action = actions[definition[1]!];
-      return action ? reply(200, action) : reply(404, { title: 'Not found' });
+serveApi(async (request, response) => {
+  const path = pathOf(request);
+  const reply = (status: number, body: unknown) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+  const definition = /^\/api\/v1\/projects\/demo\/actions\/([\w-]+)$/.exec(path);
+  if (request.method === 'GET' && definition) {
+    const action = actions[definition[1]!];
+    return action ? reply(200, action) : reply(404, { title: 'Not found' });
+  }
+  const execute =
+    /^\/public\/v1\/projects\/demo\/environments\/development\/actions\/([\w-]+)\/executions$/.exec(path);
+  if (request.method === 'POST' && execute) {
+    const body = await jsonBodyOf(request);
+    posted.push({ path, body });
+    if (execute[1] === 'refund-order') {
+      return reply(202, { reviewRequest: { id: 'rev_7', status: 'pending' }, links: { self: '/rev_7' } });
     }
-    const execute =
-      /^\/public\/v1\/projects\/demo\/environments\/development\/actions\/([\w-]+)\/executions$/.exec(path);
-    if (request.method === 'POST' && execute) {
-      const body = await bodyOf(request);
-      posted.push({ path, body });
-      if (execute[1] === 'refund-order') {
-        return reply(202, { reviewRequest: { id: 'rev_7', status: 'pending' }, links: { self: '/rev_7' } });
-      }
-      const limit = (body.arguments as { limit?: number } | undefined)?.limit;
-      if (limit !== undefined && limit > 1000) {
-        return reply(422, {
-          title: 'Invalid arguments',
-          code: 'argument_invalid',
-          errors: [{ pointer: '#/arguments/limit', detail: 'limit must be at most 1000.' }],
-        });
-      }
-      if (body.async === true) {
-        return reply(202, { execution: { id: 'exe_42', status: 'queued', actionId: 'find-orders' } });
-      }
-      return reply(200, { id: 'exe_41', status: 'succeeded', actionId: 'find-orders', results: [] });
+    const limit = (body.arguments as { limit?: number } | undefined)?.limit;
+    if (limit !== undefined && limit > 1000) {
+      return reply(422, {
+        title: 'Invalid arguments',
+        code: 'argument_invalid',
+        errors: [{ pointer: '#/arguments/limit', detail: 'limit must be at most 1000.' }],
+      });
     }
-    // Versions and anything else: absent, as for an action never published.
-    return reply(404, { title: 'Not found' });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The console calls same-origin paths; Node's fetch needs them made absolute against the server.
-  globalThis.fetch = (input, init) => realFetch(new URL(String(input), base), init);
-});
-afterAll(async () => {
-  globalThis.fetch = realFetch;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (body.async === true) {
+      return reply(202, { execution: { id: 'exe_42', status: 'queued', actionId: 'find-orders' } });
+    }
+    return reply(200, { id: 'exe_41', status: 'succeeded', actionId: 'find-orders', results: [] });
+  }
+  // Versions and anything else: absent, as for an action never published.
+  return reply(404, { title: 'Not found' });
 });
 beforeEach(() => {
   posted = [];
@@ -100,29 +76,14 @@ beforeEach(() => {
 afterEach(cleanup);
 
 function renderScreen(actionId: string) {
-  const workspace = {
-    projectId: 'demo',
-    environmentId: 'development',
-    projects: [],
-    environments: [],
-    project: undefined,
-    environment: undefined,
-    href: (path: string) => workspaceHref('demo', 'development', path),
-  };
   const session = {
     user: { kind: 'user' as const, id: 'usr_1', email: 'ops@example.com', name: 'Ops' },
     signOut: async () => {},
   };
   render(
-    <I18nProvider language="en">
-      <ToastProvider>
-        <SessionProvider value={session}>
-          <WorkspaceProvider value={workspace}>
-            <ActionScreen params={{ actionId }} />
-          </WorkspaceProvider>
-        </SessionProvider>
-      </ToastProvider>
-    </I18nProvider>,
+    <InConsole session={session}>
+      <ActionScreen params={{ actionId }} />
+    </InConsole>,
   );
 }
 

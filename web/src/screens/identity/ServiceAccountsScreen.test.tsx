@@ -3,13 +3,10 @@
  * Revoking a service account's tokens: the button asks first, and only the confirmation posts
  * `…/revoke-tokens` to a real HTTP server playing the API; cancelling sends nothing.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WorkspaceProvider, workspaceHref } from '../../app/workspace.tsx';
-import { ToastProvider } from '../../components/index.ts';
-import { I18nProvider } from '../../i18n/index.tsx';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pathOf, serveApi } from '../../test-support/api-server.ts';
+import { InConsole } from '../../test-support/console.tsx';
 import type { ServiceAccount } from './api.ts';
 import { ServiceAccountsScreen } from './ServiceAccountsScreen.tsx';
 
@@ -21,30 +18,18 @@ const account: ServiceAccount = {
 };
 
 let posted: string[] = [];
-let server: Server;
-const realFetch = globalThis.fetch;
 
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://api').pathname;
-    response.writeHead(200, { 'content-type': 'application/json' });
-    if (request.method === 'POST') {
-      posted.push(path);
-      response.end(JSON.stringify(account));
-    } else if (path === '/api/v1/projects/demo/service-accounts') {
-      response.end(JSON.stringify({ data: [account] }));
-    } else {
-      response.end(JSON.stringify({ data: [] }));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The console calls same-origin paths; Node's fetch needs them made absolute against the server.
-  globalThis.fetch = (input, init) => realFetch(new URL(String(input), base), init);
-});
-afterAll(async () => {
-  globalThis.fetch = realFetch;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+serveApi((request, response) => {
+  const path = pathOf(request);
+  response.writeHead(200, { 'content-type': 'application/json' });
+  if (request.method === 'POST') {
+    posted.push(path);
+    response.end(JSON.stringify(account));
+  } else if (path === '/api/v1/projects/demo/service-accounts') {
+    response.end(JSON.stringify({ data: [account] }));
+  } else {
+    response.end(JSON.stringify({ data: [] }));
+  }
 });
 beforeEach(() => {
   posted = [];
@@ -52,23 +37,10 @@ beforeEach(() => {
 afterEach(cleanup);
 
 function renderScreen() {
-  const workspace = {
-    projectId: 'demo',
-    environmentId: 'development',
-    projects: [],
-    environments: [],
-    project: undefined,
-    environment: undefined,
-    href: (path: string) => workspaceHref('demo', 'development', path),
-  };
   render(
-    <I18nProvider language="en">
-      <ToastProvider>
-        <WorkspaceProvider value={workspace}>
-          <ServiceAccountsScreen />
-        </WorkspaceProvider>
-      </ToastProvider>
-    </I18nProvider>,
+    <InConsole>
+      <ServiceAccountsScreen />
+    </InConsole>,
   );
 }
 

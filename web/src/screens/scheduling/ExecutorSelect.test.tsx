@@ -3,68 +3,41 @@
  * The cron job's executor: a select of "me" and the project's service accounts, listed by a real
  * HTTP server playing `GET …/service-accounts`; the save body names the executor only when it changed.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../../api/types.ts';
-import { WorkspaceProvider, workspaceHref } from '../../app/workspace.tsx';
-import { I18nProvider } from '../../i18n/index.tsx';
+import { pathOf, serveApi } from '../../test-support/api-server.ts';
+import { InConsole } from '../../test-support/console.tsx';
 import type { Executor } from './api.ts';
 import { ExecutorSelect, executorOfChoice, initialExecutorChoice } from './ExecutorSelect.tsx';
 
 const me: Principal = { kind: 'user', id: 'usr_1', email: 'ops@example.com', name: 'Ops' };
 
-let server: Server;
-const realFetch = globalThis.fetch;
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://api').pathname;
-    if (path !== '/api/v1/projects/demo/service-accounts') {
-      response.writeHead(404, { 'content-type': 'application/json' });
-      return response.end('{"title":"Not found"}');
-    }
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(
-      JSON.stringify({
-        data: [
-          { id: 'sa_report', name: 'report-bot', email: 'report-bot@demo.sa.dogu', createdAt: '' },
-          { id: 'sa_old', name: 'old-bot', email: 'old-bot@demo.sa.dogu', disabled: true, createdAt: '' },
-        ],
-      }),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The console calls same-origin paths; Node's fetch needs them made absolute against the server.
-  globalThis.fetch = (input, init) => realFetch(new URL(String(input), base), init);
-});
-afterAll(async () => {
-  globalThis.fetch = realFetch;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+serveApi((request, response) => {
+  if (pathOf(request) !== '/api/v1/projects/demo/service-accounts') {
+    response.writeHead(404, { 'content-type': 'application/json' });
+    return response.end('{"title":"Not found"}');
+  }
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(
+    JSON.stringify({
+      data: [
+        { id: 'sa_report', name: 'report-bot', email: 'report-bot@demo.sa.dogu', createdAt: '' },
+        { id: 'sa_old', name: 'old-bot', email: 'old-bot@demo.sa.dogu', disabled: true, createdAt: '' },
+      ],
+    }),
+  );
 });
 afterEach(cleanup);
 
 function Harness({ stored }: { stored?: Executor }) {
   const [choice, setChoice] = useState(() => initialExecutorChoice(stored, me));
-  const workspace = {
-    projectId: 'demo',
-    environmentId: 'development',
-    projects: [],
-    environments: [],
-    project: undefined,
-    environment: undefined,
-    href: (path: string) => workspaceHref('demo', 'development', path),
-  };
   return (
-    <I18nProvider language="en">
-      <WorkspaceProvider value={workspace}>
-        <ExecutorSelect value={choice} onChange={setChoice} stored={stored} me={me} error={undefined} />
-        <output data-testid="body">{JSON.stringify(executorOfChoice(choice, stored, me))}</output>
-      </WorkspaceProvider>
-    </I18nProvider>
+    <InConsole>
+      <ExecutorSelect value={choice} onChange={setChoice} stored={stored} me={me} error={undefined} />
+      <output data-testid="body">{JSON.stringify(executorOfChoice(choice, stored, me))}</output>
+    </InConsole>
   );
 }
 

@@ -1,0 +1,30 @@
+/** The providers a console screen needs, set up as in the app for project `demo`, environment `development`. */
+import type { ComponentProps, ReactNode } from 'react';
+import { SessionProvider } from '../app/session.tsx';
+import { type Workspace, WorkspaceProvider, workspaceHref } from '../app/workspace.tsx';
+import { ToastProvider } from '../components/index.ts';
+import { I18nProvider } from '../i18n/index.tsx';
+
+export const demoWorkspace: Workspace = {
+  projectId: 'demo',
+  environmentId: 'development',
+  projects: [],
+  environments: [],
+  project: undefined,
+  environment: undefined,
+  href: (path: string) => workspaceHref('demo', 'development', path),
+};
+
+type Session = ComponentProps<typeof SessionProvider>['value'];
+
+/** English, toasts, the demo workspace and, when given, a signed-in session. */
+export function InConsole({ session, children }: { session?: Session; children: ReactNode }) {
+  const inWorkspace = <WorkspaceProvider value={demoWorkspace}>{children}</WorkspaceProvider>;
+  return (
+    <I18nProvider language="en">
+      <ToastProvider>
+        {session ? <SessionProvider value={session}>{inWorkspace}</SessionProvider> : inWorkspace}
+      </ToastProvider>
+    </I18nProvider>
+  );
+}
