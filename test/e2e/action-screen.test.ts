@@ -127,10 +127,11 @@ describe('action screen (Chromium, embedded runtime)', () => {
     await page.getByRole('button', { name: 'Run as a job' }).click();
     await page.waitForURL(/\/p\/demo\/e\/development\/executions\/exe_[0-9a-f]+$/);
     await expect
-      .poll(() => page.getByTestId('execution-status').textContent(), { timeout: 10_000 })
+      .poll(() => page.getByTestId('execution-status').textContent(), { timeout: 40_000 })
       .toBe('Succeeded');
     expect(await tableRows(page, 'Orders')).toEqual(shown);
-  });
+    // A loaded CI machine: the job is queued, run and polled once a second.
+  }, 60_000);
 
   it('shows image URLs of a result as images', async () => {
     await page.goto('/p/demo/e/development/actions/product-gallery');
