@@ -138,9 +138,9 @@ export function run(): Promise<BenchReport> {
     const samples: RenderSample[] = [];
     for (let i = 0; i <= runs; i++) {
       await page.goto(`/p/demo/e/development/actions/${actionId}`);
-      await page.getByRole('button', { name: 'Run' }).waitFor();
+      await page.getByRole('button', { name: 'Run', exact: true }).waitFor();
       await page.evaluate(instrument);
-      await page.getByRole('button', { name: 'Run' }).click();
+      await page.getByRole('button', { name: 'Run', exact: true }).click();
       const timing = await page.evaluate<{
         clickAt: number;
         paintedAt: number;
