@@ -80,6 +80,8 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
   if (!(await deps.schedules.updateCronRun(running, { status: 'waiting', attempt: waiting.attempt }))) {
     return (await deps.schedules.getCronRun(job.id, waiting.scheduledAt)) ?? waiting;
   }
+  // Runs due at the same instant claim their start before any of them takes the CPU to execute.
+  await new Promise((resolve) => setImmediate(resolve));
   let outcome: Pick<CronRun, 'status' | 'reason'>;
   let ran = false;
   try {
