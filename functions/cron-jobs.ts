@@ -58,12 +58,15 @@ export const handler = defineRoutes({
       request.parseBody(cronJobInputSchema),
     ),
   }),
-  previewCronSchedule: async (request, services) => {
-    const input = request.parseBody(schedulePreviewSchema);
-    // Anyone who may view the environment may preview; nothing is read but the caller's membership.
-    await jobs.listCronJobs(schedulingDeps(services), request.caller(), scopeOf(request));
-    return { status: 200, body: jobs.previewSchedule(input.schedule, input.timeZone, services.clock.now()) };
-  },
+  previewCronSchedule: async (request, services) => ({
+    status: 200,
+    body: await jobs.previewCronSchedule(
+      schedulingDeps(services),
+      request.caller(),
+      scopeOf(request),
+      request.parseBody(schedulePreviewSchema),
+    ),
+  }),
   getCronJob: async (request, services) => ({
     status: 200,
     body: await jobs.getCronJob(

@@ -16,6 +16,7 @@ let database: TestDatabase;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 const clients = new Map<Role | 'outsider', ReturnType<typeof apiClient>>();
 const p = '/api/v1/projects/demo';
+const env = `${p}/environments/development`;
 
 interface Operation {
   name: string;
@@ -129,6 +130,44 @@ const operations: Operation[] = [
     name: 'approve a review request',
     right: 'approve_reviews',
     call: (api) => api.post(`${p}/review-requests/rev_none/approve`, {}),
+  },
+  // Scheduling (spec 5.3): every member views; four roles manage cron jobs; executing roles run.
+  { name: 'list cron jobs', right: 'view', call: (api) => api.get(`${env}/cron-jobs`) },
+  {
+    name: 'preview a schedule',
+    right: 'view',
+    call: (api) =>
+      api.post(`${env}/cron-jobs/preview`, { schedule: { kind: 'cron', expression: '0 9 * * 1' } }),
+  },
+  {
+    name: 'create a cron job',
+    right: 'manage_cron_jobs',
+    call: (api, who) =>
+      api.post(`${env}/cron-jobs`, {
+        name: `job of ${who}`,
+        schedule: { kind: 'cron', expression: '0 9 * * 1' },
+        actionId: 'list-orders',
+        arguments: { status: 'paid' },
+      }),
+  },
+  { name: 'read a run history', right: 'view', call: (api) => api.get(`${env}/cron-jobs/cron_none/runs`) },
+  {
+    name: 'retry a run',
+    right: 'manage_cron_jobs',
+    call: (api) => api.post(`${env}/cron-jobs/cron_none/runs/2026-01-01T00%3A00%3A00Z/retry`, {}),
+  },
+  { name: 'list reservations', right: 'view', call: (api) => api.get(`${env}/reservations`) },
+  {
+    name: 'cancel a reservation',
+    right: 'execute',
+    call: (api) => api.post(`${env}/reservations/rsv_none/cancel`, {}),
+  },
+  { name: 'list batches', right: 'view', call: (api) => api.get(`${env}/batches`) },
+  { name: 'retry a batch', right: 'execute', call: (api) => api.post(`${env}/batches/bat_none/retry`, {}) },
+  {
+    name: 'start a batch',
+    right: 'execute',
+    call: (api) => api.post(`${env}/actions/list-orders/batches`, { rows: [{ status: 'paid', limit: 1 }] }),
   },
 ];
 

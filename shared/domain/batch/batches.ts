@@ -137,6 +137,7 @@ export async function retryFailedRows(
   scope: JobScope,
   batchId: string,
 ) {
+  await authorize(deps.store, principal, scope.projectId, 'execute');
   const batch = await loadBatch(deps, scope, batchId);
   await executableAction(deps, principal, { ...scope, actionId: batch.actionId });
   if (batch.status !== 'finished') {

@@ -23,6 +23,17 @@ export interface JobScope {
 
 export type CronJobView = CronJob & { expressions: string[]; nextRuns: string[] };
 
+/** The expressions and next two runs of a schedule, for the form's live feedback (every member may ask). */
+export async function previewCronSchedule(
+  deps: SchedulingDeps,
+  principal: Principal,
+  scope: JobScope,
+  input: { schedule: Schedule; timeZone?: string | undefined },
+) {
+  await authorize(deps.store, principal, scope.projectId, 'view');
+  return previewSchedule(input.schedule, input.timeZone, deps.clock.now());
+}
+
 export function previewSchedule(schedule: Schedule, timeZone: string | undefined, now: Date) {
   const zone = timeZone ?? defaultTimeZone;
   assertTimeZone(zone);

@@ -10,6 +10,7 @@ import { executeAction, masterDataOf } from '../execute-action.ts';
 import { authorize, requireEnvironment } from '../manage/access.ts';
 import type { Principal } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
+import { requireRight } from '../rights.ts';
 import { auditScheduledExecution } from './audit-run.ts';
 import type { JobScope } from './cron-jobs.ts';
 import type { SchedulingDeps } from './deps.ts';
@@ -130,10 +131,11 @@ export async function cancelReservation(
   scope: JobScope,
   id: string,
 ) {
+  // Membership first: an outsider learns nothing about the reservation.
+  const membership = await authorize(deps.store, principal, scope.projectId, 'execute');
   const reservation = await loadReservation(deps, scope, id);
-  if (reservation.createdBy.id !== principal.id) {
-    await authorize(deps.store, principal, scope.projectId, 'manage_cron_jobs');
-  } else await authorize(deps.store, principal, scope.projectId, 'execute');
+  if (reservation.createdBy.id !== principal.id)
+    requireRight(membership, scope.projectId, 'manage_cron_jobs');
   const cancelled: Reservation = {
     ...reservation,
     status: 'cancelled',
