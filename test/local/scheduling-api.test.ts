@@ -296,6 +296,24 @@ describe('cron jobs', () => {
       status: 'cancelled',
       reason: expect.stringMatching(/previous run was still running/),
     });
+    // A run left running for longer than any run may last lost its worker: it is settled, and the
+    // next time runs instead of being skipped for ever.
+    const stale = (await runtime.services.schedules.getCronRun(skip.id, '2026-03-01T00:00:00.000Z'))!;
+    const anHourAgo = new Date(Date.now() - 3600_000).toISOString();
+    await runtime.services.schedules.updateCronRun(
+      { ...stale, startedAt: anHourAgo, updatedAt: anHourAgo },
+      { status: 'running', attempt: 1 },
+    );
+    const next = await deliverCronRun(deps, {
+      projectId: 'demo',
+      jobId: skip.id,
+      scheduledAt: '2026-03-01T00:02:00Z',
+    });
+    expect(next).toMatchObject({ status: 'completed' });
+    expect(await runtime.services.schedules.getCronRun(skip.id, '2026-03-01T00:00:00.000Z')).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/did not finish within its time limit/),
+    });
   });
 
   it('stops and resumes; the times missed while stopped are recorded as cancelled; delete is final', async () => {

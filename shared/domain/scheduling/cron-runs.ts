@@ -62,10 +62,38 @@ export async function deliverCronRun(
   return runAttempt(deps, job, run);
 }
 
+/**
+ * True when an earlier run of the job is still running. A run "running" for longer than any run may
+ * last (its time limit plus a margin) lost its worker — a Lambda that timed out, a killed process —
+ * and is settled as interrupted here, so it cannot make `skip` skip every later time for ever.
+ */
 async function previousStillRunning(deps: SchedulingDeps, jobId: string): Promise<boolean> {
-  const { runs } = await deps.schedules.listCronRuns(jobId, { status: 'running', limit: 1 });
-  return runs.length > 0;
+  const { runs } = await deps.schedules.listCronRuns(jobId, { status: 'running', limit: 20 });
+  const now = deps.clock.now();
+  let running = false;
+  for (const run of runs) {
+    const startedAt = new Date(run.startedAt ?? run.updatedAt).getTime();
+    if (now.getTime() - startedAt <= deps.maxExecutionMs + staleRunMarginMs) {
+      running = true;
+      continue;
+    }
+    await deps.schedules.updateCronRun(
+      {
+        ...run,
+        status: 'error',
+        reason:
+          'Interrupted: the run did not finish within its time limit (its worker stopped). It may have partly run.',
+        finishedAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      },
+      { status: 'running', attempt: run.attempt },
+    );
+  }
+  return running;
 }
+
+/** How long past its time limit a run may still report back (a slow store write, a retried Lambda). */
+const staleRunMarginMs = 5 * 60_000;
 
 /** waiting → running → completed | error. Only the caller that moves it out of waiting runs it. */
 async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun): Promise<CronRun> {
