@@ -314,6 +314,24 @@ describe('cron jobs', () => {
       status: 'error',
       reason: expect.stringMatching(/did not finish within its time limit/),
     });
+    // The same for a run stuck running when a person retries it: settled first, then run again.
+    const stuckAt = '2026-03-01T00:03:00.000Z';
+    await runtime.services.schedules.createCronRun({
+      jobId: skip.id,
+      projectId: 'demo',
+      environmentId: 'development',
+      scheduledAt: stuckAt,
+      attempt: 1,
+      status: 'running',
+      startedAt: anHourAgo,
+      updatedAt: anHourAgo,
+    });
+    const stuckRetry = await admin.post(
+      `${env}/cron-jobs/${skip.id}/runs/${encodeURIComponent(stuckAt)}/retry`,
+      {},
+    );
+    expect(stuckRetry.body).toMatchObject({ attempt: 2, status: 'completed' });
+    expect(stuckRetry.body.previousAttempts[0]).toMatchObject({ status: 'error' });
   });
 
   it('stops and resumes; the times missed while stopped are recorded as cancelled; delete is final', async () => {

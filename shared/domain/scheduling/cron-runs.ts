@@ -72,24 +72,28 @@ async function previousStillRunning(deps: SchedulingDeps, jobId: string): Promis
   const now = deps.clock.now();
   let running = false;
   for (const run of runs) {
-    const startedAt = new Date(run.startedAt ?? run.updatedAt).getTime();
-    if (now.getTime() - startedAt <= deps.maxExecutionMs + staleRunMarginMs) {
-      running = true;
-      continue;
-    }
-    await deps.schedules.updateCronRun(
-      {
-        ...run,
-        status: 'error',
-        reason:
-          'Interrupted: the run did not finish within its time limit (its worker stopped). It may have partly run.',
-        finishedAt: now.toISOString(),
-        updatedAt: now.toISOString(),
-      },
-      { status: 'running', attempt: run.attempt },
-    );
+    if (!isStale(deps, run, now)) running = true;
+    else await settleStale(deps, run, now);
   }
   return running;
+}
+
+const isStale = (deps: SchedulingDeps, run: CronRun, now: Date) =>
+  run.status === 'running' &&
+  now.getTime() - new Date(run.startedAt ?? run.updatedAt).getTime() > deps.maxExecutionMs + staleRunMarginMs;
+
+async function settleStale(deps: SchedulingDeps, run: CronRun, now: Date): Promise<CronRun | undefined> {
+  const settled: CronRun = {
+    ...run,
+    status: 'error',
+    reason:
+      'Interrupted: the run did not finish within its time limit (its worker stopped). It may have partly run.',
+    finishedAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  return (await deps.schedules.updateCronRun(settled, { status: 'running', attempt: run.attempt }))
+    ? settled
+    : undefined;
 }
 
 /** How long past its time limit a run may still report back (a slow store write, a retried Lambda). */
@@ -228,8 +232,11 @@ export async function retryCronRun(
   await authorize(deps.store, principal, scope.projectId, 'manage_cron_jobs');
   const job = await loadJob(deps, scope, jobId);
   const time = normaliseScheduledTime(scheduledAt);
-  const run = await deps.schedules.getCronRun(jobId, time);
-  if (!run) throw notFound('Run', `${jobId} at ${time}`);
+  const found = await deps.schedules.getCronRun(jobId, time);
+  if (!found) throw notFound('Run', `${jobId} at ${time}`);
+  // A run whose worker died long ago can be retried too: it is settled as interrupted first.
+  const now = deps.clock.now();
+  const run = (isStale(deps, found, now) && (await settleStale(deps, found, now))) || found;
   if (!finalStatuses.includes(run.status)) {
     throw new DoguError(
       'state_conflict',
