@@ -46,6 +46,11 @@ export interface ExecuteActionRequest {
   /** An asynchronous job's longer limit (spec 8: 30 minutes); otherwise `deps.maxExecutionMs`. */
   maxExecutionMs?: number;
   origin?: Execution['origin'];
+  /**
+   * Keeps the rows before the execution is recorded as finished (a job's rows are read later): whoever
+   * sees the final status finds the rows too.
+   */
+  keepResults?: (executionId: string, results: StatementResult[]) => Promise<void>;
 }
 
 export interface ExecutionOutcome {
@@ -124,6 +129,7 @@ export async function executeAction(
       ? { error: { code: failed.error.code, message: `${failed.title}: ${failed.error.message}` } }
       : {}),
   };
+  await request.keepResults?.(executionId, results);
   await deps.store.putExecution(execution);
   return { kind: 'executed', execution, results };
 }

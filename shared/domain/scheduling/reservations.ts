@@ -8,7 +8,7 @@ import { resolveExecutableAction } from '../authorize.ts';
 import { DoguError, notFound } from '../errors.ts';
 import { executeAction, masterDataOf } from '../execute-action.ts';
 import { authorize, requireEnvironment } from '../manage/access.ts';
-import type { Principal } from '../model.ts';
+import type { Principal, StatementResult } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
 import { requireRight } from '../rights.ts';
 import { auditScheduledExecution } from './audit-run.ts';
@@ -189,11 +189,16 @@ export async function runReservation(
       arguments: reservation.arguments,
       via: async ? 'async_job' : 'reservation',
       executionId,
-      ...(async ? { maxExecutionMs: deps.maxJobExecutionMs } : { origin: { reservationId: reservation.id } }),
+      ...(async
+        ? {
+            maxExecutionMs: deps.maxJobExecutionMs,
+            keepResults: (id: string, results: StatementResult[]) =>
+              deps.schedules.putExecutionResults(id, results),
+          }
+        : { origin: { reservationId: reservation.id } }),
     });
     if (outcome.kind !== 'executed') throw new DoguError('state_conflict', 'The action now requires review.');
     await auditScheduledExecution(deps, principal, outcome.execution);
-    if (async) await deps.schedules.putExecutionResults(executionId, outcome.results);
     const ok = outcome.execution.status === 'succeeded';
     finished = {
       ...running,
