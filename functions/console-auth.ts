@@ -9,6 +9,7 @@ import { defineRoutes } from '../shared/http/handler.ts';
 import {
   cookie,
   cookiesOf,
+  endSession,
   flowCookieName,
   requestOrigin,
   sessionTokenOf,
@@ -119,8 +120,12 @@ export const handler = defineRoutes({
     };
   },
   /** POST /auth/logout: clears the session cookie (CSRF-checked like every cookie-authenticated change). */
-  consoleLogout: async (request) => ({
-    status: 204,
-    headers: { 'set-cookie': cookie(request.event, 'secure', '', { maxAgeSeconds: 0 }) },
-  }),
+  consoleLogout: async (request, services) => {
+    const token = sessionTokenOf(request.event);
+    if (token) await endSession(services, token);
+    return {
+      status: 204,
+      headers: { 'set-cookie': cookie(request.event, 'secure', '', { maxAgeSeconds: 0 }) },
+    };
+  },
 });

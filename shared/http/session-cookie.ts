@@ -5,7 +5,7 @@
  * GET /auth/session); a cross-site page can neither read the claim nor set the
  * header. See docs/decisions/0014-sso-and-cli-login.md.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { forbidden, unauthorized } from '../domain/errors.ts';
 import type { Principal } from '../domain/model.ts';
@@ -78,6 +78,7 @@ export async function principalOfSession(
   if (typeof csrf !== 'string' || principal.kind !== 'user') {
     throw unauthorized('The session cookie is not a console session.');
   }
+  if (await sessionEnded(services, csrf)) throw unauthorized('The session has ended; sign in again.');
   if (!safeMethods.has(event.requestContext.http.method.toUpperCase())) {
     const sent = Buffer.from(event.headers[csrfHeader] ?? '');
     const expected = Buffer.from(csrf);
@@ -86,4 +87,40 @@ export async function principalOfSession(
     }
   }
   return principal;
+}
+
+/**
+ * Logout ends the session for good, not only in this browser: a copy of the cookie stops working
+ * too. The session's random `csrf` claim names it; an ended session is a marker in the store.
+ */
+const endedMarker = (csrf: string) =>
+  `session-ended:${createHash('sha256').update(csrf).digest('base64url')}`;
+/** Sessions seen to be live, and when: another container's logout is seen within this time. */
+const liveFor = 10_000;
+const seenLive = new Map<string, number>();
+const seenEnded = new Set<string>();
+
+async function sessionEnded(services: Services, csrf: string): Promise<boolean> {
+  const marker = endedMarker(csrf);
+  if (seenEnded.has(marker)) return true;
+  const checkedAt = seenLive.get(marker);
+  const now = services.clock.now().getTime();
+  if (checkedAt !== undefined && now - checkedAt < liveFor) return false;
+  if (await services.store.hasMarker(marker)) {
+    seenEnded.add(marker);
+    seenLive.delete(marker);
+    return true;
+  }
+  if (seenLive.size >= 10_000) seenLive.clear();
+  seenLive.set(marker, now);
+  return false;
+}
+
+export async function endSession(services: Services, token: string): Promise<void> {
+  const { claims } = await services.tokens.verifyWithClaims(token);
+  if (typeof claims.csrf !== 'string') return;
+  const marker = endedMarker(claims.csrf);
+  await services.store.claimMarker(marker, services.clock.now().toISOString());
+  seenEnded.add(marker);
+  seenLive.delete(marker);
 }

@@ -71,7 +71,8 @@ describe('console SSO', () => {
     expect(browser.cookies.has('dogu_session')).toBe(true);
   });
 
-  it('logout with the CSRF header clears the session', async () => {
+  it('logout with the CSRF header clears the session, and a copied cookie stops working too', async () => {
+    const copied = browser.cookies.get('dogu_session')!;
     const logout = await browser.request(`${runtime.url}/auth/logout`, {
       method: 'POST',
       headers: { 'x-csrf-token': csrfToken },
@@ -79,6 +80,11 @@ describe('console SSO', () => {
     expect(logout.response.status).toBe(204);
     expect(browser.cookies.has('dogu_session')).toBe(false);
     expect((await browser.request(`${runtime.url}/auth/session`)).response.status).toBe(401);
+    const replayed = await fetch(`${runtime.url}/public/v1/me`, {
+      headers: { cookie: `dogu_session=${copied}` },
+    });
+    expect(replayed.status).toBe(401);
+    expect(((await replayed.json()) as { detail: string }).detail).toMatch(/session has ended/);
   });
 
   it('a plain login JWT in the cookie is not a console session', async () => {
