@@ -466,6 +466,14 @@ describe('batches', () => {
       success: 3,
       failure: 0,
     });
+    // A row too large for the store is refused before anything runs, naming the row.
+    const huge = await admin.post(`${env}/actions/sched-echo/batches`, {
+      rows: [{ n: 1 }, { n: 2, color: 'x'.repeat(20_000) }],
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.body.errors).toEqual([
+      { pointer: '#/rows/1', detail: expect.stringMatching(/at most 12288/) },
+    ]);
     // Nothing failed: a retry is refused.
     expect((await admin.post(`${env}/batches/${created.body.batch.id}/retry`, {})).status).toBe(409);
   });

@@ -26,6 +26,30 @@ export const batchInputSchema = z
 
 type ActionScope = JobScope & { actionId: string };
 
+/** A chunk of rows is one store item (DynamoDB: 400 KB), so one row's arguments are kept well inside it. */
+export const maxRowArgumentBytes = 12 * 1024;
+
+function refuseOversizedRows(rows: readonly Record<string, unknown>[], fromCsv: boolean) {
+  const errors = rows.flatMap((row, index) => {
+    const bytes = Buffer.byteLength(JSON.stringify(row));
+    if (bytes <= maxRowArgumentBytes) return [];
+    const number = fromCsv ? index + 2 : index;
+    return [
+      {
+        pointer: `#/rows/${number}`,
+        detail: `The row's arguments are ${bytes} bytes; at most ${maxRowArgumentBytes}.`,
+      },
+    ];
+  });
+  if (errors.length > 0) {
+    throw new DoguError(
+      'payload_too_large',
+      `${errors.length} row(s) are larger than ${maxRowArgumentBytes} bytes; run such rows one by one.`,
+      { errors: errors.slice(0, 100) },
+    );
+  }
+}
+
 async function executableAction(
   deps: SchedulingDeps,
   principal: Principal,
@@ -60,8 +84,10 @@ export async function createBatch(
   if ('csv' in input) {
     // The parser checks every row against the parameters as it converts them.
     rows = parseBatchCsv(input.csv, action.parameters, masterData, { maxRows: maxBatchRows }).rows;
+    refuseOversizedRows(rows, true);
   } else {
     rows = input.rows;
+    refuseOversizedRows(rows, false);
     validateBatchRows(action.parameters, rows, masterData);
   }
   if (rows.length === 0) throw new DoguError('argument_invalid', 'The batch has no rows.');
