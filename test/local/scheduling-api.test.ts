@@ -123,6 +123,7 @@ describe('cron jobs', () => {
       [{ actionId: 'no-such-action' }, '#/actionId', /does not exist|no such action/],
       [{ arguments: { n: 'seven' } }, '#/arguments/n', /number/],
       [{ arguments: {} }, '#/arguments/n', /required/],
+      [{ arguments: { n: 1, color: 'x'.repeat(70_000) } }, '#/arguments', /at most 65536 bytes/],
     ];
     for (const [override, pointer, message] of cases) {
       const response = await admin.post(`${env}/cron-jobs`, jobBody(override));

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { scheduleSchema } from './schedule.ts';
 
+/** Stored with the job (one store item): arguments of a scheduled run stay well inside it. */
+export const maxScheduledArgumentBytes = 64 * 1024;
+export const scheduledArgumentsSchema = z
+  .record(z.string(), z.unknown())
+  .refine(
+    (args) => Buffer.byteLength(JSON.stringify(args)) <= maxScheduledArgumentBytes,
+    `must be at most ${maxScheduledArgumentBytes} bytes as JSON`,
+  );
+
 /** The body of creating or replacing a cron job (spec 2.8); `executor` defaults to the member setting it. */
 export const cronJobInputSchema = z
   .object({
@@ -11,7 +20,7 @@ export const cronJobInputSchema = z
     schedule: scheduleSchema,
     timeZone: z.string().min(1).max(64).optional(),
     actionId: z.string().min(1),
-    arguments: z.record(z.string(), z.unknown()).default({}),
+    arguments: scheduledArgumentsSchema.default({}),
     executor: z
       .object({ kind: z.enum(['user', 'service_account']), id: z.string().min(1) })
       .strict()

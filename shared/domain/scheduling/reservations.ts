@@ -12,6 +12,7 @@ import type { Principal, StatementResult } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
 import { requireRight } from '../rights.ts';
 import { auditScheduledExecution } from './audit-run.ts';
+import { scheduledArgumentsSchema } from './cron-job-input.ts';
 import type { JobScope } from './cron-jobs.ts';
 import type { SchedulingDeps } from './deps.ts';
 import { principalOfExecutor } from './executor.ts';
@@ -25,7 +26,7 @@ const maxAheadMs = 366 * 24 * 3600_000;
 export const reservationInputSchema = z
   .object({
     actionId: z.string().min(1),
-    arguments: z.record(z.string(), z.unknown()).default({}),
+    arguments: scheduledArgumentsSchema.default({}),
     runAt: z.iso.datetime({ offset: true }),
     timeZone: z.string().min(1).max(64).optional(),
   })
