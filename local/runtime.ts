@@ -190,7 +190,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       devIdpIssuer = devIdp.config.issuer;
     }
     baseUrl = url;
-    const seeded = await seedDemo(services, { database, runtimeUrl: url });
+    const seeded = await seedDemo(
+      { ...services, scheduling: schedulingDeps(services) },
+      { database, runtimeUrl: url },
+    );
     // Scheduling starts after the seed and stops before the store (closers run in reverse).
     watermark = (await startScheduling(schedulingDeps(services), scheduler)).onWatermark;
     closers.push(async () => {

@@ -10,6 +10,8 @@ import { putSecret, putVariable } from '../shared/domain/manage/configuration.ts
 import { putDataSource } from '../shared/domain/manage/data-sources.ts';
 import type { Action, DataSource, PostgresConnection, Principal } from '../shared/domain/model.ts';
 import { AlreadyExistsError, type Clock, type IdGenerator, type Store } from '../shared/domain/ports.ts';
+import { createCronJob } from '../shared/domain/scheduling/cron-jobs.ts';
+import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
 import type { SecretValues } from '../shared/domain/secret-values.ts';
 import { demoHttpActions, demoSqlActions } from './demo-definitions.ts';
 
@@ -26,6 +28,8 @@ export interface SeedDeps {
   clock: Clock;
   ids: IdGenerator;
   secrets: SecretValues;
+  /** For the scheduling example (a cron job): created through the same use case as the API's. */
+  scheduling: SchedulingDeps;
 }
 
 /** Where the demo's data sources point in this run: both may move between starts. */
@@ -45,7 +49,27 @@ const steps: {
 }[] = [
   { marker: 'seed:demo:v1', run: seedProject },
   { marker: 'seed:demo:v2', run: seedMoreExamples },
+  { marker: 'seed:demo:v3', run: seedScheduleExample },
 ];
+
+/** A cron job to look at in the console: the sales report every weekday at 09:00 JST (read-only SQL). */
+async function seedScheduleExample(deps: SeedDeps, _targets: DemoTargets, admin: Principal): Promise<void> {
+  await createCronJob(
+    deps.scheduling,
+    admin,
+    { projectId: demoIds.project, environmentId: 'development' },
+    {
+      name: 'Weekday sales report',
+      schedule: {
+        kind: 'form',
+        days: { by: 'weekday', weekdays: ['MON', 'TUE', 'WED', 'THU', 'FRI'] },
+        times: { kind: 'fixed', times: ['09:00'] },
+      },
+      actionId: 'sales-report',
+      arguments: { top: 5 },
+    },
+  );
+}
 
 /** Runs the steps not yet done; true when any ran. Then points the demo data sources at this run's targets. */
 export async function seedDemo(deps: SeedDeps, targets: DemoTargets): Promise<boolean> {

@@ -93,6 +93,10 @@ beforeAll(async () => {
   ]);
   runtime = await startTestRuntime(dataDir.path);
   api = apiClient(runtime, await loginToken(runtime));
+  // The demo seeds an example job; these tests start from environments without jobs.
+  for (const job of (await api.get(jobsPath('development'))).body.data as { id: string }[]) {
+    expect((await api.delete(`${jobsPath('development')}/${job.id}`)).status).toBe(204);
+  }
   expect((await dogu(['login'])).code).toBe(0);
 }, 120_000);
 afterAll(async () => {

@@ -34,14 +34,15 @@ describe('embedded runtime restart', () => {
     expect(first.status).toBe(200);
     // The execution may still be in the journal (written to the store within milliseconds).
     const { execution: _maybeJournaled, ...definitions } = await itemCounts(runtime);
-    // Seeded once: the demo's records (two seed steps: two markers).
+    // Seeded once: the demo's records (three seed steps: three markers; one cron job).
     expect(definitions).toMatchObject({
       project: 1,
       environment: 2,
       user: 1,
       userEmail: 1,
       membership: 1,
-      marker: 2,
+      marker: 3,
+      cronJob: 1,
     });
     expect(definitions.action).toBeGreaterThanOrEqual(9);
     await runtime.close(); // flushes the journal
