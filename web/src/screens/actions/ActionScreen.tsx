@@ -5,7 +5,7 @@
  * the requester's comment with it. "Run as a job" starts the same run in the background and opens
  * its status screen (docs/scheduling.md).
  */
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { ApiError, api } from '../../api/client.ts';
 import { apiPaths } from '../../api/paths.ts';
 import type { Execution, ReviewRequested } from '../../api/types.ts';
@@ -44,13 +44,16 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
   const running = busy !== undefined;
   const [outcome, setOutcome] = useState<Outcome>();
 
-  useEffect(() => {
-    if (!action) return;
+  // A newly loaded definition starts a fresh form. Adjusted during render, not in an effect: otherwise
+  // the inputs show for one frame with no drafts, and what is typed in that frame is wiped.
+  const [formOf, setFormOf] = useState<typeof action>();
+  if (action && formOf !== action) {
+    setFormOf(action);
     setDrafts(initialDrafts(action.parameters));
     setFieldErrors({});
     setComment('');
     setOutcome(undefined);
-  }, [action]);
+  }
 
   const visibleParameters = useMemo(() => action?.parameters ?? [], [action]);
 
