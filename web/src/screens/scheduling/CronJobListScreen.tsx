@@ -4,7 +4,7 @@ import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { EmptyState, ErrorBanner, ListTable, useAsync } from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { type CronJob, formatTime, schedulingPaths } from './api.ts';
+import { type CronJob, formatInZone, schedulingPaths } from './api.ts';
 import { describeSchedule } from './describe-schedule.ts';
 
 export function CronJobListScreen() {
@@ -54,7 +54,7 @@ export function CronJobListScreen() {
             <td>
               <span className={`state-badge state-${job.state}`}>{t(`scheduling.state.${job.state}`)}</span>
             </td>
-            <td>{formatTime(job.nextRuns[0], language)}</td>
+            <td>{job.nextRuns[0] ? formatInZone(job.nextRuns[0], job.timeZone, language) : '—'}</td>
             <td>{job.setBy.email}</td>
             <td>{job.executor.email ?? job.executor.id}</td>
           </tr>
