@@ -4,6 +4,7 @@
  * for API callers. Client checks only catch what cannot be sent at all (text in a number box,
  * broken JSON); every rule of the parameter is the server's to judge, shown by its 422 pointers.
  */
+import { pointerSegments } from '../../api/field-errors.ts';
 import type { Choice, Parameter } from '../../api/types.ts';
 
 export interface FileDraft {
@@ -219,8 +220,8 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
 export function errorsByParameter(errors: { pointer: string; detail: string }[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const { pointer, detail } of errors) {
-    const match = /^#?\/arguments\/([^/]+)/.exec(pointer);
-    const name = match ? match[1]!.replaceAll('~1', '/').replaceAll('~0', '~') : '';
+    const [member, parameter] = pointerSegments(pointer);
+    const name = member === 'arguments' && parameter ? parameter : '';
     out[name] = out[name] ? `${out[name]} ${detail}` : detail;
   }
   return out;

@@ -5,11 +5,11 @@
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { errorAt, pointerErrors, unclaimedErrors } from '../../api/field-errors.ts';
 import { Link, navigate } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, Dialog, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
-import { errorAt, pointerErrors, unclaimedErrors } from '../scheduling/field-errors.ts';
 import {
   type ActionDraft,
   actionBody,

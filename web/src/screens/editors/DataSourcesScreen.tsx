@@ -5,6 +5,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { errorAt, pointerErrors, unclaimedErrors } from '../../api/field-errors.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
 import {
   Button,
@@ -19,7 +20,6 @@ import {
   useToast,
 } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
-import { errorAt, pointerErrors, unclaimedErrors } from '../scheduling/field-errors.ts';
 import { type DataSource, editorPaths } from './api.ts';
 
 type Draft = Omit<DataSource, 'environments'> & {

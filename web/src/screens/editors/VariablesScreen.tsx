@@ -5,6 +5,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { errorAt, pointerErrors } from '../../api/field-errors.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
 import {
   Button,
@@ -17,9 +18,8 @@ import {
   useConfirmation,
   useToast,
 } from '../../components/index.ts';
+import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { formatTime } from '../scheduling/api.ts';
-import { errorAt, pointerErrors } from '../scheduling/field-errors.ts';
 import { editorPaths } from './api.ts';
 
 export function VariablesScreen() {

@@ -4,13 +4,13 @@
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { errorAt, pointerErrors } from '../../api/field-errors.ts';
 import { apiPaths } from '../../api/paths.ts';
 import type { ActionDefinition, ListOf } from '../../api/types.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, EmptyState, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
-import { errorAt, pointerErrors } from '../scheduling/field-errors.ts';
 import { type ActionGroupDetail, governancePaths } from './api.ts';
 import { ReorderList } from './ReorderList.tsx';
 

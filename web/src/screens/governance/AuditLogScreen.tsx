@@ -3,9 +3,9 @@ import { type FormEvent, useState } from 'react';
 import { api, saveFile } from '../../api/client.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, EmptyState, ErrorBanner, ListTable, useToast } from '../../components/index.ts';
+import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { withLocalOffset } from '../actions/parameter-values.ts';
-import { formatTime } from '../scheduling/api.ts';
 import { type AuditEntry, governancePaths } from './api.ts';
 
 interface Filters {

@@ -10,9 +10,9 @@ import { Link } from '../../app/router.tsx';
 import { useSession } from '../../app/session.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
+import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { ResultView } from '../actions/ResultView.tsx';
-import { formatTime } from '../scheduling/api.ts';
 import { governancePaths, type ReviewRequest } from './api.ts';
 
 export function ReviewDetailScreen({ params }: { params: Record<string, string> }) {

@@ -4,8 +4,8 @@ import { api } from '../../api/client.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { EmptyState, ErrorBanner, ListTable, useAsync } from '../../components/index.ts';
+import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { formatTime } from '../scheduling/api.ts';
 import { governancePaths, type ReviewRequest, reviewStatuses } from './api.ts';
 
 export function ReviewListScreen() {

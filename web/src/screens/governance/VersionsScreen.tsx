@@ -16,8 +16,8 @@ import {
   useConfirmation,
   useToast,
 } from '../../components/index.ts';
+import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { formatTime } from '../scheduling/api.ts';
 import { type DefinitionChange, governancePaths, type VersionHistory } from './api.ts';
 import { DiffView } from './DiffView.tsx';
 

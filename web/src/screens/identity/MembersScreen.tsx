@@ -4,6 +4,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { errorAt, pointerErrors } from '../../api/field-errors.ts';
 import type { Role } from '../../api/types.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
 import {
@@ -17,7 +18,6 @@ import {
   useToast,
 } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
-import { errorAt, pointerErrors } from '../scheduling/field-errors.ts';
 import { identityPaths, type Member, type UserGroup } from './api.ts';
 import { RoleOptions } from './RoleOptions.tsx';
 

@@ -4,8 +4,9 @@ import { api, saveFile } from '../../api/client.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, ErrorBanner, useToast } from '../../components/index.ts';
+import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { type BatchDetail, formatTime, schedulingPaths } from './api.ts';
+import { type BatchDetail, schedulingPaths } from './api.ts';
 import { BatchProgressBar, BatchRowsTable, isBatchActive, useBatchPolling } from './BatchProgressView.tsx';
 
 export function BatchDetailScreen({ params }: { params: Record<string, string> }) {

@@ -4,9 +4,10 @@ import { api } from '../../api/client.ts';
 import { Link, navigate } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, EmptyState, ErrorBanner, ListTable, useAsync } from '../../components/index.ts';
+import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { ActionSelect, useActionList } from './action-arguments.tsx';
-import { type Batch, type BatchProgress, formatTime, schedulingPaths } from './api.ts';
+import { type Batch, type BatchProgress, schedulingPaths } from './api.ts';
 
 export function BatchListScreen() {
   const t = useT();

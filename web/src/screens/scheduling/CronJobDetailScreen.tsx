@@ -7,8 +7,9 @@ import { api } from '../../api/client.ts';
 import { Link, navigate } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, Dialog, ErrorBanner, useAsync, useToast } from '../../components/index.ts';
+import { formatInZone } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { type CronJob, formatInZone, schedulingPaths } from './api.ts';
+import { type CronJob, schedulingPaths } from './api.ts';
 import { CronRunHistory } from './CronRunHistory.tsx';
 import { describeSchedule } from './describe-schedule.ts';
 

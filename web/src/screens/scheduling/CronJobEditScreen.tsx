@@ -5,6 +5,7 @@
  */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { ApiError, api } from '../../api/client.ts';
+import { errorAt, pointerErrors, unclaimedErrors } from '../../api/field-errors.ts';
 import { Link, navigate } from '../../app/router.tsx';
 import { useSession } from '../../app/session.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
@@ -19,7 +20,6 @@ import {
   executorOfChoice,
   initialExecutorChoice,
 } from './ExecutorSelect.tsx';
-import { errorAt, pointerErrors, unclaimedErrors } from './field-errors.ts';
 import { type PreviewSchedule, ScheduleForm } from './ScheduleForm.tsx';
 import { defaultScheduleDraft, draftOf, type ScheduleDraft, scheduleOf } from './schedule-draft.ts';
 

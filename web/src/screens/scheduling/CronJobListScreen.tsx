@@ -3,8 +3,9 @@ import { api } from '../../api/client.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { EmptyState, ErrorBanner, ListTable, useAsync } from '../../components/index.ts';
+import { formatInZone } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { type CronJob, formatInZone, schedulingPaths } from './api.ts';
+import { type CronJob, schedulingPaths } from './api.ts';
 import { describeSchedule } from './describe-schedule.ts';
 
 export function CronJobListScreen() {

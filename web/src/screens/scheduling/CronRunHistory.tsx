@@ -8,9 +8,10 @@ import { api } from '../../api/client.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, EmptyState, ErrorBanner, ListTable, useAsync, useToast } from '../../components/index.ts';
+import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { withLocalOffset } from '../actions/parameter-values.ts';
-import { type CronRun, cronRunStatuses, formatTime, schedulingPaths } from './api.ts';
+import { type CronRun, cronRunStatuses, schedulingPaths } from './api.ts';
 
 export function CronRunHistory({ jobId }: { jobId: string }) {
   const t = useT();

@@ -7,9 +7,10 @@ import { api } from '../../api/client.ts';
 import type { Execution } from '../../api/types.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { ErrorBanner } from '../../components/index.ts';
+import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { ResultView } from '../actions/ResultView.tsx';
-import { formatTime, schedulingPaths } from './api.ts';
+import { schedulingPaths } from './api.ts';
 
 const unfinished = new Set(['queued', 'running']);
 

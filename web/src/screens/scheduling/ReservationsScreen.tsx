@@ -1,6 +1,7 @@
 /** One-time runs: the environment's reservations, a form to reserve an action at a time, cancel. */
 import { type FormEvent, useState } from 'react';
 import { ApiError, api } from '../../api/client.ts';
+import { errorAt, pointerErrors } from '../../api/field-errors.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import {
@@ -12,11 +13,11 @@ import {
   useAsync,
   useToast,
 } from '../../components/index.ts';
+import { formatInZone } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { errorsByParameter, withLocalOffset } from '../actions/parameter-values.ts';
 import { ActionSelect, ArgumentInputs, useActionArguments, useActionList } from './action-arguments.tsx';
-import { formatInZone, type Reservation, schedulingPaths } from './api.ts';
-import { errorAt, pointerErrors } from './field-errors.ts';
+import { type Reservation, schedulingPaths } from './api.ts';
 import { TimeZoneOptions } from './TimeZoneOptions.tsx';
 
 export function ReservationsScreen() {

@@ -12,8 +12,9 @@ import { previewSchedule } from '../../../../shared/domain/scheduling/cron-jobs.
 import type { Schedule as ServerSchedule } from '../../../../shared/domain/scheduling/schedule.ts';
 import { problemResponse } from '../../../../shared/http/problem.ts';
 import { ApiError } from '../../api/client.ts';
+import { formatInZone } from '../../i18n/format-time.ts';
 import { I18nProvider } from '../../i18n/index.tsx';
-import { formatInZone, type Schedule } from './api.ts';
+import type { Schedule } from './api.ts';
 import { type PreviewSchedule, ScheduleForm } from './ScheduleForm.tsx';
 import { defaultScheduleDraft, type ScheduleDraft, scheduleOf } from './schedule-draft.ts';
 

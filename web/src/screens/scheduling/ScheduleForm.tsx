@@ -7,8 +7,9 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { Button, Field } from '../../components/index.ts';
+import { formatInZone } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { formatInZone, type Schedule, type SchedulePreview, weekdayOrder } from './api.ts';
+import { type Schedule, type SchedulePreview, weekdayOrder } from './api.ts';
 import { type ScheduleDraft, type ScheduleField, scheduleOf } from './schedule-draft.ts';
 import { TimeZoneOptions } from './TimeZoneOptions.tsx';
 

@@ -3,17 +3,21 @@
  * `#/environments/development/host` → `environments/development/host`. Screens read the key
  * of the input they show; anything no input claims goes above the form.
  */
-import { ApiError } from '../../api/client.ts';
+import { ApiError } from './client.ts';
+
+/** The members a JSON Pointer names, unescaped (`#/arguments/a~1b` → `['arguments', 'a/b']`). */
+export function pointerSegments(pointer: string): string[] {
+  return pointer
+    .replace(/^#?\/?/, '')
+    .split('/')
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+}
 
 export function pointerErrors(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError)) return {};
   const out: Record<string, string> = {};
   for (const { pointer, detail } of error.errors) {
-    const key = pointer
-      .replace(/^#?\/?/, '')
-      .split('/')
-      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
-      .join('/');
+    const key = pointerSegments(pointer).join('/');
     out[key] = out[key] ? `${out[key]} ${detail}` : detail;
   }
   return out;
