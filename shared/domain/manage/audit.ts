@@ -13,7 +13,7 @@ import { resultToCsv } from '../../http/csv.ts';
 import type { AuditEntry, AuditLog, AuditQuery } from '../audit.ts';
 import { DoguError } from '../errors.ts';
 import type { Column, Principal } from '../model.ts';
-import type { DefinitionReader, Store } from '../ports.ts';
+import type { Store } from '../ports.ts';
 import { maxResultBytes } from '../result-limits.ts';
 import { authorize } from './access.ts';
 

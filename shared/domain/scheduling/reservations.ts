@@ -163,7 +163,7 @@ export async function runReservation(
   target: { projectId: string; reservationId: string },
 ): Promise<Reservation | undefined> {
   const reservation = await deps.schedules.getReservation(target.projectId, target.reservationId);
-  if (!reservation || reservation.status !== 'scheduled') return undefined;
+  if (reservation?.status !== 'scheduled') return undefined;
   const async = reservation.purpose === 'async_job';
   const executionId = reservation.executionId ?? deps.ids.next('exe');
   const running: Reservation = {
