@@ -1,4 +1,4 @@
-import { actionInputSchema } from '../shared/domain/definitions/action.ts';
+import { actionInputSchema } from '../shared/connectors/schemas.ts';
 import { badRequest } from '../shared/domain/errors.ts';
 import * as actions from '../shared/domain/manage/actions.ts';
 import { defineRoutes } from '../shared/http/handler.ts';

@@ -1,4 +1,4 @@
-import { dataSourceInputSchema } from '../shared/domain/definitions/data-source.ts';
+import { dataSourceInputSchema } from '../shared/connectors/schemas.ts';
 import { badRequest } from '../shared/domain/errors.ts';
 import * as dataSources from '../shared/domain/manage/data-sources.ts';
 import { defineRoutes } from '../shared/http/handler.ts';
@@ -11,12 +11,20 @@ export const handler = defineRoutes({
       request.caller(),
       request.pathParameters.projectId!,
     );
-    return { status: 200, body: { data: list.map(dataSources.presentDataSource) } };
+    return {
+      status: 200,
+      body: {
+        data: list.map((d) => dataSources.presentDataSource(d, services.engines.secretFields(d.kind))),
+      },
+    };
   },
   getDataSource: async (request, services) => {
     const { projectId, dataSourceId } = request.pathParameters;
     const dataSource = await dataSources.getDataSource(services, request.caller(), projectId!, dataSourceId!);
-    return { status: 200, body: dataSources.presentDataSource(dataSource) };
+    return {
+      status: 200,
+      body: dataSources.presentDataSource(dataSource, services.engines.secretFields(dataSource.kind)),
+    };
   },
   putDataSource: async (request, services) => {
     const { projectId, dataSourceId } = request.pathParameters;
@@ -29,7 +37,21 @@ export const handler = defineRoutes({
       projectId!,
       input,
     );
-    return { status: created ? 201 : 200, body: dataSources.presentDataSource(dataSource) };
+    return {
+      status: created ? 201 : 200,
+      body: dataSources.presentDataSource(dataSource, services.engines.secretFields(dataSource.kind)),
+    };
+  },
+  testDataSourceConnection: async (request, services) => {
+    const { projectId, dataSourceId, environmentId } = request.pathParameters;
+    const result = await dataSources.testDataSourceConnection(
+      services,
+      request.caller(),
+      projectId!,
+      dataSourceId!,
+      environmentId!,
+    );
+    return { status: 200, body: result };
   },
   deleteDataSource: async (request, services) => {
     const { projectId, dataSourceId } = request.pathParameters;

@@ -5,7 +5,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
-import type { PostgresConnection } from '../shared/domain/model.ts';
+import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
 
 /** customers, orders and order items: a few hundred deterministic rows. */
 export const demoSchemaSql = `
@@ -68,7 +68,7 @@ INSERT INTO products (sku, name, price_yen, image_url, video_url) VALUES
 `;
 
 /** Creates each part of the demo schema once; a crash mid-way rolls back, so the next start retries. */
-export async function ensureDemoSchema(connection: PostgresConnection): Promise<void> {
+export async function ensureDemoSchema(connection: SqlConnection): Promise<void> {
   const client = new pg.Client({ ...connection, password: connection.password ?? '' });
   await client.connect();
   try {
@@ -94,7 +94,7 @@ export async function ensureDemoSchema(connection: PostgresConnection): Promise<
 }
 
 export interface EmbeddedDemoDatabase {
-  connection: PostgresConnection;
+  connection: SqlConnection;
   close(): Promise<void>;
 }
 

@@ -14,15 +14,13 @@ import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
-import { NodeHttpClient } from '../shared/adapters/http/node-http-client.ts';
-import { httpClientOptionsFromEnv } from '../shared/adapters/http/options-from-env.ts';
 import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
 import { systemClock, uuidV7Ids } from '../shared/adapters/ids.ts';
 import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
 import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-config.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
-import { PooledConnectorFactory } from '../shared/adapters/sql/connector-factory.ts';
-import type { PostgresConnection } from '../shared/domain/model.ts';
+import { createActionEngines } from '../shared/connectors/engines.ts';
+import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
 import { SecretValues } from '../shared/domain/secret-values.ts';
@@ -59,7 +57,7 @@ export interface LocalRuntime {
   seeded: boolean;
   /** The built-in development IdP's issuer, when no external IdP is configured. */
   devIdpIssuer?: string;
-  demo: typeof demoIds & { database: PostgresConnection };
+  demo: typeof demoIds & { database: SqlConnection };
   services: Services;
   /** The embedded DynamoDB's client and table, for tools that look underneath the store. */
   storage: { client: DynamoDBDocumentClient; tableName: string };
@@ -82,7 +80,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const dynamo = await startEmbeddedDynamoDb(join(options.dataDir, 'dynamodb'), tableName);
     closers.push(() => dynamo.close());
 
-    let database: PostgresConnection;
+    let database: SqlConnection;
     if (options.demoDatabaseUrl) {
       database = connectionFromUrl(options.demoDatabaseUrl);
     } else {
@@ -113,8 +111,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // One process owns the data directory, so evicting on write keeps the cache exact; the TTL
     // only bounds memory for definitions nobody asks for any more.
     const store = new CachingStore(journal, 5 * 60_000);
-    const connectors = new PooledConnectorFactory(options.demoDatabaseUrl ? 10 : 4);
-    closers.push(() => connectors.close());
+    const engines = createActionEngines({ poolSize: options.demoDatabaseUrl ? 10 : 4 });
+    closers.push(() => engines.close());
     // The IdP's issuer is this runtime's URL, known once the server listens (below).
     let baseUrl = '';
     let watermark: (at: Date) => void = () => {};
@@ -131,8 +129,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       store,
       definitions: store,
       tokens: new TokenService(await keyFile(options.dataDir, 'signing-key')),
-      connectors,
-      http: new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
+      engines,
       audit,
       secrets: new SecretValues(new LocalSecretCipher(await keyFile(options.dataDir, 'secrets-key'))),
       clock: systemClock,
@@ -248,7 +245,7 @@ function loopbackFor(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function connectionFromUrl(value: string): PostgresConnection {
+function connectionFromUrl(value: string): SqlConnection {
   const url = new URL(value);
   return {
     host: url.hostname,

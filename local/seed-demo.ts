@@ -4,12 +4,20 @@
  * finished on the next start and a finished step never runs again; a data
  * directory made by an older version gets the newer steps.
  */
+
+import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
 import { ensureLocalAdmin, principalOf } from '../shared/domain/local-login.ts';
 import { putAction } from '../shared/domain/manage/actions.ts';
 import { putSecret, putVariable } from '../shared/domain/manage/configuration.ts';
 import { putDataSource } from '../shared/domain/manage/data-sources.ts';
-import type { Action, DataSource, PostgresConnection, Principal } from '../shared/domain/model.ts';
-import { AlreadyExistsError, type Clock, type IdGenerator, type Store } from '../shared/domain/ports.ts';
+import type { Action, DataSource, Principal } from '../shared/domain/model.ts';
+import {
+  type ActionEngines,
+  AlreadyExistsError,
+  type Clock,
+  type IdGenerator,
+  type Store,
+} from '../shared/domain/ports.ts';
 import { createCronJob } from '../shared/domain/scheduling/cron-jobs.ts';
 import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
 import type { SecretValues } from '../shared/domain/secret-values.ts';
@@ -28,13 +36,14 @@ export interface SeedDeps {
   clock: Clock;
   ids: IdGenerator;
   secrets: SecretValues;
+  engines: ActionEngines;
   /** For the scheduling example (a cron job): created through the same use case as the API's. */
   scheduling: SchedulingDeps;
 }
 
 /** Where the demo's data sources point in this run: both may move between starts. */
 export interface DemoTargets {
-  database: PostgresConnection;
+  database: SqlConnection;
   /** Base URL of this runtime; the demo HTTP API lives under /demo-api/v1. */
   runtimeUrl: string;
 }

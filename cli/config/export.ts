@@ -6,14 +6,20 @@
 import { stringify } from 'yaml';
 import { isDeepEqual } from './diff.ts';
 import type { StoredResource } from './management-api.ts';
-import { comparableAction, comparableDataSource, comparableMasterData, isRecord } from './normalise.ts';
+import {
+  comparableAction,
+  comparableDataSource,
+  comparableMasterData,
+  isRecord,
+  presenceField,
+} from './normalise.ts';
 import { comparableActionGroup } from './plan-action-groups.ts';
 import { exportedCronJob, serviceAccountNamesById } from './plan-cron-jobs.ts';
 import { membersByEmail } from './plan-members.ts';
 import { exportedServiceAccount } from './plan-service-accounts.ts';
 import { comparableUserGroup } from './plan-user-groups.ts';
 import type { ProjectState } from './project-state.ts';
-import { configVersion } from './schema.ts';
+import { configVersion, secretFieldsOf } from './schema.ts';
 
 const envName = (...parts: string[]) =>
   parts.map((p) => p.toUpperCase().replace(/[^A-Z0-9]+/g, '_')).join('_');
@@ -100,27 +106,41 @@ const sortedById = <T extends StoredResource>(items: Map<string, T>) =>
 
 function exportedDataSource(stored: StoredResource): Record<string, unknown> {
   const dataSource = comparableDataSource(stored) as Record<string, unknown>;
-  if (dataSource.kind !== 'http' && isRecord(dataSource.environments) && isRecord(stored.environments)) {
+  const secretFields = secretFieldsOf(String(dataSource.kind));
+  if (secretFields.length > 0 && isRecord(dataSource.environments) && isRecord(stored.environments)) {
     const storedEnvironments = stored.environments;
     dataSource.environments = Object.fromEntries(
       Object.entries(dataSource.environments).map(([environmentId, connection]) => {
         const storedConnection = storedEnvironments[environmentId];
-        const hasPassword = isRecord(storedConnection) && storedConnection.hasPassword === true;
-        return [
-          environmentId,
-          hasPassword ? withPasswordReference(connection, stored.id, environmentId) : connection,
-        ];
+        const set = secretFields.filter(
+          (field) => isRecord(storedConnection) && storedConnection[presenceField(field)] === true,
+        );
+        return [environmentId, withSecretReferences(connection, set, stored.id, environmentId)];
       }),
     );
   }
   return leading(dataSource, ['id', 'name', 'description', 'kind']);
 }
 
-/** `passwordFromEnv` right after `user`, where a reader looks for it. */
-function withPasswordReference(connection: unknown, dataSourceId: string, environmentId: string) {
+/** `<field>FromEnv` for each set secret field, right after `user` (where a reader looks for a password). */
+function withSecretReferences(
+  connection: unknown,
+  fields: readonly string[],
+  dataSourceId: string,
+  environmentId: string,
+) {
   const entries = Object.entries(connection as Record<string, unknown>);
   const at = entries.findIndex(([key]) => key === 'user') + 1 || entries.length;
-  entries.splice(at, 0, ['passwordFromEnv', passwordEnvVar(dataSourceId, environmentId)]);
+  entries.splice(
+    at,
+    0,
+    ...fields.map((field): [string, string] => [
+      `${field}FromEnv`,
+      field === 'password'
+        ? passwordEnvVar(dataSourceId, environmentId)
+        : `DOGU_${field.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_${envName(dataSourceId, environmentId)}`,
+    ]),
+  );
   return Object.fromEntries(entries);
 }
 

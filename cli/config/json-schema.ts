@@ -1,26 +1,31 @@
 /** The config file's JSON Schema, generated from the zod schema so it can never say something else. */
 import { z } from 'zod';
-import { actionInputSchema, httpBodySchema } from '../../shared/domain/definitions/action.ts';
-import { httpConnectionSchema, keyValueListSchema } from '../../shared/domain/definitions/data-source.ts';
+import { httpBodySchema } from '../../shared/connectors/http/definition.ts';
+import { connectors } from '../../shared/connectors/index.ts';
+import { actionInputSchema } from '../../shared/connectors/schemas.ts';
+import { keyValueListSchema } from '../../shared/domain/definitions/data-source.ts';
 import { actionGroupInputSchema } from '../../shared/domain/definitions/governance.ts';
 import { masterDataInputSchema } from '../../shared/domain/definitions/master-data.ts';
 import { parameterSchema } from '../../shared/domain/definitions/parameter.ts';
 import { scheduleSchema } from '../../shared/domain/scheduling/schedule.ts';
 import {
   configFileSchema,
+  connectionInFileSchema,
   cronJobInFileSchema,
   dataSourceInFileSchema,
   memberInFileSchema,
   secretReferenceSchema,
-  sqlConnectionInFileSchema,
   userGroupInFileSchema,
 } from './schema.ts';
 
 /** Definitions under `$defs` with readable names; everything else is written inline. */
 const definitionNames = new Map<z.core.$ZodType, string>([
   [dataSourceInFileSchema, 'DataSource'],
-  [sqlConnectionInFileSchema, 'SqlConnection'],
-  [httpConnectionSchema, 'HttpConnection'],
+  // One definition per kind's connection (kinds sharing a schema share it): SqlConnection, HttpConnection …
+  ...connectors.map((c): [z.core.$ZodType, string] => [
+    connectionInFileSchema(c),
+    `${c.actionKind[0]!.toUpperCase()}${c.actionKind.slice(1)}Connection`,
+  ]),
   [actionInputSchema, 'Action'],
   [parameterSchema, 'Parameter'],
   [httpBodySchema, 'HttpBody'],

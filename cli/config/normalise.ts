@@ -3,14 +3,16 @@
  * fields only the service sets, and without write-only values (which cannot be compared).
  */
 import type { z } from 'zod';
-import { actionInputSchema } from '../../shared/domain/definitions/action.ts';
-import { dataSourceInputSchema } from '../../shared/domain/definitions/data-source.ts';
+import { connectors } from '../../shared/connectors/index.ts';
+import { actionInputSchema, dataSourceInputSchema } from '../../shared/connectors/schemas.ts';
 import { masterDataInputSchema } from '../../shared/domain/definitions/master-data.ts';
 
 /** Set by the service on save; never written in the file. */
 export const serverOnlyFields = ['projectId', 'version', 'createdAt', 'updatedAt', 'managedBy'] as const;
-/** Per SQL connection: `hasPassword` is what GET shows; the others are how the file and PUT carry it. */
-const writeOnlyConnectionFields = ['hasPassword', 'password', 'passwordFromEnv'] as const;
+/** Per secret field (e.g. `password`): `hasPassword` is what GET shows; the others are how the file and PUT carry it. */
+const writeOnlyConnectionFields = connectors.flatMap((c) =>
+  c.secretFields.flatMap((f) => [presenceField(f), f, `${f}FromEnv`]),
+);
 
 export const comparableAction = (action: unknown) =>
   comparable(actionInputSchema, withoutServerFields(action));
@@ -44,6 +46,11 @@ const withoutServerFields = (value: unknown) => omit(value, serverOnlyFields);
 function omit(value: unknown, keys: readonly string[]): unknown {
   if (!isRecord(value)) return value;
   return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.includes(key)));
+}
+
+/** How GET shows whether a secret field is set: `password` → `hasPassword`. */
+export function presenceField(field: string): string {
+  return `has${field[0]!.toUpperCase()}${field.slice(1)}`;
 }
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>

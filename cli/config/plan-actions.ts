@@ -8,7 +8,7 @@ import type { PlanInput, PlannerResult } from './plan-types.ts';
 export function planActions({ config, state }: PlanInput): PlannerResult {
   // Authentication actions go before the data sources that name them (see phases).
   const authActionIds = new Set(
-    config.dataSources.flatMap((d) => (d.kind === 'http' && d.authAction ? [d.authAction.actionId] : [])),
+    config.dataSources.flatMap((d) => (d.authAction ? [d.authAction.actionId] : [])),
   );
   const planned = config.actions.map((action, index) => {
     const stored = state.actions.get(action.id);

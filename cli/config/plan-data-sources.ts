@@ -1,7 +1,7 @@
 /** Plans the `dataSources` key, including when a data source can name its authentication action. */
 import { fieldChanges } from './diff.ts';
 import { dataSourcePath } from './management-api.ts';
-import { comparableDataSource, isRecord } from './normalise.ts';
+import { comparableDataSource, isRecord, presenceField } from './normalise.ts';
 import type {
   Environment,
   PlanInput,
@@ -10,7 +10,7 @@ import type {
   PlannerResult,
   PlanProblem,
 } from './plan-types.ts';
-import type { DataSourceInFile } from './schema.ts';
+import { type DataSourceInFile, secretFieldsOf } from './schema.ts';
 import { envValue, writeOnlyValue } from './write-only.ts';
 
 export function planDataSources({ config, state, env }: PlanInput): PlannerResult {
@@ -43,7 +43,7 @@ export function planDataSources({ config, state, env }: PlanInput): PlannerResul
     };
     const path = dataSourcePath(dataSource.id);
     const guard = { field: 'updatedAt' as const, expected: stored?.updatedAt as string | undefined };
-    const authActionId = dataSource.kind === 'http' ? dataSource.authAction?.actionId : undefined;
+    const authActionId = dataSource.authAction?.actionId;
 
     // Its authentication action exists already (or there is none): saved with the other data sources.
     if (authActionId === undefined || state.actions.has(authActionId)) {
@@ -83,27 +83,30 @@ export function planDataSources({ config, state, env }: PlanInput): PlannerResul
   return { planned, problems };
 }
 
-/** The API's input: each SQL connection's passwordFromEnv replaced by the password, when there is one. */
+/** The API's input: each secret field's `<field>FromEnv` replaced by its value, when there is one. */
 function dataSourceBody(
   dataSource: DataSourceInFile,
   stored: Record<string, unknown> | undefined,
   env: Environment,
 ) {
-  if (dataSource.kind === 'http')
-    return { body: { ...dataSource } as Record<string, unknown>, writeOnly: [] };
+  const secretFields = secretFieldsOf(dataSource.kind);
+  if (secretFields.length === 0) return { body: { ...dataSource } as Record<string, unknown>, writeOnly: [] };
   const writeOnly: PlannedResource['writeOnly'] = [];
   const environments: Record<string, unknown> = {};
   for (const [environmentId, connection] of Object.entries(dataSource.environments)) {
-    const { passwordFromEnv, password: _never, ...rest } = connection;
-    environments[environmentId] = rest;
-    if (passwordFromEnv === undefined) continue; // the stored password, if any, is kept
-    const value = envValue(env, passwordFromEnv);
+    const body: Record<string, unknown> = { ...connection };
     const storedConnection = isRecord(stored?.environments) ? stored.environments[environmentId] : undefined;
-    const hasPassword = isRecord(storedConnection) && storedConnection.hasPassword === true;
-    writeOnly.push(
-      writeOnlyValue(['environments', environmentId, 'password'], passwordFromEnv, value, hasPassword),
-    );
-    if (value !== undefined) environments[environmentId] = { ...rest, password: value };
+    for (const field of secretFields) {
+      const fromEnv = body[`${field}FromEnv`];
+      delete body[`${field}FromEnv`];
+      delete body[field];
+      if (typeof fromEnv !== 'string') continue; // the stored value, if any, is kept
+      const value = envValue(env, fromEnv);
+      const isSet = isRecord(storedConnection) && storedConnection[presenceField(field)] === true;
+      writeOnly.push(writeOnlyValue(['environments', environmentId, field], fromEnv, value, isSet));
+      if (value !== undefined) body[field] = value;
+    }
+    environments[environmentId] = body;
   }
   return { body: { ...dataSource, environments } as Record<string, unknown>, writeOnly };
 }

@@ -1,16 +1,20 @@
 /**
  * The shape of a config file (dogu.yaml): one zod schema composed from the API's own input schemas,
- * so the file accepts what the API accepts. The one difference is write-only values (SQL passwords,
- * secrets): the file names the environment variable that holds them, never the value.
+ * so the file accepts what the API accepts. The one difference is write-only values (each kind's
+ * secret fields, secrets): the file names the environment variable that holds them, never the value.
  *
  * Each kind of resource is one top-level key; kinds added later become more keys beside these.
  */
 import { z } from 'zod';
-import { actionInputSchema } from '../../shared/domain/definitions/action.ts';
+import type { ConnectorDefinition } from '../../shared/connectors/connector.ts';
+import { connectors } from '../../shared/connectors/index.ts';
+import { actionInputSchema } from '../../shared/connectors/schemas.ts';
 import {
-  dataSourceInputSchema,
+  authActionSchema,
+  type DataSourceInput,
+  dataSourceCommonShape,
+  environmentsOf,
   resourceIdSchema,
-  sqlConnectionSchema,
 } from '../../shared/domain/definitions/data-source.ts';
 import {
   actionGroupInputSchema,
@@ -60,35 +64,52 @@ const variableValueSchema = z.string({
     issue.code === 'invalid_type' ? 'a variable value is text: put it in quotes, e.g. "50"' : undefined,
 });
 
-/** The API's SQL connection, with the password replaced by the name of the variable holding it. */
-export const sqlConnectionInFileSchema = sqlConnectionSchema.omit({ password: true }).extend({
-  passwordFromEnv: envVarNameSchema.optional().meta({
-    description:
-      'Apply sends the password from this environment variable. Omitted: the stored password is kept.',
+/** Secret fields of every kind, per data-source kind (`password` for the SQL kinds). */
+export const secretFieldsOf = (kind: string): readonly string[] =>
+  connectors.find((c) => c.kind === kind)?.secretFields ?? [];
+
+const inFileConnections = new Map<z.ZodObject, z.ZodObject>();
+
+/** A kind's connection as the file writes it: each secret field replaced by `<field>FromEnv`. */
+export function connectionInFileSchema(connector: ConnectorDefinition): z.ZodObject {
+  const known = inFileConnections.get(connector.connection);
+  if (known) return known;
+  let schema = connector.connection;
+  if (connector.secretFields.length > 0) {
+    const extension: Record<string, z.ZodType> = {};
+    for (const field of connector.secretFields) {
+      extension[`${field}FromEnv`] = envVarNameSchema.optional().meta({
+        description: `Apply sends the ${field} from this environment variable. Omitted: the stored ${field} is kept.`,
+      });
+      // Named here only to explain the refusal better than "unknown field" would.
+      extension[field] = z
+        .never({ error: `a ${field} is never written in the file: use ${field}FromEnv: ENV_VAR_NAME` })
+        .optional()
+        .meta({ description: `Not allowed: a ${field} is never written in the file; use ${field}FromEnv.` });
+    }
+    schema = connector.connection
+      .omit(Object.fromEntries(connector.secretFields.map((f) => [f, true])) as never)
+      .extend(extension);
+  }
+  inFileConnections.set(connector.connection, schema);
+  return schema;
+}
+
+const [firstSource, ...otherSources] = connectors.map((connector) =>
+  z.object({
+    ...dataSourceCommonShape,
+    kind: z.literal(connector.kind),
+    environments: environmentsOf(connectionInFileSchema(connector)),
+    ...(connector.form.authAction ? { authAction: authActionSchema.optional() } : {}),
   }),
-  // Named here only to explain the refusal better than "unknown field" would.
-  password: z
-    .never({ error: 'a password is never written in the file: use passwordFromEnv: ENV_VAR_NAME' })
-    .optional()
-    .meta({ description: 'Not allowed: a password is never written in the file; use passwordFromEnv.' }),
-});
-export type SqlConnectionInFile = z.infer<typeof sqlConnectionInFileSchema>;
+);
 
-const sqlEnvironments = z
-  .record(resourceIdSchema, sqlConnectionInFileSchema)
-  .refine((value) => Object.keys(value).length > 0, {
-    message: 'needs connection settings for at least one environment',
-  });
-
-const [postgresqlSource, mysqlSource, httpSource] = dataSourceInputSchema.options;
-
-/** The API's data source input, SQL passwords referenced instead of written. */
+/** The API's data source input, write-only fields referenced (`passwordFromEnv`) instead of written. */
 export const dataSourceInFileSchema = z.discriminatedUnion('kind', [
-  postgresqlSource.extend({ environments: sqlEnvironments }),
-  mysqlSource.extend({ environments: sqlEnvironments }),
-  httpSource,
-]);
-export type DataSourceInFile = z.infer<typeof dataSourceInFileSchema>;
+  firstSource!,
+  ...otherSources,
+]) as unknown as z.ZodDiscriminatedUnion<z.ZodObject[]> & z.ZodType<DataSourceInput>;
+export type DataSourceInFile = DataSourceInput;
 
 /** A project member: a user, named by e-mail address because user ids differ between installations. */
 export const memberInFileSchema = memberByEmailInputSchema.meta({

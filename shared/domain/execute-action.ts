@@ -4,24 +4,21 @@
  * refers to, run it within the time limit, limit the result, record it.
  */
 
-import { referencesOfAction } from './action-references.ts';
 import { type RunContext, resolveExecutableAction } from './authorize.ts';
 import type { FileValue } from './definitions/parameter.ts';
 import { DoguError } from './errors.ts';
-import type { Action, DataSource, Execution, Principal, SqlConnection, StatementResult } from './model.ts';
+import { openConnection } from './manage/data-sources.ts';
+import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
 import { bindArguments, type MasterData } from './parameters.ts';
-import type { Clock, ConnectorFactory, HttpClient, IdGenerator, Store } from './ports.ts';
+import type { ActionEngines, Clock, IdGenerator, Store } from './ports.ts';
 import { limitResults } from './result-limits.ts';
 import type { ReviewRequest } from './reviews.ts';
-import { runHttpAction } from './run-http.ts';
-import { runSqlStatements } from './run-sql.ts';
-import { passwordContext, type SecretValues, secretContext } from './secret-values.ts';
-import { referencesIn } from './template.ts';
+import { type SecretValues, secretContext } from './secret-values.ts';
 
 export interface ExecutionDeps {
   store: Store;
-  connectors: ConnectorFactory;
-  http: HttpClient;
+  /** Runs each data-source kind's actions (shared/connectors/ behind this port). */
+  engines: ActionEngines;
   secrets: SecretValues;
   clock: Clock;
   ids: IdGenerator;
@@ -174,7 +171,12 @@ interface RunInput {
   system: Record<string, string>;
   signal: AbortSignal;
   deadlineAt: number;
+  /** How many actions called this one (an authentication action is called by the action it serves). */
+  depth?: number;
 }
+
+/** Stops an action that, through authentication actions, ends up calling itself. */
+const maxCallDepth = 4;
 
 /** Binds the arguments, gathers what the action refers to and runs it. Also used for authentication actions. */
 async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
@@ -194,72 +196,48 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
     ...(await configurationValues(deps, action, dataSource, environmentId)),
   };
 
-  if (action.kind === 'sql' && (dataSource.kind === 'postgresql' || dataSource.kind === 'mysql')) {
-    const connection = await sqlConnection(deps, dataSource, environmentId);
-    const connector = deps.connectors.sql(
-      dataSource.kind,
-      `${dataSource.projectId}/${dataSource.id}/${environmentId}`,
-      connection,
-    );
-    const results = await runSqlStatements({
-      action,
-      dialect: dataSource.kind,
-      connector,
-      values,
-      signal: input.signal,
-    });
-    return { bound, results };
-  }
-  if (action.kind === 'http' && dataSource.kind === 'http') {
-    const results = await runHttpAction(deps.http, {
-      action,
-      dataSource,
-      environmentId,
-      values,
-      signal: input.signal,
-      deadlineAt: input.deadlineAt,
-      runAuthAction: async (authActionId) => {
-        const authAction = await deps.store.getAction(action.projectId, authActionId);
-        if (!authAction)
-          throw new DoguError(
-            'data_source_error',
-            `The authentication action '${authActionId}' does not exist.`,
-          );
-        const authSource = await deps.store.getDataSource(action.projectId, authAction.dataSourceId);
-        if (!authSource?.environments[environmentId]) {
-          throw new DoguError(
-            'data_source_error',
-            `The authentication action's data source has no settings for '${environmentId}'.`,
-          );
-        }
-        return (
-          await prepareAndRun(deps, { ...input, action: authAction, dataSource: authSource, arguments: {} })
-        ).results;
-      },
-    });
-    return { bound, results };
-  }
-  throw new DoguError(
-    'data_source_error',
-    `A ${action.kind} action cannot run on a ${dataSource.kind} data source.`,
-  );
+  const results = await deps.engines.run({
+    action,
+    dataSource,
+    environmentId,
+    connection: await openConnection(deps, dataSource, environmentId),
+    key: `${dataSource.projectId}/${dataSource.id}/${environmentId}`,
+    values,
+    signal: input.signal,
+    deadlineAt: input.deadlineAt,
+    callAction: (actionId) => callAction(deps, input, actionId),
+  });
+  return { bound, results };
 }
 
-/** The stored connection with its password decrypted; the password never leaves this call path. */
-async function sqlConnection(
+/** Runs another action of the project (e.g. an authentication action) for the same caller, without arguments. */
+async function callAction(
   deps: ExecutionDeps,
-  dataSource: DataSource,
-  environmentId: string,
-): Promise<SqlConnection> {
-  const { passwordCiphertext, ...connection } = dataSource.environments[environmentId] as SqlConnection & {
-    passwordCiphertext?: string;
-  };
-  if (!passwordCiphertext) return connection;
-  const password = await deps.secrets.decrypt(
-    passwordCiphertext,
-    passwordContext(dataSource.projectId, dataSource.id, environmentId),
-  );
-  return { ...connection, password };
+  input: RunInput,
+  actionId: string,
+): Promise<StatementResult[]> {
+  const depth = (input.depth ?? 0) + 1;
+  if (depth > maxCallDepth) {
+    throw new DoguError(
+      'data_source_error',
+      `Action '${actionId}' is called more than ${maxCallDepth} levels deep (does it call itself?).`,
+    );
+  }
+  const called = await deps.store.getAction(input.action.projectId, actionId);
+  if (!called)
+    throw new DoguError(
+      'data_source_error',
+      `The action '${actionId}' called by '${input.action.id}' does not exist.`,
+    );
+  const source = await deps.store.getDataSource(input.action.projectId, called.dataSourceId);
+  if (!source?.environments[input.environmentId]) {
+    throw new DoguError(
+      'data_source_error',
+      `The data source of action '${actionId}' has no settings for '${input.environmentId}'.`,
+    );
+  }
+  return (await prepareAndRun(deps, { ...input, action: called, dataSource: source, arguments: {}, depth }))
+    .results;
 }
 
 /** The master data lists the action's parameters take their choices from. */
@@ -284,12 +262,7 @@ async function configurationValues(
   dataSource: DataSource,
   environmentId: string,
 ) {
-  const references = referencesOfAction(action);
-  if (dataSource.kind === 'http') {
-    for (const header of dataSource.environments[environmentId]?.headers ?? []) {
-      for (const reference of referencesIn(header.value)) references.add(reference);
-    }
-  }
+  const references = deps.engines.references(action, dataSource, environmentId);
   const wanted = (scope: string) =>
     [...references].filter((r) => r.startsWith(`${scope}.`)).map((r) => r.slice(scope.length + 1));
   const [variableNames, secretNames] = [wanted('vars'), wanted('secrets')];

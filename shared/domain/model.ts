@@ -34,10 +34,7 @@ export interface User {
   createdAt: string;
 }
 
-export type { HttpConnection, SqlConnection } from './definitions/data-source.ts';
 export type { ParameterDefinition, ParameterKind } from './definitions/parameter.ts';
-/** @deprecated name kept for the embedded demo; the same shape serves PostgreSQL and MySQL. */
-export type PostgresConnection = import('./definitions/data-source.ts').SqlConnection;
 
 interface Stored {
   projectId: string;

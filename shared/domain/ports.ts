@@ -3,18 +3,18 @@
  * clock) implement them; the domain never imports an adapter.
  */
 
+import type { ActionInput } from './definitions/action.ts';
 import type { ActionGroup, UserGroup } from './definitions/governance.ts';
 import type { MasterDataList } from './definitions/master-data.ts';
 import type { IdentityStore } from './identity/model.ts';
 import type {
   Action,
-  Column,
   DataSource,
   Environment,
   Execution,
   Membership,
-  PostgresConnection,
   Project,
+  StatementResult,
   User,
 } from './model.ts';
 import type { ReviewStore } from './reviews.ts';
@@ -121,42 +121,60 @@ export interface Store extends DefinitionReader, VersionStore, ReviewStore, Iden
   deleteActionGroup(projectId: string, groupId: string): Promise<boolean>;
 }
 
-/** A statement after templating: text with driver placeholders and the values bound to them. */
-export interface CompiledStatement {
-  title: string;
-  text: string;
-  values: unknown[];
-  /** For messages: the reference each placeholder stands for, by position (`$1` → index 0). */
-  placeholderNames?: string[];
-}
-
-export interface RawStatementResult {
-  columns: Column[];
-  rows: Record<string, unknown>[];
-  messages: string[];
-}
-
-export interface SqlRunOptions {
-  /** Aborts at the execution deadline: the connector cancels the query on the server. */
+/** One action run handed to its kind's engine (shared/connectors/, docs/connectors.md). */
+export interface EngineRun {
+  action: Action;
+  dataSource: DataSource;
+  environmentId: string;
+  /** This environment's connection settings, secret fields decrypted: never log or return it. */
+  connection: Record<string, unknown>;
+  /** The data source and environment, for pools, channels and caches. */
+  key: string;
+  /** The value of every {{ reference }} the action and its connection use. */
+  values: Record<string, unknown>;
   signal: AbortSignal;
-  /** JSON columns become values (type 'json') instead of text. */
-  parseJsonValues?: boolean;
+  deadlineAt: number;
+  /** Runs another action of the project for the same caller (an authentication action); depth-limited. */
+  callAction(actionId: string): Promise<StatementResult[]>;
 }
 
-export interface SqlConnector {
-  /**
-   * Runs one statement in its own transaction. Rejects with DoguError:
-   * 'execution_timeout' when cancelled by the deadline or the data source's own
-   * time-out, 'data_source_error' for everything the database or network refused.
-   */
-  run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult>;
+/** A connection to try: one environment's settings, secret fields decrypted. */
+export interface ConnectionCheck {
+  key: string;
+  connection: Record<string, unknown>;
+  signal: AbortSignal;
 }
 
-export type SqlDialect = 'postgresql' | 'mysql';
+export interface ConnectionCheckResult {
+  ok: boolean;
+  durationMs: number;
+  /** Why it failed, in words a user can act on; never a secret. */
+  error?: { code: string; message: string };
+}
 
-export interface ConnectorFactory {
-  /** One pool per key (data source and environment), replaced when the connection changes. */
-  sql(dialect: SqlDialect, key: string, connection: PostgresConnection): SqlConnector;
+/** A reference check result of the kind's own save-time rules. */
+export interface ActionProblems {
+  fail(pointer: string, detail: string): void;
+  check(reference: string, pointer: string): void;
+}
+
+/**
+ * Runs and describes actions of every data-source kind. The domain has no kind branches: it asks
+ * this port (implemented over the connector registry in shared/connectors/engines.ts).
+ */
+export interface ActionEngines {
+  /** The action kind a data-source kind runs (e.g. postgresql → sql); undefined for an unknown kind. */
+  actionKindOf(dataSourceKind: string): string | undefined;
+  run(run: EngineRun): Promise<StatementResult[]>;
+  /** Every {{ reference }} of the action and, when given, of one environment's connection. */
+  references(action: ActionInput, dataSource?: DataSource, environmentId?: string): Set<string>;
+  /** The kind's own save-time checks of an action (the common ones are the domain's). */
+  validate(action: ActionInput, dataSource: DataSource, problems: ActionProblems): void;
+  /** Connection fields of the kind that are write-only (encrypted at rest, never returned). */
+  secretFields(dataSourceKind: string): readonly string[];
+  /** Whether the kind lets a data source name an authentication action. */
+  allowsAuthAction(dataSourceKind: string): boolean;
+  testConnection(dataSourceKind: string, check: ConnectionCheck): Promise<void>;
   close(): Promise<void>;
 }
 

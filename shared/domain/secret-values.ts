@@ -34,9 +34,15 @@ export const secretContext = (projectId: string, environmentId: string, name: st
   secret: name,
 });
 
-export const passwordContext = (projectId: string, dataSourceId: string, environmentId: string) => ({
+/** Binds a data source's secret field (a password, a key) to where it belongs. */
+export const secretFieldContext = (
+  projectId: string,
+  dataSourceId: string,
+  environmentId: string,
+  field: string,
+) => ({
   project: projectId,
   dataSource: dataSourceId,
   environment: environmentId,
-  field: 'password',
+  field,
 });

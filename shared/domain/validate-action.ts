@@ -3,12 +3,10 @@
  * only fail on its arguments or the data source, never on its own definition.
  */
 import type { ActionInput } from './definitions/action.ts';
-import { kindsRefusedInSql } from './definitions/parameter.ts';
 import { DoguError, type FieldError } from './errors.ts';
 import type { DataSource } from './model.ts';
 import { bindArguments } from './parameters.ts';
-import { scanSql } from './sql-scan.ts';
-import { referencesIn } from './template.ts';
+import type { ActionEngines } from './ports.ts';
 
 export const currentUserReferences = ['currentUser.id', 'currentUser.name', 'currentUser.email'];
 
@@ -23,6 +21,7 @@ export function validateAction(
   action: ActionInput,
   dataSource: DataSource | undefined,
   known: KnownNames,
+  engines: ActionEngines,
 ): void {
   const errors: FieldError[] = [];
   const fail = (pointer: string, detail: string) => errors.push({ pointer, detail });
@@ -36,23 +35,18 @@ export function validateAction(
       },
     );
   }
-  const sqlSource = dataSource.kind === 'postgresql' || dataSource.kind === 'mysql';
-  if (action.kind === 'sql' && !sqlSource)
-    fail('#/kind', `a SQL action needs a SQL data source; '${dataSource.id}' is ${dataSource.kind}`);
-  if (action.kind === 'http' && dataSource.kind !== 'http')
-    fail('#/kind', `an HTTP action needs an HTTP data source; '${dataSource.id}' is ${dataSource.kind}`);
+  const actionKind = engines.actionKindOf(dataSource.kind);
+  if (actionKind !== action.kind)
+    fail(
+      '#/kind',
+      `a ${action.kind} action cannot run on the ${dataSource.kind} data source '${dataSource.id}'${actionKind ? `, which runs ${actionKind} actions` : ''}`,
+    );
 
   const names = new Set<string>();
   action.parameters.forEach((parameter, i) => {
     if (names.has(parameter.name))
       fail(`#/parameters/${i}/name`, `'${parameter.name}' is used by two parameters`);
     names.add(parameter.name);
-    if (action.kind === 'sql' && kindsRefusedInSql.includes(parameter.kind)) {
-      fail(`#/parameters/${i}/kind`, `the ${parameter.kind} kind cannot be used in SQL actions (spec 2.2)`);
-    }
-    if (action.kind === 'http' && parameter.kind === 'array' && parameter.format === 'sql') {
-      fail(`#/parameters/${i}/format`, 'the sql format is for SQL actions; use json or delimiter');
-    }
     if ('masterData' in parameter && parameter.masterData && !known.masterData.has(parameter.masterData)) {
       fail(`#/parameters/${i}/masterData`, `no master data list '${parameter.masterData}' in this project`);
     }
@@ -67,50 +61,11 @@ export function validateAction(
   checkDefaults(action, fail);
 
   const check = (reference: string, pointer: string) => {
-    const problem = unknownReference(
-      reference,
-      names,
-      known,
-      action.kind === 'http' && dataSource.kind === 'http' && !!dataSource.authAction,
-    );
+    const problem = unknownReference(reference, names, known, !!dataSource.authAction);
     if (problem) fail(pointer, problem);
   };
-  if (action.kind === 'sql') {
-    action.statements.forEach((statement, i) => {
-      for (const reference of scanSql(statement.sql, dataSource.kind === 'mysql' ? 'mysql' : 'postgresql')) {
-        const pointer = `#/statements/${i}/sql`;
-        if (reference.insideOf) {
-          fail(
-            pointer,
-            `{{ ${reference.name} }} stands inside a ${reference.insideOf}; values are bound as parameters, so write it without quotes`,
-          );
-        }
-        check(reference.name, pointer);
-      }
-    });
-  } else {
-    const texts: [string, string][] = [['#/path', action.path]];
-    action.headers.forEach((h, i) => {
-      texts.push([`#/headers/${i}/value`, h.value]);
-    });
-    action.query.forEach((q, i) => {
-      texts.push([`#/query/${i}/value`, q.value]);
-    });
-    const body = action.body;
-    if (body.type === 'json') texts.push(['#/body/json', body.json]);
-    if (body.type === 'raw') texts.push(['#/body/raw', body.raw]);
-    if (body.type === 'graphql' && body.variables) texts.push(['#/body/variables', body.variables]);
-    if (body.type === 'form-data' || body.type === 'x-www-form-urlencoded') {
-      body.fields.forEach((f, i) => {
-        texts.push([`#/body/fields/${i}/value`, f.value]);
-      });
-    }
-    for (const [pointer, text] of texts)
-      for (const reference of referencesIn(text)) check(reference, pointer);
-    if ((action.method === 'GET' || action.method === 'HEAD') && body.type !== 'none') {
-      fail('#/body/type', `${action.method} requests carry no body; use request type none`);
-    }
-  }
+  // The kind's own rules (statements, request shape) and where its references stand.
+  if (actionKind === action.kind) engines.validate(action, dataSource, { fail, check });
 
   if (errors.length > 0) {
     throw new DoguError(
@@ -142,9 +97,7 @@ function unknownReference(
       : `{{ ${reference} }}: no secret '${name}' is defined in any environment`;
   }
   if (reference === 'authToken') {
-    return hasAuthAction
-      ? undefined
-      : '{{ authToken }} needs an HTTP data source with an authentication action';
+    return hasAuthAction ? undefined : '{{ authToken }} needs a data source with an authentication action';
   }
   return `{{ ${reference} }} is not a parameter, vars.*, secrets.* or currentUser.* of this action`;
 }

@@ -32,6 +32,7 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   putProjectSettings: target('project.settings', 'project', 'projectId'),
   putDataSource: target('data_source.save', 'data_source', 'dataSourceId'),
   deleteDataSource: target('data_source.delete', 'data_source', 'dataSourceId'),
+  testDataSourceConnection: target('data_source.test_connection', 'data_source', 'dataSourceId'),
   putAction: target('action.save', 'action', 'actionId'),
   deleteAction: target('action.delete', 'action', 'actionId'),
   copyAction: target('action.copy', 'action', 'actionId'),

@@ -4,9 +4,8 @@
  */
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { actionInputSchema, dataSourceInputSchema } from '../connectors/schemas.ts';
 import { batchInputSchema } from '../domain/batch/batches.ts';
-import { actionInputSchema } from '../domain/definitions/action.ts';
-import { dataSourceInputSchema } from '../domain/definitions/data-source.ts';
 import {
   actionGroupInputSchema,
   actionGroupOrderSchema,
@@ -144,6 +143,23 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     ok: { status: '200' },
   },
   deleteDataSource: { summary: 'Delete a data source no action uses', ok: { status: '204' } },
+  testDataSourceConnection: {
+    summary: "Try one environment's connection: ok and the time taken, or why it failed",
+    ok: {
+      status: '200',
+      schema: z
+        .object({
+          ok: z.boolean(),
+          durationMs: z.number(),
+          error: z.object({ code: z.string(), message: z.string() }).optional(),
+        })
+        .meta({ id: 'ConnectionTestResult' }),
+    },
+  },
+  listConnectorKinds: {
+    summary: 'Every data-source kind with its form descriptor (en/ja labels, fields, secret fields)',
+    ok: { status: '200' },
+  },
   listActions: { summary: 'List actions', ok: { status: '200', schema: list(actionInput) } },
   getAction: { summary: 'Read an action (ETag carries the version)', ok: { status: '200' } },
   putAction: {

@@ -111,6 +111,21 @@ export const routes = [
   projectRoute('createEnvironment', 'PUT', '/api/v1/projects/{projectId}/environments/{environmentId}'),
   // Management API: data sources and actions per project.
   ...resource('DataSource', 'data-sources', '/api/v1/projects/{projectId}/data-sources', '{dataSourceId}'),
+  {
+    name: 'testDataSourceConnection',
+    method: 'POST',
+    path: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/test-connection',
+    handler: 'data-sources',
+    auth: 'bearer',
+  },
+  // Every data-source kind with its form descriptor (the console renders its forms from it).
+  {
+    name: 'listConnectorKinds',
+    method: 'GET',
+    path: '/api/v1/connector-kinds',
+    handler: 'connector-kinds',
+    auth: 'bearer',
+  },
   ...resource('Action', 'actions', '/api/v1/projects/{projectId}/actions', '{actionId}'),
   // Versions of an action, publishing to environments (and rolling back), copying.
   actionRoute('listActionVersions', 'GET', '/versions'),

@@ -8,13 +8,11 @@ import { createDocumentClient } from '../adapters/dynamodb/client.ts';
 import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbSchedulingStore } from '../adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
-import { NodeHttpClient } from '../adapters/http/node-http-client.ts';
-import { httpClientOptionsFromEnv } from '../adapters/http/options-from-env.ts';
 import { createAwsOwnIdp } from '../adapters/idp/own-idp-services.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
 import { KmsSecretCipher } from '../adapters/secrets/kms-cipher.ts';
-import { PooledConnectorFactory } from '../adapters/sql/connector-factory.ts';
+import { createActionEngines } from '../connectors/engines.ts';
 import { SecretValues } from '../domain/secret-values.ts';
 import type { Services } from './services.ts';
 
@@ -36,10 +34,9 @@ export async function createAwsServices(): Promise<Services> {
     definitions: store,
     tokens: new TokenService(new TextEncoder().encode(signingKey)),
     // A Lambda container serves one request at a time: a small pool per data source is enough.
-    connectors: new PooledConnectorFactory(2),
+    engines: createActionEngines({ poolSize: 2 }),
     // On Lambda, private addresses are refused unless the stack says otherwise (docs/deploy.md).
     audit: new DynamoDbAuditLog(documentClient, required('DOGU_TABLE_NAME')),
-    http: new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
     secrets: new SecretValues(new KmsSecretCipher(new KMSClient({}), required('DOGU_SECRETS_KEY_ID'))),
     clock: systemClock,
     ids: uuidV7Ids,

@@ -6,14 +6,7 @@ import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
-import type {
-  Clock,
-  ConnectorFactory,
-  DefinitionReader,
-  HttpClient,
-  IdGenerator,
-  Store,
-} from '../domain/ports.ts';
+import type { ActionEngines, Clock, DefinitionReader, IdGenerator, Store } from '../domain/ports.ts';
 import type { SchedulingDeps } from '../domain/scheduling/deps.ts';
 import type { JobRunner, Scheduler, SchedulingStore } from '../domain/scheduling/ports.ts';
 import type { SecretValues } from '../domain/secret-values.ts';
@@ -33,8 +26,8 @@ export interface Services {
   /** Reads of definitions; may be cached in front of the store. */
   definitions: DefinitionReader;
   tokens: TokenService;
-  connectors: ConnectorFactory;
-  http: HttpClient;
+  /** Each data-source kind's engine, its runtime loaded on first use (shared/connectors/). */
+  engines: ActionEngines;
   secrets: SecretValues;
   /** Append-only record of who did what (docs/governance.md). */
   audit: AuditLog;

@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress } from '../../shared/adapters/http/address-policy.ts';
 import { NodeHttpClient, type ResolvedAddress } from '../../shared/adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../../shared/adapters/http/options-from-env.ts';
-import type { HttpActionInput } from '../../shared/domain/definitions/action.ts';
+import type { HttpActionInput } from '../../shared/connectors/http/definition.ts';
+import { buildHttpCall } from '../../shared/connectors/http/http-request.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
-import { buildHttpCall } from '../../shared/domain/http-request.ts';
 import type { HttpCall, HttpCallResult } from '../../shared/domain/ports.ts';
 import {
   type ReceivedRequest,

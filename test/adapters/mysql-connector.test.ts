@@ -1,8 +1,10 @@
 /** The MySQL connector against the machine's real MariaDB server, in a fresh database per run. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PooledConnectorFactory } from '../../shared/adapters/sql/connector-factory.ts';
+import { openMysqlConnector } from '../../shared/connectors/mysql/mysql-connector.ts';
+import { openPostgresConnector } from '../../shared/connectors/postgresql/postgres-connector.ts';
+import { PooledConnectorFactory } from '../../shared/connectors/sql/connector-factory.ts';
+import type { SqlConnector, SqlRunOptions } from '../../shared/connectors/sql/sql-ports.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
-import type { SqlConnector, SqlRunOptions } from '../../shared/domain/ports.ts';
 import { createTestMysqlDatabase, type TestMysqlDatabase } from '../support/mysql.ts';
 
 let database: TestMysqlDatabase;
@@ -17,7 +19,8 @@ const run = (text: string, values: unknown[] = [], extra: Partial<SqlRunOptions>
 
 beforeAll(async () => {
   database = await createTestMysqlDatabase();
-  factory = new PooledConnectorFactory(4);
+  // Both drivers: one test swaps the dialect under the same key.
+  factory = new PooledConnectorFactory(4, { mysql: openMysqlConnector, postgresql: openPostgresConnector });
   connector = factory.sql('mysql', 'test/my/dev', database.connection);
 });
 afterAll(async () => {
@@ -234,7 +237,7 @@ describe('MysqlConnector', () => {
 
   it('does not carry an open transaction or a changed session over to the next run', async () => {
     // One connection, so the next run must reuse it unless the connector closed it.
-    const singleFactory = new PooledConnectorFactory(1);
+    const singleFactory = new PooledConnectorFactory(1, { mysql: openMysqlConnector });
     try {
       const oneConnection = singleFactory.sql('mysql', 'test/my/one', database.connection);
       const begin = await oneConnection.run(

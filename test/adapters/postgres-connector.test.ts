@@ -1,8 +1,9 @@
 /** The PostgreSQL connector against the machine's real PostgreSQL server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PooledConnectorFactory } from '../../shared/adapters/sql/connector-factory.ts';
+import { openPostgresConnector } from '../../shared/connectors/postgresql/postgres-connector.ts';
+import { PooledConnectorFactory } from '../../shared/connectors/sql/connector-factory.ts';
+import type { SqlConnector } from '../../shared/connectors/sql/sql-ports.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
-import type { SqlConnector } from '../../shared/domain/ports.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 
 let database: TestDatabase;
@@ -12,7 +13,7 @@ const signal = () => AbortSignal.timeout(10_000);
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  factory = new PooledConnectorFactory(4);
+  factory = new PooledConnectorFactory(4, { postgresql: openPostgresConnector });
   connector = factory.sql('postgresql', 'test/pg/dev', database.connection);
 });
 afterAll(async () => {
@@ -238,10 +239,10 @@ describe('PostgresConnector', () => {
 
 describe('one statement is one statement', () => {
   it('refuses several statements in one, even without values', async () => {
-    const { PooledConnectorFactory } = await import('../../shared/adapters/sql/connector-factory.ts');
+    const { PooledConnectorFactory } = await import('../../shared/connectors/sql/connector-factory.ts');
     const { createTestDatabase } = await import('../support/postgres.ts');
     const database = await createTestDatabase();
-    const factory = new PooledConnectorFactory(1);
+    const factory = new PooledConnectorFactory(1, { postgresql: openPostgresConnector });
     try {
       const connector = factory.sql('postgresql', 'multi', database.connection);
       const run = connector.run(

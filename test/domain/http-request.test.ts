@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpActionInput } from '../../shared/domain/definitions/action.ts';
-import type { HttpConnection } from '../../shared/domain/definitions/data-source.ts';
+import type { HttpActionInput, HttpConnection } from '../../shared/connectors/http/definition.ts';
+import { buildHttpCall, type HttpCallInput } from '../../shared/connectors/http/http-request.ts';
 import type { FileValue } from '../../shared/domain/definitions/parameter.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
-import { buildHttpCall, type HttpCallInput } from '../../shared/domain/http-request.ts';
 import type { HttpCall } from '../../shared/domain/ports.ts';
 
 type ActionPart = HttpCallInput['action'];

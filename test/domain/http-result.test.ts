@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { shapeHttpResult } from '../../shared/domain/http-result.ts';
+import { shapeHttpResult } from '../../shared/connectors/http/http-result.ts';
 import type { HttpCallResult } from '../../shared/domain/ports.ts';
 
 function response(body: string | Uint8Array, contentType?: string, status = 200): HttpCallResult {

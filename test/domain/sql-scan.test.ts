@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanSql } from '../../shared/domain/sql-scan.ts';
+import { scanSql } from '../../shared/connectors/sql/sql-scan.ts';
 
 const contexts = (sql: string, dialect: 'postgresql' | 'mysql' = 'postgresql') =>
   scanSql(sql, dialect).map((r) => [r.name, r.insideOf ?? 'sql']);

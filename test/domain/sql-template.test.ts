@@ -3,10 +3,10 @@
  * text the driver receives and which values it binds.
  */
 import { describe, expect, it } from 'vitest';
+import type { SqlDialect } from '../../shared/connectors/sql/sql-ports.ts';
+import { quoteIdentifier, renderSql } from '../../shared/connectors/sql/sql-template.ts';
 import type { ParameterDefinition } from '../../shared/domain/definitions/parameter.ts';
 import { bindArguments } from '../../shared/domain/parameters.ts';
-import type { SqlDialect } from '../../shared/domain/ports.ts';
-import { quoteIdentifier, renderSql } from '../../shared/domain/sql-template.ts';
 
 function render(
   dialect: SqlDialect,

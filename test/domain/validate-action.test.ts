@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type ActionInput, actionInputSchema } from '../../shared/domain/definitions/action.ts';
+import { createActionEngines } from '../../shared/connectors/engines.ts';
+import { actionInputSchema } from '../../shared/connectors/schemas.ts';
+import type { ActionInput } from '../../shared/domain/definitions/action.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
 import type { DataSource } from '../../shared/domain/model.ts';
 import { validateAction } from '../../shared/domain/validate-action.ts';
@@ -19,6 +21,7 @@ const api: DataSource = {
   kind: 'http',
   environments: { dev: { url: 'http://x' } },
 };
+const engines = createActionEngines({ poolSize: 1 });
 const known = {
   variables: new Set(['region']),
   secrets: new Set(['token']),
@@ -42,7 +45,7 @@ function problems(
   dataSource: DataSource | undefined = action.kind === 'sql' ? pg : api,
 ) {
   try {
-    validateAction(action, dataSource, known);
+    validateAction(action, dataSource, known, engines);
   } catch (error) {
     expect(error).toBeInstanceOf(DoguError);
     expect((error as DoguError).code).toBe('invalid_definition');
@@ -94,13 +97,15 @@ describe('validateAction', () => {
   it('refuses a SQL action on an HTTP data source and the reverse', () => {
     expect(problems(sql({}), api)[0]).toEqual({
       pointer: '#/kind',
-      detail: "a SQL action needs a SQL data source; 'api' is http",
+      detail: "a sql action cannot run on the http data source 'api', which runs http actions",
     });
     expect(problems(http({}), pg)[0]?.pointer).toBe('#/kind');
   });
 
   it('refuses an unknown data source', () => {
-    expect(() => validateAction(sql({}), undefined, known)).toThrow("Data source 'pg' does not exist");
+    expect(() => validateAction(sql({}), undefined, known, engines)).toThrow(
+      "Data source 'pg' does not exist",
+    );
   });
 
   it('refuses duplicate parameter names, invalid patterns and defaults that break the rules', () => {

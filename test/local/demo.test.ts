@@ -30,7 +30,9 @@ describe('the demo', () => {
       const required: Record<string, Record<string, unknown>> = { 'shipment-status': { order_id: 42 } };
       const run = await api.execute(id, required[id] ?? {});
       expect(run.status, JSON.stringify(run.body)).toBe(200);
-      expect(run.body.results).toHaveLength(action.kind === 'sql' ? action.statements.length : 1);
+      expect(run.body.results).toHaveLength(
+        action.kind === 'sql' ? (action.statements as unknown[]).length : 1,
+      );
     },
   );
 

@@ -22,11 +22,16 @@ export async function putAction(
     deps.store.listConfigurationNames(projectId),
     deps.store.listMasterData(projectId),
   ]);
-  validateAction(input, dataSource, {
-    variables: new Set(names.filter((n) => n.kind === 'variable').map((n) => n.name)),
-    secrets: new Set(names.filter((n) => n.kind === 'secret').map((n) => n.name)),
-    masterData: new Set(masterData.map((m) => m.id)),
-  });
+  validateAction(
+    input,
+    dataSource,
+    {
+      variables: new Set(names.filter((n) => n.kind === 'variable').map((n) => n.name)),
+      secrets: new Set(names.filter((n) => n.kind === 'secret').map((n) => n.name)),
+      masterData: new Set(masterData.map((m) => m.id)),
+    },
+    deps.engines,
+  );
   const currentVersion = previous?.version ?? 0;
   if (options.expectedVersion !== undefined && options.expectedVersion !== currentVersion) {
     throw conflict(input.id, currentVersion);

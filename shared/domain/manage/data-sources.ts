@@ -1,22 +1,25 @@
 /**
- * Data sources: create or replace, read, list, delete. Passwords are
- * write-only: encrypted on save, never returned; omitting one on update keeps
- * the stored one.
+ * Data sources: create or replace, read, list, delete, test. Each kind's secret fields (a
+ * password, a key) are write-only: encrypted on save as `<field>Ciphertext`, shown as
+ * `has<Field>`, never returned; omitting one on update keeps the stored one, '' clears it.
  */
-import type { DataSourceInput, SqlConnection } from '../definitions/data-source.ts';
+import type { DataSourceInput } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { DataSource, Principal } from '../model.ts';
-import type { Clock, Store } from '../ports.ts';
-import { passwordContext, type SecretValues } from '../secret-values.ts';
+import type { ActionEngines, Clock, ConnectionCheckResult, Store } from '../ports.ts';
+import { type SecretValues, secretFieldContext } from '../secret-values.ts';
 import { authorize, requireEnvironment } from './access.ts';
 
 export interface ManageDeps {
   store: Store;
   secrets: SecretValues;
   clock: Clock;
+  engines: ActionEngines;
 }
 
-type StoredSqlConnection = Omit<SqlConnection, 'password'> & { passwordCiphertext?: string };
+type Connection = Record<string, unknown>;
+const ciphertextField = (field: string) => `${field}Ciphertext`;
+const presenceField = (field: string) => `has${field[0]!.toUpperCase()}${field.slice(1)}`;
 
 export async function putDataSource(
   deps: ManageDeps,
@@ -28,7 +31,14 @@ export async function putDataSource(
   for (const environmentId of Object.keys(input.environments)) {
     await requireEnvironment(deps.store, projectId, environmentId);
   }
-  if (input.kind === 'http' && input.authAction) {
+  if (input.authAction && !deps.engines.allowsAuthAction(input.kind)) {
+    throw new DoguError('invalid_definition', `A ${input.kind} data source takes no authentication action.`, {
+      errors: [
+        { pointer: '#/authAction', detail: `${input.kind} data sources take no authentication action` },
+      ],
+    });
+  }
+  if (input.authAction) {
     const authAction = await deps.store.getAction(projectId, input.authAction.actionId);
     if (!authAction) {
       throw new DoguError(
@@ -48,19 +58,24 @@ export async function putDataSource(
     );
   }
   const now = deps.clock.now().toISOString();
-  const environments: Record<string, unknown> = {};
+  const secretFields = deps.engines.secretFields(input.kind);
+  const environments: Record<string, Connection> = {};
   for (const [environmentId, connection] of Object.entries(input.environments)) {
-    environments[environmentId] =
-      input.kind === 'http'
-        ? connection
-        : await storedSqlConnection(
-            deps,
-            projectId,
-            input.id,
-            environmentId,
-            connection as SqlConnection,
-            previous,
-          );
+    const stored: Connection = { ...connection };
+    const kept = previous?.environments[environmentId];
+    for (const field of secretFields) {
+      const value = stored[field];
+      delete stored[field];
+      if (typeof value === 'string' && value !== '') {
+        stored[ciphertextField(field)] = await deps.secrets.encrypt(
+          value,
+          secretFieldContext(projectId, input.id, environmentId, field),
+        );
+      } else if (value === undefined && kept?.[ciphertextField(field)] !== undefined) {
+        stored[ciphertextField(field)] = kept[ciphertextField(field)];
+      }
+    }
+    environments[environmentId] = stored;
   }
   const dataSource = {
     ...input,
@@ -73,41 +88,75 @@ export async function putDataSource(
   return { dataSource, created: !previous };
 }
 
-async function storedSqlConnection(
+/** What callers see: secret fields replaced by whether one is set. */
+export function presentDataSource(dataSource: DataSource, secretFields: readonly string[]) {
+  const { managedBy: _managedBy, ...visible } = dataSource;
+  if (secretFields.length === 0) return visible;
+  const environments: Record<string, Connection> = {};
+  for (const [environmentId, connection] of Object.entries(dataSource.environments)) {
+    const shown: Connection = { ...connection };
+    for (const field of secretFields) {
+      shown[presenceField(field)] = shown[ciphertextField(field)] !== undefined;
+      delete shown[ciphertextField(field)];
+      delete shown[field];
+    }
+    environments[environmentId] = shown;
+  }
+  return { ...visible, environments };
+}
+
+/** One environment's connection with its secret fields decrypted: only for running or testing it. */
+export async function openConnection(
+  deps: Pick<ManageDeps, 'secrets' | 'engines'>,
+  dataSource: DataSource,
+  environmentId: string,
+): Promise<Connection> {
+  const connection: Connection = { ...dataSource.environments[environmentId] };
+  for (const field of deps.engines.secretFields(dataSource.kind)) {
+    const ciphertext = connection[ciphertextField(field)];
+    delete connection[ciphertextField(field)];
+    if (typeof ciphertext === 'string') {
+      connection[field] = await deps.secrets.decrypt(
+        ciphertext,
+        secretFieldContext(dataSource.projectId, dataSource.id, environmentId, field),
+      );
+    }
+  }
+  return connection;
+}
+
+/** Tries one environment's connection (spec 2.3 "test connection"): how long it took, or why it failed. */
+export async function testDataSourceConnection(
   deps: ManageDeps,
+  principal: Principal,
   projectId: string,
   dataSourceId: string,
   environmentId: string,
-  connection: SqlConnection,
-  previous: DataSource | undefined,
-): Promise<StoredSqlConnection> {
-  const { password, ...rest } = connection;
-  if (password !== undefined) {
-    if (password === '') return rest;
-    const passwordCiphertext = await deps.secrets.encrypt(
-      password,
-      passwordContext(projectId, dataSourceId, environmentId),
+): Promise<ConnectionCheckResult> {
+  await authorize(deps.store, principal, projectId, 'manage_data_sources');
+  const dataSource = await deps.store.getDataSource(projectId, dataSourceId);
+  if (!dataSource) throw notFound('Data source', dataSourceId);
+  if (!dataSource.environments[environmentId]) {
+    throw new DoguError(
+      'not_found',
+      `Data source '${dataSourceId}' has no connection settings for environment '${environmentId}'.`,
     );
-    return { ...rest, passwordCiphertext };
   }
-  const kept = (previous?.environments[environmentId] as StoredSqlConnection | undefined)?.passwordCiphertext;
-  return kept ? { ...rest, passwordCiphertext: kept } : rest;
-}
-
-/** What callers see: passwords replaced by whether one is set. */
-export function presentDataSource(dataSource: DataSource) {
-  const { managedBy: _managedBy, ...visible } = dataSource;
-  if (dataSource.kind === 'http') return visible;
-  const environments: Record<string, unknown> = {};
-  for (const [environmentId, connection] of Object.entries(dataSource.environments)) {
-    const {
-      passwordCiphertext,
-      password: _password,
-      ...rest
-    } = connection as StoredSqlConnection & { password?: string };
-    environments[environmentId] = { ...rest, hasPassword: passwordCiphertext !== undefined };
+  const connection = await openConnection(deps, dataSource, environmentId);
+  const started = deps.clock.now().getTime();
+  try {
+    await deps.engines.testConnection(dataSource.kind, {
+      key: `test/${projectId}/${dataSourceId}/${environmentId}`,
+      connection,
+      signal: AbortSignal.timeout(15_000),
+    });
+    return { ok: true, durationMs: deps.clock.now().getTime() - started };
+  } catch (error) {
+    const durationMs = deps.clock.now().getTime() - started;
+    if (error instanceof DoguError)
+      return { ok: false, durationMs, error: { code: error.code, message: error.message } };
+    return { ok: false, durationMs, error: { code: 'data_source_error', message: 'The connection failed.' } };
   }
-  return { ...visible, environments };
 }
 
 export async function getDataSource(

@@ -5,12 +5,12 @@
  * place it stands in. Pure: the adapter sends what this returns.
  * Decisions and their reasons: docs/decisions/0009-http-engine.md.
  */
-import type { HttpActionInput } from './definitions/action.ts';
-import type { HttpConnection, KeyValue } from './definitions/data-source.ts';
-import type { FileValue } from './definitions/parameter.ts';
-import { DoguError, type FieldError } from './errors.ts';
-import { renderJsonTemplate, valueAsText } from './json-template.ts';
-import type { HttpCall } from './ports.ts';
+import type { KeyValue } from '../../domain/definitions/data-source.ts';
+import type { FileValue } from '../../domain/definitions/parameter.ts';
+import { DoguError, type FieldError } from '../../domain/errors.ts';
+import { renderJsonTemplate, valueAsText } from '../../domain/json-template.ts';
+import type { HttpCall } from '../../domain/ports.ts';
+import type { HttpActionInput, HttpConnection } from './definition.ts';
 
 export interface HttpCallInput {
   action: Pick<HttpActionInput, 'method' | 'path' | 'headers' | 'query' | 'body'>;

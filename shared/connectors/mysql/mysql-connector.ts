@@ -11,14 +11,9 @@
  * closed instead of pooled, so nothing carries over to the next run.
  */
 import mysql, { type ExecuteValues, type Pool, type PoolConnection } from 'mysql2/promise';
-import type { SqlConnection } from '../../domain/model.ts';
-import type {
-  CompiledStatement,
-  RawStatementResult,
-  SqlConnector,
-  SqlRunOptions,
-} from '../../domain/ports.ts';
+import type { SqlConnection } from '../sql/definition.ts';
 import type { OpenConnector, OpenConnectorOptions } from '../sql/open-connector.ts';
+import type { CompiledStatement, RawStatementResult, SqlConnector, SqlRunOptions } from '../sql/sql-ports.ts';
 import { cancelQuery } from './cancel-query.ts';
 import {
   connectionFailed,

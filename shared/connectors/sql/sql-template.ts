@@ -4,9 +4,9 @@
  * per spec 2.2; only the `sql` kind is inserted as text, and an `identifier`
  * text is inserted quoted by the dialect's rules after strict validation.
  */
-import type { ParameterDefinition } from './definitions/parameter.ts';
-import { DoguError } from './errors.ts';
-import type { CompiledStatement, SqlDialect } from './ports.ts';
+import type { ParameterDefinition } from '../../domain/definitions/parameter.ts';
+import { DoguError } from '../../domain/errors.ts';
+import type { CompiledStatement, SqlDialect } from './sql-ports.ts';
 import { type Reference, scanSql } from './sql-scan.ts';
 
 export interface RenderInput {

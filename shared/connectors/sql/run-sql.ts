@@ -1,10 +1,11 @@
 /** Runs a SQL action's statements in order, each in its own transaction, within the deadline. */
-import type { SqlActionInput } from './definitions/action.ts';
-import type { ParameterDefinition } from './definitions/parameter.ts';
-import { DoguError } from './errors.ts';
-import { annotateMediaColumns } from './media.ts';
-import type { StatementResult } from './model.ts';
-import type { SqlConnector, SqlDialect } from './ports.ts';
+
+import type { ParameterDefinition } from '../../domain/definitions/parameter.ts';
+import { DoguError } from '../../domain/errors.ts';
+import { annotateMediaColumns } from '../../domain/media.ts';
+import type { StatementResult } from '../../domain/model.ts';
+import type { SqlActionInput } from './definition.ts';
+import type { SqlConnector, SqlDialect } from './sql-ports.ts';
 import { renderSql } from './sql-template.ts';
 
 export async function runSqlStatements(input: {

@@ -3,15 +3,14 @@
  * authentication action (cached for its cacheSeconds), build the request, send
  * it, shape the response.
  */
-import type { HttpActionInput } from './definitions/action.ts';
-import type { HttpConnection } from './definitions/data-source.ts';
-import type { FileValue } from './definitions/parameter.ts';
-import { DoguError } from './errors.ts';
+import type { FileValue } from '../../domain/definitions/parameter.ts';
+import { DoguError } from '../../domain/errors.ts';
+import type { DataSource, StatementResult } from '../../domain/model.ts';
+import type { HttpClient } from '../../domain/ports.ts';
+import { failedResult } from '../sql/run-sql.ts';
+import type { HttpActionInput, HttpConnection } from './definition.ts';
 import { buildHttpCall } from './http-request.ts';
 import { shapeHttpResult } from './http-result.ts';
-import type { DataSource, StatementResult } from './model.ts';
-import type { HttpClient } from './ports.ts';
-import { failedResult } from './run-sql.ts';
 
 /** Responses above this are refused while they stream in, not after. */
 export const maxResponseBytes = 10 * 1024 * 1024;
@@ -19,8 +18,9 @@ const defaultTokenCacheSeconds = 300;
 
 export interface HttpRunInput {
   action: HttpActionInput;
-  dataSource: Extract<DataSource, { kind: 'http' }>;
+  dataSource: DataSource;
   environmentId: string;
+  connection: HttpConnection;
   values: Record<string, unknown>;
   signal: AbortSignal;
   deadlineAt: number;
@@ -31,8 +31,7 @@ export interface HttpRunInput {
 const tokens = new Map<string, { token: string; expiresAt: number }>();
 
 export async function runHttpAction(http: HttpClient, input: HttpRunInput): Promise<StatementResult[]> {
-  const { action, dataSource, environmentId, values } = input;
-  const connection = dataSource.environments[environmentId] as HttpConnection;
+  const { action, connection, values } = input;
   try {
     const authToken = await authTokenFor(input);
     const files: Record<string, FileValue> = {};

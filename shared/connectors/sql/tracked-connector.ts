@@ -1,9 +1,4 @@
-import type {
-  CompiledStatement,
-  RawStatementResult,
-  SqlConnector,
-  SqlRunOptions,
-} from '../../domain/ports.ts';
+import type { CompiledStatement, RawStatementResult, SqlConnector, SqlRunOptions } from './sql-ports.ts';
 
 /**
  * Counts the runs in flight on a connector, so a pool being replaced is

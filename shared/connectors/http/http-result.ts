@@ -4,9 +4,9 @@
  * and PDFs media (spec 1), and a status outside 2xx a failed result.
  * Decisions and their reasons: docs/decisions/0009-http-engine.md.
  */
-import { annotateMediaColumns } from './media.ts';
-import type { Column, ColumnType, MediaKind, StatementResult } from './model.ts';
-import type { HttpCallResult } from './ports.ts';
+import { annotateMediaColumns } from '../../domain/media.ts';
+import type { Column, ColumnType, MediaKind, StatementResult } from '../../domain/model.ts';
+import type { HttpCallResult } from '../../domain/ports.ts';
 
 export interface HttpStatementResult extends StatementResult {
   http: {

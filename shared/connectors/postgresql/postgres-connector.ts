@@ -4,13 +4,7 @@
  */
 import pg from 'pg';
 import { DoguError } from '../../domain/errors.ts';
-import type { SqlConnection } from '../../domain/model.ts';
-import type {
-  CompiledStatement,
-  RawStatementResult,
-  SqlConnector,
-  SqlRunOptions,
-} from '../../domain/ports.ts';
+import type { SqlConnection } from '../sql/definition.ts';
 import type { OpenConnector, OpenConnectorOptions } from '../sql/open-connector.ts';
 import {
   affectedRowsMessage,
@@ -19,6 +13,7 @@ import {
   parseJsonText,
   shapeColumns,
 } from '../sql/result-shape.ts';
+import type { CompiledStatement, RawStatementResult, SqlConnector, SqlRunOptions } from '../sql/sql-ports.ts';
 import { describeType, textFormatParser } from './column-types.ts';
 
 const maxExecutionMs = 60_000;

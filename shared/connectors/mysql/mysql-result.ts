@@ -4,8 +4,8 @@
  * everything else, and whether the statement changed its session.
  */
 import type { FieldPacket, ResultSetHeader } from 'mysql2/promise';
-import type { RawStatementResult } from '../../domain/ports.ts';
 import { affectedRowsMessage, keyRows, shapeColumns } from '../sql/result-shape.ts';
+import type { RawStatementResult } from '../sql/sql-ports.ts';
 import { describeField } from './column-types.ts';
 
 type Rows = unknown[][];

@@ -3,7 +3,7 @@
  * cancels a query. Each setting is here for the result's fidelity or safety.
  */
 import type { ConnectionOptions, PoolOptions } from 'mysql2/promise';
-import type { SqlConnection } from '../../domain/model.ts';
+import type { SqlConnection } from '../sql/definition.ts';
 
 export function connectionOptions(connection: SqlConnection): ConnectionOptions {
   return {

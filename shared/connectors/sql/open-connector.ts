@@ -1,5 +1,5 @@
-import type { SqlConnection } from '../../domain/model.ts';
-import type { SqlConnector } from '../../domain/ports.ts';
+import type { SqlConnection } from './definition.ts';
+import type { SqlConnector } from './sql-ports.ts';
 
 /** A connector with the pool behind it, as each dialect's adapter opens it for the factory. */
 export interface OpenConnector {

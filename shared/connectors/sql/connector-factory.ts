@@ -1,14 +1,7 @@
-import type { SqlConnection } from '../../domain/model.ts';
-import type { ConnectorFactory, SqlConnector, SqlDialect } from '../../domain/ports.ts';
-import { openMysqlConnector } from '../mysql/mysql-connector.ts';
-import { openPostgresConnector } from '../postgres/postgres-connector.ts';
+import type { SqlConnection } from './definition.ts';
 import type { ConnectorOpener } from './open-connector.ts';
+import type { ConnectorFactory, SqlConnector, SqlDialect } from './sql-ports.ts';
 import { TrackedConnector } from './tracked-connector.ts';
-
-const openers: Record<SqlDialect, ConnectorOpener> = {
-  postgresql: openPostgresConnector,
-  mysql: openMysqlConnector,
-};
 
 interface Entry {
   fingerprint: string;
@@ -24,7 +17,11 @@ interface Entry {
 export class PooledConnectorFactory implements ConnectorFactory {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly poolSize = 10) {}
+  /** `openers`: the drivers this factory may use (each kind's runtime brings only its own). */
+  constructor(
+    private readonly poolSize: number,
+    private readonly openers: Partial<Record<SqlDialect, ConnectorOpener>>,
+  ) {}
 
   sql(dialect: SqlDialect, key: string, connection: SqlConnection): SqlConnector {
     const fingerprint = JSON.stringify([dialect, connection]);
@@ -33,7 +30,9 @@ export class PooledConnectorFactory implements ConnectorFactory {
     // Runs still using the old pool finish on it; it closes once they are done.
     if (entry) retire(entry);
     const label = `'${key}' (${connection.host}:${connection.port}/${connection.database})`;
-    const open = openers[dialect](connection, { poolSize: this.poolSize, label });
+    const opener = this.openers[dialect];
+    if (!opener) throw new Error(`No ${dialect} driver was given to this pool factory.`);
+    const open = opener(connection, { poolSize: this.poolSize, label });
     const connector = new TrackedConnector(open.connector);
     this.entries.set(key, { fingerprint, connector, end: open.end });
     return connector;

@@ -1,0 +1,81 @@
+/**
+ * What one data-source kind is: its definition (schemas, secret fields, form, permissions,
+ * references and save-time checks) and its runtime, imported on first use. A kind is one folder
+ * under shared/connectors/ plus one line in index.ts (docs/connectors.md).
+ */
+import type { z } from 'zod';
+import type { ActionInput } from '../domain/definitions/action.ts';
+import type { DataSource, StatementResult } from '../domain/model.ts';
+import type { ConnectionCheck, EngineRun } from '../domain/ports.ts';
+
+export interface Labels {
+  en: string;
+  ja: string;
+}
+
+/** One input of the console's generated forms. */
+export interface FormField {
+  /** JSON Pointer-like path below the connection or action, e.g. "host" or "body/type". */
+  name: string;
+  type: 'text' | 'textarea' | 'number' | 'boolean' | 'password' | 'select' | 'key-value-list' | 'code';
+  label: Labels;
+  hint?: Labels;
+  required?: boolean;
+  /** Write-only: stored encrypted, never shown again. */
+  secret?: boolean;
+  options?: readonly string[];
+  default?: unknown;
+  /** For code fields: the language shown (sql, json, graphql). */
+  language?: string;
+}
+
+export interface FormDescriptor {
+  connection: readonly FormField[];
+  action: readonly FormField[];
+  /** The data source may name an authentication action whose result becomes {{ authToken }}. */
+  authAction: boolean;
+}
+
+/** How a kind reports problems of an action at save time. */
+export interface ValidationContext {
+  dataSource: DataSource;
+  fail(pointer: string, detail: string): void;
+  /** Checks that a {{ reference }} names a parameter, vars.*, secrets.*, currentUser.* or authToken. */
+  check(reference: string, pointer: string): void;
+}
+
+export interface ConnectorRuntime {
+  run(run: EngineRun): Promise<StatementResult[]>;
+  /** Resolves when the data source answers; rejects with a DoguError naming what failed. */
+  testConnection(check: ConnectionCheck): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** Settings the composition root gives every runtime (pool sizes differ per runtime). */
+export interface RuntimeSettings {
+  poolSize: number;
+}
+
+export interface ConnectorDefinition {
+  /** The data source kind, e.g. "postgresql". */
+  kind: string;
+  /** The action kind it runs, e.g. "sql"; several data-source kinds may share one. */
+  actionKind: string;
+  label: Labels;
+  /** One environment's connection settings as the API takes them (secret fields included). */
+  connection: z.ZodObject;
+  /** The action's own fields beside the common ones (shared/domain/definitions/action.ts). */
+  action: z.ZodRawShape;
+  /** Connection fields that are write-only: encrypted at rest, never returned. */
+  secretFields: readonly string[];
+  form: FormDescriptor;
+  /** Cloud permissions the executing function needs for this kind (for CDK and docs). */
+  cloudPermissions: readonly string[];
+  /** Every templated text of an action, as [JSON Pointer, text]. */
+  actionTexts(action: ActionInput): [string, string][];
+  /** Templated texts of one environment's connection (headers, metadata). */
+  connectionTexts?(connection: Record<string, unknown>): string[];
+  /** The kind's own save-time checks, beside the common ones. */
+  validate?(action: ActionInput, context: ValidationContext): void;
+  runtime(settings: RuntimeSettings): Promise<ConnectorRuntime>;
+}

@@ -1,0 +1,69 @@
+/**
+ * The domain's ActionEngines port over the registry: each kind's runtime (and its driver or SDK)
+ * is imported on the first run or connection test of that kind, then kept for the process.
+ */
+import type { ActionInput } from '../domain/definitions/action.ts';
+import { DoguError } from '../domain/errors.ts';
+import type { DataSource } from '../domain/model.ts';
+import type { ActionEngines, ActionProblems, ConnectionCheck, EngineRun } from '../domain/ports.ts';
+import { referencesIn } from '../domain/template.ts';
+import type { ConnectorDefinition, ConnectorRuntime, RuntimeSettings } from './connector.ts';
+import { connectors as registered } from './index.ts';
+
+export function createActionEngines(
+  settings: RuntimeSettings,
+  connectors: readonly ConnectorDefinition[] = registered,
+): ActionEngines {
+  const runtimes = new Map<string, Promise<ConnectorRuntime>>();
+  const definition = (kind: string): ConnectorDefinition => {
+    const found = connectors.find((c) => c.kind === kind);
+    if (!found) throw new DoguError('data_source_error', `Dogu has no data source kind '${kind}'.`);
+    return found;
+  };
+  const runtimeOf = (kind: string): Promise<ConnectorRuntime> => {
+    let runtime = runtimes.get(kind);
+    if (!runtime) {
+      runtime = definition(kind).runtime(settings);
+      runtime.catch(() => runtimes.delete(kind));
+      runtimes.set(kind, runtime);
+    }
+    return runtime;
+  };
+
+  return {
+    actionKindOf: (kind) => connectors.find((c) => c.kind === kind)?.actionKind,
+    async run(run: EngineRun) {
+      const c = definition(run.dataSource.kind);
+      if (c.actionKind !== run.action.kind) {
+        throw new DoguError(
+          'data_source_error',
+          `A ${run.action.kind} action cannot run on a ${run.dataSource.kind} data source.`,
+        );
+      }
+      return (await runtimeOf(c.kind)).run(run);
+    },
+    references(action: ActionInput, dataSource?: DataSource, environmentId?: string) {
+      const c = connectors.find((k) => k.actionKind === action.kind);
+      const texts = c ? c.actionTexts(action).map(([, text]) => text) : [];
+      const connection = environmentId ? dataSource?.environments[environmentId] : undefined;
+      if (dataSource && connection)
+        texts.push(...(definition(dataSource.kind).connectionTexts?.(connection) ?? []));
+      return new Set(texts.flatMap(referencesIn));
+    },
+    validate(action: ActionInput, dataSource: DataSource, problems: ActionProblems) {
+      definition(dataSource.kind).validate?.(action, { dataSource, ...problems });
+    },
+    secretFields: (kind) => connectors.find((c) => c.kind === kind)?.secretFields ?? [],
+    allowsAuthAction: (kind) => connectors.find((c) => c.kind === kind)?.form.authAction ?? false,
+    async testConnection(kind: string, check: ConnectionCheck) {
+      await (await runtimeOf(kind)).testConnection(check);
+    },
+    async close() {
+      const loaded = await Promise.allSettled(runtimes.values());
+      runtimes.clear();
+      await Promise.all(
+        loaded.map((r) => (r.status === 'fulfilled' ? r.value.close?.().catch(() => {}) : undefined)),
+      );
+    },
+  };
+}

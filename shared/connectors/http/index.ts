@@ -1,0 +1,69 @@
+/** HTTP APIs (spec 2.3, 2.5): requests built from templates, responses as tables, values or media. */
+import { referencesIn } from '../../domain/template.ts';
+import type { ConnectorDefinition, FormField } from '../connector.ts';
+import {
+  type HttpActionInput,
+  type HttpConnection,
+  httpActionShape,
+  httpActionTexts,
+  httpConnectionSchema,
+  httpMethods,
+} from './definition.ts';
+
+const field = (
+  name: string,
+  type: FormField['type'],
+  en: string,
+  ja: string,
+  extra: Partial<FormField> = {},
+) => ({ name, type, label: { en, ja }, ...extra }) satisfies FormField;
+
+export const http: ConnectorDefinition = {
+  kind: 'http',
+  actionKind: 'http',
+  label: { en: 'HTTP API', ja: 'HTTP API' },
+  connection: httpConnectionSchema,
+  action: httpActionShape,
+  secretFields: [],
+  form: {
+    connection: [
+      field('url', 'text', 'Base URL', 'ベース URL', { required: true }),
+      field('headers', 'key-value-list', 'Common headers', '共通ヘッダー', {
+        hint: {
+          en: 'Sent with every request; values may use {{ vars.x }} and {{ secrets.x }}.',
+          ja: 'すべてのリクエストに付けます。値に {{ vars.x }} や {{ secrets.x }} を使えます。',
+        },
+      }),
+      field('timeoutMs', 'number', 'Time-out (ms)', 'タイムアウト (ミリ秒)'),
+    ],
+    action: [
+      field('method', 'select', 'Method', 'メソッド', {
+        required: true,
+        options: httpMethods,
+        default: 'GET',
+      }),
+      field('path', 'text', 'Path', 'パス'),
+      field('headers', 'key-value-list', 'Headers', 'ヘッダー'),
+      field('query', 'key-value-list', 'Query parameters', 'クエリパラメーター'),
+      field('body', 'code', 'Body', 'ボディ', { language: 'json' }),
+    ],
+    authAction: true,
+  },
+  cloudPermissions: [],
+  actionTexts: (action) => httpActionTexts(action as HttpActionInput),
+  connectionTexts: (connection) => ((connection as HttpConnection).headers ?? []).map((h) => h.value),
+  validate(action, context) {
+    const httpAction = action as HttpActionInput;
+    httpAction.parameters.forEach((parameter, i) => {
+      if (parameter.kind === 'array' && parameter.format === 'sql')
+        context.fail(`#/parameters/${i}/format`, 'the sql format is for SQL actions; use json or delimiter');
+    });
+    for (const [pointer, text] of httpActionTexts(httpAction)) {
+      for (const reference of referencesIn(text)) context.check(reference, pointer);
+    }
+    if ((httpAction.method === 'GET' || httpAction.method === 'HEAD') && httpAction.body.type !== 'none') {
+      context.fail('#/body/type', `${httpAction.method} requests carry no body; use request type none`);
+    }
+  },
+  runtime: async () => (await import('./runtime.ts')).httpRuntime(),
+};

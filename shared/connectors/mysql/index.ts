@@ -1,0 +1,15 @@
+/** MySQL and MariaDB (spec 2.3): SQL actions with `?` placeholders. */
+import { sqlConnector } from '../sql/definition.ts';
+
+export const mysql = sqlConnector({
+  kind: 'mysql',
+  label: { en: 'MySQL / MariaDB', ja: 'MySQL / MariaDB' },
+  defaultPort: 3306,
+  runtime: async (settings) => {
+    const [{ sqlRuntime }, { openMysqlConnector }] = await Promise.all([
+      import('../sql/runtime.ts'),
+      import('./mysql-connector.ts'),
+    ]);
+    return sqlRuntime('mysql', openMysqlConnector, settings);
+  },
+});

@@ -1,0 +1,41 @@
+/**
+ * The request schemas of data sources and actions, assembled from the registry where requests are
+ * parsed (handlers, OpenAPI, CLI): the domain defines what kinds share, each kind its own part.
+ */
+import { z } from 'zod';
+import { type ActionInput, actionCommonShape } from '../domain/definitions/action.ts';
+import {
+  authActionSchema,
+  type DataSourceInput,
+  dataSourceCommonShape,
+  environmentsOf,
+} from '../domain/definitions/data-source.ts';
+import type { ConnectorDefinition } from './connector.ts';
+import { connectors } from './index.ts';
+
+const dataSourceMember = (c: ConnectorDefinition) =>
+  z.object({
+    ...dataSourceCommonShape,
+    kind: z.literal(c.kind),
+    environments: environmentsOf(c.connection),
+    ...(c.form.authAction ? { authAction: authActionSchema.optional() } : {}),
+  });
+
+const [firstSource, ...otherSources] = connectors.map(dataSourceMember);
+export const dataSourceInputSchema = z.discriminatedUnion('kind', [
+  firstSource!,
+  ...otherSources,
+]) as unknown as z.ZodDiscriminatedUnion<z.ZodObject[]> & z.ZodType<DataSourceInput>;
+
+/** One member per action kind; data-source kinds that share an action kind share its schema. */
+const actionKinds = [...new Map(connectors.map((c) => [c.actionKind, c])).values()];
+const [firstAction, ...otherActions] = actionKinds.map((c) =>
+  z.object({ ...actionCommonShape, ...c.action }),
+);
+export const actionInputSchema = z.discriminatedUnion('kind', [
+  firstAction!,
+  ...otherActions,
+]) as unknown as z.ZodDiscriminatedUnion<z.ZodObject[]> & z.ZodType<ActionInput>;
+
+/** One environment's connection schema of a kind, e.g. for config files. */
+export const connectionSchemaOf = (kind: string) => connectors.find((c) => c.kind === kind)?.connection;

@@ -1,0 +1,118 @@
+/** What the SQL kinds (PostgreSQL, MySQL) share: connection and action schemas, form, references, checks. */
+import { z } from 'zod';
+import type { ActionInput } from '../../domain/definitions/action.ts';
+import { kindsRefusedInSql } from '../../domain/definitions/parameter.ts';
+import type {
+  ConnectorDefinition,
+  ConnectorRuntime,
+  FormField,
+  Labels,
+  RuntimeSettings,
+} from '../connector.ts';
+import type { SqlDialect } from './sql-ports.ts';
+import { scanSql } from './sql-scan.ts';
+
+export const sqlConnectionSchema = z.object({
+  host: z.string().min(1).max(253),
+  port: z.number().int().min(1).max(65535),
+  database: z.string().min(1).max(128),
+  user: z.string().min(1).max(128),
+  /** Write-only: stored encrypted, never returned, logged or recorded. */
+  password: z.string().max(1024).optional(),
+  ssl: z.boolean().optional(),
+  /** The data source's own time-out; ends a run before the 60 s maximum. */
+  statementTimeoutMs: z.number().int().min(100).max(60_000).optional(),
+});
+export type SqlConnection = z.infer<typeof sqlConnectionSchema>;
+
+export const sqlStatementSchema = z.object({
+  title: z.string().min(1).max(200),
+  sql: z.string().min(1).max(100_000),
+});
+
+export const sqlActionShape = {
+  kind: z.literal('sql'),
+  statements: z.array(sqlStatementSchema).min(1).max(20),
+  /** JSON columns become objects, arrays or scalars instead of text. */
+  parseJsonValues: z.boolean().optional(),
+};
+export type SqlActionInput = ActionInput & {
+  kind: 'sql';
+  statements: z.infer<typeof sqlStatementSchema>[];
+  parseJsonValues?: boolean;
+};
+
+const field = (
+  name: string,
+  type: FormField['type'],
+  en: string,
+  ja: string,
+  extra: Partial<FormField> = {},
+): FormField => ({ name, type, label: { en, ja }, ...extra });
+
+const sqlForm = (defaultPort: number) => ({
+  connection: [
+    field('host', 'text', 'Host', 'ホスト', { required: true }),
+    field('port', 'number', 'Port', 'ポート', { required: true, default: defaultPort }),
+    field('database', 'text', 'Database', 'データベース', { required: true }),
+    field('user', 'text', 'User', 'ユーザー', { required: true }),
+    field('password', 'password', 'Password', 'パスワード', {
+      secret: true,
+      hint: {
+        en: 'Write-only: leave empty to keep the stored one.',
+        ja: '書き込み専用: 空欄なら保存済みの値を維持します。',
+      },
+    }),
+    field('ssl', 'boolean', 'Use TLS', 'TLS を使う'),
+    field('statementTimeoutMs', 'number', 'Statement time-out (ms)', 'ステートメントのタイムアウト (ミリ秒)'),
+  ],
+  action: [
+    field('statements', 'code', 'Statements', 'ステートメント', { required: true, language: 'sql' }),
+    field('parseJsonValues', 'boolean', 'Parse JSON values', 'JSON の値を解析する'),
+  ],
+  authAction: false,
+});
+
+/** A SQL kind: everything but the driver, which its runtime brings. */
+export function sqlConnector(options: {
+  kind: SqlDialect;
+  label: Labels;
+  defaultPort: number;
+  runtime(settings: RuntimeSettings): Promise<ConnectorRuntime>;
+}): ConnectorDefinition {
+  return {
+    kind: options.kind,
+    actionKind: 'sql',
+    label: options.label,
+    connection: sqlConnectionSchema,
+    action: sqlActionShape,
+    secretFields: ['password'],
+    form: sqlForm(options.defaultPort),
+    cloudPermissions: [],
+    actionTexts: (action) =>
+      (action as SqlActionInput).statements.map((s, i): [string, string] => [`#/statements/${i}/sql`, s.sql]),
+    validate(action, context) {
+      const sql = action as SqlActionInput;
+      sql.parameters.forEach((parameter, i) => {
+        if (kindsRefusedInSql.includes(parameter.kind))
+          context.fail(
+            `#/parameters/${i}/kind`,
+            `the ${parameter.kind} kind cannot be used in SQL actions (spec 2.2)`,
+          );
+      });
+      sql.statements.forEach((statement, i) => {
+        const pointer = `#/statements/${i}/sql`;
+        for (const reference of scanSql(statement.sql, options.kind)) {
+          if (reference.insideOf) {
+            context.fail(
+              pointer,
+              `{{ ${reference.name} }} stands inside a ${reference.insideOf}; values are bound as parameters, so write it without quotes`,
+            );
+          }
+          context.check(reference.name, pointer);
+        }
+      });
+    },
+    runtime: options.runtime,
+  };
+}

@@ -1,0 +1,38 @@
+/** The runtime of a SQL kind: one pool per data source and environment, statements in order. */
+import type { EngineRun } from '../../domain/ports.ts';
+import type { ConnectorRuntime, RuntimeSettings } from '../connector.ts';
+import { PooledConnectorFactory } from './connector-factory.ts';
+import type { SqlActionInput, SqlConnection } from './definition.ts';
+import type { ConnectorOpener } from './open-connector.ts';
+import { runSqlStatements } from './run-sql.ts';
+import type { SqlDialect } from './sql-ports.ts';
+
+export function sqlRuntime(
+  dialect: SqlDialect,
+  opener: ConnectorOpener,
+  settings: RuntimeSettings,
+): ConnectorRuntime {
+  const pools = new PooledConnectorFactory(settings.poolSize, { [dialect]: opener });
+  return {
+    run: (run: EngineRun) =>
+      runSqlStatements({
+        action: run.action as unknown as SqlActionInput,
+        dialect,
+        connector: pools.sql(dialect, run.key, run.connection as SqlConnection),
+        values: run.values,
+        signal: run.signal,
+      }),
+    async testConnection(check) {
+      // A pool of its own: a failing trial must not replace the pool that runs actions.
+      const trial = new PooledConnectorFactory(1, { [dialect]: opener });
+      try {
+        await trial
+          .sql(dialect, check.key, check.connection as SqlConnection)
+          .run({ title: 'test', text: 'SELECT 1', values: [] }, { signal: check.signal });
+      } finally {
+        await trial.close();
+      }
+    },
+    close: () => pools.close(),
+  };
+}

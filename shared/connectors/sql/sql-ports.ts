@@ -1,0 +1,42 @@
+/** What the SQL kinds share: compiled statements, connectors and their pools. */
+import type { Column } from '../../domain/model.ts';
+import type { SqlConnection } from './definition.ts';
+
+/** A statement after templating: text with driver placeholders and the values bound to them. */
+export interface CompiledStatement {
+  title: string;
+  text: string;
+  values: unknown[];
+  /** For messages: the reference each placeholder stands for, by position (`$1` → index 0). */
+  placeholderNames?: string[];
+}
+
+export interface RawStatementResult {
+  columns: Column[];
+  rows: Record<string, unknown>[];
+  messages: string[];
+}
+
+export interface SqlRunOptions {
+  /** Aborts at the execution deadline: the connector cancels the query on the server. */
+  signal: AbortSignal;
+  /** JSON columns become values (type 'json') instead of text. */
+  parseJsonValues?: boolean;
+}
+
+export interface SqlConnector {
+  /**
+   * Runs one statement in its own transaction. Rejects with DoguError:
+   * 'execution_timeout' when cancelled by the deadline or the data source's own
+   * time-out, 'data_source_error' for everything the database or network refused.
+   */
+  run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult>;
+}
+
+export type SqlDialect = 'postgresql' | 'mysql';
+
+export interface ConnectorFactory {
+  /** One pool per key (data source and environment), replaced when the connection changes. */
+  sql(dialect: SqlDialect, key: string, connection: SqlConnection): SqlConnector;
+  close(): Promise<void>;
+}
