@@ -58,7 +58,11 @@ describe('GET /api/v1/connector-kinds', () => {
     expect(postgres.actionKind).toBe('sql');
     expect(postgres.secretFields).toEqual(['password']);
     const password = postgres.connectionFields.find((f: { name: string }) => f.name === 'password');
-    expect(password).toMatchObject({ type: 'password', secret: true, label: { en: 'Password', ja: 'パスワード' } });
+    expect(password).toMatchObject({
+      type: 'password',
+      secret: true,
+      label: { en: 'Password', ja: 'パスワード' },
+    });
     const http = answer.body.data.find((k: { kind: string }) => k.kind === 'http');
     expect(http.authAction).toBe(true);
     expect(http.connectionFields.map((f: { name: string }) => f.name)).toContain('headers');
@@ -89,12 +93,19 @@ describe('test connection', () => {
     expect(wrongPassword.body.ok).toBe(false);
     expect(wrongPassword.body.error.message).toMatch(/denied|authentication|password/i);
 
-    const noDatabase = await testConnection('postgresql', { ...database.connection, database: 'no_such_db_xyz' });
+    const noDatabase = await testConnection('postgresql', {
+      ...database.connection,
+      database: 'no_such_db_xyz',
+    });
     expect(noDatabase.body.ok).toBe(false);
     expect(noDatabase.body.error.message).toMatch(/no_such_db_xyz|does not exist/);
 
     const port = await unusedPort();
-    const unreachable = await testConnection('postgresql', { ...database.connection, port, password: canary });
+    const unreachable = await testConnection('postgresql', {
+      ...database.connection,
+      port,
+      password: canary,
+    });
     expect(unreachable.body).toMatchObject({ ok: false, error: { code: 'data_source_error' } });
     const http = await testConnection('http', { url: `http://127.0.0.1:${port}` });
     expect(http.body.ok).toBe(false);

@@ -34,7 +34,7 @@ export const http: ConnectorDefinition = {
           ja: 'すべてのリクエストに付けます。値に {{ vars.x }} や {{ secrets.x }} を使えます。',
         },
       }),
-      field('timeoutMs', 'number', 'Time-out (ms)', 'タイムアウト (ミリ秒)'),
+      field('timeoutMs', 'number', 'Time limit (ms)', '制限時間（ミリ秒）'),
     ],
     action: [
       field('method', 'select', 'Method', 'メソッド', {

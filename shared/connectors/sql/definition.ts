@@ -59,12 +59,12 @@ const sqlForm = (defaultPort: number) => ({
     field('password', 'password', 'Password', 'パスワード', {
       secret: true,
       hint: {
-        en: 'Write-only: leave empty to keep the stored one.',
-        ja: '書き込み専用: 空欄なら保存済みの値を維持します。',
+        en: 'Write-only: leave empty to keep the stored password.',
+        ja: '書き込み専用です。空のままにすると保存済みのパスワードを使います。',
       },
     }),
-    field('ssl', 'boolean', 'Use TLS', 'TLS を使う'),
-    field('statementTimeoutMs', 'number', 'Statement time-out (ms)', 'ステートメントのタイムアウト (ミリ秒)'),
+    field('ssl', 'boolean', 'Use TLS (SSL)', 'TLS（SSL）を使う'),
+    field('statementTimeoutMs', 'number', 'Statement time limit (ms)', 'ステートメントの制限時間（ミリ秒）'),
   ],
   action: [
     field('statements', 'code', 'Statements', 'ステートメント', { required: true, language: 'sql' }),

@@ -1,7 +1,7 @@
 /**
- * Data sources: the list, a form to add or edit one with its connection per environment, and
- * delete after a confirmation. Passwords are write-only: the API never returns them, so an
- * empty password field keeps the stored one.
+ * Data sources: the list, a form to add or edit one with its connection per environment (rendered
+ * from the kind's form descriptor, GET /api/v1/connector-kinds), test connection, and delete after
+ * a confirmation. Secret fields are write-only: an empty input keeps the stored value.
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
@@ -19,55 +19,79 @@ import {
   useConfirmation,
   useToast,
 } from '../../components/index.ts';
-import { useT } from '../../i18n/index.tsx';
+import { useLanguage, useT } from '../../i18n/index.tsx';
 import { type DataSource, editorPaths } from './api.ts';
+import { type ConnectionDraft, ConnectionFields, connectionBody } from './ConnectionFields.tsx';
+import {
+  type ConnectionTestResult,
+  type ConnectorKind,
+  labelIn,
+  loadConnectorKinds,
+  presenceField,
+  testConnectionPath,
+} from './connector-kinds.ts';
 
-type Draft = Omit<DataSource, 'environments'> & {
-  environments: Record<string, Record<string, string | boolean>>;
+type AuthActionDraft = { actionId: string; tokenPath: string; cacheSeconds: string };
+type Draft = Omit<DataSource, 'environments' | 'authAction'> & {
+  environments: Record<string, ConnectionDraft>;
+  authAction: AuthActionDraft;
 };
 
-const emptyDraft = (): Draft => ({ id: '', name: '', kind: 'postgresql', environments: {} });
+const emptyDraft = (kind: string): Draft => ({
+  id: '',
+  name: '',
+  kind,
+  environments: {},
+  authAction: { actionId: '', tokenPath: '', cacheSeconds: '' },
+});
 
 function draftOf(source: DataSource): Draft {
   const environments: Draft['environments'] = {};
   for (const [environment, connection] of Object.entries(source.environments)) {
     environments[environment] = Object.fromEntries(
-      Object.entries(connection)
-        .filter(([key]) => key !== 'headers')
-        .map(([key, value]) => [key, typeof value === 'boolean' ? value : String(value ?? '')]),
+      Object.entries(connection).map(([key, value]) => [
+        key,
+        typeof value === 'boolean' || Array.isArray(value) ? value : String(value ?? ''),
+      ]),
     );
   }
-  return { ...source, environments };
+  const auth = source.authAction;
+  return {
+    ...source,
+    environments,
+    authAction: {
+      actionId: auth?.actionId ?? '',
+      tokenPath: auth?.tokenPath ?? '',
+      cacheSeconds: auth?.cacheSeconds === undefined ? '' : String(auth.cacheSeconds),
+    },
+  };
 }
 
-/** The PUT body: numbers as numbers, empty fields left out (an empty password keeps the stored one). */
-export function dataSourceBody(draft: Draft, original: DataSource | undefined) {
+/** The PUT body: each environment shaped by the kind's fields (an empty password keeps the stored one). */
+export function dataSourceBody(draft: Draft, kind: ConnectorKind) {
   const environments: Record<string, Record<string, unknown>> = {};
-  for (const [environment, fields] of Object.entries(draft.environments)) {
-    const connection: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(fields)) {
-      if (value === '' || value === undefined) continue;
-      connection[key] = ['port', 'statementTimeoutMs', 'timeoutMs'].includes(key) ? Number(value) : value;
-    }
-    const headers = original?.environments[environment]?.headers;
-    if (draft.kind === 'http' && headers) connection.headers = headers;
+  for (const [environment, values] of Object.entries(draft.environments)) {
+    const connection = connectionBody(kind, values);
     if (Object.keys(connection).length) environments[environment] = connection;
   }
-  const {
-    managedBy: _m,
-    updatedAt: _u,
-    ...rest
-  } = draft as Draft & { createdAt?: string; projectId?: string };
-  const {
-    createdAt: _c,
-    projectId: _p,
-    ...clean
-  } = rest as typeof rest & { createdAt?: string; projectId?: string };
-  return { ...clean, description: draft.description || undefined, environments };
+  const { actionId, tokenPath, cacheSeconds } = draft.authAction;
+  return {
+    id: draft.id,
+    name: draft.name,
+    kind: draft.kind,
+    description: draft.description || undefined,
+    environments,
+    ...(kind.authAction && actionId
+      ? {
+          authAction: {
+            actionId,
+            ...(tokenPath ? { tokenPath } : {}),
+            ...(cacheSeconds ? { cacheSeconds: Number(cacheSeconds) } : {}),
+          },
+        }
+      : {}),
+  };
 }
-
-const sqlFields = ['host', 'port', 'database', 'user', 'password', 'statementTimeoutMs'] as const;
-const httpFields = ['url', 'timeoutMs'] as const;
 
 export function DataSourcesScreen() {
   const t = useT();
@@ -83,6 +107,10 @@ export function DataSourcesScreen() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>();
   const [saving, setSaving] = useState(false);
+  const [tests, setTests] = useState<Record<string, ConnectionTestResult | 'running'>>({});
+  const kinds = useAsync(loadConnectorKinds, []);
+  const { language } = useLanguage();
+  const kindOf = (name: string | undefined) => kinds.data?.data.find((k) => k.kind === name);
 
   const environments = workspace.environments.length
     ? workspace.environments
@@ -90,15 +118,13 @@ export function DataSourcesScreen() {
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    if (!editing) return;
+    const kind = kindOf(editing?.draft.kind);
+    if (!editing || !kind) return;
     setSaving(true);
     setErrors({});
     setFailure(undefined);
     try {
-      await api.put(
-        editorPaths.dataSource(projectId, editing.draft.id),
-        dataSourceBody(editing.draft, editing.original),
-      );
+      await api.put(editorPaths.dataSource(projectId, editing.draft.id), dataSourceBody(editing.draft, kind));
       toast(t('editors.saved', { name: editing.draft.name }));
       setEditing(undefined);
       list.reload();
@@ -119,7 +145,20 @@ export function DataSourcesScreen() {
   const draft = editing?.draft;
   const setDraft = (patch: Partial<Draft>) =>
     setEditing((current) => current && { ...current, draft: { ...current.draft, ...patch } });
-  const setConnection = (environment: string, key: string, value: string | boolean) =>
+  const testConnection = async (environmentId: string) => {
+    if (!editing?.original) return;
+    setTests((current) => ({ ...current, [environmentId]: 'running' }));
+    try {
+      const result = await api.post<ConnectionTestResult>(
+        testConnectionPath(projectId, editing.original.id, environmentId),
+      );
+      setTests((current) => ({ ...current, [environmentId]: result }));
+    } catch (error) {
+      setTests(({ [environmentId]: _dropped, ...rest }) => rest);
+      setFailure(error);
+    }
+  };
+  const setConnection = (environment: string, key: string, value: ConnectionDraft[string]) =>
     setEditing(
       (current) =>
         current && {
@@ -133,19 +172,36 @@ export function DataSourcesScreen() {
           },
         },
     );
-  const leftOver = unclaimedErrors(errors, ['id', 'name', 'kind', 'description', 'environments']);
+  const leftOver = unclaimedErrors(errors, [
+    'id',
+    'name',
+    'kind',
+    'description',
+    'environments',
+    'authAction',
+  ]);
+  const kind = kindOf(draft?.kind);
 
   return (
     <section className="screen" aria-labelledby="data-sources-title">
       <div className="screen-header">
         <h1 id="data-sources-title">{t('editors.dataSources.title')}</h1>
         <div className="header-spacer" />
-        <Button variant="primary" onClick={() => setEditing({ draft: emptyDraft() })}>
+        <Button
+          variant="primary"
+          disabled={!kinds.data}
+          onClick={() => {
+            setTests({});
+            setEditing({ draft: emptyDraft(kinds.data?.data[0]?.kind ?? 'postgresql') });
+          }}
+        >
           {t('editors.dataSources.add')}
         </Button>
       </div>
       <ErrorBanner
-        error={list.error ?? (leftOver.length || !Object.keys(errors).length ? failure : undefined)}
+        error={
+          list.error ?? kinds.error ?? (leftOver.length || !Object.keys(errors).length ? failure : undefined)
+        }
       />
       {draft ? (
         <form className="editor-form" onSubmit={save} noValidate aria-label={t('editors.dataSources.form')}>
@@ -165,13 +221,13 @@ export function DataSourcesScreen() {
               <select
                 value={draft.kind}
                 disabled={Boolean(editing?.original)}
-                onChange={(event) =>
-                  setDraft({ kind: event.target.value as Draft['kind'], environments: {} })
-                }
+                onChange={(event) => setDraft({ kind: event.target.value, environments: {} })}
               >
-                <option value="postgresql">PostgreSQL</option>
-                <option value="mysql">MySQL</option>
-                <option value="http">HTTP API</option>
+                {(kinds.data?.data ?? []).map((k) => (
+                  <option key={k.kind} value={k.kind}>
+                    {labelIn(k.label, language)}
+                  </option>
+                ))}
               </select>
             </Field>
           </div>
@@ -194,43 +250,83 @@ export function DataSourcesScreen() {
             tabs={environments.map((environment) => ({
               id: environment.id,
               label: environment.name,
-              content: (
-                <div className="param-grid">
-                  {(draft.kind === 'http' ? httpFields : sqlFields).map((key) => (
-                    <Field
-                      key={key}
-                      label={t(`editors.dataSources.field.${key}`)}
-                      error={errorAt(errors, `environments/${environment.id}/${key}`)}
-                      hint={key === 'password' ? t('editors.dataSources.passwordHint') : undefined}
-                    >
-                      <input
-                        type={
-                          key === 'password'
-                            ? 'password'
-                            : ['port', 'statementTimeoutMs', 'timeoutMs'].includes(key)
-                              ? 'number'
-                              : 'text'
-                        }
-                        autoComplete={key === 'password' ? 'new-password' : 'off'}
-                        value={String(draft.environments[environment.id]?.[key] ?? '')}
-                        onChange={(event) => setConnection(environment.id, key, event.target.value)}
-                      />
-                    </Field>
-                  ))}
-                  {draft.kind !== 'http' ? (
-                    <label className="checkbox">
-                      <input
-                        type="checkbox"
-                        checked={draft.environments[environment.id]?.ssl === true}
-                        onChange={(event) => setConnection(environment.id, 'ssl', event.target.checked)}
-                      />
-                      {t('editors.dataSources.field.ssl')}
-                    </label>
+              content: kind ? (
+                <>
+                  <ConnectionFields
+                    kind={kind}
+                    environmentId={environment.id}
+                    values={draft.environments[environment.id] ?? {}}
+                    stored={
+                      new Set(
+                        kind.secretFields.filter(
+                          (f) =>
+                            (
+                              editing?.original?.environments[environment.id] as
+                                | Record<string, unknown>
+                                | undefined
+                            )?.[presenceField(f)] === true,
+                        ),
+                      )
+                    }
+                    errors={errors}
+                    onChange={(field, value) => setConnection(environment.id, field, value)}
+                  />
+                  {editing?.original?.environments[environment.id] ? (
+                    <div className="inline-fields">
+                      <Button
+                        busy={tests[environment.id] === 'running'}
+                        onClick={() => testConnection(environment.id)}
+                      >
+                        {t('editors.dataSources.test')}
+                      </Button>
+                      <ConnectionTestOutcome result={tests[environment.id]} />
+                    </div>
                   ) : null}
-                </div>
-              ),
+                </>
+              ) : null,
             }))}
           />
+          {kind?.authAction ? (
+            <fieldset className="inline-fields">
+              <legend>{t('editors.dataSources.authAction')}</legend>
+              <Field
+                label={t('editors.dataSources.authActionId')}
+                error={errorAt(errors, 'authAction/actionId')}
+              >
+                <input
+                  className="mono"
+                  value={draft.authAction.actionId}
+                  onChange={(event) =>
+                    setDraft({ authAction: { ...draft.authAction, actionId: event.target.value } })
+                  }
+                />
+              </Field>
+              <Field
+                label={t('editors.dataSources.tokenPath')}
+                error={errorAt(errors, 'authAction/tokenPath')}
+              >
+                <input
+                  className="mono"
+                  value={draft.authAction.tokenPath}
+                  onChange={(event) =>
+                    setDraft({ authAction: { ...draft.authAction, tokenPath: event.target.value } })
+                  }
+                />
+              </Field>
+              <Field
+                label={t('editors.dataSources.cacheSeconds')}
+                error={errorAt(errors, 'authAction/cacheSeconds')}
+              >
+                <input
+                  type="number"
+                  value={draft.authAction.cacheSeconds}
+                  onChange={(event) =>
+                    setDraft({ authAction: { ...draft.authAction, cacheSeconds: event.target.value } })
+                  }
+                />
+              </Field>
+            </fieldset>
+          ) : null}
           <div className="form-actions">
             <Button type="submit" variant="primary" busy={saving}>
               {t('editors.save')}
@@ -254,12 +350,15 @@ export function DataSourcesScreen() {
           <tr key={source.id}>
             <td>{source.name}</td>
             <td className="mono">{source.id}</td>
-            <td>{source.kind}</td>
+            <td>{labelIn(kindOf(source.kind)?.label ?? { en: source.kind, ja: source.kind }, language)}</td>
             <td>{Object.keys(source.environments).join(', ')}</td>
             <td>
               <Button
                 className="btn-small"
-                onClick={() => setEditing({ draft: draftOf(source), original: source })}
+                onClick={() => {
+                  setTests({});
+                  setEditing({ draft: draftOf(source), original: source });
+                }}
               >
                 {t('editors.edit')}
               </Button>{' '}
@@ -279,5 +378,17 @@ export function DataSourcesScreen() {
         <p>{t('editors.dataSources.deleteDetail')}</p>
       </Dialog>
     </section>
+  );
+}
+
+function ConnectionTestOutcome({ result }: { result: ConnectionTestResult | 'running' | undefined }) {
+  const t = useT();
+  if (!result || result === 'running') return null;
+  return result.ok ? (
+    <output className="test-ok">{t('editors.dataSources.testOk', { ms: result.durationMs })}</output>
+  ) : (
+    <output className="field-error" role="alert">
+      {t('editors.dataSources.testFailed', { ms: result.durationMs, message: result.error?.message ?? '' })}
+    </output>
   );
 }

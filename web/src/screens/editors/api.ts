@@ -21,7 +21,7 @@ export interface DataSource {
   id: string;
   name: string;
   description?: string;
-  kind: 'postgresql' | 'mysql' | 'http';
+  kind: string;
   environments: Record<string, Partial<SqlConnection> & Partial<HttpConnection>>;
   authAction?: { actionId: string; tokenPath?: string; cacheSeconds?: number };
   managedBy?: string;
