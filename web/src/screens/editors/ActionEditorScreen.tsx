@@ -10,6 +10,7 @@ import { Link, navigate } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, Dialog, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
+import { ActionFields } from './ActionFields.tsx';
 import {
   type ActionDraft,
   actionBody,
@@ -18,6 +19,7 @@ import {
   type ParameterDraft,
 } from './action-draft.ts';
 import { type DataSource, editorPaths } from './api.ts';
+import { loadConnectorKinds } from './connector-kinds.ts';
 
 const parameterKinds: ParameterDraft['kind'][] = [
   'text',
@@ -51,6 +53,7 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
     () => api.get<{ data: DataSource[] }>(editorPaths.dataSources(projectId)),
     [projectId],
   );
+  const kinds = useAsync(loadConnectorKinds, []);
   const [draft, setDraft] = useState<ActionDraft>(emptyActionDraft);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>();
@@ -172,7 +175,8 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
             value={draft.dataSourceId}
             onChange={(e) => {
               const source = sources.data?.data.find((s) => s.id === e.target.value);
-              set({ dataSourceId: e.target.value, kind: source?.kind === 'http' ? 'http' : 'sql' });
+              const actionKind = kinds.data?.data.find((k) => k.kind === source?.kind)?.actionKind;
+              set({ dataSourceId: e.target.value, kind: actionKind ?? 'sql' });
             }}
           >
             <option value="">{t('editors.actions.chooseDataSource')}</option>
@@ -232,6 +236,13 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
               {t('editors.actions.addStatement')}
             </Button>
           </fieldset>
+        ) : draft.kind !== 'http' ? (
+          <ActionFields
+            fields={kinds.data?.data.find((k) => k.actionKind === draft.kind)?.actionFields ?? []}
+            values={draft.rest}
+            errors={errors}
+            onChange={(name, value) => set({ rest: { ...draft.rest, [name]: value } })}
+          />
         ) : (
           <div className="inline-fields">
             <Field label={t('editors.actions.method')} error={errorAt(errors, 'method')}>

@@ -19,7 +19,8 @@ export interface ActionDraft {
   name: string;
   description: string;
   dataSourceId: string;
-  kind: 'sql' | 'http';
+  /** The action kind its data source runs (sql, http, or another kind's; GET /api/v1/connector-kinds). */
+  kind: string;
   statements: { title: string; sql: string }[];
   method: string;
   path: string;
@@ -93,7 +94,7 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     name: name ?? '',
     description: description ?? '',
     dataSourceId: dataSourceId ?? '',
-    kind: kind === 'http' ? 'http' : 'sql',
+    kind: typeof kind === 'string' && kind ? kind : 'sql',
     statements: (statements as { title: string; sql: string }[] | undefined) ?? [
       { title: 'Result', sql: '' },
     ],
@@ -175,8 +176,9 @@ export function actionBody(
     },
     ...(draft.changeMessage ? { changeMessage: draft.changeMessage } : {}),
   };
+  // SQL and HTTP have editors of their own; another kind's fields live in `rest`, edited from its descriptor.
   if (draft.kind === 'sql') body.statements = draft.statements;
-  else {
+  else if (draft.kind === 'http') {
     body.method = draft.method;
     body.path = draft.path;
     delete body.statements;

@@ -1,0 +1,73 @@
+// @vitest-environment jsdom
+/**
+ * A kind without an editor of its own is edited from its descriptor: its fields are rendered with
+ * their labels, typed values reach the draft's own fields, and the body carries them unchanged.
+ */
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { I18nProvider } from '../../i18n/index.tsx';
+import { ActionFields } from './ActionFields.tsx';
+import { actionBody, emptyActionDraft } from './action-draft.ts';
+import type { FormField } from './connector-kinds.ts';
+
+afterEach(cleanup);
+
+const fields: FormField[] = [
+  { name: 'service', type: 'text', label: { en: 'Service', ja: 'サービス' }, required: true },
+  { name: 'request', type: 'code', label: { en: 'Request (JSON)', ja: 'リクエスト (JSON)' } },
+  {
+    name: 'mode',
+    type: 'select',
+    label: { en: 'Mode', ja: 'モード' },
+    options: ['fast', 'safe'],
+    default: 'safe',
+  },
+];
+
+let seen: Record<string, unknown> = {};
+function Harness({ language }: { language: 'en' | 'ja' }) {
+  const [values, setValues] = useState<Record<string, unknown>>({});
+  seen = values;
+  return (
+    <I18nProvider language={language}>
+      <ActionFields
+        fields={fields}
+        values={values}
+        errors={{ service: 'is required' }}
+        onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
+      />
+    </I18nProvider>
+  );
+}
+
+describe('ActionFields', () => {
+  it('renders the descriptor in the chosen language and edits the values', () => {
+    render(<Harness language="en" />);
+    fireEvent.change(screen.getByLabelText(/^Service/), { target: { value: 'shop.v1.Orders' } });
+    fireEvent.change(screen.getByLabelText('Request (JSON)'), { target: { value: '{"id": "{{ id }}"}' } });
+    fireEvent.change(screen.getByLabelText('Mode'), { target: { value: 'fast' } });
+    expect(seen).toEqual({ service: 'shop.v1.Orders', request: '{"id": "{{ id }}"}', mode: 'fast' });
+    expect(screen.getByText('is required')).toBeTruthy();
+    cleanup();
+    render(<Harness language="ja" />);
+    expect(screen.getByLabelText(/^サービス/)).toBeTruthy();
+  });
+
+  it('sends another kind’s fields in the body as they are, without SQL or HTTP fields', () => {
+    const draft = {
+      ...emptyActionDraft(),
+      id: 'a',
+      name: 'A',
+      dataSourceId: 'g',
+      kind: 'grpc',
+      rest: { service: 's', method: 'M' },
+    };
+    const result = actionBody(draft);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.body).toMatchObject({ kind: 'grpc', service: 's', method: 'M' });
+    expect(result.body.statements).toBeUndefined();
+    expect(result.body.path).toBeUndefined();
+  });
+});
