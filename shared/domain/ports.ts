@@ -121,6 +121,15 @@ export interface Store extends DefinitionReader, VersionStore, ReviewStore, Iden
   deleteActionGroup(projectId: string, groupId: string): Promise<boolean>;
 }
 
+/**
+ * Files uploaded for one data source environment, kept as versions in the blob store
+ * (a gRPC data source's protosets). Engines read them; the domain stores them.
+ */
+export interface DataSourceFiles {
+  /** The bytes of a version, or of the latest when `versionId` is omitted; undefined when none. */
+  read(versionId?: string): Promise<{ versionId: string; bytes: Uint8Array } | undefined>;
+}
+
 /** One action run handed to its kind's engine (shared/connectors/, docs/connectors.md). */
 export interface EngineRun {
   action: Action;
@@ -136,6 +145,8 @@ export interface EngineRun {
   deadlineAt: number;
   /** Runs another action of the project for the same caller (an authentication action); depth-limited. */
   callAction(actionId: string): Promise<StatementResult[]>;
+  /** This data source environment's uploaded files (protoset versions); absent where none are kept. */
+  files?: DataSourceFiles;
 }
 
 /** A connection to try: one environment's settings, secret fields decrypted. */
@@ -143,6 +154,7 @@ export interface ConnectionCheck {
   key: string;
   connection: Record<string, unknown>;
   signal: AbortSignal;
+  files?: DataSourceFiles;
 }
 
 export interface ConnectionCheckResult {
