@@ -77,5 +77,18 @@ export interface ConnectorDefinition {
   connectionTexts?(connection: Record<string, unknown>): string[];
   /** The kind's own save-time checks, beside the common ones. */
   validate?(action: ActionInput, context: ValidationContext): void;
+  /** Files a data source of this kind keeps as versions per environment (gRPC: protosets). */
+  files?: FileKind;
   runtime(settings: RuntimeSettings): Promise<ConnectorRuntime>;
+}
+
+export interface FileKind {
+  /** What the file is, e.g. "protoset". */
+  name: string;
+  maxBytes: number;
+  /**
+   * Parses an uploaded file before it is kept (load its parser lazily); rejects with a DoguError
+   * naming what is wrong; resolves to what is shown of the version (e.g. the services found).
+   */
+  describe(bytes: Uint8Array): Promise<Record<string, unknown>>;
 }

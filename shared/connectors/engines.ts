@@ -58,6 +58,15 @@ export function createActionEngines(
     async testConnection(kind: string, check: ConnectionCheck) {
       await (await runtimeOf(kind)).testConnection(check);
     },
+    fileKind(kind: string) {
+      const files = connectors.find((c) => c.kind === kind)?.files;
+      return files ? { name: files.name, maxBytes: files.maxBytes } : undefined;
+    },
+    async describeFile(kind: string, bytes: Uint8Array) {
+      const files = definition(kind).files;
+      if (!files) throw new DoguError('bad_request', `A ${kind} data source keeps no files.`);
+      return files.describe(bytes);
+    },
     async close() {
       const loaded = await Promise.allSettled(runtimes.values());
       runtimes.clear();

@@ -187,6 +187,10 @@ export interface ActionEngines {
   /** Whether the kind lets a data source name an authentication action. */
   allowsAuthAction(dataSourceKind: string): boolean;
   testConnection(dataSourceKind: string, check: ConnectionCheck): Promise<void>;
+  /** The files a data source of the kind keeps as versions (gRPC: protosets); undefined when none. */
+  fileKind(dataSourceKind: string): { name: string; maxBytes: number } | undefined;
+  /** Parses an uploaded file of the kind; rejects with a DoguError naming what is wrong. */
+  describeFile(dataSourceKind: string, bytes: Uint8Array): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
