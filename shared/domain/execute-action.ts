@@ -9,6 +9,8 @@ import type { FileValue } from './definitions/parameter.ts';
 import { DoguError } from './errors.ts';
 import { openConnection } from './manage/data-sources.ts';
 import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
+import type { NotificationEvent } from './notifications/model.ts';
+import type { Notifier } from './notifications/ports.ts';
 import { bindArguments, type MasterData } from './parameters.ts';
 import type { ActionEngines, Clock, IdGenerator, Store } from './ports.ts';
 import { limitResults } from './result-limits.ts';
@@ -24,6 +26,8 @@ export interface ExecutionDeps {
   ids: IdGenerator;
   /** Spec 8: a normal execution stops after one minute (less where the bridge cuts earlier). */
   maxExecutionMs: number;
+  /** Reports finished runs and review requests to the project's notification rules (never blocks a run). */
+  notifications?: Notifier;
 }
 
 export interface ExecuteActionRequest {
@@ -128,6 +132,8 @@ export async function executeAction(
   };
   await request.keepResults?.(executionId, results);
   await deps.store.putExecution(execution);
+  // A batch reports once, when it finishes (its rules are the batch's), not once per row.
+  if (request.via !== 'batch') await deps.notifications?.notify(executionEvent(action, execution));
   return { kind: 'executed', execution, results };
 }
 
@@ -159,7 +165,59 @@ async function requestReview(
     status: 'pending',
   };
   await deps.store.createReview(review);
+  await deps.notifications?.notify(reviewEvent(action, review, 'review_waiting', now.toISOString()));
   return { kind: 'review_requested', review };
+}
+
+function executionEvent(action: Action, execution: Execution): NotificationEvent {
+  return {
+    projectId: execution.projectId,
+    environmentId: execution.environmentId,
+    subject: { kind: 'action', id: action.id, name: action.name, actionId: action.id },
+    outcome:
+      execution.status === 'succeeded'
+        ? 'succeeded'
+        : execution.status === 'timed_out'
+          ? 'timed_out'
+          : 'failed',
+    occurredAt: execution.finishedAt ?? execution.startedAt,
+    execution: {
+      id: execution.id,
+      status: execution.status,
+      via: execution.via,
+      ...(execution.error ? { error: execution.error } : {}),
+      startedAt: execution.startedAt,
+      ...(execution.finishedAt ? { finishedAt: execution.finishedAt } : {}),
+    },
+  };
+}
+
+/** A review request waiting for approval, or decided: ids and e-mail addresses, never its arguments. */
+export function reviewEvent(
+  action: Pick<Action, 'id' | 'name'> | { id: string; name?: string },
+  review: ReviewRequest,
+  outcome: 'review_waiting' | 'review_decided',
+  at: string,
+): NotificationEvent {
+  return {
+    projectId: review.projectId,
+    environmentId: review.environmentId,
+    subject: {
+      kind: 'action',
+      id: action.id,
+      ...(action.name ? { name: action.name } : {}),
+      actionId: action.id,
+    },
+    outcome,
+    occurredAt: at,
+    review: {
+      id: review.id,
+      status: review.status,
+      requestedBy: review.requestedBy.email,
+      ...(review.decidedBy ? { decidedBy: review.decidedBy.email } : {}),
+      expiresAt: review.expiresAt,
+    },
+  };
 }
 
 interface RunInput {

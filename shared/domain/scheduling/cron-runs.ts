@@ -10,6 +10,7 @@ import { DoguError, notFound } from '../errors.ts';
 import { executeAction } from '../execute-action.ts';
 import { authorize } from '../manage/access.ts';
 import type { Principal } from '../model.ts';
+import type { NotificationEvent } from '../notifications/model.ts';
 import { auditScheduledExecution } from './audit-run.ts';
 import type { JobScope } from './cron-jobs.ts';
 import { loadJob } from './cron-jobs.ts';
@@ -116,6 +117,7 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
   await new Promise((resolve) => setImmediate(resolve));
   let outcome: Pick<CronRun, 'status' | 'reason'>;
   let ran = false;
+  let timedOut = false;
   try {
     const principal = await principalOfExecutor(deps.store, job.projectId, job.executor);
     const result = await executeAction(deps, {
@@ -129,6 +131,7 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
       origin: { cronJobId: job.id, scheduledAt: waiting.scheduledAt },
     });
     ran = result.kind === 'executed';
+    timedOut = result.kind === 'executed' && result.execution.status === 'timed_out';
     if (result.kind === 'executed') await auditScheduledExecution(deps, principal, result.execution);
     if (result.kind === 'executed' && result.execution.status === 'succeeded')
       outcome = { status: 'completed' };
@@ -150,7 +153,25 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
     updatedAt: deps.clock.now().toISOString(),
   };
   await deps.schedules.updateCronRun(finished, { status: 'running', attempt: running.attempt });
+  await deps.notifications?.notify(cronRunEvent(job, finished, timedOut));
   return finished;
+}
+
+function cronRunEvent(job: CronJob, run: CronRun, timedOut: boolean): NotificationEvent {
+  return {
+    projectId: job.projectId,
+    environmentId: job.environmentId,
+    subject: { kind: 'cron_job', id: job.id, name: job.name, actionId: job.actionId },
+    outcome: run.status === 'completed' ? 'succeeded' : timedOut ? 'timed_out' : 'failed',
+    occurredAt: run.finishedAt ?? run.updatedAt,
+    cronRun: {
+      scheduledAt: run.scheduledAt,
+      attempt: run.attempt,
+      status: run.status,
+      ...(run.reason ? { reason: run.reason } : {}),
+    },
+    ...(run.executionId ? { execution: { id: run.executionId, status: run.status, via: 'cron' } } : {}),
+  };
 }
 
 /** Records every scheduled time of `job` in (from, to] that has no run as cancelled, with the reason. */
