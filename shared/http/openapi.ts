@@ -24,6 +24,7 @@ import {
   projectInputSchema,
   projectSettingsSchema,
 } from '../domain/manage/projects.ts';
+import { networkPolicySchema, ruleInputSchema, targetInputSchema } from '../domain/notifications/input.ts';
 import { cronJobInputSchema, schedulePreviewSchema } from '../domain/scheduling/cron-job-input.ts';
 import { reservationInputSchema } from '../domain/scheduling/reservations.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
@@ -84,6 +85,8 @@ interface OperationSpec {
   body?: z.ZodType;
   ok?: { status: '200' | '201' | '204'; schema?: z.ZodType };
   contentTypes?: Record<string, z.ZodType>;
+  /** The 4xx statuses the operation answers with Problem Details (besides the default). */
+  errors?: readonly ('400' | '401' | '403' | '404' | '409' | '415' | '422')[];
 }
 
 const operations: Partial<Record<RouteName, OperationSpec>> = {
@@ -322,6 +325,63 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   deleteTrustPolicy: { summary: 'Delete a trust policy (its tokens stop working)', ok: { status: '204' } },
   listAuditLog: { summary: 'Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=)' },
   exportAuditLog: { summary: 'Download matching audit entries (?format=csv|json)' },
+  // Notifications (docs/notifications.md)
+  getNotificationSettings: {
+    summary: 'Targets (secrets never returned, only hasSecret), rules and the private-network policy',
+    errors: ['401', '403', '404'],
+  },
+  putNotificationNetworkPolicy: {
+    summary: 'Allow or refuse targets on loopback and private networks',
+    body: networkPolicySchema,
+    errors: ['400', '401', '403', '404', '409', '415', '422'],
+  },
+  createNotificationTarget: {
+    summary: 'Add a webhook (HMAC-signed), Slack or e-mail target; secret fields are write-only',
+    body: targetInputSchema,
+    ok: { status: '201' },
+    errors: ['400', '401', '403', '404', '409', '415', '422'],
+  },
+  putNotificationTarget: {
+    summary: 'Change a target; an omitted secret field keeps the stored one',
+    body: targetInputSchema,
+    errors: ['400', '401', '403', '404', '409', '415', '422'],
+  },
+  deleteNotificationTarget: {
+    summary: 'Delete a target no rule uses',
+    ok: { status: '204' },
+    errors: ['401', '403', '404', '409'],
+  },
+  testNotificationTarget: {
+    summary: 'Send a test notification now (one attempt) and answer with its delivery',
+    errors: ['401', '403', '404'],
+  },
+  createNotificationRule: {
+    summary: 'Notify targets of failure, recovery, time-out or reviews of an action, cron job or batches',
+    body: ruleInputSchema,
+    ok: { status: '201' },
+    errors: ['400', '401', '403', '404', '409', '415', '422'],
+  },
+  putNotificationRule: {
+    summary: 'Replace a rule',
+    body: ruleInputSchema,
+    errors: ['400', '401', '403', '404', '409', '415', '422'],
+  },
+  deleteNotificationRule: { summary: 'Delete a rule', ok: { status: '204' }, errors: ['401', '403', '404'] },
+  listNotificationDeliveries: {
+    summary:
+      'The delivery log, newest first: target, event, attempts with status code or error (?limit=&cursor=)',
+    errors: ['400', '401', '403', '404'],
+  },
+};
+
+const problemDescriptions: Record<NonNullable<OperationSpec['errors']>[number], string> = {
+  '400': 'Bad request (which field and why)',
+  '401': 'No valid token',
+  '403': 'The caller lacks the right',
+  '404': 'No such project or resource',
+  '409': 'Changed meanwhile, or still in use',
+  '415': 'The body is not application/json',
+  '422': 'A field is invalid',
 };
 
 function operationOf(route: Route): ZodOpenApiOperationObject {
@@ -344,6 +404,12 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
         description: ok.status === '204' ? 'Done' : 'Success',
         ...(ok.schema ? { content: { 'application/json': { schema: ok.schema } } } : {}),
       },
+      ...Object.fromEntries(
+        (spec.errors ?? []).map((status) => [
+          status,
+          { description: problemDescriptions[status], content: problemContent },
+        ]),
+      ),
       default: { description: 'An error as Problem Details', content: problemContent },
     },
   };
