@@ -118,7 +118,11 @@ export const handler = defineRoutes({
     );
     return {
       status: 200,
-      body: { data: page.deliveries, ...(page.cursor ? { nextCursor: page.cursor } : {}) },
+      body: {
+        data: page.deliveries,
+        has_more: page.cursor !== undefined,
+        ...(page.cursor ? { next_cursor: page.cursor } : {}),
+      },
     };
   },
 });

@@ -56,6 +56,8 @@ export interface LocalRuntimeOptions {
   devIdpPort?: number;
   /** Waits between notification attempts (tests shorten them); default 10 s, 1 min, 5 min, 30 min. */
   notificationRetryDelaysMs?: number[];
+  /** Time-out of one notification attempt; default 5 s. */
+  notificationTimeoutMs?: number;
 }
 
 export interface LocalRuntime {
@@ -143,6 +145,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       clock: systemClock,
       ids: uuidV7Ids,
       ...(options.notificationRetryDelaysMs ? { retryDelaysMs: options.notificationRetryDelaysMs } : {}),
+      ...(options.notificationTimeoutMs ? { timeoutMs: options.notificationTimeoutMs } : {}),
     });
     const services: Services = {
       store,

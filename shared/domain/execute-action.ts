@@ -58,6 +58,8 @@ export interface ExecutionOutcome {
   kind: 'executed';
   execution: Execution;
   results: StatementResult[];
+  /** The error without argument or secret values, for messages that leave the service (notifications). */
+  shareableError?: { code: string; message: string };
 }
 
 export interface ReviewOutcome {
@@ -91,7 +93,11 @@ export async function executeAction(
   const user = request.principal.kind === 'user' ? request.principal : undefined;
   const caller = { id: user?.id ?? '', name: user?.name ?? '', email: user?.email ?? '' };
   const deadlineAt = started.getTime() + maxExecutionMs;
-  const { bound, results: raw } = await prepareAndRun(deps, {
+  const {
+    bound,
+    results: raw,
+    values,
+  } = await prepareAndRun(deps, {
     action,
     dataSource,
     environmentId: environment.id,
@@ -133,8 +139,14 @@ export async function executeAction(
   await request.keepResults?.(executionId, results);
   await deps.store.putExecution(execution);
   // A batch reports once, when it finishes (its rules are the batch's), not once per row.
-  if (request.via !== 'batch') await deps.notifications?.notify(executionEvent(action, execution));
-  return { kind: 'executed', execution, results };
+  const shareableError = execution.error && {
+    code: execution.error.code,
+    message: redact(execution.error.message, sensitiveValues(bound, values)),
+  };
+  if (request.via !== 'batch' && deps.notifications) {
+    await deps.notifications.notify(executionEvent(action, execution, shareableError));
+  }
+  return { kind: 'executed', execution, results, ...(shareableError ? { shareableError } : {}) };
 }
 
 /** Checks the arguments now (so a bad request fails at once), then records the request for approval. */
@@ -169,7 +181,31 @@ async function requestReview(
   return { kind: 'review_requested', review };
 }
 
-function executionEvent(action: Action, execution: Execution): NotificationEvent {
+/**
+ * Argument and secret values a notification must not repeat: a database error may quote them
+ * ("invalid input syntax for type integer: …"), and a notification leaves the service.
+ */
+function sensitiveValues(bound: Record<string, unknown>, values: Record<string, unknown>): string[] {
+  const found = new Set<string>();
+  const collect = (value: unknown) => {
+    if (typeof value === 'string' && value.length >= 3) found.add(value);
+    else if (typeof value === 'number' || typeof value === 'bigint') found.add(String(value));
+    else if (Array.isArray(value)) value.forEach(collect);
+  };
+  for (const value of Object.values(bound)) collect(value);
+  for (const [name, value] of Object.entries(values)) if (name.startsWith('secrets.')) collect(value);
+  // Longest first, so a value containing another is hidden whole.
+  return [...found].filter((value) => value.length >= 3).sort((a, b) => b.length - a.length);
+}
+
+const redact = (text: string, sensitive: readonly string[]) =>
+  sensitive.reduce((result, value) => result.replaceAll(value, '[redacted]'), text);
+
+function executionEvent(
+  action: Action,
+  execution: Execution,
+  error: ExecutionOutcome['shareableError'],
+): NotificationEvent {
   return {
     projectId: execution.projectId,
     environmentId: execution.environmentId,
@@ -185,7 +221,7 @@ function executionEvent(action: Action, execution: Execution): NotificationEvent
       id: execution.id,
       status: execution.status,
       via: execution.via,
-      ...(execution.error ? { error: execution.error } : {}),
+      ...(error ? { error } : {}),
       startedAt: execution.startedAt,
       ...(execution.finishedAt ? { finishedAt: execution.finishedAt } : {}),
     },
@@ -265,7 +301,7 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
     deadlineAt: input.deadlineAt,
     callAction: (actionId) => callAction(deps, input, actionId),
   });
-  return { bound, results };
+  return { bound, results, values };
 }
 
 /** Runs another action of the project (e.g. an authentication action) for the same caller, without arguments. */

@@ -118,6 +118,7 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
   let outcome: Pick<CronRun, 'status' | 'reason'>;
   let ran = false;
   let timedOut = false;
+  let shareableReason: string | undefined;
   try {
     const principal = await principalOfExecutor(deps.store, job.projectId, job.executor);
     const result = await executeAction(deps, {
@@ -132,6 +133,7 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
     });
     ran = result.kind === 'executed';
     timedOut = result.kind === 'executed' && result.execution.status === 'timed_out';
+    if (result.kind === 'executed') shareableReason = result.shareableError?.message;
     if (result.kind === 'executed') await auditScheduledExecution(deps, principal, result.execution);
     if (result.kind === 'executed' && result.execution.status === 'succeeded')
       outcome = { status: 'completed' };
@@ -153,11 +155,19 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
     updatedAt: deps.clock.now().toISOString(),
   };
   await deps.schedules.updateCronRun(finished, { status: 'running', attempt: running.attempt });
-  await deps.notifications?.notify(cronRunEvent(job, finished, timedOut));
+  await deps.notifications?.notify(
+    cronRunEvent(job, finished, timedOut, ran ? shareableReason : finished.reason),
+  );
   return finished;
 }
 
-function cronRunEvent(job: CronJob, run: CronRun, timedOut: boolean): NotificationEvent {
+/** `reason` is the run's own, or (when the action ran) its error without argument or secret values. */
+function cronRunEvent(
+  job: CronJob,
+  run: CronRun,
+  timedOut: boolean,
+  reason: string | undefined,
+): NotificationEvent {
   return {
     projectId: job.projectId,
     environmentId: job.environmentId,
@@ -168,7 +178,7 @@ function cronRunEvent(job: CronJob, run: CronRun, timedOut: boolean): Notificati
       scheduledAt: run.scheduledAt,
       attempt: run.attempt,
       status: run.status,
-      ...(run.reason ? { reason: run.reason } : {}),
+      ...(reason ? { reason } : {}),
     },
     ...(run.executionId ? { execution: { id: run.executionId, status: run.status, via: 'cron' } } : {}),
   };
