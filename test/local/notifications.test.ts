@@ -12,6 +12,7 @@ import { schedulingDeps } from '../../shared/runtime/services.ts';
 import { apiClient } from '../support/api.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
+import { startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 let runtime: LocalRuntime;
@@ -272,6 +273,50 @@ describe('deliveries', () => {
       expect(receiver.received.filter((r) => r.path === '/refused')).toHaveLength(0);
     } finally {
       await api.put(`${base}/network-policy`, { allowPrivateNetworks: true });
+    }
+  });
+});
+
+describe('e-mail', () => {
+  it('sends through the target SMTP server; the password is never answered', async () => {
+    const smtp = await startSmtpReceiver({ user: 'dogu', password: 'smtp-secret-pass' });
+    try {
+      const created = await api.post(`${base}/targets`, {
+        kind: 'email',
+        name: 'ops mail',
+        to: ['ops@example.com'],
+        from: 'dogu@example.com',
+        smtp: {
+          host: '127.0.0.1',
+          port: smtp.port,
+          secure: false,
+          username: 'dogu',
+          password: 'smtp-secret-pass',
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(JSON.stringify(created.body)).not.toContain('smtp-secret-pass');
+      expect(created.body.smtp).toMatchObject({ hasPassword: true, username: 'dogu' });
+      const sent = await api.post(`${base}/targets/${created.body.id}/test`, {});
+      expect(sent.body, JSON.stringify(sent.body)).toMatchObject({
+        status: 'succeeded',
+        targetKind: 'email',
+      });
+      expect(smtp.messages).toHaveLength(1);
+      expect(smtp.messages[0]).toMatchObject({ from: 'dogu@example.com', to: ['ops@example.com'] });
+      // A change without the password keeps the stored one.
+      const renamed = await api.put(`${base}/targets/${created.body.id}`, {
+        kind: 'email',
+        name: 'ops mail 2',
+        to: ['ops@example.com'],
+        from: 'dogu@example.com',
+        smtp: { host: '127.0.0.1', port: smtp.port, secure: false, username: 'dogu' },
+      });
+      expect(renamed.body.smtp.hasPassword).toBe(true);
+      expect((await api.post(`${base}/targets/${created.body.id}/test`, {})).body.status).toBe('succeeded');
+      expect(smtp.messages).toHaveLength(2);
+    } finally {
+      await smtp.close();
     }
   });
 });
