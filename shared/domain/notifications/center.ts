@@ -158,7 +158,8 @@ export class NotificationCenter implements Notifier {
       rule.events.some((type) => type === 'failure' || type === 'timeout' || type === 'recovery'),
     );
     if (!tracksOutcome) return undefined;
-    const key = `${event.subject.kind}#${event.subject.id}`;
+    // Per environment: a failure in development does not make a success in production a recovery.
+    const key = `${event.subject.kind}#${event.environmentId}#${event.subject.id}`;
     const store = this.deps.notificationStore;
     const wasFailing = await store.getSubjectFailing(event.projectId, key);
     const failing = event.outcome !== 'succeeded';
