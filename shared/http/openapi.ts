@@ -27,66 +27,27 @@ import {
 import { networkPolicySchema, ruleInputSchema, targetInputSchema } from '../domain/notifications/input.ts';
 import { cronJobInputSchema, schedulePreviewSchema } from '../domain/scheduling/cron-job-input.ts';
 import { reservationInputSchema } from '../domain/scheduling/reservations.ts';
+import {
+  connectionTestResult,
+  connectorKind,
+  execution,
+  list,
+  oauthError,
+  problem,
+} from './openapi-components.ts';
+import { errorResponsesOf } from './openapi-errors.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
-
-const problem = z
-  .object({
-    type: z.string(),
-    code: z.string(),
-    status: z.number().int(),
-    title: z.string(),
-    detail: z.string().optional(),
-    instance: z.string(),
-    errors: z.array(z.object({ pointer: z.string(), detail: z.string() })).optional(),
-  })
-  .meta({ id: 'Problem', description: 'RFC 9457 Problem Details' });
-
-const column = z.object({
-  name: z.string(),
-  type: z.enum(['string', 'number', 'boolean', 'bigint', 'json']),
-  media: z.enum(['image', 'video', 'pdf']).optional(),
-});
-const statementResult = z.object({
-  title: z.string(),
-  status: z.enum(['succeeded', 'failed']),
-  columns: z.array(column),
-  rows: z.array(z.record(z.string(), z.unknown())),
-  rowCount: z.number().int(),
-  messages: z.array(z.string()),
-  truncated: z.boolean().optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-});
-const execution = z
-  .object({
-    id: z.string(),
-    status: z.enum(['running', 'succeeded', 'failed', 'timed_out']),
-    projectId: z.string(),
-    environmentId: z.string(),
-    actionId: z.string(),
-    actionVersion: z.number().int(),
-    executedBy: z.object({ kind: z.enum(['user', 'service_account']), id: z.string(), email: z.string() }),
-    startedAt: z.string(),
-    finishedAt: z.string().nullable(),
-    durationMs: z.number().nullable(),
-    arguments: z.record(z.string(), z.unknown()),
-    error: z.object({ code: z.string(), message: z.string() }).optional(),
-    results: z.array(statementResult),
-  })
-  .meta({ id: 'Execution' });
 
 const dataSourceInput = dataSourceInputSchema.meta({ id: 'DataSourceInput' });
 const actionInput = actionInputSchema.meta({ id: 'ActionInput' });
 const valueBody = z.object({ value: z.string() }).meta({ id: 'ValueBody' });
 const decisionBody = z.object({ comment: z.string().optional() });
-const list = (item: z.ZodType) => z.object({ data: z.array(item) });
 
 interface OperationSpec {
   summary: string;
   body?: z.ZodType;
   ok?: { status: '200' | '201' | '204'; schema?: z.ZodType };
   contentTypes?: Record<string, z.ZodType>;
-  /** The 4xx statuses the operation answers with Problem Details (besides the default). */
-  errors?: readonly ('400' | '401' | '403' | '404' | '409' | '415' | '422')[];
 }
 
 const operations: Partial<Record<RouteName, OperationSpec>> = {
@@ -148,20 +109,11 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   deleteDataSource: { summary: 'Delete a data source no action uses', ok: { status: '204' } },
   testDataSourceConnection: {
     summary: "Try one environment's connection: ok and the time taken, or why it failed",
-    ok: {
-      status: '200',
-      schema: z
-        .object({
-          ok: z.boolean(),
-          durationMs: z.number(),
-          error: z.object({ code: z.string(), message: z.string() }).optional(),
-        })
-        .meta({ id: 'ConnectionTestResult' }),
-    },
+    ok: { status: '200', schema: connectionTestResult },
   },
   listConnectorKinds: {
     summary: 'Every data-source kind with its form descriptor (en/ja labels, fields, secret fields)',
-    ok: { status: '200' },
+    ok: { status: '200', schema: list(connectorKind) },
   },
   listActions: { summary: 'List actions', ok: { status: '200', schema: list(actionInput) } },
   getAction: { summary: 'Read an action (ETag carries the version)', ok: { status: '200' } },
@@ -328,60 +280,41 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   // Notifications (docs/notifications.md)
   getNotificationSettings: {
     summary: 'Targets (secrets never returned, only hasSecret), rules and the private-network policy',
-    errors: ['401', '403', '404'],
   },
   putNotificationNetworkPolicy: {
     summary: 'Allow or refuse targets on loopback and private networks',
     body: networkPolicySchema,
-    errors: ['400', '401', '403', '404', '409', '415', '422'],
   },
   createNotificationTarget: {
     summary: 'Add a webhook (HMAC-signed), Slack or e-mail target; secret fields are write-only',
     body: targetInputSchema,
     ok: { status: '201' },
-    errors: ['400', '401', '403', '404', '409', '415', '422'],
   },
   putNotificationTarget: {
     summary: 'Change a target; an omitted secret field keeps the stored one',
     body: targetInputSchema,
-    errors: ['400', '401', '403', '404', '409', '415', '422'],
   },
   deleteNotificationTarget: {
     summary: 'Delete a target no rule uses',
     ok: { status: '204' },
-    errors: ['401', '403', '404', '409'],
   },
   testNotificationTarget: {
     summary: 'Send a test notification now (one attempt) and answer with its delivery',
-    errors: ['401', '403', '404'],
   },
   createNotificationRule: {
     summary: 'Notify targets of failure, recovery, time-out or reviews of an action, cron job or batches',
     body: ruleInputSchema,
     ok: { status: '201' },
-    errors: ['400', '401', '403', '404', '409', '415', '422'],
   },
   putNotificationRule: {
     summary: 'Replace a rule',
     body: ruleInputSchema,
-    errors: ['400', '401', '403', '404', '409', '415', '422'],
   },
-  deleteNotificationRule: { summary: 'Delete a rule', ok: { status: '204' }, errors: ['401', '403', '404'] },
+  deleteNotificationRule: { summary: 'Delete a rule', ok: { status: '204' } },
   listNotificationDeliveries: {
     summary:
       'The delivery log, newest first: target, event, attempts with status code or error (?limit=&cursor=)',
-    errors: ['400', '401', '403', '404'],
   },
-};
-
-const problemDescriptions: Record<NonNullable<OperationSpec['errors']>[number], string> = {
-  '400': 'Bad request (which field and why)',
-  '401': 'No valid token',
-  '403': 'The caller lacks the right',
-  '404': 'No such project or resource',
-  '409': 'Changed meanwhile, or still in use',
-  '415': 'The body is not application/json',
-  '422': 'A field is invalid',
 };
 
 function operationOf(route: Route): ZodOpenApiOperationObject {
@@ -392,7 +325,8 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
   return {
     operationId: route.name,
     summary: spec.summary,
-    ...(route.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
+    // Public operations say so: an empty list overrides any default security.
+    security: route.auth === 'bearer' ? [{ bearer: [] }] : [],
     ...(names.length > 0
       ? { requestParams: { path: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } }
       : {}),
@@ -404,11 +338,10 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
         description: ok.status === '204' ? 'Done' : 'Success',
         ...(ok.schema ? { content: { 'application/json': { schema: ok.schema } } } : {}),
       },
-      ...Object.fromEntries(
-        (spec.errors ?? []).map((status) => [
-          status,
-          { description: problemDescriptions[status], content: problemContent },
-        ]),
+      ...errorResponsesOf(
+        route,
+        { hasBody: spec.body !== undefined, hasPathParameters: names.length > 0 },
+        route.name === 'exchangeToken' ? { 'application/json': { schema: oauthError } } : problemContent,
       ),
       default: { description: 'An error as Problem Details', content: problemContent },
     },
@@ -430,6 +363,8 @@ export function openApiDocument() {
       description:
         'Public API (/public/v1) and management API (/api/v1). Errors are RFC 9457 Problem Details.',
     },
+    // Relative: the document is served by the deployment it describes (API Gateway or `npm start`).
+    servers: [{ url: '/', description: 'This Dogu deployment' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     paths,
   });
