@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
+import type { Principal, Role } from '../../shared/domain/model.ts';
 import { verifySignature } from '../../shared/domain/notifications/signature.ts';
 import { deliverCronRun } from '../../shared/domain/scheduling/cron-runs.ts';
 import { schedulingDeps } from '../../shared/runtime/services.ts';
@@ -41,6 +42,15 @@ afterAll(async () => {
   await dir?.remove();
   await database?.drop();
 });
+
+async function member(id: string, role: Role) {
+  const principal: Principal = { kind: 'user', id, email: `${id}@example.com`, name: id };
+  await runtime.services.store
+    .createUser({ ...principal, createdAt: new Date().toISOString() })
+    .catch(() => {});
+  await runtime.services.store.putMembership({ projectId: 'demo', principalId: id, role });
+  return apiClient(runtime, (await runtime.services.tokens.issue(principal, 3600)).token);
+}
 
 async function putAction(id: string, sql: string, extra: Record<string, unknown> = {}) {
   const response = await api.put(`/api/v1/projects/demo/actions/${id}`, {
@@ -377,10 +387,34 @@ describe('cron jobs and reviews', () => {
       type: 'action.review_waiting',
       review: { status: 'pending', requestedBy: 'admin@dogu.local' },
     });
+
+    const reviewer = await member('usr_reviewer', 'operations_lead');
+    const reviewId = requested.body.reviewRequest.id;
+    const approved = await reviewer.post(`/api/v1/projects/demo/review-requests/${reviewId}/approve`, {});
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const requests = await receiver.waitFor('/reviews', 2);
+    expect(JSON.parse(requests[1]!.body)).toMatchObject({
+      type: 'action.review_decided',
+      review: { id: reviewId, status: 'approved', decidedBy: 'usr_reviewer@example.com' },
+    });
   });
 });
 
 describe('permissions and the log', () => {
+  it('lets members read the settings and the log but not change them', async () => {
+    const plain = await member('usr_plain', 'member');
+    expect((await plain.get(base)).status).toBe(200);
+    expect((await plain.get(`${base}/deliveries`)).status).toBe(200);
+    const refused = await plain.post(`${base}/rules`, {
+      subject: { kind: 'action', id: '*' },
+      events: ['failure'],
+      targetIds: ['ntt_x'],
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/manage_project/);
+    expect((await plain.put(`${base}/network-policy`, { allowPrivateNetworks: false })).status).toBe(403);
+  });
+
   it('pages the delivery log and refuses a bad page size', async () => {
     const first = await api.get(`${base}/deliveries?limit=2`);
     expect(first.status).toBe(200);
