@@ -2,6 +2,7 @@
  * A project's notifications: whether targets may be on private networks, the targets, the rules
  * (which events of which actions, cron jobs or batches go where) and the delivery log.
  */
+import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, ErrorBanner, ListTable, useAsync } from '../../components/index.ts';
@@ -22,21 +23,31 @@ export function NotificationsScreen() {
     settings.reload();
     log.reload();
   };
+  // Shown at once; put back if the server refuses.
+  const [allowPrivate, setAllowPrivate] = useState<boolean>();
+  const [policyError, setPolicyError] = useState<unknown>();
   const setPolicy = async (allowPrivateNetworks: boolean) => {
-    await api.put(notificationPaths.networkPolicy(projectId), { allowPrivateNetworks });
-    settings.reload();
+    setAllowPrivate(allowPrivateNetworks);
+    setPolicyError(undefined);
+    try {
+      await api.put(notificationPaths.networkPolicy(projectId), { allowPrivateNetworks });
+      settings.reload();
+    } catch (error) {
+      setAllowPrivate(undefined);
+      setPolicyError(error);
+    }
   };
   return (
     <section className="screen" aria-labelledby="notifications-title">
       <h1 id="notifications-title">{t('notifications.title')}</h1>
       <p className="muted">{t('notifications.intro')}</p>
-      <ErrorBanner error={settings.error} />
+      <ErrorBanner error={settings.error ?? policyError} />
       {settings.data ? (
         <>
           <label className="checkbox">
             <input
               type="checkbox"
-              checked={settings.data.allowPrivateNetworks}
+              checked={allowPrivate ?? settings.data.allowPrivateNetworks}
               onChange={(e) => void setPolicy(e.target.checked)}
             />{' '}
             {t('notifications.allowPrivate')}

@@ -177,6 +177,7 @@ export function TargetsSection({ targets, onChange }: { targets: Target[]; onCha
                 <input
                   {...control}
                   className="mono"
+                  size={52}
                   autoComplete="off"
                   value={draft.signingSecret}
                   onChange={(e) => set({ signingSecret: e.target.value })}
