@@ -426,6 +426,25 @@ describe('permissions and the log', () => {
     expect((await api.get(`${base}/deliveries?cursor=nonsense!`)).status).toBe(400);
   });
 
+  it('audits every change without its secrets', async () => {
+    const { entries } = await runtime.services.audit.list({ projectId: 'demo', limit: 1000 });
+    const events = entries.map((entry) => entry.event);
+    for (const event of [
+      'notification.network_policy',
+      'notification_target.create',
+      'notification_target.test',
+      'notification_rule.create',
+    ]) {
+      expect(events).toContain(event);
+    }
+    const created = entries.find((entry) => entry.event === 'notification_target.create');
+    expect(created?.target.id).toMatch(/^ntt_/);
+    const text = JSON.stringify(entries);
+    expect(text).not.toContain(signingSecret);
+    expect(text).not.toContain('smtp-secret-pass');
+    expect(text).not.toContain('/services/T000');
+  });
+
   it('refuses to delete a target a rule uses', async () => {
     const { body } = await api.get(base);
     const used = body.rules[0].targetIds[0];
