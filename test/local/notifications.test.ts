@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import type { Principal, Role } from '../../shared/domain/model.ts';
 import { verifySignature } from '../../shared/domain/notifications/signature.ts';
-import { deliverCronRun } from '../../shared/domain/scheduling/cron-runs.ts';
+import { deliverCronRun, recoverInterruptedRuns } from '../../shared/domain/scheduling/cron-runs.ts';
 import { schedulingDeps } from '../../shared/runtime/services.ts';
 import { apiClient } from '../support/api.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
@@ -374,6 +374,25 @@ describe('cron jobs and reviews', () => {
     });
     await runtime.services.notifications.idle();
     expect(receiver.received.filter((r) => r.path === '/cron')).toHaveLength(2);
+
+    // A run the runtime was running when it stopped is settled at start-up as interrupted: a failure.
+    const interruptedAt = '2026-01-07T18:00:00.000Z';
+    await runtime.services.schedules.createCronRun({
+      jobId: job.body.id,
+      projectId: 'demo',
+      environmentId: 'development',
+      scheduledAt: interruptedAt,
+      attempt: 1,
+      status: 'running',
+      startedAt: interruptedAt,
+      updatedAt: interruptedAt,
+    });
+    expect(await recoverInterruptedRuns(deps)).toBeGreaterThanOrEqual(1);
+    const all = await receiver.waitFor('/cron', 3);
+    expect(JSON.parse(all[2]!.body)).toMatchObject({
+      type: 'cron_job.failure',
+      cronRun: { scheduledAt: interruptedAt, status: 'error', reason: expect.stringMatching(/^Interrupted/) },
+    });
   });
 
   it('notifies a review waiting for approval', async () => {

@@ -92,9 +92,17 @@ async function settleStale(deps: SchedulingDeps, run: CronRun, now: Date): Promi
     finishedAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  return (await deps.schedules.updateCronRun(settled, { status: 'running', attempt: run.attempt }))
-    ? settled
-    : undefined;
+  if (!(await deps.schedules.updateCronRun(settled, { status: 'running', attempt: run.attempt })))
+    return undefined;
+  await notifyInterrupted(deps, settled);
+  return settled;
+}
+
+/** A run whose worker stopped failed too: its job's failure rules hear of it. */
+async function notifyInterrupted(deps: SchedulingDeps, run: CronRun) {
+  if (!deps.notifications) return;
+  const job = await deps.schedules.getCronJob(run.projectId, run.jobId).catch(() => undefined);
+  if (job) await deps.notifications.notify(cronRunEvent(job, run, false, run.reason));
 }
 
 /** How long past its time limit a run may still report back (a slow store write, a retried Lambda). */
@@ -234,7 +242,10 @@ export async function recoverInterruptedRuns(deps: SchedulingDeps): Promise<numb
             : 'The runtime stopped before the run started.',
         updatedAt: deps.clock.now().toISOString(),
       };
-      if (await deps.schedules.updateCronRun(next, { status, attempt: run.attempt })) recovered++;
+      if (await deps.schedules.updateCronRun(next, { status, attempt: run.attempt })) {
+        recovered++;
+        if (status === 'running') await notifyInterrupted(deps, next);
+      }
     }
   }
   return recovered;
