@@ -24,9 +24,13 @@ export function payloadOf(
     ...(event.cronRun ? { cronRun: event.cronRun } : {}),
     ...(event.batch ? { batch: event.batch } : {}),
     ...(event.review ? { review: event.review } : {}),
-    summary: summaryOf(type, event),
+    summary: shorten(summaryOf(type, event), maxSummaryLength),
   };
 }
+
+/** Slack refuses section texts over 3,000 characters; an e-mail subject is cut further below. */
+const maxSummaryLength = 1_000;
+const shorten = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 export function testPayload(deliveryId: string, projectId: string, at: string): NotificationPayload {
   return {
