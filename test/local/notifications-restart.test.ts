@@ -2,8 +2,11 @@
  * Nothing is lost on restart (decision 0031): a delivery waiting for its retry when the embedded
  * runtime stops is sent by the next runtime on the same data directory.
  */
+import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { handler as drainDeliveries } from '../../functions/notification-deliveries.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
+import { testPayload } from '../../shared/domain/notifications/messages.ts';
 import { apiClient } from '../support/api.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
@@ -73,4 +76,35 @@ it('sends a pending retry after a restart', { timeout: 60_000 }, async () => {
   }
   expect(delivered).toMatchObject({ id: pending.id, status: 'succeeded' });
   expect(delivered.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([503, 200]);
+});
+
+it('the AWS minute entry point sends what is due', async () => {
+  expect(second).toBeDefined();
+  const runtime = second!;
+  const api = apiClient(runtime, await loginToken(runtime));
+  const target = (await api.get(base)).body.targets[0];
+  const store = runtime.services.notifications.deps.notificationStore;
+  const now = new Date().toISOString();
+  // Recorded by a container that froze before its first attempt: nothing in this process knows of it.
+  await store.createDelivery({
+    id: 'ntf_0193aaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    projectId: 'demo',
+    targetId: target.id,
+    targetName: target.name,
+    targetKind: 'webhook',
+    event: 'test',
+    payload: testPayload('ntf_0193aaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'demo', now),
+    status: 'pending',
+    attempts: [],
+    maxAttempts: 5,
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  });
+  const before = receiver.received.length;
+  await drainDeliveries({}, { awsRequestId: 'drain', functionName: 'test' } as unknown as Context);
+  expect(receiver.received.length).toBe(before + 1);
+  expect(receiver.received.at(-1)!.headers['dogu-delivery-id']).toBe('ntf_0193aaaaaaaaaaaaaaaaaaaaaaaaaaaa');
+  expect((await store.getDelivery('demo', 'ntf_0193aaaaaaaaaaaaaaaaaaaaaaaaaaaa'))?.status).toBe('succeeded');
 });
