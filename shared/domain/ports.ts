@@ -122,6 +122,19 @@ export interface Store extends DefinitionReader, VersionStore, ReviewStore, Iden
 }
 
 /**
+ * Bytes too large for a store item (protosets of several MB), by key: S3 on AWS, files under the
+ * data directory in the embedded runtime. Keys are made by the domain from ids (no user text).
+ */
+export interface BlobStore {
+  /** Writes the whole object or nothing (no reader ever sees part of it). */
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  /** Undefined when there is no such object. */
+  get(key: string): Promise<Uint8Array | undefined>;
+  /** Deleting a missing object is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+/**
  * Files uploaded for one data source environment, kept as versions in the blob store
  * (a gRPC data source's protosets). Engines read them; the domain stores them.
  */
