@@ -6,6 +6,8 @@
 
 import { type RunContext, resolveExecutableAction } from './authorize.ts';
 import type { FileValue } from './definitions/parameter.ts';
+import type { FileStorage } from './files/model.ts';
+import { dataSourceFiles } from './files/versions.ts';
 import { DoguError } from './errors.ts';
 import { openConnection } from './manage/data-sources.ts';
 import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
@@ -24,6 +26,8 @@ export interface ExecutionDeps {
   ids: IdGenerator;
   /** Spec 8: a normal execution stops after one minute (less where the bridge cuts earlier). */
   maxExecutionMs: number;
+  /** Uploaded files (protosets) of data sources whose kind keeps them. */
+  files?: FileStorage;
 }
 
 export interface ExecuteActionRequest {
@@ -206,6 +210,9 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
     signal: input.signal,
     deadlineAt: input.deadlineAt,
     callAction: (actionId) => callAction(deps, input, actionId),
+    ...(deps.files && deps.engines.fileKind(dataSource.kind)
+      ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
+      : {}),
   });
   return { bound, results };
 }

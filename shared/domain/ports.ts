@@ -201,7 +201,7 @@ export interface ActionEngines {
   allowsAuthAction(dataSourceKind: string): boolean;
   testConnection(dataSourceKind: string, check: ConnectionCheck): Promise<void>;
   /** The files a data source of the kind keeps as versions (gRPC: protosets); undefined when none. */
-  fileKind(dataSourceKind: string): { name: string; maxBytes: number } | undefined;
+  fileKind(dataSourceKind: string): { name: string; maxBytes: number; pinField: string } | undefined;
   /** Parses an uploaded file of the kind; rejects with a DoguError naming what is wrong. */
   describeFile(dataSourceKind: string, bytes: Uint8Array): Promise<Record<string, unknown>>;
   close(): Promise<void>;

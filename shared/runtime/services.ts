@@ -4,6 +4,7 @@
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AuditLog } from '../domain/audit.ts';
+import type { FileStorage } from '../domain/files/model.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
 import type { ActionEngines, Clock, DefinitionReader, IdGenerator, Store } from '../domain/ports.ts';
@@ -44,6 +45,8 @@ export interface Services {
   scheduler: Scheduler;
   /** Runs long work: Step Functions on AWS, in-process locally. */
   jobs: JobRunner;
+  /** Uploaded data-source files (protosets): blobs (S3 / data directory), versions, upload tokens. */
+  files: FileStorage;
 }
 
 /** The services as the scheduling use cases see them. */

@@ -5,6 +5,8 @@
  */
 import type { DataSourceInput } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';
+import type { FileStorage } from '../files/model.ts';
+import { dataSourceFiles } from '../files/versions.ts';
 import type { DataSource, Principal } from '../model.ts';
 import type { ActionEngines, Clock, ConnectionCheckResult, Store } from '../ports.ts';
 import { type SecretValues, secretFieldContext } from '../secret-values.ts';
@@ -15,6 +17,8 @@ export interface ManageDeps {
   secrets: SecretValues;
   clock: Clock;
   engines: ActionEngines;
+  /** Uploaded files (protosets) of data sources whose kind keeps them. */
+  files?: FileStorage;
 }
 
 type Connection = Record<string, unknown>;
@@ -149,6 +153,9 @@ export async function testDataSourceConnection(
       key: `test/${projectId}/${dataSourceId}/${environmentId}`,
       connection,
       signal: AbortSignal.timeout(15_000),
+      ...(deps.files && deps.engines.fileKind(dataSource.kind)
+        ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
+        : {}),
     });
     return { ok: true, durationMs: deps.clock.now().getTime() - started };
   } catch (error) {
