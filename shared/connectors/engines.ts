@@ -61,7 +61,11 @@ export function createActionEngines(
     fileKind(kind: string) {
       const files = connectors.find((c) => c.kind === kind)?.files;
       if (!files) return undefined;
-      return { name: files.name, maxBytes: files.maxBytes, pinField: files.pinField ?? `${files.name}VersionId` };
+      return {
+        name: files.name,
+        maxBytes: files.maxBytes,
+        pinField: files.pinField ?? `${files.name}VersionId`,
+      };
     },
     async describeFile(kind: string, bytes: Uint8Array) {
       const files = definition(kind).files;

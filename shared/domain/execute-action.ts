@@ -6,9 +6,9 @@
 
 import { type RunContext, resolveExecutableAction } from './authorize.ts';
 import type { FileValue } from './definitions/parameter.ts';
+import { DoguError } from './errors.ts';
 import type { FileStorage } from './files/model.ts';
 import { dataSourceFiles } from './files/versions.ts';
-import { DoguError } from './errors.ts';
 import { openConnection } from './manage/data-sources.ts';
 import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
 import { bindArguments, type MasterData } from './parameters.ts';

@@ -58,6 +58,8 @@ export async function uploadWithToken(
     token: UploadToken;
     params: ReturnType<typeof parseUploadParams>;
     bytes: Uint8Array;
+    /** The file was longer than the bytes read (cut at the parser's limit). */
+    truncated?: boolean;
     origin: RequestOrigin;
   },
 ) {
@@ -88,6 +90,7 @@ export async function uploadWithToken(
       environmentId: environment.id,
       ...(params.name ? { name: params.name } : {}),
       bytes: input.bytes,
+      ...(input.truncated ? { truncated: true } : {}),
       uploadedBy: { kind: 'upload_token', id: token.id, name: token.name },
     });
   } catch (error) {

@@ -49,6 +49,8 @@ export interface KeepFileInput {
   environmentId: string;
   name?: string;
   bytes: Uint8Array;
+  /** The file was longer than `bytes` (cut at a parser's limit): too large whatever the kind. */
+  truncated?: boolean;
   uploadedBy: FileVersion['uploadedBy'];
 }
 
@@ -56,7 +58,7 @@ export interface KeepFileInput {
 export async function keepFileVersion(deps: FileDeps, input: KeepFileInput): Promise<FileVersion> {
   const { dataSource, bytes } = input;
   const fileKind = fileKindOf(deps.engines, dataSource);
-  if (bytes.byteLength > fileKind.maxBytes) throw tooLarge(fileKind);
+  if (input.truncated || bytes.byteLength > fileKind.maxBytes) throw tooLarge(fileKind);
   if (bytes.byteLength === 0) {
     throw new DoguError('argument_invalid', `The ${fileKind.name} file is empty.`, {
       errors: [{ pointer: '#/file', detail: 'the file is empty' }],
