@@ -63,6 +63,8 @@ export async function putDataSource(
   }
   const now = deps.clock.now().toISOString();
   const secretFields = deps.engines.secretFields(input.kind);
+  // The pinned file version is set on its own (file-pin): a save that leaves it out keeps it.
+  const pinField = deps.engines.fileKind(input.kind)?.pinField;
   const environments: Record<string, Connection> = {};
   for (const [environmentId, connection] of Object.entries(input.environments)) {
     const stored: Connection = { ...connection };
@@ -78,6 +80,9 @@ export async function putDataSource(
       } else if (value === undefined && kept?.[ciphertextField(field)] !== undefined) {
         stored[ciphertextField(field)] = kept[ciphertextField(field)];
       }
+    }
+    if (pinField && stored[pinField] === undefined && kept?.[pinField] !== undefined) {
+      stored[pinField] = kept[pinField];
     }
     environments[environmentId] = stored;
   }
