@@ -26,6 +26,8 @@ export interface ConnectorKind {
   authAction: boolean;
   connectionFields: FormField[];
   actionFields: FormField[];
+  /** Files the kind keeps as versions per environment (gRPC: protosets); null when none. */
+  files?: { name: string; maxBytes: number; pinField: string } | null;
 }
 
 export const connectorKindsPath = pathOf`/api/v1/connector-kinds`;
