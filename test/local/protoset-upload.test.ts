@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { connectors } from '../../shared/connectors/index.ts';
+import { putDataSource } from '../../shared/domain/manage/data-sources.ts';
 import { apiClient } from '../support/api.ts';
 import { sampleFile, sampleFileConnector, sampleFileLimit } from '../support/file-connector.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
@@ -20,6 +21,7 @@ const dataSourceId = 'sample-ds';
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let runtime: LocalRuntime;
 let api: ReturnType<typeof apiClient>;
+let login: string;
 let uploadToken: string;
 let uploadTokenId: string;
 
@@ -56,7 +58,8 @@ async function blobFiles(): Promise<string[]> {
 beforeAll(async () => {
   dir = await tempDir('protoset');
   runtime = await startTestRuntime(dir.path, { connectors: [...connectors, sampleFileConnector] });
-  api = apiClient(runtime, await loginToken(runtime));
+  login = await loginToken(runtime);
+  api = apiClient(runtime, login);
   const now = new Date().toISOString();
   // The test kind is not in the request schemas (those come from the registry): stored directly.
   await runtime.services.store.putDataSource({
@@ -357,5 +360,28 @@ describe('console upload and connection test', () => {
     expect(after.body.ok).toBe(true);
     expect((await api.get(`${filesPath('demo-postgres')}/file-versions`)).status).toBe(422);
     expect((await api.get(`${filesPath('missing')}/file-versions`)).status).toBe(404);
+  });
+});
+
+describe('the data source around its files', () => {
+  it('keeps the pinned version when a save leaves it out, and deletes its files with it', async () => {
+    const admin = await runtime.services.tokens.verify(login);
+    const input = { id: 'gone-ds', name: 'Gone', kind: 'sample-files', environments: { development: {} } };
+    await putDataSource(runtime.services, admin, project, input);
+    const uploaded = await api.post(`${filesPath('gone-ds')}/file-versions`, {
+      contentBase64: Buffer.from(sampleFile('Gone')).toString('base64'),
+    });
+    expect(uploaded.status).toBe(201);
+    expect((await api.put(`${filesPath('gone-ds')}/file-pin`, { versionId: uploaded.body.id })).status).toBe(
+      200,
+    );
+    const saved = await putDataSource(runtime.services, admin, project, input);
+    expect(saved.dataSource.environments.development).toEqual({ sampleVersionId: uploaded.body.id });
+
+    const blobDir = join(dir.path, 'blobs', 'files', project, 'gone-ds', env);
+    expect(await readdir(blobDir)).toEqual([uploaded.body.id]);
+    expect((await api.delete(`/api/v1/projects/${project}/data-sources/gone-ds`)).status).toBe(204);
+    expect(await readdir(blobDir)).toEqual([]);
+    expect(await runtime.services.files.versions.listFileVersions(project, 'gone-ds', env)).toEqual([]);
   });
 });

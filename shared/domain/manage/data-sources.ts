@@ -5,7 +5,7 @@
  */
 import type { DataSourceInput } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';
-import type { FileStorage } from '../files/model.ts';
+import { blobKeyOf, type FileStorage } from '../files/model.ts';
 import { dataSourceFiles } from '../files/versions.ts';
 import type { DataSource, Principal } from '../model.ts';
 import type { ActionEngines, Clock, ConnectionCheckResult, Store } from '../ports.ts';
@@ -207,6 +207,30 @@ export async function deleteDataSource(
       },
     );
   }
+  const dataSource = await deps.store.getDataSource(projectId, dataSourceId);
   if (!(await deps.store.deleteDataSource(projectId, dataSourceId)))
     throw notFound('Data source', dataSourceId);
+  if (dataSource && deps.files && deps.engines.fileKind(dataSource.kind)) {
+    await deleteAllFileVersions(
+      deps.files,
+      projectId,
+      dataSourceId,
+      await deps.store.listEnvironments(projectId),
+    );
+  }
+}
+
+/** A deleted data source's uploaded files go with it (a new one of the same id starts empty). */
+async function deleteAllFileVersions(
+  files: FileStorage,
+  projectId: string,
+  dataSourceId: string,
+  environments: { id: string }[],
+) {
+  for (const environment of environments) {
+    for (const version of await files.versions.listFileVersions(projectId, dataSourceId, environment.id)) {
+      await files.versions.deleteFileVersion(projectId, dataSourceId, environment.id, version.id);
+      await files.blobs.delete(blobKeyOf(version));
+    }
+  }
 }
