@@ -127,7 +127,7 @@ export function FileVersionsPanel(props: { projectId: string; dataSourceId: stri
               </td>
               <td>{formatTime(version.uploadedAt, language)}</td>
               <td>{formatBytes(version.size)}</td>
-              <td>{(version.description.services ?? []).join(', ')}</td>
+              <td>{servicesOf(version).join(', ')}</td>
               <td>{pinned ? t('editors.files.pinned') : active ? t('editors.files.inUse') : ''}</td>
               <td>
                 {pinned ? (
@@ -162,4 +162,10 @@ export function FileVersionsPanel(props: { projectId: string; dataSourceId: stri
       </Dialog>
     </section>
   );
+}
+
+/** What the kind found in the file: a protoset's services (other kinds may describe nothing). */
+function servicesOf(version: FileVersion): string[] {
+  const services = version.description.services;
+  return Array.isArray(services) ? services.map(String) : [];
 }

@@ -19,9 +19,7 @@ import {
 } from '../../components/index.ts';
 import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { filePaths, type UploadToken } from './file-versions.ts';
-
-type Shown = UploadToken & { token: string };
+import { filePaths, type NewUploadToken as Shown, type UploadToken } from './file-versions.ts';
 
 export function UploadTokensScreen() {
   const t = useT();

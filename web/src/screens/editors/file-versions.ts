@@ -1,38 +1,13 @@
 /** Uploaded file versions of a data source environment (protosets) and upload tokens: shapes and paths. */
 import { api, pathOf } from '../../api/client.ts';
+import type { components } from '../../api/openapi.gen.ts';
 
-export interface FileKind {
-  name: string;
-  maxBytes: number;
-  pinField: string;
-}
+type Schemas = components['schemas'];
 
-export interface FileVersion {
-  id: string;
-  name: string | null;
-  uploadedAt: string;
-  size: number;
-  sha256: string;
-  description: { services?: string[] } & Record<string, unknown>;
-  uploadedBy: { kind: string; id: string; email?: string; name?: string };
-}
-
-export interface FileVersionList {
-  fileKind: FileKind;
-  pinnedVersionId: string | null;
-  activeVersionId: string | null;
-  data: FileVersion[];
-}
-
-export interface UploadToken {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  createdBy: { id: string; email: string };
-  rotatedAt?: string;
-  lastUsedAt: string | null;
-}
+export type FileVersion = Schemas['FileVersion'];
+export type FileVersionList = Schemas['FileVersionList'];
+export type UploadToken = Schemas['UploadToken'];
+export type NewUploadToken = Schemas['NewUploadToken'];
 
 const environmentPath = (projectId: string, dataSourceId: string, environmentId: string) =>
   pathOf`/api/v1/projects/${projectId}/data-sources/${dataSourceId}/environments/${environmentId}`;
