@@ -22,7 +22,7 @@ export interface MultipartBody {
   files: MultipartFile[];
 }
 
-export function multipartBody(
+export async function multipartBody(
   event: APIGatewayProxyEventV2,
   limits: { maxFileBytes: number },
 ): Promise<MultipartBody> {
