@@ -159,7 +159,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       schedules,
       scheduler,
       jobs,
-      files: localFileStorage(dynamo.client, tableName, options.dataDir),
+      files: await localFileStorage(dynamo.client, tableName, options.dataDir),
     };
     provideServices(async () => services);
 
@@ -227,9 +227,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 }
 
 /** Uploaded files' bytes under `<dataDir>/blobs`; their records in the embedded store. */
-function localFileStorage(client: DynamoDBDocumentClient, tableName: string, dataDir: string) {
+async function localFileStorage(client: DynamoDBDocumentClient, tableName: string, dataDir: string) {
   const records = new DynamoDbFileStore(client, tableName);
-  return { blobs: new LocalBlobStore(join(dataDir, 'blobs')), versions: records, uploadTokens: records };
+  const blobs = new LocalBlobStore(join(dataDir, 'blobs'));
+  await blobs.removeLeftovers();
+  return { blobs, versions: records, uploadTokens: records };
 }
 
 function deliver(services: Services, delivery: Delivery) {

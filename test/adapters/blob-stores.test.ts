@@ -1,4 +1,4 @@
-import { mkdir, readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   DeleteObjectCommand,
@@ -43,6 +43,14 @@ describe('LocalBlobStore', () => {
     await expect(blobs.put('taken/v1', bytes('x'.repeat(100_000)))).rejects.toThrow();
     expect(await readdir(join(dir.path, 'blobs', 'taken'))).toEqual(['v1']);
     expect((await stat(join(dir.path, 'blobs', 'taken', 'v1'))).isDirectory()).toBe(true);
+  });
+
+  it('removes what a crash left mid-write, and only that', async () => {
+    await blobs.put('kept/v1', bytes('whole'));
+    await writeFile(join(dir.path, 'blobs', 'kept', 'v2.0a1b2c3d4e5f.partial'), 'half');
+    expect(await blobs.removeLeftovers()).toBe(1);
+    expect(await readdir(join(dir.path, 'blobs', 'kept'))).toEqual(['v1']);
+    expect(await new LocalBlobStore(join(dir.path, 'none')).removeLeftovers()).toBe(0);
   });
 
   it('refuses keys that could leave its directory', async () => {

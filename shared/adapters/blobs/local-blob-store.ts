@@ -4,10 +4,12 @@
  * the old file or the new one, never part of one.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BlobStore } from '../../domain/ports.ts';
 import { checkBlobKey } from './key.ts';
+
+const partialSuffix = '.partial';
 
 export class LocalBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
@@ -19,7 +21,7 @@ export class LocalBlobStore implements BlobStore {
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const target = this.pathOf(key);
     await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-    const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
+    const temporary = `${target}.${randomBytes(6).toString('hex')}${partialSuffix}`;
     const file = await open(temporary, 'wx', 0o600);
     try {
       await file.writeFile(bytes);
@@ -49,5 +51,22 @@ export class LocalBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /**
+   * Removes temporary files a crash left mid-write. Only at start: one process owns the data
+   * directory (its lock), so no write is under way then.
+   */
+  async removeLeftovers(): Promise<number> {
+    let entries: string[];
+    try {
+      entries = await readdir(this.root, { recursive: true });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') return 0;
+      throw error;
+    }
+    const leftovers = entries.filter((entry) => entry.endsWith(partialSuffix));
+    for (const entry of leftovers) await rm(join(this.root, entry), { force: true });
+    return leftovers.length;
   }
 }
