@@ -9,12 +9,9 @@ const addressPattern = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251
 export const grpcServiceSources = ['reflection', 'protoset'] as const;
 
 export const grpcConnectionSchema = z.object({
-  address: z
-    .string()
-    .max(300)
-    .regex(addressPattern, {
-      error: 'must be host:port (for example api.example.com:443), without a scheme',
-    }),
+  address: z.string().max(300).regex(addressPattern, {
+    error: 'must be host:port (for example api.example.com:443), without a scheme',
+  }),
   tls: z.boolean().default(false),
   /** PEM CA certificates trusted besides Node's own, for servers with a private CA. */
   caCertificate: z

@@ -133,7 +133,7 @@ class ReflectionStream {
   }
 
   async collect(): Promise<ReflectedFiles> {
-    const listed = await this.ask({ listServices: '' });
+    const listed = await this.ask({ listServices: '*' });
     if (listed.errorResponse) throw reflectionError(listed.errorResponse);
     const services = (listed.listServicesResponse?.service ?? [])
       .map((s) => s.name)

@@ -22,7 +22,10 @@ export function grpcFailure(error: unknown, what: string): DoguError {
   }
   const name = grpc.status[code] ?? `code ${code}`;
   const details = (error as grpc.ServiceError).details || 'no message';
-  const message = `${what} failed with gRPC status ${name} (${code}): ${details}${hints[code] ?? ''}`;
+  const hint = /certificate/i.test(details)
+    ? " (the server's TLS certificate is not trusted: add the CA certificate (PEM) that signed it to the data source)"
+    : (hints[code] ?? '');
+  const message = `${what} failed with gRPC status ${name} (${code}): ${details}${hint}`;
   return new DoguError(
     code === grpc.status.DEADLINE_EXCEEDED ? 'execution_timeout' : 'data_source_error',
     message,
