@@ -3,7 +3,10 @@ import { badRequest } from '../shared/domain/errors.ts';
 import * as dataSources from '../shared/domain/manage/data-sources.ts';
 import { defineRoutes } from '../shared/http/handler.ts';
 
-/** /api/v1/projects/{projectId}/data-sources[/{dataSourceId}]: list, get, create or replace, delete. */
+/**
+ * /api/v1/projects/{projectId}/data-sources[/{dataSourceId}]: list, get, create or replace, delete;
+ * per environment: test the connection, read the catalog.
+ */
 export const handler = defineRoutes({
   listDataSources: async (request, services) => {
     const list = await dataSources.listDataSources(
@@ -52,6 +55,17 @@ export const handler = defineRoutes({
       environmentId!,
     );
     return { status: 200, body: result };
+  },
+  getDataSourceCatalog: async (request, services) => {
+    const { projectId, dataSourceId, environmentId } = request.pathParameters;
+    const catalog = await dataSources.dataSourceCatalog(
+      services,
+      request.caller(),
+      projectId!,
+      dataSourceId!,
+      environmentId!,
+    );
+    return { status: 200, body: catalog };
   },
   deleteDataSource: async (request, services) => {
     const { projectId, dataSourceId } = request.pathParameters;
