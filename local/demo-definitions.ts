@@ -256,7 +256,8 @@ export const demoGrpcActions: ActionInput[] = [
         kind: 'text',
         label: 'Order',
         default: 'ord-1002',
-        description: 'ord-1001, ord-1002 or ord-1003; another id shows how a gRPC status (NOT_FOUND) is reported',
+        description:
+          'ord-1001, ord-1002 or ord-1003; another id shows how a gRPC status (NOT_FOUND) is reported',
       },
       { name: 'include_items', kind: 'boolean', label: 'With items', default: true },
     ],
