@@ -26,7 +26,7 @@ export const channelSettingsFromEnv = (env: NodeJS.ProcessEnv): ChannelSettings 
 
 interface Kept {
   fingerprint: string;
-  client: grpc.Client;
+  client: Promise<grpc.Client>;
 }
 
 export class Channels {
@@ -35,28 +35,31 @@ export class Channels {
   constructor(private readonly settings: ChannelSettings) {}
 
   /** The client for a connection, made (and its address checked) on first use or after a change. */
-  async clientFor(key: string, connection: GrpcConnection): Promise<grpc.Client> {
+  clientFor(key: string, connection: GrpcConnection): Promise<grpc.Client> {
     const fingerprint = createHash('sha256')
       .update(JSON.stringify([connection.address, connection.tls, connection.caCertificate ?? '']))
       .digest('hex');
     const kept = this.clients.get(key);
     if (kept?.fingerprint === fingerprint) return kept.client;
-    kept?.client.close();
-    this.clients.delete(key);
-    const client = await this.open(connection);
+    if (kept) this.drop(key);
+    // Kept as a promise so concurrent first calls share one channel.
+    const client = this.open(connection);
     this.clients.set(key, { fingerprint, client });
+    client.catch(() => {
+      if (this.clients.get(key)?.client === client) this.clients.delete(key);
+    });
     return client;
   }
 
   /** Forgets a client whose channel failed, so the next call resolves and checks the host again. */
   drop(key: string): void {
-    this.clients.get(key)?.client.close();
+    const kept = this.clients.get(key);
     this.clients.delete(key);
+    kept?.client.then((c) => c.close()).catch(() => {});
   }
 
   close(): void {
-    for (const { client } of this.clients.values()) client.close();
-    this.clients.clear();
+    for (const key of [...this.clients.keys()]) this.drop(key);
   }
 
   private async open(connection: GrpcConnection): Promise<grpc.Client> {

@@ -117,7 +117,15 @@ class ReflectionStream {
       this.failure = error;
       for (const w of this.waiting.splice(0)) w.reject(error);
     });
-    this.call.on('end', () => options.signal.removeEventListener('abort', cancel));
+    this.call.on('end', () => {
+      options.signal.removeEventListener('abort', cancel);
+      // A server that closes the stream early must not leave a question waiting for the deadline.
+      const closed = new DoguError(
+        'data_source_error',
+        'The server closed server reflection without answering.',
+      );
+      for (const w of this.waiting.splice(0)) w.reject(closed);
+    });
   }
 
   ask(request: ReflectionRequest): Promise<ReflectionResponse> {

@@ -258,6 +258,23 @@ describe('errors', () => {
     expect(error.message).toContain('DEADLINE_EXCEEDED');
   });
 
+  it('cancels the call when the run is aborted', async () => {
+    const controller = new AbortController();
+    const run = grpcRun(
+      reflection(slow),
+      { method: 'GetOrder', request: '{"id":"ord-1001"}' },
+      {
+        signal: controller.signal,
+      },
+    );
+    setTimeout(() => controller.abort(), 400);
+    const started = Date.now();
+    const error = failed(await runtime.run(run));
+    expect(Date.now() - started).toBeLessThan(1200);
+    expect(error.code).toBe('execution_timeout');
+    expect(error.message).toContain('was stopped');
+  });
+
   it('maps a server status to an error naming the code and the server message', async () => {
     const error = failed(
       await runtime.run(grpcRun(reflection(both), { method: 'GetOrder', request: '{"id":"nope"}' })),
