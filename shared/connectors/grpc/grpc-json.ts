@@ -21,8 +21,10 @@ export function requestMessage(type: protobuf.Type, json: string): protobuf.Mess
   try {
     return protojson.fromJson(type, value);
   } catch (error) {
-    // protojson names the type and field (".shop.v1.Order.totalCents: invalid integer: …").
-    throw unfit(name, '', (error as Error).message.replace(/^\./, ''));
+    // protojson names the field and quotes the value (".shop.v1.Order.totalCents: invalid integer: "x"");
+    // the value is left out: it may come from a secret.
+    const [where = '', problem = 'invalid value'] = (error as Error).message.replace(/^\./, '').split(': ');
+    throw unfit(name, '', `${where}: ${problem}`);
   }
 }
 

@@ -318,6 +318,7 @@ describe('errors', () => {
       await runtime.run(grpcRun(reflection(both), { method: 'ListOrders', request: '{"pageSize":"many"}' })),
     );
     expect(wrongType.message).toContain('ListOrdersRequest.page_size: invalid integer');
+    expect(wrongType.message).not.toContain('many'); // values may come from secrets
   });
 
   it('reports an unreachable server and refuses metadata addresses', async () => {
