@@ -154,11 +154,14 @@ class ReflectionStream {
         if (!files.has(key)) files.set(key, bytes);
       }
     };
+    let refused: DoguError | undefined;
     for (const service of services) {
       const answer = await this.ask({ fileContainingSymbol: service });
-      if (answer.errorResponse) throw reflectionError(answer.errorResponse, service);
-      keep(answer);
+      // One service the server cannot describe must not hide the others.
+      if (answer.errorResponse) refused ??= reflectionError(answer.errorResponse, service);
+      else keep(answer);
     }
+    if (files.size === 0 && refused) throw refused;
     // Imports the server did not send with the files: ask for them by name, once each.
     for (const bytes of files.values()) names.add(nameOf(bytes));
     const pending = [...files.values()].flatMap(dependenciesOf).filter((d) => !names.has(d));
