@@ -27,7 +27,8 @@ export interface DescribeInput {
 }
 
 const reflectionTtlMs = 60_000;
-const maxKept = 200;
+/** Descriptions can be several MB each (large protosets): keep a bounded number per process. */
+const maxKept = 50;
 
 export class Descriptors {
   private readonly reflected = new Map<string, { described: Described; expiresAt: number }>();
