@@ -132,6 +132,9 @@ describe('a gRPC data source through the API', () => {
     const broken = await api.put(`${base}/actions/get-order-bad`, action('{"id": {{ id }'));
     expect(broken.status).toBe(422);
     expect(broken.body.errors[0].pointer).toBe('#/request');
+    const notObject = await api.put(`${base}/actions/get-order-bad`, action('["{{ id }}"]'));
+    expect(notObject.status).toBe(422);
+    expect(JSON.stringify(notObject.body.errors)).toContain('the request must be a JSON object');
     const unknown = await api.put(`${base}/actions/get-order-bad`, action('{"id": "{{ nobody }}"}'));
     expect(unknown.status).toBe(422);
     expect(JSON.stringify(unknown.body.errors)).toContain('nobody');

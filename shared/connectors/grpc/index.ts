@@ -105,7 +105,9 @@ export const grpc: ConnectorDefinition = {
     }
     try {
       const skeleton = renderJsonTemplate(grpcAction.request, () => null, { describe: 'The request' });
-      if (!skeleton.trimStart().startsWith('{'))
+      // A request that is one whole reference ({{ order }}) gets its object from a json parameter.
+      const wholeReference = /^\s*\{\{[^}]*\}\}\s*$/.test(grpcAction.request);
+      if (!wholeReference && !skeleton.trimStart().startsWith('{'))
         context.fail('#/request', 'the request must be a JSON object');
     } catch (error) {
       if (!(error instanceof DoguError)) throw error;

@@ -113,6 +113,16 @@ describe('calls through server reflection', () => {
     expect(succeeded(await runtime.run(run)).rows.map((r) => r.id)).toEqual(['ord-1001']);
   });
 
+  it('takes the whole request from one json parameter, which must be an object', async () => {
+    const run = grpcRun(reflection(both), { method: 'GetOrder', request: '{{ order }}' });
+    run.values = { order: { id: 'ord-1003' } };
+    expect(succeeded(await runtime.run(run)).value.id).toBe('ord-1003');
+    run.values = { order: ['ord-1003'] };
+    const error = failed(await runtime.run(run));
+    expect(error.code).toBe('argument_invalid');
+    expect(error.message).toContain('the request must be a JSON object');
+  });
+
   it('says so when the server offers no reflection, in a call and in a connection test', async () => {
     const error = failed(await runtime.run(grpcRun(reflection(plain), { method: 'GetOrder' })));
     expect(error.code).toBe('data_source_error');
