@@ -30,7 +30,10 @@ const fileTarget = (request: HttpRequest) => ({
   environmentId: request.pathParameters.environmentId!,
 });
 
-/** /api/v1/projects/{projectId}/data-sources[/{dataSourceId}]: list, get, create or replace, delete. */
+/**
+ * /api/v1/projects/{projectId}/data-sources[/{dataSourceId}]: list, get, create or replace, delete;
+ * per environment: test the connection, read the catalog.
+ */
 export const handler = defineRoutes({
   listDataSources: async (request, services) => {
     const list = await dataSources.listDataSources(
@@ -105,6 +108,17 @@ export const handler = defineRoutes({
       status: 200,
       body: await fileVersions.pinFileVersion(services, request.caller(), fileTarget(request), versionId),
     };
+  },
+  getDataSourceCatalog: async (request, services) => {
+    const { projectId, dataSourceId, environmentId } = request.pathParameters;
+    const catalog = await dataSources.dataSourceCatalog(
+      services,
+      request.caller(),
+      projectId!,
+      dataSourceId!,
+      environmentId!,
+    );
+    return { status: 200, body: catalog };
   },
   deleteDataSource: async (request, services) => {
     const { projectId, dataSourceId } = request.pathParameters;

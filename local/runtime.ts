@@ -36,6 +36,7 @@ import { SecretValues } from '../shared/domain/secret-values.ts';
 import { provideServices, type Services, schedulingDeps } from '../shared/runtime/services.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
+import { startDemoGrpcServer } from './demo-grpc/server.ts';
 import { startDevIdp } from './dev-idp.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
@@ -56,6 +57,8 @@ export interface LocalRuntimeOptions {
   /** Use this PostgreSQL for the demo instead of the embedded one (benchmarks, bigger demos). */
   demoDatabaseUrl?: string;
   tableName?: string;
+  /** Port of the demo gRPC service (local/demo-grpc/); 0 or a busy port picks a free one. */
+  demoGrpcPort?: number;
   /** Port of the built-in development IdP (used unless DOGU_OIDC_ISSUER is set); 0 picks a free one. */
   devIdpPort?: number;
   /** Waits between notification attempts (tests shorten them); default 10 s, 1 min, 5 min, 30 min. */
@@ -72,7 +75,7 @@ export interface LocalRuntime {
   seeded: boolean;
   /** The built-in development IdP's issuer, when no external IdP is configured. */
   devIdpIssuer?: string;
-  demo: typeof demoIds & { database: SqlConnection };
+  demo: typeof demoIds & { database: SqlConnection; grpcAddress: string };
   services: Services;
   /** The embedded DynamoDB's client and table, for tools that look underneath the store. */
   storage: { client: DynamoDBDocumentClient; tableName: string };
@@ -107,6 +110,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       database = demoDb.connection;
     }
     await ensureDemoSchema(database);
+    const demoGrpc = await startDemoGrpcServer({ port: options.demoGrpcPort ?? 0 }).catch(() =>
+      startDemoGrpcServer({ port: 0 }),
+    );
+    closers.push(() => demoGrpc.close());
 
     const journal = await JournaledExecutionStore.open(
       new DynamoDbStore(dynamo.client, tableName),
@@ -222,7 +229,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     baseUrl = url;
     const seeded = await seedDemo(
       { ...services, scheduling: schedulingDeps(services) },
-      { database, runtimeUrl: url },
+      { database, runtimeUrl: url, grpcAddress: demoGrpc.address },
     );
     // Scheduling starts after the seed and stops before the store (closers run in reverse).
     watermark = (await startScheduling(schedulingDeps(services), scheduler)).onWatermark;
@@ -241,7 +248,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       dataDir: options.dataDir,
       seeded,
       ...(devIdpIssuer ? { devIdpIssuer } : {}),
-      demo: { ...demoIds, database },
+      demo: { ...demoIds, database, grpcAddress: demoGrpc.address },
       services,
       storage: { client: dynamo.client, tableName },
       scheduling: { scheduler, jobs },

@@ -58,6 +58,12 @@ export function createActionEngines(
     async testConnection(kind: string, check: ConnectionCheck) {
       await (await runtimeOf(kind)).testConnection(check);
     },
+    async catalog(kind: string, check: ConnectionCheck) {
+      const runtime = await runtimeOf(kind);
+      if (!runtime.catalog)
+        throw new DoguError('bad_request', `A ${kind} data source has no catalog to choose from.`);
+      return runtime.catalog(check);
+    },
     fileKind(kind: string) {
       const files = connectors.find((c) => c.kind === kind)?.files;
       if (!files) return undefined;

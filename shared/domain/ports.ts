@@ -170,6 +170,20 @@ export interface ConnectionCheck {
   files?: DataSourceFiles;
 }
 
+/** What an action of a data source can call, for the console's pickers (e.g. a gRPC server's methods). */
+export interface Catalog {
+  entries: CatalogEntry[];
+}
+
+export interface CatalogEntry {
+  /** Unique within the catalog, e.g. "shop.v1.OrderService/GetOrder". */
+  id: string;
+  label: string;
+  description?: string;
+  /** Action fields to set when the entry is chosen, by name (e.g. service, method, request). */
+  fill: Record<string, unknown>;
+}
+
 export interface ConnectionCheckResult {
   ok: boolean;
   durationMs: number;
@@ -200,6 +214,8 @@ export interface ActionEngines {
   /** Whether the kind lets a data source name an authentication action. */
   allowsAuthAction(dataSourceKind: string): boolean;
   testConnection(dataSourceKind: string, check: ConnectionCheck): Promise<void>;
+  /** What actions of the data source can call; rejects with a DoguError when the kind has no catalog. */
+  catalog(dataSourceKind: string, check: ConnectionCheck): Promise<Catalog>;
   /** The files a data source of the kind keeps as versions (gRPC: protosets); undefined when none. */
   fileKind(dataSourceKind: string): { name: string; maxBytes: number; pinField: string } | undefined;
   /** Parses an uploaded file of the kind; rejects with a DoguError naming what is wrong. */

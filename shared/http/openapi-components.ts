@@ -31,6 +31,8 @@ const formField = z
     options: z.array(z.string()).optional(),
     default: z.unknown().optional(),
     language: z.string().optional(),
+    /** Chosen from the data source's catalog (GET …/environments/{environmentId}/catalog). */
+    catalog: z.boolean().optional(),
   })
   .meta({ id: 'FormField', description: "One input of a kind's generated form" });
 

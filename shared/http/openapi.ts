@@ -253,6 +253,25 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
       '422': 'Bad params, empty or corrupt file, or a data source kind that keeps no files',
     },
   },
+  getDataSourceCatalog: {
+    summary:
+      'What actions of the data source can call in one environment (gRPC: unary methods with request templates); 400 for a kind without a catalog, 422 when the data source cannot be asked',
+    ok: {
+      status: '200',
+      schema: z
+        .object({
+          entries: z.array(
+            z.object({
+              id: z.string(),
+              label: z.string(),
+              description: z.string().optional(),
+              fill: z.record(z.string(), z.unknown()),
+            }),
+          ),
+        })
+        .meta({ id: 'DataSourceCatalog' }),
+    },
+  },
   listConnectorKinds: {
     summary: 'Every data-source kind with its form descriptor (en/ja labels, fields, secret fields)',
     ok: { status: '200', schema: list(connectorKind) },

@@ -140,6 +140,14 @@ export const routes = [
     handler: 'upload-protoset',
     auth: 'none',
   },
+  // What actions of the data source can call (gRPC: its unary methods), for the console's pickers.
+  {
+    name: 'getDataSourceCatalog',
+    method: 'GET',
+    path: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/catalog',
+    handler: 'data-sources',
+    auth: 'bearer',
+  },
   // Every data-source kind with its form descriptor (the console renders its forms from it).
   {
     name: 'listConnectorKinds',

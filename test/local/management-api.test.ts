@@ -62,6 +62,7 @@ describe('data sources', () => {
     const list = await api.get(`${base}/data-sources`);
     expect(list.body.data.map((d: { id: string }) => d.id).sort()).toEqual([
       'demo-api',
+      'demo-grpc',
       'demo-postgres',
       'shop',
     ]);

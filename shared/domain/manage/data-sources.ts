@@ -8,7 +8,14 @@ import { DoguError, notFound } from '../errors.ts';
 import { blobKeyOf, type FileStorage } from '../files/model.ts';
 import { dataSourceFiles } from '../files/versions.ts';
 import type { DataSource, Principal } from '../model.ts';
-import type { ActionEngines, Clock, ConnectionCheckResult, Store } from '../ports.ts';
+import type {
+  ActionEngines,
+  Catalog,
+  Clock,
+  ConnectionCheck,
+  ConnectionCheckResult,
+  Store,
+} from '../ports.ts';
 import { type SecretValues, secretFieldContext } from '../secret-values.ts';
 import { authorize, requireEnvironment } from './access.ts';
 
@@ -142,6 +149,56 @@ export async function testDataSourceConnection(
   dataSourceId: string,
   environmentId: string,
 ): Promise<ConnectionCheckResult> {
+  const { dataSource, check } = await connectionCheck(
+    deps,
+    principal,
+    projectId,
+    dataSourceId,
+    environmentId,
+  );
+  const started = deps.clock.now().getTime();
+  try {
+    await deps.engines.testConnection(dataSource.kind, check);
+    return { ok: true, durationMs: deps.clock.now().getTime() - started };
+  } catch (error) {
+    const durationMs = deps.clock.now().getTime() - started;
+    if (error instanceof DoguError)
+      return { ok: false, durationMs, error: { code: error.code, message: error.message } };
+    return { ok: false, durationMs, error: { code: 'data_source_error', message: 'The connection failed.' } };
+  }
+}
+
+/** What actions of the data source can call in one environment (gRPC: its unary methods), for the console. */
+export async function dataSourceCatalog(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  dataSourceId: string,
+  environmentId: string,
+): Promise<Catalog> {
+  const { dataSource, check } = await connectionCheck(
+    deps,
+    principal,
+    projectId,
+    dataSourceId,
+    environmentId,
+  );
+  try {
+    return await deps.engines.catalog(dataSource.kind, check);
+  } catch (error) {
+    if (error instanceof DoguError) throw error;
+    throw new DoguError('data_source_error', 'The data source could not be asked what it offers.');
+  }
+}
+
+/** Authorises as for managing data sources, then opens one environment's connection to try it. */
+async function connectionCheck(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  dataSourceId: string,
+  environmentId: string,
+): Promise<{ dataSource: DataSource; check: ConnectionCheck }> {
   await authorize(deps.store, principal, projectId, 'manage_data_sources');
   const dataSource = await deps.store.getDataSource(projectId, dataSourceId);
   if (!dataSource) throw notFound('Data source', dataSourceId);
@@ -152,23 +209,17 @@ export async function testDataSourceConnection(
     );
   }
   const connection = await openConnection(deps, dataSource, environmentId);
-  const started = deps.clock.now().getTime();
-  try {
-    await deps.engines.testConnection(dataSource.kind, {
+  return {
+    dataSource,
+    check: {
       key: `test/${projectId}/${dataSourceId}/${environmentId}`,
       connection,
       signal: AbortSignal.timeout(15_000),
       ...(deps.files && deps.engines.fileKind(dataSource.kind)
         ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
         : {}),
-    });
-    return { ok: true, durationMs: deps.clock.now().getTime() - started };
-  } catch (error) {
-    const durationMs = deps.clock.now().getTime() - started;
-    if (error instanceof DoguError)
-      return { ok: false, durationMs, error: { code: error.code, message: error.message } };
-    return { ok: false, durationMs, error: { code: 'data_source_error', message: 'The connection failed.' } };
-  }
+    },
+  };
 }
 
 export async function getDataSource(

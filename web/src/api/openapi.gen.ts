@@ -95,6 +95,10 @@ export type paths = {
     /** Delete a data source no action uses */
     delete: operations["deleteDataSource"];
   };
+  "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/catalog": {
+    /** What actions of the data source can call in one environment (gRPC: unary methods with request templates); 400 for a kind without a catalog, 422 when the data source cannot be asked */
+    get: operations["getDataSourceCatalog"];
+  };
   "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/file-pin": {
     /** Pin a version for the environment (versionId), or follow the latest (null) */
     put: operations["pinFileVersion"];
@@ -429,8 +433,8 @@ export type webhooks = Record<string, never>;
 
 export type components = {
   schemas: {
-    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"];
-    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"];
+    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"];
+    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"];
     Choice: {
       label: string;
       value: string | number | boolean;
@@ -463,7 +467,17 @@ export type components = {
       label: components["schemas"]["Labels"];
       secretFields: string[];
     };
-    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"];
+    DataSourceCatalog: {
+      entries: {
+          description?: string;
+          fill: {
+            [key: string]: unknown;
+          };
+          id: string;
+          label: string;
+        }[];
+    };
+    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"];
     Execution: {
       actionId: string;
       actionVersion: number;
@@ -524,6 +538,7 @@ export type components = {
     };
     /** @description One input of a kind's generated form */
     FormField: {
+      catalog?: boolean;
       default?: unknown;
       hint?: components["schemas"]["Labels"];
       label: components["schemas"]["Labels"];
@@ -534,6 +549,89 @@ export type components = {
       secret?: boolean;
       /** @enum {string} */
       type: "text" | "textarea" | "number" | "boolean" | "password" | "select" | "key-value-list" | "code";
+    };
+    GrpcActionInput: {
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "grpc";
+      method: string;
+      name: string;
+      /** @default [] */
+      parameters?: components["schemas"]["Parameter"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      /** @default {} */
+      request?: string;
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      service: string;
+    };
+    GrpcActionInputOutput: {
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "grpc";
+      method: string;
+      name: string;
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      /** @default {} */
+      request: string;
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      service: string;
+    };
+    /** @description A gRPC data source */
+    GrpcDataSourceInput: {
+      authAction?: {
+        actionId: string;
+        cacheSeconds?: number;
+        tokenPath?: string;
+      };
+      description?: string;
+      environments: {
+        [key: string]: {
+          address: string;
+          caCertificate?: string;
+          metadata?: {
+              key: string;
+              value: string;
+            }[];
+          protosetVersionId?: string;
+          /**
+           * @default reflection
+           * @enum {string}
+           */
+          serviceSource?: "reflection" | "protoset";
+          /** @default false */
+          tls?: boolean;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "grpc";
+      name: string;
     };
     HttpActionInput: {
       /**
@@ -2379,6 +2477,54 @@ export type operations = {
       /** @description Done */
       204: {
         content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** What actions of the data source can call in one environment (gRPC: unary methods with request templates); 400 for a kind without a catalog, 422 when the data source cannot be asked */
+  getDataSourceCatalog: {
+    parameters: {
+      path: {
+        projectId: string;
+        dataSourceId: string;
+        environmentId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["DataSourceCatalog"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {

@@ -67,6 +67,12 @@ export const editorsEn: Record<string, string> = {
   'editors.actions.parameterLabel': 'Label of parameter {n}',
   'editors.actions.parameterExtra': 'Other settings of parameter {n} (JSON)',
   'editors.actions.parameterExtraHint': 'e.g. {"default": 20, "min": 1, "max": 1000, "integer": true}',
+  'editors.actions.catalog': 'Choose from the data source',
+  'editors.actions.catalogHint':
+    'Lists what the data source offers in this environment (gRPC: unary methods); choosing one fills the fields below.',
+  'editors.actions.catalogLoad': 'List from the data source',
+  'editors.actions.catalogLoading': 'Asking the data source…',
+  'editors.actions.catalogChoose': 'Choose one of {n}…',
   'editors.actions.extraNotJson': 'Enter the other settings as a JSON object.',
   'editors.actions.required': 'Required',
   'editors.actions.addParameter': 'Add a parameter',

@@ -67,6 +67,12 @@ export const editorsJa: Record<string, string> = {
   'editors.actions.parameterLabel': 'パラメーター {n} のラベル',
   'editors.actions.parameterExtra': 'パラメーター {n} のその他の設定（JSON）',
   'editors.actions.parameterExtraHint': '例: {"default": 20, "min": 1, "max": 1000, "integer": true}',
+  'editors.actions.catalog': 'データソースから選ぶ',
+  'editors.actions.catalogHint':
+    'この環境でデータソースが提供するもの（gRPC: 単項メソッド）を一覧します。選ぶと下の項目に入ります。',
+  'editors.actions.catalogLoad': 'データソースから一覧を取得',
+  'editors.actions.catalogLoading': 'データソースに問い合わせ中…',
+  'editors.actions.catalogChoose': '{n} 件から選ぶ…',
   'editors.actions.extraNotJson': 'その他の設定は JSON オブジェクトで入力してください。',
   'editors.actions.required': '必須',
   'editors.actions.addParameter': 'パラメーターを追加',
