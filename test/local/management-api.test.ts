@@ -336,6 +336,7 @@ describe('OpenAPI', () => {
       expect.arrayContaining(['executeAction', 'putAction', 'putDataSource', 'putSecret']),
     );
     expect(operations).not.toContain('localLogin');
-    expect(JSON.stringify(document.components.schemas.ActionInput)).toContain('"statements"');
+    expect(JSON.stringify(document.components.schemas.ActionInput)).toContain('SqlActionInput');
+    expect(JSON.stringify(document.components.schemas.SqlActionInput)).toContain('"statements"');
   });
 });
