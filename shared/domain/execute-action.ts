@@ -13,6 +13,7 @@ import { bindArguments, type MasterData } from './parameters.ts';
 import type { ActionEngines, Clock, IdGenerator, Store } from './ports.ts';
 import { limitResults } from './result-limits.ts';
 import type { ReviewRequest } from './reviews.ts';
+import { SecretRedactor } from './secret-redaction.ts';
 import { type SecretValues, secretContext } from './secret-values.ts';
 
 export interface ExecutionDeps {
@@ -196,18 +197,28 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
     ...(await configurationValues(deps, action, dataSource, environmentId)),
   };
 
-  const results = await deps.engines.run({
-    action,
-    dataSource,
-    environmentId,
-    connection: await openConnection(deps, dataSource, environmentId),
-    key: `${dataSource.projectId}/${dataSource.id}/${environmentId}`,
-    values,
-    signal: input.signal,
-    deadlineAt: input.deadlineAt,
-    callAction: (actionId) => callAction(deps, input, actionId),
-  });
-  return { bound, results };
+  const connection = await openConnection(deps, dataSource, environmentId);
+  // The secrets this run holds: what the action refers to and the data source's secret fields.
+  const redactor = new SecretRedactor([
+    ...Object.entries(values).flatMap(([name, value]) => (name.startsWith('secrets.') ? [value] : [])),
+    ...deps.engines.secretFields(dataSource.kind).map((field) => connection[field]),
+  ]);
+  try {
+    const results = await deps.engines.run({
+      action,
+      dataSource,
+      environmentId,
+      connection,
+      key: `${dataSource.projectId}/${dataSource.id}/${environmentId}`,
+      values,
+      signal: input.signal,
+      deadlineAt: input.deadlineAt,
+      callAction: (actionId) => callAction(deps, input, actionId),
+    });
+    return { bound, results: redactor.results(results) };
+  } catch (error) {
+    throw redactor.error(error);
+  }
 }
 
 /** Runs another action of the project (e.g. an authentication action) for the same caller, without arguments. */

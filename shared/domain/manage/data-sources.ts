@@ -7,6 +7,7 @@ import type { DataSourceInput } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { DataSource, Principal } from '../model.ts';
 import type { ActionEngines, Clock, ConnectionCheckResult, Store } from '../ports.ts';
+import { SecretRedactor } from '../secret-redaction.ts';
 import { type SecretValues, secretFieldContext } from '../secret-values.ts';
 import { authorize, requireEnvironment } from './access.ts';
 
@@ -153,8 +154,12 @@ export async function testDataSourceConnection(
     return { ok: true, durationMs: deps.clock.now().getTime() - started };
   } catch (error) {
     const durationMs = deps.clock.now().getTime() - started;
-    if (error instanceof DoguError)
-      return { ok: false, durationMs, error: { code: error.code, message: error.message } };
+    if (error instanceof DoguError) {
+      const redactor = new SecretRedactor(
+        deps.engines.secretFields(dataSource.kind).map((field) => connection[field]),
+      );
+      return { ok: false, durationMs, error: { code: error.code, message: redactor.text(error.message) } };
+    }
     return { ok: false, durationMs, error: { code: 'data_source_error', message: 'The connection failed.' } };
   }
 }
