@@ -6,6 +6,7 @@
 
 import { type RunContext, resolveExecutableAction } from './authorize.ts';
 import type { FileValue } from './definitions/parameter.ts';
+import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
 import { DoguError } from './errors.ts';
 import { openConnection } from './manage/data-sources.ts';
 import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
@@ -71,6 +72,7 @@ export async function executeAction(
     ...request.context,
     ...(request.review ? { version: request.review.version } : {}),
   });
+  await refuseUnpublishedSecretReads(deps, action, environment.id);
   if (action.review?.required && !request.review) return requestReview(deps, request, action, environment.id);
   const dataSource = await deps.store.getDataSource(action.projectId, action.dataSourceId);
   if (!dataSource?.environments[environment.id]) {
