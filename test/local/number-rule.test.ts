@@ -57,6 +57,34 @@ describe('numbers beyond what is kept exactly', () => {
     });
     expect(cron.status).toBe(422);
     expect(cron.body.errors[0].pointer).toBe('#/arguments/min_total');
+    const env = '/api/v1/projects/demo/environments/development';
+    const elsewhere: [string, string, string][] = [
+      [findOrders, '{"arguments":{"min_total":12345678901234567},"async":true}', '#/arguments/min_total'],
+      [
+        `${env}/reservations`,
+        '{"actionId":"find-orders","runAt":"2030-01-01T00:00:00Z","arguments":{"limit":1e308}}',
+        '#/arguments/limit',
+      ],
+      [
+        `${env}/actions/find-orders/batches`,
+        '{"rows":[{"limit":1},{"limit":9007199254740993}]}',
+        '#/rows/1/limit',
+      ],
+    ];
+    for (const [path, body, pointer] of elsewhere) {
+      const refused = await postJson(runtime, path, { token, body });
+      expect(refused.status, path).toBe(422);
+      expect(refused.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual([pointer]);
+    }
+    const defaults = await fetch(`${runtime.url}/api/v1/projects/demo/actions/big-default`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"id":"big-default","name":"Big","kind":"sql","dataSourceId":"demo-postgres","parameters":[{"name":"n","kind":"number","default":1e308}],"statements":[{"title":"t","sql":"SELECT {{ n }}"}]}',
+    });
+    expect(defaults.status).toBe(422);
+    expect(((await defaults.json()) as { errors: { pointer: string }[] }).errors[0]!.pointer).toBe(
+      '#/parameters/0/default',
+    );
 
     const later = await run(runtime, token, '{"arguments":{"min_total":5}}');
     expect(later.status).toBe(200);
