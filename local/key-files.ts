@@ -90,6 +90,14 @@ async function keepPrivate(path: string): Promise<void> {
   logger.warn('a key file was readable by others; its mode is now 0600', { file: path });
 }
 
+/** The data directory holds the store's files (made with the default umask): others may not enter it. */
+export async function keepDataDirPrivate(dataDir: string): Promise<void> {
+  const { mode } = await stat(dataDir);
+  if ((mode & 0o077) === 0) return;
+  await chmod(dataDir, 0o700);
+  logger.warn('the data directory was open to others; its mode is now 0700', { dir: dataDir });
+}
+
 const isInside = (dir: string, path: string) => {
   const offset = relative(resolve(dir), resolve(path));
   return offset !== '' && !offset.startsWith('..') && !isAbsolute(offset);

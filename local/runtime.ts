@@ -31,7 +31,7 @@ import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
 import { JournaledSchedulingStore } from './journaled-scheduling-store.ts';
-import { loadKey } from './key-files.ts';
+import { keepDataDirPrivate, loadKey } from './key-files.ts';
 import { LocalJobRunner } from './local-job-runner.ts';
 import { type Delivery, LocalScheduler } from './local-scheduler.ts';
 import { startScheduling } from './scheduling-startup.ts';
@@ -70,6 +70,7 @@ export interface LocalRuntime {
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  await keepDataDirPrivate(options.dataDir);
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const closeOne of closers.reverse()) await closeOne().catch(() => {});

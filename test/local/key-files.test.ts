@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadKey } from '../../local/key-files.ts';
+import { keepDataDirPrivate, loadKey } from '../../local/key-files.ts';
 import { logger } from '../../shared/commons/logger.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
@@ -49,6 +49,13 @@ describe('keys', () => {
     await chmod(path, 0o644);
     await loadKey(dataDir, 'signing-key', {});
     expect(await modeOf(path)).toBe(0o600);
+  });
+
+  it('narrows a data directory others may enter', async () => {
+    await freshDirs();
+    await chmod(dataDir, 0o755);
+    await keepDataDirPrivate(dataDir);
+    expect(await modeOf(dataDir)).toBe(0o700);
   });
 
   it('from the environment: nothing is written to the data directory and nothing is warned', async () => {
