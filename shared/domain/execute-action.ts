@@ -4,7 +4,7 @@
  * refers to, run it within the time limit, limit the result, record it.
  */
 
-import { type RunContext, resolveExecutableAction } from './authorize.ts';
+import { actionForEnvironment, type RunContext, resolveExecutableAction } from './authorize.ts';
 import type { FileValue } from './definitions/parameter.ts';
 import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
 import { DoguError } from './errors.ts';
@@ -236,12 +236,15 @@ async function callAction(
       `Action '${actionId}' is called more than ${maxCallDepth} levels deep (does it call itself?).`,
     );
   }
-  const called = await deps.store.getAction(input.action.projectId, actionId);
-  if (!called)
+  const head = await deps.store.getAction(input.action.projectId, actionId);
+  if (!head)
     throw new DoguError(
       'data_source_error',
       `The action '${actionId}' called by '${input.action.id}' does not exist.`,
     );
+  // A called action follows the same version rules as one run directly (decision 0026).
+  const called = await actionForEnvironment(deps.store, head, input.environmentId);
+  await refuseUnpublishedSecretReads(deps, called, input.environmentId);
   const source = await deps.store.getDataSource(input.action.projectId, called.dataSourceId);
   if (!source?.environments[input.environmentId]) {
     throw new DoguError(

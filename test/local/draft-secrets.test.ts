@@ -92,4 +92,21 @@ describe('drafts that read secrets', () => {
     expect(plain.status).toBe(201);
     expect((await developer.execute('plain', {}, 'production')).status).toBe(200);
   });
+
+  it('hold for an authentication action called by another action, which runs its published version', async () => {
+    const login = (await admin.get(`${base}/actions/demo-api-login`)).body;
+    const { createdAt: _c, updatedAt: _u, updatedBy: _b, projectId: _p, ...definition } = login;
+    const edited = await developer.put(`${base}/actions/demo-api-login`, {
+      ...definition,
+      headers: [{ key: 'X-Peek', value: '{{ secrets.prod_token }}' }],
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const refused = await admin.execute('exchange-rates', {}, 'production');
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain(`Version ${edited.body.version} of action 'demo-api-login' reads`);
+
+    // Production pinned to the version before the edit: the edit does not reach it.
+    await admin.put(`${base}/actions/demo-api-login/publications/production`, { version: login.version });
+    expect((await admin.execute('exchange-rates', {}, 'production')).status).toBe(200);
+  });
 });
