@@ -123,3 +123,27 @@ function endOfString(text: string, start: number): number {
   }
   return i;
 }
+
+/**
+ * The first number within a value (already read) that cannot be kept, with its pointer; the last line
+ * of defence where values are stored. Binary data and other class instances are not looked into.
+ */
+export function firstUnkeptNumber(value: unknown): InexactNumber | undefined {
+  const pending: [unknown, string][] = [[value, '']];
+  while (pending.length > 0) {
+    const [current, at] = pending.pop()!;
+    if (typeof current === 'number') {
+      const problem = numberProblem(current);
+      if (problem) return { pointer: at || '/', literal: String(current), problem };
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) pending.push([current[i], `${at}/${i}`]);
+    } else if (
+      current &&
+      typeof current === 'object' &&
+      Object.getPrototypeOf(current) === Object.prototype
+    ) {
+      for (const [key, item] of Object.entries(current)) pending.push([item, `${at}/${escapePointer(key)}`]);
+    }
+  }
+  return undefined;
+}
