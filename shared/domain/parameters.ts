@@ -206,7 +206,7 @@ function number(
   if (typeof result !== 'number' || !Number.isFinite(result)) refuse('must be a finite number.');
   const n = result as number;
   const inexact = numberProblem(n);
-  if (inexact) refuse(`${n} ${inexact}`);
+  if (inexact) refuse(`is ${n}, which ${inexact}`);
   if (parameter.integer && !Number.isInteger(n)) refuse('must be a whole number.');
   if (parameter.min !== undefined && n < parameter.min) refuse(`must be at least ${parameter.min}.`);
   if (parameter.max !== undefined && n > parameter.max) refuse(`must be at most ${parameter.max}.`);
@@ -244,7 +244,7 @@ function item_(
     refuse(`item ${index} must be a finite number.`);
   }
   const inexact = kind === 'number' ? numberProblem(value as number) : undefined;
-  if (inexact) refuse(`item ${index} ${inexact}`);
+  if (inexact) refuse(`item ${index} is ${value}, which ${inexact}`);
   if (kind === 'text' && typeof value !== 'string') refuse(`item ${index} must be a string.`);
   if (kind === 'text') noNul(value as string, `item ${index} `);
   return value as string | number;

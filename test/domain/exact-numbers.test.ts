@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { inexactNumbersIn, literalProblem } from '../../shared/domain/exact-numbers.ts';
+import type { DoguError } from '../../shared/domain/errors.ts';
+import { firstUnkeptNumber, inexactNumbersIn, literalProblem } from '../../shared/domain/exact-numbers.ts';
+import { bindArguments } from '../../shared/domain/parameters.ts';
 
 describe('the number rule', () => {
   it('keeps numbers a double holds exactly as written', () => {
@@ -39,5 +41,38 @@ describe('the number rule', () => {
   it('reads deeply nested bodies without exhausting the stack', () => {
     const depth = 200_000;
     expect(inexactNumbersIn(`${'['.repeat(depth)}1${']'.repeat(depth)}`)).toEqual([]);
+  });
+
+  it('applies to number parameters whatever the source (defaults, stored jobs, query strings)', () => {
+    const bind = (value: unknown, itemKind = false) =>
+      bindArguments(
+        [
+          itemKind
+            ? { name: 'n', kind: 'array', itemKind: 'number', format: 'json' }
+            : { name: 'n', kind: 'number', default: 2 ** 60 },
+        ],
+        value === undefined ? {} : { n: value },
+        { system: {} },
+      );
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as DoguError).errors?.[0]?.detail;
+      }
+      return undefined;
+    };
+    expect(refusal(() => bind(undefined))).toBe(
+      `'n' is ${2 ** 60}, which is beyond ±9007199254740991 (2^53−1), so it would not be kept exactly; send such amounts or ids as text.`,
+    );
+    expect(refusal(() => bind([1, 1e-200], true))).toMatch(/item 1 is 1e-200, which is closer to zero/);
+    expect(bind(12.5)).toEqual({ n: 12.5 });
+  });
+
+  it('finds an unkept number in a stored value, not looking into binary data', () => {
+    expect(firstUnkeptNumber({ a: [1, { 'b/c': 2 ** 60 }], d: new Uint8Array(3) })).toMatchObject({
+      pointer: '/a/1/b~1c',
+    });
+    expect(firstUnkeptNumber({ a: [1, 2.5], d: new Uint8Array(3) })).toBeUndefined();
   });
 });
