@@ -117,5 +117,5 @@ describe('keys', () => {
     await expect(stat(join(dataDir, 'secrets-key'))).rejects.toThrow(/ENOENT/);
     await expect(stat(join(dataDir, 'signing-key'))).rejects.toThrow(/ENOENT/);
     expect(await modeOf(keys.DOGU_SIGNING_KEY_FILE)).toBe(0o600);
-  });
+  }, 120_000);
 });

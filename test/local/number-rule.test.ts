@@ -95,7 +95,7 @@ describe('numbers beyond what is kept exactly', () => {
     for (const id of [kept.body.id, later.body.id]) {
       expect((await runtime.services.store.getExecution(id))?.status).toBe('succeeded');
     }
-  });
+  }, 120_000);
 
   it('a record the store refuses is quarantined once; the others and the next start go on', async () => {
     const store = runtime!.services.store;
@@ -123,9 +123,11 @@ describe('numbers beyond what is kept exactly', () => {
       .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.record.id).sort()).toEqual(['exe_poison_left', 'exe_poison_live']);
     // The store names what it refuses: the record's field and why.
-    expect(lines[0].reason).toMatch(/The value 1e\+308 at \/.*\/arguments\/min_total cannot be stored: it is beyond/);
+    expect(lines[0].reason).toMatch(
+      /The value 1e\+308 at \/.*\/arguments\/min_total cannot be stored: it is beyond/,
+    );
     // The runtime goes on storing after a quarantine.
     const next = await run(runtime, await loginToken(runtime), '{"arguments":{"min_total":3}}');
     expect(next.status).toBe(200);
-  });
+  }, 120_000);
 });

@@ -157,5 +157,5 @@ describe('secrets in database error messages', () => {
       expect(content.includes(secretCanary), file).toBe(false);
       expect(content.includes(passwordCanary), file).toBe(false);
     }
-  });
+  }, 120_000);
 });
