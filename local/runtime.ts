@@ -1,11 +1,10 @@
 /**
  * The embedded runtime: the whole service in one Node process. The same
  * handlers as on AWS, with dynalite for DynamoDB, PGlite for the demo
- * database, and a signing key file, all under one data directory.
+ * database, all under one data directory; the keys may live elsewhere (local/key-files.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -42,6 +41,7 @@ import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
 import { JournaledSchedulingStore } from './journaled-scheduling-store.ts';
+import { keepDataDirPrivate, loadKey } from './key-files.ts';
 import { LocalJobRunner } from './local-job-runner.ts';
 import { type Delivery, LocalScheduler } from './local-scheduler.ts';
 import { startScheduling } from './scheduling-startup.ts';
@@ -88,6 +88,7 @@ export interface LocalRuntime {
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  await keepDataDirPrivate(options.dataDir);
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
@@ -150,7 +151,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       `local-${process.pid}`,
       logSchedulingError,
     );
-    const secrets = new SecretValues(new LocalSecretCipher(await keyFile(options.dataDir, 'secrets-key')));
+    const secrets = new SecretValues(new LocalSecretCipher(await loadKey(options.dataDir, 'secrets-key')));
     const wakeups = new TimerWakeups(() => notifications.drainDue());
     const channels = new HttpNotificationChannels(new SmtpMailer());
     const notifications = new NotificationCenter({
@@ -166,7 +167,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const services: Services = {
       store,
       definitions: store,
-      tokens: new TokenService(await keyFile(options.dataDir, 'signing-key')),
+      tokens: new TokenService(await loadKey(options.dataDir, 'signing-key')),
       engines,
       audit,
       secrets,
@@ -278,17 +279,6 @@ function deliver(services: Services, delivery: Delivery) {
 function logSchedulingError(error: unknown, what: string) {
   const message = error instanceof Error ? error.message : String(error);
   console.error(JSON.stringify({ level: 'ERROR', message: 'scheduling failed', what, error: message }));
-}
-
-/** 32 random bytes made on first start, readable only by this user. Back them up with the data. */
-async function keyFile(dataDir: string, name: string): Promise<Uint8Array> {
-  const path = join(dataDir, name);
-  try {
-    await writeFile(path, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'EEXIST') throw error;
-  }
-  return Buffer.from((await readFile(path, 'utf8')).trim(), 'base64');
 }
 
 /** The address this process reaches itself at: a wildcard listen address is reached on loopback. */

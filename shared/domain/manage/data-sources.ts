@@ -16,6 +16,7 @@ import type {
   ConnectionCheckResult,
   Store,
 } from '../ports.ts';
+import { SecretRedactor } from '../secret-redaction.ts';
 import { type SecretValues, secretFieldContext } from '../secret-values.ts';
 import { authorize, requireEnvironment } from './access.ts';
 
@@ -162,8 +163,10 @@ export async function testDataSourceConnection(
     return { ok: true, durationMs: deps.clock.now().getTime() - started };
   } catch (error) {
     const durationMs = deps.clock.now().getTime() - started;
-    if (error instanceof DoguError)
-      return { ok: false, durationMs, error: { code: error.code, message: error.message } };
+    if (error instanceof DoguError) {
+      const message = secretsOf(deps, dataSource, check).text(error.message);
+      return { ok: false, durationMs, error: { code: error.code, message } };
+    }
     return { ok: false, durationMs, error: { code: 'data_source_error', message: 'The connection failed.' } };
   }
 }
@@ -186,10 +189,14 @@ export async function dataSourceCatalog(
   try {
     return await deps.engines.catalog(dataSource.kind, check);
   } catch (error) {
-    if (error instanceof DoguError) throw error;
+    if (error instanceof DoguError) throw secretsOf(deps, dataSource, check).error(error);
     throw new DoguError('data_source_error', 'The data source could not be asked what it offers.');
   }
 }
+
+/** The data source's secret fields (a password a server may echo), to redact from what it answers. */
+const secretsOf = (deps: ManageDeps, dataSource: DataSource, check: ConnectionCheck) =>
+  new SecretRedactor(deps.engines.secretFields(dataSource.kind).map((field) => check.connection[field]));
 
 /** Authorises as for managing data sources, then opens one environment's connection to try it. */
 async function connectionCheck(
