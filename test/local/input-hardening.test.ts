@@ -219,3 +219,43 @@ describe('malformed input answers 4xx Problem Details (item 7)', () => {
     expect(bodyOf(text)).toMatchObject({ status: 400, code: 'bad_request' });
   });
 });
+
+describe("user groups hold only this project's service accounts (item 8)", () => {
+  it("refuses another project's service account, as members do, and keeps this project's", async () => {
+    const at = new Date().toISOString();
+    const store = runtime.services.store;
+    await store.createProject({ id: 'elsewhere', name: 'Elsewhere', createdAt: at });
+    const account = (projectId: string, id: string) => ({
+      projectId,
+      id,
+      email: `${id}@${projectId}.sa.dogu`,
+      name: id,
+      createdAt: at,
+      updatedAt: at,
+      tokenGeneration: 1,
+    });
+    await store.saveServiceAccount(account('elsewhere', 'sa_foreign'), true);
+    await store.saveServiceAccount(account('demo', 'sa_local'), true);
+
+    const asMember = await admin.put('/api/v1/projects/demo/members/sa_foreign', { role: 'member' });
+    expect(asMember.status).toBe(404);
+    const inGroup = await admin.put('/api/v1/projects/demo/user-groups/robots', {
+      id: 'robots',
+      name: 'Robots',
+      role: 'developer',
+      members: ['sa_local', 'sa_foreign'],
+    });
+    expectProblem(inGroup, 422, 'invalid_definition');
+    expect(inGroup.body.errors).toEqual([
+      { pointer: '#/members/1', detail: "service account 'sa_foreign' does not exist in project 'demo'" },
+    ]);
+    expect(await store.listUserGroupsOfPrincipal('demo', 'sa_foreign')).toEqual([]);
+    const local = await admin.put('/api/v1/projects/demo/user-groups/robots', {
+      id: 'robots',
+      name: 'Robots',
+      role: 'developer',
+      members: ['sa_local'],
+    });
+    expect(local.status).toBe(201);
+  });
+});
