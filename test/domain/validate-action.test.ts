@@ -176,3 +176,16 @@ describe('validateAction: text patterns (docs/decisions/0027)', () => {
     expect(found[2]!.detail).toBe('is longer than 1000 characters');
   });
 });
+
+describe('validateAction: HTTP action paths stay under the data source URL', () => {
+  it('refuses a path with a dot segment when the action is saved, naming #/path', () => {
+    for (const path of ['/v1/../admin', '/%2e%2e/admin']) {
+      expect(problems(http({ method: 'GET', path }))).toEqual([
+        {
+          pointer: '#/path',
+          detail: expect.stringMatching(/^must not contain '\.' or '\.\.' segments/),
+        },
+      ]);
+    }
+  });
+});
