@@ -193,6 +193,25 @@ describe('malformed input answers 4xx Problem Details (item 7)', () => {
   });
 
   it('refuses malformed and over-long path parameters, naming them', async () => {
+    const job = await admin.post(`${env}/cron-jobs`, {
+      name: 'Retry target',
+      schedule: {
+        kind: 'form',
+        days: { by: 'weekday', weekdays: ['MON'] },
+        times: { kind: 'fixed', times: ['02:30'] },
+      },
+      actionId: 'pattern-echo',
+      arguments: { words: 'hello' },
+    });
+    expect(job.status).toBe(201);
+    const noSuchTime = await admin.post(
+      `${env}/cron-jobs/${job.body.id}/runs/2026-02-30T02%3A30%3A00Z/retry`,
+      {},
+    );
+    expectProblem(noSuchTime, 400, 'bad_request');
+    expect(noSuchTime.body.detail).toBe(
+      "'2026-02-30T02:30:00Z' is not a scheduled time: is not a valid date: no such day or time on the calendar.",
+    );
     const badEscape = await admin.post(`${env}/cron-jobs/job1/runs/%ZZ/retry`, {});
     expectProblem(badEscape, 400, 'bad_request');
     expect(badEscape.body.detail).toContain("'scheduledAt'");
