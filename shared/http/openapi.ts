@@ -24,6 +24,7 @@ import {
   projectInputSchema,
   projectSettingsSchema,
 } from '../domain/manage/projects.ts';
+import { networkPolicySchema, ruleInputSchema, targetInputSchema } from '../domain/notifications/input.ts';
 import { cronJobInputSchema, schedulePreviewSchema } from '../domain/scheduling/cron-job-input.ts';
 import { reservationInputSchema } from '../domain/scheduling/reservations.ts';
 import {
@@ -276,6 +277,44 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   deleteTrustPolicy: { summary: 'Delete a trust policy (its tokens stop working)', ok: { status: '204' } },
   listAuditLog: { summary: 'Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=)' },
   exportAuditLog: { summary: 'Download matching audit entries (?format=csv|json)' },
+  // Notifications (docs/notifications.md)
+  getNotificationSettings: {
+    summary: 'Targets (secrets never returned, only hasSecret), rules and the private-network policy',
+  },
+  putNotificationNetworkPolicy: {
+    summary: 'Allow or refuse targets on loopback and private networks',
+    body: networkPolicySchema,
+  },
+  createNotificationTarget: {
+    summary: 'Add a webhook (HMAC-signed), Slack or e-mail target; secret fields are write-only',
+    body: targetInputSchema,
+    ok: { status: '201' },
+  },
+  putNotificationTarget: {
+    summary: 'Change a target; an omitted secret field keeps the stored one',
+    body: targetInputSchema,
+  },
+  deleteNotificationTarget: {
+    summary: 'Delete a target no rule uses',
+    ok: { status: '204' },
+  },
+  testNotificationTarget: {
+    summary: 'Send a test notification now (one attempt) and answer with its delivery',
+  },
+  createNotificationRule: {
+    summary: 'Notify targets of failure, recovery, time-out or reviews of an action, cron job or batches',
+    body: ruleInputSchema,
+    ok: { status: '201' },
+  },
+  putNotificationRule: {
+    summary: 'Replace a rule',
+    body: ruleInputSchema,
+  },
+  deleteNotificationRule: { summary: 'Delete a rule', ok: { status: '204' } },
+  listNotificationDeliveries: {
+    summary:
+      'The delivery log, newest first: target, event, attempts with status code or error (?limit=&cursor=)',
+  },
 };
 
 function operationOf(route: Route): ZodOpenApiOperationObject {

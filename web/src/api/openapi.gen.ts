@@ -229,6 +229,42 @@ export type paths = {
     /** Remove a member (and from every user group) */
     delete: operations["deleteMember"];
   };
+  "/api/v1/projects/{projectId}/notifications": {
+    /** Targets (secrets never returned, only hasSecret), rules and the private-network policy */
+    get: operations["getNotificationSettings"];
+  };
+  "/api/v1/projects/{projectId}/notifications/deliveries": {
+    /** The delivery log, newest first: target, event, attempts with status code or error (?limit=&cursor=) */
+    get: operations["listNotificationDeliveries"];
+  };
+  "/api/v1/projects/{projectId}/notifications/network-policy": {
+    /** Allow or refuse targets on loopback and private networks */
+    put: operations["putNotificationNetworkPolicy"];
+  };
+  "/api/v1/projects/{projectId}/notifications/rules": {
+    /** Notify targets of failure, recovery, time-out or reviews of an action, cron job or batches */
+    post: operations["createNotificationRule"];
+  };
+  "/api/v1/projects/{projectId}/notifications/rules/{ruleId}": {
+    /** Replace a rule */
+    put: operations["putNotificationRule"];
+    /** Delete a rule */
+    delete: operations["deleteNotificationRule"];
+  };
+  "/api/v1/projects/{projectId}/notifications/targets": {
+    /** Add a webhook (HMAC-signed), Slack or e-mail target; secret fields are write-only */
+    post: operations["createNotificationTarget"];
+  };
+  "/api/v1/projects/{projectId}/notifications/targets/{targetId}": {
+    /** Change a target; an omitted secret field keeps the stored one */
+    put: operations["putNotificationTarget"];
+    /** Delete a target no rule uses */
+    delete: operations["deleteNotificationTarget"];
+  };
+  "/api/v1/projects/{projectId}/notifications/targets/{targetId}/test": {
+    /** Send a test notification now (one attempt) and answer with its delivery */
+    post: operations["testNotificationTarget"];
+  };
   "/api/v1/projects/{projectId}/review-requests": {
     /** Review requests (?status=&actionId=) */
     get: operations["listReviewRequests"];
@@ -4484,6 +4520,636 @@ export type operations = {
     responses: {
       /** @description Done */
       204: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Targets (secrets never returned, only hasSecret), rules and the private-network policy */
+  getNotificationSettings: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The delivery log, newest first: target, event, attempts with status code or error (?limit=&cursor=) */
+  listNotificationDeliveries: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Allow or refuse targets on loopback and private networks */
+  putNotificationNetworkPolicy: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          allowPrivateNetworks: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Notify targets of failure, recovery, time-out or reviews of an action, cron job or batches */
+  createNotificationRule: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          events: ("failure" | "recovery" | "timeout" | "review_waiting" | "review_decided")[];
+          subject: {
+            id: string;
+            /** @enum {string} */
+            kind: "action" | "cron_job" | "batch";
+          };
+          targetIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Replace a rule */
+  putNotificationRule: {
+    parameters: {
+      path: {
+        projectId: string;
+        ruleId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          events: ("failure" | "recovery" | "timeout" | "review_waiting" | "review_decided")[];
+          subject: {
+            id: string;
+            /** @enum {string} */
+            kind: "action" | "cron_job" | "batch";
+          };
+          targetIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Delete a rule */
+  deleteNotificationRule: {
+    parameters: {
+      path: {
+        projectId: string;
+        ruleId: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      204: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Add a webhook (HMAC-signed), Slack or e-mail target; secret fields are write-only */
+  createNotificationTarget: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": OneOf<[{
+          /** @constant */
+          kind: "webhook";
+          name: string;
+          signingSecret?: string;
+          url: string;
+        }, {
+          /** @constant */
+          kind: "slack";
+          name: string;
+          url?: string;
+        }, {
+          /** Format: email */
+          from: string;
+          /** @constant */
+          kind: "email";
+          name: string;
+          smtp?: {
+            host: string;
+            password?: string;
+            port: number;
+            /** @default false */
+            secure?: boolean;
+            username?: string;
+          };
+          to: string[];
+        }]>;
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Change a target; an omitted secret field keeps the stored one */
+  putNotificationTarget: {
+    parameters: {
+      path: {
+        projectId: string;
+        targetId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": OneOf<[{
+          /** @constant */
+          kind: "webhook";
+          name: string;
+          signingSecret?: string;
+          url: string;
+        }, {
+          /** @constant */
+          kind: "slack";
+          name: string;
+          url?: string;
+        }, {
+          /** Format: email */
+          from: string;
+          /** @constant */
+          kind: "email";
+          name: string;
+          smtp?: {
+            host: string;
+            password?: string;
+            port: number;
+            /** @default false */
+            secure?: boolean;
+            username?: string;
+          };
+          to: string[];
+        }]>;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Delete a target no rule uses */
+  deleteNotificationTarget: {
+    parameters: {
+      path: {
+        projectId: string;
+        targetId: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      204: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Send a test notification now (one attempt) and answer with its delivery */
+  testNotificationTarget: {
+    parameters: {
+      path: {
+        projectId: string;
+        targetId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
         content: never;
       };
       /** @description The request is malformed: JSON, query or path */
