@@ -10,9 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TokenService } from '../shared/adapters/auth/token-service.ts';
+import { LocalBlobStore } from '../shared/adapters/blobs/local-blob-store.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
+import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
@@ -23,7 +25,9 @@ import { TimerWakeups } from '../shared/adapters/notifications/timer-wakeups.ts'
 import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
 import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-config.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
+import type { ConnectorDefinition } from '../shared/connectors/connector.ts';
 import { createActionEngines } from '../shared/connectors/engines.ts';
+import { connectors as registeredConnectors } from '../shared/connectors/index.ts';
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
 import { NotificationCenter } from '../shared/domain/notifications/center.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
@@ -58,6 +62,8 @@ export interface LocalRuntimeOptions {
   notificationRetryDelaysMs?: number[];
   /** Time-out of one notification attempt; default 5 s. */
   notificationTimeoutMs?: number;
+  /** The data-source kinds served (tests add kinds of their own); default: the registry. */
+  connectors?: readonly ConnectorDefinition[];
 }
 
 export interface LocalRuntime {
@@ -120,7 +126,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // One process owns the data directory, so evicting on write keeps the cache exact; the TTL
     // only bounds memory for definitions nobody asks for any more.
     const store = new CachingStore(journal, 5 * 60_000);
-    const engines = createActionEngines({ poolSize: options.demoDatabaseUrl ? 10 : 4 });
+    const engines = createActionEngines(
+      { poolSize: options.demoDatabaseUrl ? 10 : 4 },
+      options.connectors ?? registeredConnectors,
+    );
     closers.push(() => engines.close());
     // The IdP's issuer is this runtime's URL, known once the server listens (below).
     let baseUrl = '';
@@ -173,6 +182,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       scheduler,
       jobs,
       notifications,
+      files: await localFileStorage(dynamo.client, tableName, options.dataDir),
     };
     provideServices(async () => services);
 
@@ -242,6 +252,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await close();
     throw error;
   }
+}
+
+/** Uploaded files' bytes under `<dataDir>/blobs`; their records in the embedded store. */
+async function localFileStorage(client: DynamoDBDocumentClient, tableName: string, dataDir: string) {
+  const records = new DynamoDbFileStore(client, tableName);
+  const blobs = new LocalBlobStore(join(dataDir, 'blobs'));
+  await blobs.removeLeftovers();
+  return { blobs, versions: records, uploadTokens: records };
 }
 
 function deliver(services: Services, delivery: Delivery) {

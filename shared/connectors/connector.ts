@@ -87,6 +87,11 @@ export interface FileKind {
   name: string;
   maxBytes: number;
   /**
+   * The connection setting that pins one version (its id); without it the latest version is used.
+   * Defaults to `<name>VersionId` (gRPC: `protosetVersionId`).
+   */
+  pinField?: string;
+  /**
    * Parses an uploaded file before it is kept (load its parser lazily); rejects with a DoguError
    * naming what is wrong; resolves to what is shown of the version (e.g. the services found).
    */

@@ -60,7 +60,12 @@ export function createActionEngines(
     },
     fileKind(kind: string) {
       const files = connectors.find((c) => c.kind === kind)?.files;
-      return files ? { name: files.name, maxBytes: files.maxBytes } : undefined;
+      if (!files) return undefined;
+      return {
+        name: files.name,
+        maxBytes: files.maxBytes,
+        pinField: files.pinField ?? `${files.name}VersionId`,
+      };
     },
     async describeFile(kind: string, bytes: Uint8Array) {
       const files = definition(kind).files;

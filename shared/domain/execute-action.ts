@@ -7,6 +7,8 @@
 import { type RunContext, resolveExecutableAction } from './authorize.ts';
 import type { FileValue } from './definitions/parameter.ts';
 import { DoguError } from './errors.ts';
+import type { FileStorage } from './files/model.ts';
+import { dataSourceFiles } from './files/versions.ts';
 import { openConnection } from './manage/data-sources.ts';
 import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
 import type { NotificationEvent } from './notifications/model.ts';
@@ -28,6 +30,8 @@ export interface ExecutionDeps {
   maxExecutionMs: number;
   /** Reports finished runs and review requests to the project's notification rules (never blocks a run). */
   notifications?: Notifier;
+  /** Uploaded files (protosets) of data sources whose kind keeps them. */
+  files?: FileStorage;
 }
 
 export interface ExecuteActionRequest {
@@ -300,6 +304,9 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
     signal: input.signal,
     deadlineAt: input.deadlineAt,
     callAction: (actionId) => callAction(deps, input, actionId),
+    ...(deps.files && deps.engines.fileKind(dataSource.kind)
+      ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
+      : {}),
   });
   return { bound, results, values };
 }

@@ -43,6 +43,9 @@ export const connectorKind = z
     authAction: z.boolean(),
     connectionFields: z.array(formField),
     actionFields: z.array(formField),
+    files: z.object({ name: z.string(), maxBytes: z.number().int(), pinField: z.string() }).nullable().meta({
+      description: 'Files the kind keeps as versions per environment (gRPC: protosets); null when none',
+    }),
   })
   .meta({ id: 'ConnectorKind', description: 'A data-source kind and its form descriptor' });
 

@@ -5,6 +5,8 @@
  */
 import type { DataSourceInput } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';
+import { blobKeyOf, type FileStorage } from '../files/model.ts';
+import { dataSourceFiles } from '../files/versions.ts';
 import type { DataSource, Principal } from '../model.ts';
 import type { ActionEngines, Clock, ConnectionCheckResult, Store } from '../ports.ts';
 import { type SecretValues, secretFieldContext } from '../secret-values.ts';
@@ -15,6 +17,8 @@ export interface ManageDeps {
   secrets: SecretValues;
   clock: Clock;
   engines: ActionEngines;
+  /** Uploaded files (protosets) of data sources whose kind keeps them. */
+  files?: FileStorage;
 }
 
 type Connection = Record<string, unknown>;
@@ -59,6 +63,8 @@ export async function putDataSource(
   }
   const now = deps.clock.now().toISOString();
   const secretFields = deps.engines.secretFields(input.kind);
+  // The pinned file version is set on its own (file-pin): a save that leaves it out keeps it.
+  const pinField = deps.engines.fileKind(input.kind)?.pinField;
   const environments: Record<string, Connection> = {};
   for (const [environmentId, connection] of Object.entries(input.environments)) {
     const stored: Connection = { ...connection };
@@ -74,6 +80,9 @@ export async function putDataSource(
       } else if (value === undefined && kept?.[ciphertextField(field)] !== undefined) {
         stored[ciphertextField(field)] = kept[ciphertextField(field)];
       }
+    }
+    if (pinField && stored[pinField] === undefined && kept?.[pinField] !== undefined) {
+      stored[pinField] = kept[pinField];
     }
     environments[environmentId] = stored;
   }
@@ -149,6 +158,9 @@ export async function testDataSourceConnection(
       key: `test/${projectId}/${dataSourceId}/${environmentId}`,
       connection,
       signal: AbortSignal.timeout(15_000),
+      ...(deps.files && deps.engines.fileKind(dataSource.kind)
+        ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
+        : {}),
     });
     return { ok: true, durationMs: deps.clock.now().getTime() - started };
   } catch (error) {
@@ -195,6 +207,30 @@ export async function deleteDataSource(
       },
     );
   }
+  const dataSource = await deps.store.getDataSource(projectId, dataSourceId);
   if (!(await deps.store.deleteDataSource(projectId, dataSourceId)))
     throw notFound('Data source', dataSourceId);
+  if (dataSource && deps.files && deps.engines.fileKind(dataSource.kind)) {
+    await deleteAllFileVersions(
+      deps.files,
+      projectId,
+      dataSourceId,
+      await deps.store.listEnvironments(projectId),
+    );
+  }
+}
+
+/** A deleted data source's uploaded files go with it (a new one of the same id starts empty). */
+async function deleteAllFileVersions(
+  files: FileStorage,
+  projectId: string,
+  dataSourceId: string,
+  environments: { id: string }[],
+) {
+  for (const environment of environments) {
+    for (const version of await files.versions.listFileVersions(projectId, dataSourceId, environment.id)) {
+      await files.versions.deleteFileVersion(projectId, dataSourceId, environment.id, version.id);
+      await files.blobs.delete(blobKeyOf(version));
+    }
+  }
 }
