@@ -15,6 +15,7 @@ import { principalOfBearer } from '../domain/identity/access-tokens.ts';
 import type { Principal } from '../domain/model.ts';
 import { getServices, type Services } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
+import { checkPathParameters } from './path-parameters.ts';
 import { problemResponse, toDoguError } from './problem.ts';
 import { type Route, type RouteName, routeKeyOf, routeNamed } from './routes.ts';
 import { principalOfSession, sessionTokenOf } from './session-cookie.ts';
@@ -71,6 +72,7 @@ export function defineRoutes(functions: Partial<Record<RouteName, RouteFunction>
       try {
         if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
         const { route, run } = target;
+        checkPathParameters(event.pathParameters ?? {});
         services = await getServices();
         principal = await authenticate(route, event, services);
         const caller = principal;
