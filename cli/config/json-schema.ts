@@ -18,13 +18,18 @@ import {
   userGroupInFileSchema,
 } from './schema.ts';
 
+const capitalised = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
+const sharesConnection = (c: (typeof connectors)[number]) =>
+  connectors.some((other) => other !== c && other.connection === c.connection);
+
 /** Definitions under `$defs` with readable names; everything else is written inline. */
 const definitionNames = new Map<z.core.$ZodType, string>([
   [dataSourceInFileSchema, 'DataSource'],
-  // One definition per kind's connection (kinds sharing a schema share it): SqlConnection, HttpConnection …
+  // One definition per kind's connection; kinds sharing one schema share it under their action
+  // kind's name (SqlConnection), the others are named by kind (HttpConnection, S3Connection …).
   ...connectors.map((c): [z.core.$ZodType, string] => [
     connectionInFileSchema(c),
-    `${c.actionKind[0]!.toUpperCase()}${c.actionKind.slice(1)}Connection`,
+    `${capitalised(sharesConnection(c) ? c.actionKind : c.kind)}Connection`,
   ]),
   [actionInputSchema, 'Action'],
   [parameterSchema, 'Parameter'],

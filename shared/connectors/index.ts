@@ -4,8 +4,9 @@ import { grpc } from './grpc/index.ts';
 import { http } from './http/index.ts';
 import { mysql } from './mysql/index.ts';
 import { postgresql } from './postgresql/index.ts';
+import { s3 } from './s3/index.ts';
 
-export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc];
+export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc, s3];
 
 export function connectorOf(kind: string): ConnectorDefinition | undefined {
   return connectors.find((c) => c.kind === kind);

@@ -60,10 +60,12 @@ describe('the published JSON Schema', () => {
       'MasterDataList',
       'Member',
       'Parameter',
+      'S3Connection',
       'Schedule',
       'SecretReference',
       'SqlActionInput',
       'SqlConnection',
+      'StorageActionInput',
       'UserGroup',
     ]);
     expect(schema.required).toEqual(['version', 'project']);
@@ -167,7 +169,7 @@ actions:
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc\n`,
+        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, storage\n`,
       );
       expect(result.stdout).toBe('');
     } finally {

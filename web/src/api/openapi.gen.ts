@@ -433,8 +433,8 @@ export type webhooks = Record<string, never>;
 
 export type components = {
   schemas: {
-    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"];
-    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"];
+    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["StorageActionInput"];
+    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["StorageActionInputOutput"];
     Choice: {
       label: string;
       value: string | number | boolean;
@@ -477,7 +477,7 @@ export type components = {
           label: string;
         }[];
     };
-    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"];
+    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["S3DataSourceInput"];
     Execution: {
       actionId: string;
       actionVersion: number;
@@ -1116,6 +1116,34 @@ export type components = {
       /** @enum {string} */
       type: "string" | "number" | "boolean" | "bigint" | "json";
     };
+    /** @description A Amazon S3 data source */
+    S3DataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          accessKeyId?: string;
+          audience?: string;
+          /**
+           * @default keys
+           * @enum {string}
+           */
+          authentication?: "keys" | "oidc";
+          /** Format: uri */
+          endpoint?: string;
+          /** @default false */
+          forcePathStyle?: boolean;
+          region: string;
+          roleArn?: string;
+          secretAccessKey?: string;
+          /** Format: uri */
+          stsEndpoint?: string;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "s3";
+      name: string;
+    };
     SqlActionInput: {
       dataSourceId: string;
       description?: string;
@@ -1176,6 +1204,12 @@ export type components = {
         code: string;
         message: string;
       };
+      /** @description Object-storage downloads: an object that is neither media nor text */
+      file?: {
+        base64: string;
+        contentType: string;
+        name: string;
+      };
       /** @description HTTP actions: the response status, media type and size */
       http?: {
         bytes: number;
@@ -1199,6 +1233,76 @@ export type components = {
       truncated?: boolean;
       /** @description HTTP actions: a JSON or text body that is not rows */
       value?: unknown;
+    };
+    StorageActionInput: {
+      bucket: string;
+      dataSourceId: string;
+      description?: string;
+      /** @default 3600 */
+      expiresInSeconds?: number;
+      fileParameter?: string;
+      id: string;
+      /** @constant */
+      kind: "storage";
+      /**
+       * @default GET
+       * @enum {string}
+       */
+      method?: "GET" | "PUT";
+      name: string;
+      /** @default */
+      objectKey?: string;
+      /** @enum {string} */
+      operation: "upload" | "download" | "list" | "signed-url";
+      /** @default [] */
+      parameters?: components["schemas"]["Parameter"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+    };
+    StorageActionInputOutput: {
+      bucket: string;
+      dataSourceId: string;
+      description?: string;
+      /** @default 3600 */
+      expiresInSeconds: number;
+      fileParameter?: string;
+      id: string;
+      /** @constant */
+      kind: "storage";
+      /**
+       * @default GET
+       * @enum {string}
+       */
+      method: "GET" | "PUT";
+      name: string;
+      /** @default */
+      objectKey: string;
+      /** @enum {string} */
+      operation: "upload" | "download" | "list" | "signed-url";
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
     };
     UploadToken: {
       createdAt: string;
