@@ -141,11 +141,12 @@ function stsFailure(error: unknown, roleArn: string): string {
     AccessDenied: `the trust policy of ${roleArn} does not let Dogu's issuer with this audience and subject assume it (check the Federated principal, the aud and sub conditions)`,
     InvalidIdentityToken:
       "the IAM OIDC provider does not accept Dogu's token (check the provider URL equals Dogu's issuer and the audience is registered as a client ID)",
-    ExpiredTokenException: "Dogu's token had expired (check the clocks)",
+    ExpiredToken: "Dogu's token had expired (check the clocks)",
     IDPRejectedClaim: 'the identity provider claims were refused',
     IDPCommunicationError:
       "STS could not fetch Dogu's discovery document or JWKS (the issuer must be reachable from AWS)",
   };
-  const hint = hints[error.name];
-  return `${step}: ${error.name}${hint ? `: ${hint}` : ''}. ${error.message}`.trim();
+  const code = error.name.replace(/Exception$/, '');
+  const hint = hints[code];
+  return `${step}: ${code}${hint ? `: ${hint}` : ''}. STS said: ${error.message}`;
 }
