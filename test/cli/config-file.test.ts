@@ -51,6 +51,7 @@ describe('the published JSON Schema', () => {
       'Choice',
       'CronJob',
       'DataSource',
+      'GcsConnection',
       'GrpcActionInput',
       'GrpcConnection',
       'HttpActionInput',

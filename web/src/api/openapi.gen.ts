@@ -477,7 +477,7 @@ export type components = {
           label: string;
         }[];
     };
-    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["S3DataSourceInput"];
+    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["S3DataSourceInput"] | components["schemas"]["GcsDataSourceInput"];
     Execution: {
       actionId: string;
       actionVersion: number;
@@ -549,6 +549,32 @@ export type components = {
       secret?: boolean;
       /** @enum {string} */
       type: "text" | "textarea" | "number" | "boolean" | "password" | "select" | "key-value-list" | "code";
+    };
+    /** @description A Google Cloud Storage data source */
+    GcsDataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          /**
+           * @default service-account-key
+           * @enum {string}
+           */
+          authentication?: "service-account-key" | "workload-identity";
+          /** Format: uri */
+          iamCredentialsEndpoint?: string;
+          provider?: string;
+          serviceAccount?: string;
+          serviceAccountKey?: string;
+          /** Format: uri */
+          storageEndpoint?: string;
+          /** Format: uri */
+          stsEndpoint?: string;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "gcs";
+      name: string;
     };
     GrpcActionInput: {
       dataSourceId: string;
