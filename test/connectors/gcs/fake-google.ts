@@ -4,13 +4,7 @@
  * V4 signed URLs. Each checks the exact request it gets: signatures against the service account's
  * public key, Dogu's ID token against Dogu's JWKS, bearer tokens against the ones it handed out.
  */
-import {
-  createHash,
-  createVerify,
-  generateKeyPairSync,
-  type KeyObject,
-  sign,
-} from 'node:crypto';
+import { createHash, createVerify, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose';
 import { type ReceivedRequest, startHttpServer, type TestServer } from '../../support/http-server.ts';
