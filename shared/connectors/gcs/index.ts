@@ -78,8 +78,10 @@ export const gcs: ConnectorDefinition = {
     ],
     authAction: false,
   },
-  // The data source's own key or impersonated service account carries the bucket permissions.
-  cloudPermissions: [],
+  // The executing functions sign Dogu's ID tokens (federation) with the IdP keys secret; the bucket
+  // permissions belong to the data source's own credentials (docs/object-storage.md), and the
+  // federation calls (Google STS, IAM Credentials) need no AWS permission.
+  cloudPermissions: ['secretsmanager:GetSecretValue'],
   actionTexts: (action) => storageActionTexts(action as StorageActionInput),
   validate: validateStorageAction,
   runtime: async () => (await import('./runtime.ts')).gcsRuntime(),

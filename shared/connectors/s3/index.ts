@@ -70,9 +70,10 @@ export const s3: ConnectorDefinition = {
     ],
     authAction: false,
   },
-  // What the stack's executing functions need: none for the bucket itself (the data source's own
-  // keys or assumed role carry those: s3:PutObject, s3:GetObject, s3:ListBucket); STS is unsigned.
-  cloudPermissions: [],
+  // The executing functions sign Dogu's ID tokens (federation) with the IdP keys secret; the bucket
+  // permissions belong to the data source's own credentials (docs/object-storage.md), and the
+  // federation calls (STS AssumeRoleWithWebIdentity) need no AWS permission.
+  cloudPermissions: ['secretsmanager:GetSecretValue'],
   actionTexts: (action) => storageActionTexts(action as StorageActionInput),
   validate: validateStorageAction,
   runtime: async () => (await import('./runtime.ts')).s3Runtime(),
