@@ -9,8 +9,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createAccountServices } from '../shared/adapters/auth/account-services.ts';
 import { TokenService } from '../shared/adapters/auth/token-service.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
+import { DynamoDbAccountStore } from '../shared/adapters/dynamodb/dynamodb-account-store.ts';
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
@@ -25,6 +27,7 @@ import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
 import { SecretValues } from '../shared/domain/secret-values.ts';
 import { provideServices, type Services, schedulingDeps } from '../shared/runtime/services.ts';
+import { type AccountsAtStart, accountsConfigured, prepareAccounts } from './accounts-startup.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
 import { startDevIdp } from './dev-idp.ts';
@@ -49,6 +52,8 @@ export interface LocalRuntimeOptions {
   tableName?: string;
   /** Port of the built-in development IdP (used unless DOGU_OIDC_ISSUER is set); 0 picks a free one. */
   devIdpPort?: number;
+  /** The team's own accounts (default: DOGU_ACCOUNTS=on): no demo passwords, no development IdP. */
+  accounts?: boolean;
 }
 
 export interface LocalRuntime {
@@ -57,6 +62,8 @@ export interface LocalRuntime {
   seeded: boolean;
   /** The built-in development IdP's issuer, when no external IdP is configured. */
   devIdpIssuer?: string;
+  /** Demo users with the demo password, or the administrator's invitation (docs/accounts.md). */
+  accounts: AccountsAtStart;
   demo: typeof demoIds & { database: SqlConnection };
   services: Services;
   /** The embedded DynamoDB's client and table, for tools that look underneath the store. */
@@ -150,7 +157,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       schedules,
       scheduler,
       jobs,
+      // One process changes accounts and forgets its remembered answers at once (user-access.ts).
+      accounts: createAccountServices(new DynamoDbAccountStore(dynamo.client, tableName), 60_000),
     };
+    const teamAccounts = options.accounts ?? accountsConfigured(process.env);
     provideServices(async () => services);
 
     // Listen first (the demo HTTP data source needs this runtime's URL); requests wait for the seed.
@@ -172,7 +182,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const { port } = server.address() as AddressInfo;
     const url = `http://${loopbackFor(options.host)}:${port}`;
     let devIdpIssuer: string | undefined;
-    if (!ssoConfigFromEnv(process.env)) {
+    if (!ssoConfigFromEnv(process.env) && !teamAccounts) {
       const devIdp = await startDevIdp({
         dataDir: options.dataDir,
         host: '127.0.0.1',
@@ -187,6 +197,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       devIdpIssuer = devIdp.config.issuer;
     }
     baseUrl = url;
+    const accounts = await prepareAccounts(services, { demo: !teamAccounts });
     const seeded = await seedDemo(
       { ...services, scheduling: schedulingDeps(services) },
       { database, runtimeUrl: url },
@@ -203,6 +214,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       dataDir: options.dataDir,
       seeded,
       ...(devIdpIssuer ? { devIdpIssuer } : {}),
+      accounts,
       demo: { ...demoIds, database },
       services,
       storage: { client: dynamo.client, tableName },

@@ -59,7 +59,31 @@ const steps: {
   { marker: 'seed:demo:v1', run: seedProject },
   { marker: 'seed:demo:v2', run: seedMoreExamples },
   { marker: 'seed:demo:v3', run: seedScheduleExample },
+  { marker: 'seed:demo:v4', run: seedReviewer },
 ];
+
+/** A second person, so a newcomer can request a review as the administrator and approve it as the reviewer. */
+async function seedReviewer(deps: SeedDeps): Promise<void> {
+  let reviewer = await deps.store.getUserByEmail(demoReviewerEmail);
+  reviewer ??= await deps.store
+    .createUser({
+      id: deps.ids.next('usr'),
+      email: demoReviewerEmail,
+      name: 'Demo Reviewer',
+      createdAt: deps.clock.now().toISOString(),
+    })
+    .catch(async (error) => {
+      ignoreExisting(error);
+      return (await deps.store.getUserByEmail(demoReviewerEmail))!;
+    });
+  await deps.store.putMembership({
+    projectId: demoIds.project,
+    principalId: reviewer.id,
+    role: 'operations_lead',
+  });
+}
+
+export const demoReviewerEmail = 'reviewer@dogu.local';
 
 /** A cron job to look at in the console: the sales report every weekday at 09:00 JST (read-only SQL). */
 async function seedScheduleExample(deps: SeedDeps, _targets: DemoTargets, admin: Principal): Promise<void> {

@@ -3,6 +3,7 @@
  * once per process (embedded runtime) and shared by every handler.
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
+import type { AccountServices } from '../domain/accounts/deps.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
@@ -44,6 +45,8 @@ export interface Services {
   scheduler: Scheduler;
   /** Runs long work: Step Functions on AWS, in-process locally. */
   jobs: JobRunner;
+  /** People's accounts: passwords, invitations, disabling, sessions (docs/accounts.md). */
+  accounts: AccountServices;
 }
 
 /** The services as the scheduling use cases see them. */

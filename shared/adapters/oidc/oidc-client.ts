@@ -19,7 +19,10 @@ export function consoleClient(config: SsoConfig): Promise<oidc.Configuration> {
       )
       .catch((error: Error) => {
         configurations.delete(key);
-        throw new DoguError('service_unavailable', `The IdP could not be reached: ${error.message}.`);
+        throw new DoguError(
+          'service_unavailable',
+          `Single sign-on failed at the discovery step: the IdP could not be reached: ${error.message}.`,
+        );
       });
     configurations.set(key, configuration);
   }

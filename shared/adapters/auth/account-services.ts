@@ -1,0 +1,27 @@
+/** The account services of a runtime: the store, scrypt, the sign-in limiter and the access check. */
+import type { AccountServices } from '../../domain/accounts/deps.ts';
+import type { AccountStore } from '../../domain/accounts/model.ts';
+import { defaultSignInLimits, SignInLimiter } from '../../domain/accounts/sign-in-limiter.ts';
+import { UserAccessChecker } from '../../domain/accounts/user-access.ts';
+import { scryptHasher } from './password-hasher.ts';
+
+export function createAccountServices(
+  store: AccountStore,
+  accessCacheMs: number,
+  env: NodeJS.ProcessEnv = process.env,
+): AccountServices {
+  const hours = Number(env.DOGU_INVITATION_HOURS ?? 72);
+  return {
+    store,
+    hasher: scryptHasher,
+    limiter: new SignInLimiter({
+      ...defaultSignInLimits,
+      perAccount: Number(env.DOGU_SIGN_IN_LIMIT_PER_ACCOUNT ?? defaultSignInLimits.perAccount),
+      perAddress: Number(env.DOGU_SIGN_IN_LIMIT_PER_IP ?? defaultSignInLimits.perAddress),
+    }),
+    access: new UserAccessChecker(store, accessCacheMs),
+    invitationSeconds: Math.round(
+      (Number.isFinite(hours) && hours > 0 ? Math.min(hours, 24 * 30) : 72) * 3600,
+    ),
+  };
+}
