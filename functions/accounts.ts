@@ -1,5 +1,7 @@
+import { requireAccountAdministrator } from '../shared/domain/accounts/account-records.ts';
 import * as manage from '../shared/domain/accounts/manage-accounts.ts';
 import { changePassword, changePasswordSchema, issueUserToken } from '../shared/domain/accounts/sign-in.ts';
+import { deploymentAuditLog } from '../shared/http/audit-recording.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 import { cookie, requestOrigin, sessionTokenOf } from '../shared/http/session-cookie.ts';
 import type { Services } from '../shared/runtime/services.ts';
@@ -49,6 +51,28 @@ export const handler = defineRoutes({
     status: 200,
     body: await manage.revokeSessions(services, request.caller(), request.pathParameters.userId!),
   }),
+  /** GET /api/v1/account-audit-log: account and single sign-on changes, newest first (administrators). */
+  listAccountAuditLog: async (request, services) => {
+    await requireAccountAdministrator(services, request.caller());
+    const limit = Math.min(
+      Math.max(Number(request.event.queryStringParameters?.limit ?? 100) || 100, 1),
+      500,
+    );
+    const cursor = request.event.queryStringParameters?.cursor;
+    const page = await services.audit.list({
+      projectId: deploymentAuditLog,
+      limit,
+      ...(cursor ? { cursor } : {}),
+    });
+    return {
+      status: 200,
+      body: {
+        data: page.entries,
+        has_more: page.nextCursor !== undefined,
+        ...(page.nextCursor === undefined ? {} : { next_cursor: page.nextCursor }),
+      },
+    };
+  },
   /** Every other session ends; the caller gets a fresh token (or cookie) to stay signed in here. */
   changePassword: async (request, services) => {
     const caller = request.caller();

@@ -259,6 +259,7 @@ export const routes = [
   accountRoute('inviteUser', 'POST', '/api/v1/users/{userId}/invitation'),
   accountRoute('revokeUserSessions', 'POST', '/api/v1/users/{userId}/revoke-sessions'),
   accountRoute('changePassword', 'POST', '/api/v1/me/password'),
+  accountRoute('listAccountAuditLog', 'GET', '/api/v1/account-audit-log'),
   ssoProviderRoute('getSsoProvider', 'GET', '/api/v1/sso-provider'),
   ssoProviderRoute('putSsoProvider', 'PUT', '/api/v1/sso-provider'),
   ssoProviderRoute('deleteSsoProvider', 'DELETE', '/api/v1/sso-provider'),
