@@ -34,6 +34,8 @@ export async function startDevIdp(options: {
   port: number;
   /** The runtime's `/auth/callback` (console SSO). */
   consoleRedirectUris: string[];
+  /** Who may sign in (tests use it as an external provider with other people); default devIdpAccounts. */
+  accounts?: { email: string; name: string }[];
 }): Promise<DevIdp> {
   const keys = await persistentKeys(join(options.dataDir, 'dev-idp-keys.json'));
   const server = createServer();
@@ -42,7 +44,7 @@ export async function startDevIdp(options: {
   const { port } = server.address() as AddressInfo;
   const host = options.host === '0.0.0.0' || options.host === '' ? '127.0.0.1' : options.host;
   const issuer = `http://${host}:${port}`;
-  const accounts = new Map(devIdpAccounts.map((a) => [a.email, a]));
+  const accounts = new Map((options.accounts ?? devIdpAccounts).map((a) => [a.email, a]));
   const provider = new Provider(issuer, {
     clients: [
       {

@@ -6,7 +6,8 @@ import { isLoopbackHttp, type SsoConfig } from './sso-config.ts';
 const configurations = new Map<string, Promise<oidc.Configuration>>();
 
 export function consoleClient(config: SsoConfig): Promise<oidc.Configuration> {
-  const key = `${config.issuer} ${config.consoleClientId}`;
+  // The secret is part of the key: an administrator's corrected secret takes effect at once.
+  const key = `${config.issuer} ${config.consoleClientId} ${config.consoleClientSecret ?? ''}`;
   let configuration = configurations.get(key);
   if (!configuration) {
     configuration = oidc
