@@ -26,6 +26,8 @@ import {
 } from '../domain/manage/projects.ts';
 import { cronJobInputSchema, schedulePreviewSchema } from '../domain/scheduling/cron-job-input.ts';
 import { reservationInputSchema } from '../domain/scheduling/reservations.ts';
+import { accountOperations } from './openapi-accounts.ts';
+import type { OperationSpec } from './openapi-spec.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
 
 const problem = z
@@ -78,13 +80,6 @@ const actionInput = actionInputSchema.meta({ id: 'ActionInput' });
 const valueBody = z.object({ value: z.string() }).meta({ id: 'ValueBody' });
 const decisionBody = z.object({ comment: z.string().optional() });
 const list = (item: z.ZodType) => z.object({ data: z.array(item) });
-
-interface OperationSpec {
-  summary: string;
-  body?: z.ZodType;
-  ok?: { status: '200' | '201' | '204'; schema?: z.ZodType };
-  contentTypes?: Record<string, z.ZodType>;
-}
 
 const operations: Partial<Record<RouteName, OperationSpec>> = {
   health: {
@@ -322,6 +317,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   deleteTrustPolicy: { summary: 'Delete a trust policy (its tokens stop working)', ok: { status: '204' } },
   listAuditLog: { summary: 'Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=)' },
   exportAuditLog: { summary: 'Download matching audit entries (?format=csv|json)' },
+  ...accountOperations,
 };
 
 function operationOf(route: Route): ZodOpenApiOperationObject {
@@ -344,6 +340,12 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
         description: ok.status === '204' ? 'Done' : 'Success',
         ...(ok.schema ? { content: { 'application/json': { schema: ok.schema } } } : {}),
       },
+      ...Object.fromEntries(
+        Object.entries(spec.errors ?? {}).map(([status, description]) => [
+          status,
+          { description, content: problemContent },
+        ]),
+      ),
       default: { description: 'An error as Problem Details', content: problemContent },
     },
   };
