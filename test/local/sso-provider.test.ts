@@ -4,12 +4,16 @@
  * its own), discovery checked on save, just-in-time membership by e-mail domain, and each
  * failing step named (discovery, token, domain not allowed).
  */
+
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevIdp, startDevIdp } from '../../local/dev-idp.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../local/runtime.ts';
 import { apiClient } from '../support/api.ts';
 import { Browser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { repoRoot, waitForOutput } from '../support/process.ts';
 import { loginToken, tempDir } from '../support/runtime.ts';
 
 let runtime: LocalRuntime;
@@ -132,6 +136,37 @@ describe('an external OpenID Connect provider', () => {
     const { done } = await ssoSignIn('aiko@example.com');
     expect(done.response.status).toBe(403);
     expect(JSON.parse(done.text).detail).toContain('disabled');
+  });
+
+  it('dogu login --sso signs in at the provider through its CLI client', async () => {
+    await admin.put('/api/v1/sso-provider', {
+      issuer: idp.config.issuer,
+      clientId: idp.config.consoleClientId,
+      cliClientId: idp.config.cliClientId,
+      allowedDomains: ['example.com'],
+    });
+    const config = await (await fetch(`${runtime.url}/public/v1/login/config`)).json();
+    expect(config).toMatchObject({ issuer: idp.config.issuer, clientId: 'dogu-cli' });
+    const child = spawn(process.execPath, ['cli/bin.js', 'login', '--sso'], {
+      cwd: repoRoot,
+      env: { ...process.env, HOME: dirs[1]!.path, DOGU_URL: runtime.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (data) => {
+      stderr += data;
+    });
+    const exited = once(child, 'exit');
+    const [authUrl] = await waitForOutput(child, /http:\/\/127\.0\.0\.1:\d+\/auth\?\S+/, 20_000);
+    const callback = await new Browser().signIn(
+      authUrl,
+      'eve@elsewhere.test',
+      new URL(idp.config.issuer).origin,
+    );
+    await new Browser().request(callback);
+    const [code] = (await exited) as [number];
+    expect(stderr).toContain('as eve@elsewhere.test');
+    expect(code).toBe(0);
   });
 
   it('a wrong client secret fails at the token step', async () => {

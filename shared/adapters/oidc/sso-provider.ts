@@ -15,7 +15,8 @@ import { isLoopbackHttp, type SsoConfig, ssoConfig, ssoConfigFromEnv } from './s
 
 const secretContext = { deployment: 'sso-provider', field: 'clientSecret' };
 const rereadMs = 10_000;
-let cached: { at: number; config: SsoConfig | undefined } | undefined;
+/** Per runtime (tests run several in one process), so one runtime's provider never leaks into another. */
+const cachedFor = new WeakMap<Services, { at: number; config: SsoConfig | undefined }>();
 
 export const ssoProviderSchema = z
   .object({
@@ -24,6 +25,8 @@ export const ssoProviderSchema = z
       .url('must be a URL')
       .refine((value) => value.startsWith('https://') || isLoopbackHttp(value), 'must be an https URL'),
     clientId: z.string().min(1).max(500),
+    /** A public client for `dogu login --sso` (PKCE, loopback redirect); absent: the CLI uses clientId. */
+    cliClientId: z.string().min(1).max(500).optional(),
     /** Absent on a change: the stored one is kept. */
     clientSecret: z.string().min(1).max(2000).optional(),
     allowedDomains: z
@@ -53,9 +56,11 @@ export async function activeSsoConfig(services: Services): Promise<SsoConfig | u
   const fromEnv = ssoConfigFromEnv(process.env);
   if (fromEnv) return fromEnv;
   const now = services.clock.now().getTime();
+  let cached = cachedFor.get(services);
   if (!cached || now - cached.at >= rereadMs) {
     const settings = await services.accounts.store.getSsoProvider();
     cached = { at: now, config: settings ? await configOf(services, settings) : undefined };
+    cachedFor.set(services, cached);
   }
   return cached.config ?? ssoConfig();
 }
@@ -66,7 +71,7 @@ async function configOf(services: Services, settings: SsoProviderSettings): Prom
     : undefined;
   return {
     issuer: settings.issuer,
-    cliClientId: settings.clientId,
+    cliClientId: settings.cliClientId ?? settings.clientId,
     consoleClientId: settings.clientId,
     ...(secret ? { consoleClientSecret: secret } : {}),
     deviceAuthorization: false,
@@ -116,6 +121,7 @@ export async function putSsoProvider(
   const settings: SsoProviderSettings = {
     issuer: input.issuer,
     clientId: input.clientId,
+    ...(input.cliClientId ? { cliClientId: input.cliClientId } : {}),
     ...(encryptedClientSecret ? { encryptedClientSecret } : {}),
     allowedDomains: input.allowedDomains,
     defaultMemberships: input.defaultMemberships,
@@ -123,7 +129,7 @@ export async function putSsoProvider(
     updatedBy: { id: principal.id, email: principal.email },
   };
   await services.accounts.store.putSsoProvider(settings);
-  cached = undefined;
+  cachedFor.delete(services);
   return viewOf(settings);
 }
 
@@ -132,5 +138,5 @@ export async function deleteSsoProvider(services: Services, principal: Principal
   if (!(await services.accounts.store.deleteSsoProvider())) {
     throw new DoguError('not_found', 'No single sign-on provider is configured.');
   }
-  cached = undefined;
+  cachedFor.delete(services);
 }

@@ -52,6 +52,8 @@ export interface InvitationRecord {
 export interface SsoProviderSettings {
   issuer: string;
   clientId: string;
+  /** A public client for the CLI (PKCE, loopback redirect), when the provider has one. */
+  cliClientId?: string;
   /** Encrypted at rest (SecretValues); never answered. */
   encryptedClientSecret?: string;
   /** Lower-case domains whose verified addresses may sign in; empty: only existing users. */
