@@ -25,6 +25,8 @@ let admin: ReturnType<typeof apiClient>;
 beforeAll(async () => {
   dirs = [await tempDir('sso-team'), await tempDir('sso-idp')];
   database = await createTestDatabase();
+  // AWS has no loopback administrator: named addresses administer accounts.
+  process.env.DOGU_ACCOUNT_ADMINS = ' Aiko@Example.com ';
   runtime = await startLocalRuntime({
     dataDir: dirs[0]!.path,
     host: '127.0.0.1',
@@ -46,6 +48,7 @@ beforeAll(async () => {
   admin = apiClient(runtime, await loginToken(runtime));
 });
 afterAll(async () => {
+  delete process.env.DOGU_ACCOUNT_ADMINS;
   await idp?.close();
   await runtime?.close();
   for (const dir of dirs) await dir.remove();
@@ -117,6 +120,9 @@ describe('an external OpenID Connect provider', () => {
     expect(users.body.data.find((u: { email: string }) => u.email === 'aiko@example.com')).toMatchObject({
       status: 'single_sign_on',
     });
+    // Named in DOGU_ACCOUNT_ADMINS: an account administrator without the flag on the record.
+    const asAiko = await browser.request(`${runtime.url}/api/v1/users`);
+    expect(asAiko.response.status).toBe(200);
   });
 
   it('another domain is refused, naming the step; an invited user of that domain comes in', async () => {

@@ -20,6 +20,10 @@ export function createAccountServices(
       perAddress: Number(env.DOGU_SIGN_IN_LIMIT_PER_IP ?? defaultSignInLimits.perAddress),
     }),
     access: new UserAccessChecker(store, accessCacheMs),
+    administratorEmails: (env.DOGU_ACCOUNT_ADMINS ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
     invitationSeconds: Math.round(
       (Number.isFinite(hours) && hours > 0 ? Math.min(hours, 24 * 30) : 72) * 3600,
     ),

@@ -45,7 +45,8 @@ export const newLinkToken = () => randomBytes(32).toString('base64url');
 /** The caller's own account, which must be an enabled administrator's. */
 export async function requireAccountAdministrator(deps: AccountDeps, principal: Principal): Promise<Account> {
   const account = principal.kind === 'user' ? await deps.accounts.store.getAccount(principal.id) : undefined;
-  if (!account?.administrator || account.disabled) {
+  const named = deps.accounts.administratorEmails.includes(principal.email.toLowerCase());
+  if (!account || account.disabled || !(account.administrator || named)) {
     throw forbidden('Only an account administrator may manage accounts and single sign-on.');
   }
   return account;

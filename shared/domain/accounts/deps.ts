@@ -20,6 +20,11 @@ export interface AccountServices {
   hasher: PasswordHasher;
   limiter: SignInLimiter;
   access: UserAccessChecker;
+  /**
+   * Lower-case addresses that are account administrators whatever their record says
+   * (DOGU_ACCOUNT_ADMINS): how a deployment without the loopback administrator (AWS) gets its first.
+   */
+  administratorEmails: readonly string[];
   /** How long an invitation link works. */
   invitationSeconds: number;
   /**
