@@ -182,7 +182,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const { port } = server.address() as AddressInfo;
     const url = `http://${loopbackFor(options.host)}:${port}`;
     let devIdpIssuer: string | undefined;
-    if (!ssoConfigFromEnv(process.env) && !teamAccounts) {
+    // The development IdP is the demo's: not with team accounts, DOGU_OIDC_ISSUER or an administrator's provider.
+    const ownProvider = await services.accounts.store.getSsoProvider();
+    if (!ssoConfigFromEnv(process.env) && !teamAccounts && !ownProvider) {
       const devIdp = await startDevIdp({
         dataDir: options.dataDir,
         host: '127.0.0.1',
