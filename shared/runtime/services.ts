@@ -7,6 +7,7 @@ import type { AccountServices } from '../domain/accounts/deps.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
+import type { NotificationCenter } from '../domain/notifications/center.ts';
 import type { ActionEngines, Clock, DefinitionReader, IdGenerator, Store } from '../domain/ports.ts';
 import type { SchedulingDeps } from '../domain/scheduling/deps.ts';
 import type { JobRunner, Scheduler, SchedulingStore } from '../domain/scheduling/ports.ts';
@@ -47,6 +48,8 @@ export interface Services {
   jobs: JobRunner;
   /** People's accounts: passwords, invitations, disabling, sessions (docs/accounts.md). */
   accounts: AccountServices;
+  /** Notification targets, rules and deliveries with retries (docs/notifications.md). */
+  notifications: NotificationCenter;
 }
 
 /** The services as the scheduling use cases see them. */

@@ -7,6 +7,7 @@ import { accountScreens } from './accounts/screens.ts';
 import { editorScreens } from './editors/screens.ts';
 import { governanceScreens } from './governance/screens.ts';
 import { identityScreens } from './identity/screens.ts';
+import { notificationScreens } from './notifications/screens.ts';
 import type { Screen } from './registry.ts';
 import { schedulingScreens } from './scheduling/screens.ts';
 
@@ -16,4 +17,5 @@ export const extraScreens: Screen[] = [
   ...editorScreens,
   ...identityScreens,
   ...accountScreens,
+  ...notificationScreens,
 ];
