@@ -19,7 +19,11 @@ import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type KoaContextWithOIDC, type OidcClient } from 'oidc-provider';
 import type { SsoConfig } from '../shared/adapters/oidc/sso-config.ts';
 
-export const devIdpAccounts = [{ email: 'admin@dogu.local', name: 'Local Administrator' }];
+export const devIdpAccounts = [
+  { email: 'admin@dogu.local', name: 'Local Administrator' },
+  // The demo's second person (local/accounts-startup.ts), so request → approve works by SSO too.
+  { email: 'reviewer@dogu.local', name: 'Demo Reviewer' },
+];
 export const devIdpClientIds = { cli: 'dogu-cli', console: 'dogu-console' };
 const thirtyDays = 30 * 24 * 3600;
 

@@ -94,6 +94,13 @@ describe('accounts (Chromium, embedded runtime)', () => {
     const other = await console_.newPage();
     await other.goto(invitationUrl);
     await other.getByText('This invitation has been used already. Sign in with your password.').waitFor();
+    const japanese = await console_.newPage({ locale: 'ja-JP' });
+    await japanese.goto(invitationUrl);
+    await japanese.getByText('この招待はすでに使われています。パスワードでログインしてください。').waitFor();
+    await japanese.getByRole('link', { name: 'ログイン画面へ' }).click();
+    await japanese.getByRole('button', { name: 'ログイン', exact: true }).waitFor();
+    await japanese.getByRole('button', { name: 'シングルサインオンでログイン' }).waitFor();
+    await screenshot(japanese, 'sign-in-ja');
   });
 
   it('changes the password on the account page; the new one signs in', async () => {
