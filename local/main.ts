@@ -32,8 +32,7 @@ Dogu is running at ${url}   (data: ${dataDir}${runtime.seeded ? ', demo seeded n
 
 ${accountLines(runtime)}
   Get a token:       npx dogu login && npx dogu print-access-token
-  SSO (dev IdP):     npx dogu login --sso   ${runtime.devIdpIssuer ? `(${runtime.devIdpIssuer}: admin@dogu.local, any password)` : ''}
-  Run the demo:      curl -X POST -H "Authorization: Bearer $(npx dogu print-access-token)" \\
+${runtime.devIdpIssuer ? `  SSO (dev IdP):     npx dogu login --sso   (${runtime.devIdpIssuer}: the demo users, any password)\n` : ''}  Run the demo:      curl -X POST -H "Authorization: Bearer $(npx dogu print-access-token)" \\
                        -H 'Content-Type: application/json' -d '{"arguments":{"status":"shipped","limit":5}}' \\
                        ${execute}
 `);
