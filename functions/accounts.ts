@@ -2,10 +2,10 @@ import { requireAccountAdministrator } from '../shared/domain/accounts/account-r
 import * as manage from '../shared/domain/accounts/manage-accounts.ts';
 import { changePassword, changePasswordSchema, issueUserToken } from '../shared/domain/accounts/sign-in.ts';
 import { deploymentAuditLog } from '../shared/http/audit-recording.ts';
+import { newConsoleSession } from '../shared/http/console-session.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 import { cookie, requestOrigin, sessionTokenOf } from '../shared/http/session-cookie.ts';
 import type { Services } from '../shared/runtime/services.ts';
-import { newConsoleSession } from './password-auth.ts';
 
 /**
  * /api/v1/users[/{userId}[/invitation|/revoke-sessions]] for account administrators, and

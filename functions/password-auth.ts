@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   acceptInvitation,
   acceptInvitationSchema,
@@ -7,6 +6,7 @@ import {
 import { issueUserToken, signInSchema, signInWithPassword } from '../shared/domain/accounts/sign-in.ts';
 import type { User } from '../shared/domain/model.ts';
 import { recordLogin } from '../shared/http/audit-recording.ts';
+import { newConsoleSession } from '../shared/http/console-session.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 import { cookie } from '../shared/http/session-cookie.ts';
 import type { Services } from '../shared/runtime/services.ts';
@@ -16,12 +16,6 @@ import type { Services } from '../shared/runtime/services.ts';
  * POST /public/v1/login/password answers a token) and invitations
  * (GET /auth/invitations/{token}, POST /auth/invitations/{token}/accept). docs/accounts.md.
  */
-export async function newConsoleSession(services: Services, user: User) {
-  const csrf = randomBytes(32).toString('base64url');
-  const { token, expiresAt } = await issueUserToken(services, user, { csrf });
-  return { token, expiresAt, csrf };
-}
-
 async function signedInConsole(request: HttpRequest, services: Services, user: User) {
   const session = await newConsoleSession(services, user);
   return {
