@@ -82,7 +82,12 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   inviteUser: { ...target('account.invite', 'user', 'userId'), deployment: true },
   revokeUserSessions: { ...target('account.revoke_sessions', 'user', 'userId'), deployment: true },
   changePassword: { event: 'account.change_password', targetType: 'user', deployment: true },
-  putSsoProvider: { event: 'sso_provider.save', targetType: 'sso_provider', deployment: true },
+  putSsoProvider: {
+    event: 'sso_provider.save',
+    targetType: 'sso_provider',
+    targetFromBody: 'issuer',
+    deployment: true,
+  },
   deleteSsoProvider: { event: 'sso_provider.delete', targetType: 'sso_provider', deployment: true },
   createReservation: { event: 'reservation.create', targetType: 'reservation', targetFromBody: 'id' },
   cancelReservation: target('reservation.cancel', 'reservation', 'reservationId'),
