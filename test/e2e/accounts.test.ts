@@ -191,4 +191,32 @@ describe('accounts (Chromium, embedded runtime)', () => {
       manual: { by: { email: 'admin@dogu.local' } },
     });
   });
+
+  it('configures single sign-on on the users page: a failing discovery names its step', async () => {
+    await admin.goto('/admin/users');
+    const form = admin.getByRole('form', { name: 'Single sign-on' });
+    await form.getByLabel(/^Issuer URL/).fill('http://127.0.0.1:9/nothing');
+    await form.getByLabel(/^Client ID/).fill('dogu-console');
+    await form.getByLabel(/^Allowed e-mail domains/).fill('example.com');
+    await form.getByRole('button', { name: 'Save provider' }).click();
+    await form
+      .getByRole('alert')
+      .getByText(/discovery step/)
+      .first()
+      .waitFor();
+    await form.getByLabel(/^Issuer URL/).fill(console_.runtime.devIdpIssuer!);
+    await form.getByLabel(/^Projects newcomers join/).fill('demo: member');
+    await form.getByRole('button', { name: 'Save provider' }).click();
+    await admin.getByText('The single sign-on provider was saved.').waitFor();
+    const saved = await call('GET', '/api/v1/sso-provider');
+    expect(saved.body).toMatchObject({
+      issuer: console_.runtime.devIdpIssuer,
+      allowedDomains: ['example.com'],
+      defaultMemberships: [{ projectId: 'demo', role: 'member' }],
+    });
+    await screenshot(admin, 'sso-provider', { fullPage: true });
+    await form.getByRole('button', { name: 'Remove provider' }).click();
+    await admin.getByText('The single sign-on provider was removed.').waitFor();
+    expect((await call('GET', '/api/v1/sso-provider')).status).toBe(404);
+  });
 });

@@ -65,4 +65,23 @@ export const accountsEn: Record<string, string> = {
   'accounts.users.sessionsEnded': 'Every session of {email} has ended.',
   'accounts.users.notAdministrator': 'Only account administrators can see and manage users.',
   'accounts.users.none': 'No users yet.',
+
+  'accounts.sso.title': 'Single sign-on',
+  'accounts.sso.intro':
+    'Your OpenID Connect provider: register a web client there with the redirect URI {callback}. People of the allowed domains get an account at their first sign-in.',
+  'accounts.sso.issuer': 'Issuer URL',
+  'accounts.sso.clientId': 'Client ID',
+  'accounts.sso.clientSecret': 'Client secret',
+  'accounts.sso.secretKept': 'A secret is stored; leave empty to keep it.',
+  'accounts.sso.cliClientId': 'CLI client ID (optional)',
+  'accounts.sso.cliClientIdHint':
+    'A public client with PKCE and loopback redirect, for npx dogu login --sso.',
+  'accounts.sso.domains': 'Allowed e-mail domains',
+  'accounts.sso.domainsHint': 'Separated by commas, e.g. example.com. Empty: only invited or created people.',
+  'accounts.sso.memberships': 'Projects newcomers join',
+  'accounts.sso.membershipsHint': 'One per line, project: role ({roles}).',
+  'accounts.sso.save': 'Save provider',
+  'accounts.sso.remove': 'Remove provider',
+  'accounts.sso.saved': 'The single sign-on provider was saved.',
+  'accounts.sso.removed': 'The single sign-on provider was removed.',
 };

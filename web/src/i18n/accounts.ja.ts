@@ -68,4 +68,24 @@ export const accountsJa: Record<string, string> = {
   'accounts.users.sessionsEnded': '{email} のすべてのセッションを終了しました。',
   'accounts.users.notAdministrator': 'ユーザーを表示・管理できるのはアカウント管理者だけです。',
   'accounts.users.none': 'ユーザーはまだいません。',
+
+  'accounts.sso.title': 'シングルサインオン',
+  'accounts.sso.intro':
+    'OpenID Connect プロバイダーに Web クライアントを登録し、リダイレクト URI に {callback} を設定してください。許可したドメインの人は最初のログイン時にアカウントが作られます。',
+  'accounts.sso.issuer': '発行者 (Issuer) URL',
+  'accounts.sso.clientId': 'クライアント ID',
+  'accounts.sso.clientSecret': 'クライアントシークレット',
+  'accounts.sso.secretKept': 'シークレットは保存済みです。空欄のままなら変更しません。',
+  'accounts.sso.cliClientId': 'CLI のクライアント ID(任意)',
+  'accounts.sso.cliClientIdHint':
+    'npx dogu login --sso 用の、PKCE とループバックリダイレクトを使う公開クライアント。',
+  'accounts.sso.domains': '許可するメールドメイン',
+  'accounts.sso.domainsHint':
+    'カンマ区切り(例: example.com)。空欄なら招待・作成された人だけがログインできます。',
+  'accounts.sso.memberships': '新しく来た人が参加するプロジェクト',
+  'accounts.sso.membershipsHint': '1 行に 1 つ、プロジェクト: ロール({roles})。',
+  'accounts.sso.save': 'プロバイダーを保存',
+  'accounts.sso.remove': 'プロバイダーを削除',
+  'accounts.sso.saved': 'シングルサインオンのプロバイダーを保存しました。',
+  'accounts.sso.removed': 'シングルサインオンのプロバイダーを削除しました。',
 };

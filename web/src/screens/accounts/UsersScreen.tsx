@@ -1,6 +1,7 @@
 /**
  * /admin/users (account administrators): every account with its status; invite by e-mail (the
- * link is shown once, to copy) or create with a password; disable, enable, a new link, end sessions.
+ * link is shown once, to copy) or create with a password; disable, enable, a new link, end sessions;
+ * the single sign-on provider.
  */
 import { type FormEvent, useState } from 'react';
 import { ApiError, api } from '../../api/client.ts';
@@ -17,6 +18,7 @@ import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { AccountFrame } from './AccountFrame.tsx';
 import { type Account, accountPaths, type IssuedInvitation } from './api.ts';
+import { SsoProviderForm } from './SsoProviderForm.tsx';
 
 type Answer = Account & { invitation?: IssuedInvitation };
 
@@ -202,6 +204,7 @@ export function UsersScreen() {
           </tr>
         )}
       />
+      <SsoProviderForm />
     </AccountFrame>
   );
 }
