@@ -1,4 +1,4 @@
-/** How one operation is described in the OpenAPI document (openapi.ts). */
+/** How one operation is described in the OpenAPI document (openapi.ts, openapi-accounts.ts). */
 import type { z } from 'zod';
 
 export interface OperationSpec {
@@ -6,8 +6,10 @@ export interface OperationSpec {
   body?: z.ZodType;
   ok?: { status: '200' | '201' | '204'; schema?: z.ZodType };
   contentTypes?: Record<string, z.ZodType>;
-  /** Refusals worth naming; every operation also has the `default` Problem Details response. */
-  errors?: Partial<Record<ErrorStatus, string>>;
+  /** A multipart/form-data request body instead of JSON. */
+  multipart?: z.ZodType;
+  /** Problem Details statuses the operation answers besides the default (named per status). */
+  errors?: Record<string, string>;
+  /** Authenticated by a project's upload token header instead of a Bearer token. */
+  uploadToken?: boolean;
 }
-
-export type ErrorStatus = '400' | '401' | '403' | '404' | '409' | '415' | '422' | '429' | '503';

@@ -6,6 +6,7 @@
  *   cancelled                                  (missed: stopped, runtime down, overlap skipped)
  *   completed | error | cancelled → waiting    (manual retry: a new attempt of the same time)
  */
+import { dateProblemText, parseIsoDateTime } from '../dates.ts';
 import { DoguError, notFound } from '../errors.ts';
 import { executeAction } from '../execute-action.ts';
 import { authorize } from '../manage/access.ts';
@@ -27,8 +28,14 @@ const finalStatuses: readonly CronRunStatus[] = ['completed', 'cancelled', 'erro
 
 /** Scheduled times are whole minutes (EventBridge fires within the minute). */
 export function normaliseScheduledTime(value: string): string {
-  const time = new Date(value);
-  if (Number.isNaN(time.getTime())) throw new DoguError('bad_request', `'${value}' is not a scheduled time.`);
+  const parsed = parseIsoDateTime(value);
+  if (typeof parsed === 'string') {
+    throw new DoguError(
+      'bad_request',
+      `'${value}' is not a scheduled time: ${parsed === 'format' ? 'write it as 2026-11-22T02:30:00Z' : dateProblemText[parsed]}.`,
+    );
+  }
+  const time = new Date(parsed.time);
   time.setUTCSeconds(0, 0);
   return time.toISOString();
 }
