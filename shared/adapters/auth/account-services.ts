@@ -16,10 +16,13 @@ export function createAccountServices(
     hasher: scryptHasher,
     limiter: new SignInLimiter({
       ...defaultSignInLimits,
-      perAccount: Number(env.DOGU_SIGN_IN_LIMIT_PER_ACCOUNT ?? defaultSignInLimits.perAccount),
-      perAddress: Number(env.DOGU_SIGN_IN_LIMIT_PER_IP ?? defaultSignInLimits.perAddress),
+      perAccount: positiveInteger(env.DOGU_SIGN_IN_LIMIT_PER_ACCOUNT, defaultSignInLimits.perAccount),
+      perAddress: positiveInteger(env.DOGU_SIGN_IN_LIMIT_PER_IP, defaultSignInLimits.perAddress),
     }),
-    access: new UserAccessChecker(store, accessCacheMs),
+    access: new UserAccessChecker(
+      store,
+      Number.isFinite(accessCacheMs) && accessCacheMs >= 0 ? accessCacheMs : 5_000,
+    ),
     administratorEmails: (env.DOGU_ACCOUNT_ADMINS ?? '')
       .split(',')
       .map((email) => email.trim().toLowerCase())
@@ -28,4 +31,10 @@ export function createAccountServices(
       (Number.isFinite(hours) && hours > 0 ? Math.min(hours, 24 * 30) : 72) * 3600,
     ),
   };
+}
+
+/** A setting that is not a positive integer falls back to the default rather than locking everyone out. */
+function positiveInteger(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
 }
