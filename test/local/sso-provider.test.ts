@@ -7,6 +7,7 @@
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevIdp, startDevIdp } from '../../local/dev-idp.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../local/runtime.ts';
@@ -173,6 +174,25 @@ describe('an external OpenID Connect provider', () => {
     const [code] = (await exited) as [number];
     expect(stderr).toContain('as eve@elsewhere.test');
     expect(code).toBe(0);
+  });
+
+  it('an ID token the provider did not sign fails at the id token validation step', async () => {
+    const { privateKey } = await generateKeyPair('RS256');
+    const forged = await new SignJWT({ email: 'aiko@example.com', email_verified: true })
+      .setProtectedHeader({ alg: 'RS256', kid: 'forged' })
+      .setIssuer(idp.config.issuer)
+      .setAudience(idp.config.cliClientId)
+      .setSubject('aiko@example.com')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    const refused = await fetch(`${runtime.url}/public/v1/login/oidc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ idToken: forged }),
+    });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { detail: string }).detail).toContain('id token validation step');
   });
 
   it('a wrong client secret fails at the token step', async () => {
