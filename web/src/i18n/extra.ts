@@ -13,10 +13,28 @@ import { identityEn } from './identity.en.ts';
 import { identityJa } from './identity.ja.ts';
 import { notificationsEn } from './notifications.en.ts';
 import { notificationsJa } from './notifications.ja.ts';
+import { objectsEn } from './objects.en.ts';
+import { objectsJa } from './objects.ja.ts';
 import { schedulingEn } from './scheduling.en.ts';
 import { schedulingJa } from './scheduling.ja.ts';
 
 export const extraMessages: { en: Record<string, string>; ja: Record<string, string> } = {
-  en: { ...schedulingEn, ...governanceEn, ...editorsEn, ...identityEn, ...notificationsEn, ...accountsEn },
-  ja: { ...schedulingJa, ...governanceJa, ...editorsJa, ...identityJa, ...notificationsJa, ...accountsJa },
+  en: {
+    ...schedulingEn,
+    ...governanceEn,
+    ...editorsEn,
+    ...identityEn,
+    ...notificationsEn,
+    ...accountsEn,
+    ...objectsEn,
+  },
+  ja: {
+    ...schedulingJa,
+    ...governanceJa,
+    ...editorsJa,
+    ...identityJa,
+    ...notificationsJa,
+    ...accountsJa,
+    ...objectsJa,
+  },
 };

@@ -9,8 +9,9 @@ import { apiPaths } from '../../api/paths.ts';
 import type { Execution, StatementResult } from '../../api/types.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, type DataColumn, DataTable, ErrorBanner, Tabs, useToast } from '../../components/index.ts';
-import { useT } from '../../i18n/index.tsx';
+import { useLanguage, useT } from '../../i18n/index.tsx';
 import { MediaCell, MediaView } from './media.tsx';
+import { isObjectResult, ObjectResultExtras, objectCellRenderer } from './object-result.tsx';
 
 type Row = Record<string, unknown>;
 
@@ -89,7 +90,9 @@ function StatementView({
   const workspace = useWorkspace();
   const [downloading, setDownloading] = useState(false);
   const [downloadError, setDownloadError] = useState<unknown>();
+  const { language } = useLanguage();
   const title = result.title || t('result.statement', { n: index + 1 });
+  const objects = isObjectResult(result);
   const columns = useMemo<DataColumn<Row>[]>(
     () =>
       (result.columns ?? []).map((column) => ({
@@ -111,8 +114,11 @@ function StatementView({
                 ),
             }
           : {}),
+        ...(objects && objectCellRenderer(column.name, language)
+          ? { render: objectCellRenderer(column.name, language)! }
+          : {}),
       })),
-    [result.columns],
+    [result.columns, objects, language],
   );
   const hasImages = result.columns?.some((c) => c.media === 'image');
   const rows = result.rows ?? [];
@@ -164,6 +170,7 @@ function StatementView({
           contentType={result.media.contentType}
         />
       ) : null}
+      <ObjectResultExtras result={result} />
       {result.value !== undefined && !result.columns ? (
         <pre className="raw-json">{JSON.stringify(result.value, null, 2)}</pre>
       ) : null}
