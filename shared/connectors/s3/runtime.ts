@@ -10,6 +10,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
 import type { FileValue } from '../../domain/definitions/parameter.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { StatementResult } from '../../domain/model.ts';
@@ -30,6 +31,7 @@ import {
   signedUrlResult,
 } from '../object-storage/results.ts';
 import { failedResult } from '../sql/run-sql.ts';
+import { checkEndpointAddress, guardedAgents } from './address-guard.ts';
 import type { S3Connection } from './definition.ts';
 import { s3Failure, s3PermissionOf } from './s3-errors.ts';
 import { type TemporaryCredentials, WebIdentityCredentials } from './web-identity.ts';
@@ -49,7 +51,10 @@ interface Scope {
   signal: AbortSignal;
 }
 
-export function s3Runtime(webIdentity = new WebIdentityCredentials()): ConnectorRuntime {
+export function s3Runtime(
+  denyPrivateNetworks = httpClientOptionsFromEnv(process.env).denyPrivateNetworks ?? false,
+  webIdentity = new WebIdentityCredentials(denyPrivateNetworks),
+): ConnectorRuntime {
   const clients = new Map<string, { fingerprint: string; client: S3Client }>();
 
   const credentialsOf = async (connection: S3Connection, scope: Scope): Promise<Credentials> => {
@@ -90,7 +95,9 @@ export function s3Runtime(webIdentity = new WebIdentityCredentials()): Connector
     const known = clients.get(key);
     if (known?.fingerprint === fingerprint) return known.client;
     known?.client.destroy();
+    checkEndpointAddress(connection.endpoint, denyPrivateNetworks);
     const client = new S3Client({
+      requestHandler: guardedAgents(denyPrivateNetworks),
       region: connection.region,
       ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
       forcePathStyle: connection.forcePathStyle ?? false,

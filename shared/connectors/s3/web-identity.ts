@@ -8,6 +8,7 @@
 import { AssumeRoleWithWebIdentityCommand, STSClient, STSServiceException } from '@aws-sdk/client-sts';
 import { DoguError } from '../../domain/errors.ts';
 import type { IdentityTokenSource } from '../../domain/ports.ts';
+import { checkEndpointAddress, guardedAgents } from './address-guard.ts';
 
 export interface TemporaryCredentials {
   accessKeyId: string;
@@ -40,7 +41,10 @@ export class WebIdentityCredentials {
   private readonly cache = new Map<string, Promise<TemporaryCredentials>>();
   private readonly clients = new Map<string, STSClient>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly denyPrivateNetworks = false,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Cached credentials, or a fresh exchange. Rejects with a DoguError naming the failed step. */
   async credentials(request: WebIdentityRequest): Promise<TemporaryCredentials> {
@@ -113,7 +117,9 @@ export class WebIdentityCredentials {
     const key = request.stsEndpoint ?? request.region;
     let client = this.clients.get(key);
     if (!client) {
+      checkEndpointAddress(request.stsEndpoint, this.denyPrivateNetworks);
       client = new STSClient({
+        requestHandler: guardedAgents(this.denyPrivateNetworks),
         region: request.region,
         ...(request.stsEndpoint ? { endpoint: request.stsEndpoint } : {}),
         // Unsigned call: no AWS credentials of the process are looked up.

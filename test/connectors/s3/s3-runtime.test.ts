@@ -222,6 +222,37 @@ describe('the S3 kind', () => {
     expect(result!.error?.message).toMatch(/needs an access key ID and a secret access key/);
   });
 
+  it('never reaches a metadata address, nor private ones when they are refused', async () => {
+    const [metadata] = await runtime.run(
+      storageRun(
+        's3',
+        { ...connection, endpoint: 'http://169.254.169.254' },
+        { operation: 'list', bucket: 'invoices' },
+      ),
+    );
+    expect(metadata!.error?.message).toBe(
+      'The endpoint 169.254.169.254 is the cloud metadata address 169.254.169.254, which Dogu never connects to.',
+    );
+    const strict = s3Runtime(true);
+    try {
+      const [literal] = await strict.run(
+        storageRun('s3', connection, { operation: 'list', bucket: 'invoices' }),
+      );
+      expect(literal!.error?.message).toMatch(
+        /is the private address 127\.0\.0\.1, and this installation refuses private networks/,
+      );
+      const named = server.endpoint.replace('127.0.0.1', 'localhost');
+      const [byName] = await strict.run(
+        storageRun('s3', { ...connection, endpoint: named }, { operation: 'list', bucket: 'invoices' }),
+      );
+      expect(byName!.error?.message).toMatch(
+        /^S3 could not be reached: The endpoint localhost is the private address/,
+      );
+    } finally {
+      await strict.close?.();
+    }
+  });
+
   it('connects (test connection) to the server', async () => {
     await expect(
       runtime.testConnection({ key: 'test/shop/files/prod', connection, signal: AbortSignal.timeout(5000) }),
