@@ -203,6 +203,22 @@ describe('object storage through the API', () => {
       environment_id: 'development',
       tenant_subdomain: 'local',
     });
+    // A run trades a token too (the credentials are then kept for the environment).
+    const listAction = await api.put(`${base}/actions/federated-list`, {
+      id: 'federated-list',
+      name: 'Federated list',
+      kind: 'storage',
+      dataSourceId: 'federated',
+      operation: 'list',
+      bucket: 'demo-files',
+    });
+    expect(listAction.status, JSON.stringify(listAction.body)).toBe(201);
+    const exchanges = claims.length;
+    const listed = await api.execute('federated-list', {});
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.results[0]).toMatchObject({ status: 'succeeded' });
+    expect(claims.length).toBe(exchanges + 1);
+    expect(claims.at(-1)).toMatchObject({ sub: 'project:demo:environment:development' });
     refuse = true;
     const refused = await api.post(path, {});
     expect(refused.body.ok).toBe(false);
