@@ -220,6 +220,16 @@ describe('the S3 kind', () => {
       ),
     );
     expect(result!.error?.message).toMatch(/needs an access key ID and a secret access key/);
+    const [oidc] = await runtime.run(
+      storageRun(
+        's3',
+        { ...connection, authentication: 'oidc', audience: 'dogu' },
+        { operation: 'list', bucket: 'invoices' },
+      ),
+    );
+    expect(oidc!.error?.message).toBe(
+      'OIDC authentication needs an audience and an IAM role ARN; set both in the data source.',
+    );
   });
 
   it('never reaches a metadata address, nor private ones when they are refused', async () => {
