@@ -1,0 +1,84 @@
+/** The Athena kind's runtime: one SDK client per data source and environment, statements in order. */
+import { AthenaClient, GetDatabaseCommand } from '@aws-sdk/client-athena';
+import type { EngineRun } from '../../domain/ports.ts';
+import type { ConnectorRuntime } from '../connector.ts';
+import type { SqlActionInput } from '../sql/definition.ts';
+import { runSqlStatements } from '../sql/run-sql.ts';
+import { athenaError } from './athena-errors.ts';
+import { runAthenaQuery } from './athena-query.ts';
+import type { AthenaConnection } from './definition.ts';
+
+export function createAthenaClient(connection: AthenaConnection): AthenaClient {
+  return new AthenaClient({
+    region: connection.region,
+    ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
+    ...(connection.accessKeyId && connection.secretAccessKey
+      ? { credentials: { accessKeyId: connection.accessKeyId, secretAccessKey: connection.secretAccessKey } }
+      : {}),
+    maxAttempts: 3,
+  });
+}
+
+export function athenaRuntime(options: { pollMs?: number } = {}): ConnectorRuntime {
+  const clients = new Map<string, { fingerprint: string; client: AthenaClient }>();
+  const clientFor = (key: string, connection: AthenaConnection): AthenaClient => {
+    const fingerprint = JSON.stringify(connection);
+    const known = clients.get(key);
+    if (known?.fingerprint === fingerprint) return known.client;
+    known?.client.destroy();
+    const client = createAthenaClient(connection);
+    clients.set(key, { fingerprint, client });
+    return client;
+  };
+
+  return {
+    run(run: EngineRun) {
+      const connection = run.connection as AthenaConnection;
+      const client = clientFor(run.key, connection);
+      return runSqlStatements({
+        action: run.action as unknown as SqlActionInput,
+        dialect: 'athena',
+        connector: {
+          run: (statement, runOptions) =>
+            runAthenaQuery(client, connection, statement, { ...runOptions, ...options }),
+        },
+        values: run.values,
+        signal: run.signal,
+      });
+    },
+    async testConnection(check) {
+      const connection = check.connection as AthenaConnection;
+      const client = createAthenaClient(connection);
+      try {
+        // The database exists and the keys may read the catalog...
+        await client
+          .send(
+            new GetDatabaseCommand({
+              CatalogName: connection.catalog ?? 'AwsDataCatalog',
+              DatabaseName: connection.database,
+            }),
+            { abortSignal: check.signal },
+          )
+          .catch((error: unknown) => {
+            throw athenaError('test connection', error);
+          });
+        // ...and a query runs and writes its result to the output location.
+        await runAthenaQuery(
+          client,
+          connection,
+          { title: 'test connection', text: 'SELECT 1', values: [] },
+          {
+            signal: check.signal,
+            ...options,
+          },
+        );
+      } finally {
+        client.destroy();
+      }
+    },
+    async close() {
+      for (const { client } of clients.values()) client.destroy();
+      clients.clear();
+    },
+  };
+}
