@@ -16,7 +16,8 @@ import { DoguError } from '../../domain/errors.ts';
 import { keyRows, type ShapedColumns, shapeColumns } from '../sql/result-shape.ts';
 import { RowBudget } from '../sql/row-budget.ts';
 import type { CompiledStatement, RawStatementResult, SqlRunOptions } from '../sql/sql-ports.ts';
-import { athenaError, athenaTimedOut, isAbort, sleep } from './athena-errors.ts';
+import { formatBytes, sleep } from '../sql/warehouse-wait.ts';
+import { athenaError, athenaTimedOut, isAbort } from './athena-errors.ts';
 import { describeAthenaColumn } from './athena-types.ts';
 import { athenaLiteral } from './athena-values.ts';
 import type { AthenaConnection } from './definition.ts';
@@ -155,17 +156,6 @@ function isHeader(
 function costMessage(queryId: string, execution: QueryExecution): string {
   const scanned = execution.Statistics?.DataScannedInBytes ?? 0;
   return `Athena query ${queryId}: data scanned ${formatBytes(scanned)} (${scanned} bytes).`;
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB', 'PB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} bytes` : `${value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`;
 }
 
 /** Best effort: the run ends either way, but the query must not keep scanning (and costing). */

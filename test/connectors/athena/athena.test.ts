@@ -393,13 +393,11 @@ describe('cancellation and failures', () => {
   });
 
   it('refuses wrong credentials in words, without the secret key', async () => {
-    athena
-      .on(StartQueryExecutionCommand)
-      .rejects(
-        Object.assign(new Error('The security token included in the request is invalid.'), {
-          name: 'UnrecognizedClientException',
-        }),
-      );
+    athena.on(StartQueryExecutionCommand).rejects(
+      Object.assign(new Error('The security token included in the request is invalid.'), {
+        name: 'UnrecognizedClientException',
+      }),
+    );
     const [result] = await runtime.run(
       sqlRun({
         kind: 'athena',
@@ -414,13 +412,11 @@ describe('cancellation and failures', () => {
   });
 
   it('passes on a refused request (missing table) with the statement title', async () => {
-    athena
-      .on(StartQueryExecutionCommand)
-      .rejects(
-        Object.assign(new Error("line 1:15: Table 'awsdatacatalog.sales.nope' does not exist"), {
-          name: 'InvalidRequestException',
-        }),
-      );
+    athena.on(StartQueryExecutionCommand).rejects(
+      Object.assign(new Error("line 1:15: Table 'awsdatacatalog.sales.nope' does not exist"), {
+        name: 'InvalidRequestException',
+      }),
+    );
     const [result] = await runtime.run(
       sqlRun({
         kind: 'athena',
