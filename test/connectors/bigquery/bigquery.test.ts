@@ -76,7 +76,7 @@ describe('jobs.insert', () => {
     );
     expect(result?.status, JSON.stringify(result)).toBe('succeeded');
     const [insert] = fake.inserts();
-    const jobId = (insert?.jobReference as { jobId: string }).jobId;
+    const jobId = (insert!.jobReference as { jobId: string }).jobId;
     expect(jobId).toMatch(/^dogu_[0-9a-f]{32}$/);
     expect(insert).toEqual({
       jobReference: { projectId: 'dogu-analytics', jobId, location: 'asia-northeast1' },
@@ -161,8 +161,8 @@ describe('jobs.insert', () => {
       }),
     );
     const [dry, real] = fake.inserts();
-    expect((dry?.configuration as { dryRun?: boolean }).dryRun).toBe(true);
-    expect((real?.configuration as { dryRun?: boolean }).dryRun).toBeUndefined();
+    expect((dry!.configuration as { dryRun?: boolean }).dryRun).toBe(true);
+    expect((real!.configuration as { dryRun?: boolean }).dryRun).toBeUndefined();
     expect(result?.messages[0]).toBe('Dry run: the query would process 2.00 KB (2048 bytes).');
   });
 });
@@ -296,7 +296,7 @@ describe('cancellation and failures', () => {
         signal: AbortSignal.timeout(150),
       }),
     );
-    const jobId = (fake.inserts()[0]?.jobReference as { jobId: string }).jobId;
+    const jobId = (fake.inserts()[0]!.jobReference as { jobId: string }).jobId;
     expect(fake.requests('/cancel').map((r) => [r.method, r.url])).toEqual([
       ['POST', `/bigquery/v2/projects/dogu-analytics/jobs/${jobId}/cancel?location=asia-northeast1`],
     ]);
@@ -329,7 +329,7 @@ describe('cancellation and failures', () => {
       }),
     );
     expect(results).toHaveLength(1);
-    const jobId = (fake.inserts()[0]?.jobReference as { jobId: string }).jobId;
+    const jobId = (fake.inserts()[0]!.jobReference as { jobId: string }).jobId;
     expect(results[0]?.error).toEqual({
       code: 'data_source_error',
       message: `Statement "Typo": BigQuery could not run the query: Syntax error: Unexpected identifier "FORM" at [1:8] (job ${jobId}).`,
