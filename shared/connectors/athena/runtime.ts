@@ -1,5 +1,6 @@
 /** The Athena kind's runtime: one SDK client per data source and environment, statements in order. */
 import { AthenaClient, GetDatabaseCommand } from '@aws-sdk/client-athena';
+import { DoguError } from '../../domain/errors.ts';
 import type { EngineRun } from '../../domain/ports.ts';
 import type { ConnectorRuntime } from '../connector.ts';
 import type { SqlActionInput } from '../sql/definition.ts';
@@ -18,6 +19,8 @@ export function createAthenaClient(connection: AthenaConnection): AthenaClient {
     maxAttempts: 3,
   });
 }
+
+const trialTitle = 'test connection';
 
 export function athenaRuntime(options: { pollMs?: number } = {}): ConnectorRuntime {
   const clients = new Map<string, { fingerprint: string; client: AthenaClient }>();
@@ -60,18 +63,23 @@ export function athenaRuntime(options: { pollMs?: number } = {}): ConnectorRunti
             { abortSignal: check.signal },
           )
           .catch((error: unknown) => {
-            throw athenaError('test connection', error);
+            throw athenaError(trialTitle, error);
           });
         // ...and a query runs and writes its result to the output location.
         await runAthenaQuery(
           client,
           connection,
-          { title: 'test connection', text: 'SELECT 1', values: [] },
+          { title: trialTitle, text: 'SELECT 1', values: [] },
           {
             signal: check.signal,
             ...options,
           },
         );
+      } catch (error) {
+        // A connection test has no statement: the message starts with what failed.
+        if (error instanceof DoguError)
+          throw new DoguError(error.code, error.message.replace(`Statement "${trialTitle}": `, ''));
+        throw error;
       } finally {
         client.destroy();
       }
