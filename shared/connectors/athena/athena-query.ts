@@ -13,7 +13,7 @@ import {
   StopQueryExecutionCommand,
 } from '@aws-sdk/client-athena';
 import { DoguError } from '../../domain/errors.ts';
-import { keyRows, type ShapedColumns, shapeColumns } from '../sql/result-shape.ts';
+import { affectedRowsMessage, keyRows, type ShapedColumns, shapeColumns } from '../sql/result-shape.ts';
 import { RowBudget } from '../sql/row-budget.ts';
 import type { CompiledStatement, RawStatementResult, SqlRunOptions } from '../sql/sql-ports.ts';
 import { formatBytes, sleep } from '../sql/warehouse-wait.ts';
@@ -116,6 +116,7 @@ async function readResults(
   let shaped: ShapedColumns | undefined;
   let nextToken: string | undefined;
   let first = true;
+  let updated: number | undefined;
   do {
     const page: GetQueryResultsCommandOutput = await client.send(
       new GetQueryResultsCommand({ QueryExecutionId: queryId, MaxResults: pageSize, NextToken: nextToken }),
@@ -130,10 +131,14 @@ async function readResults(
     );
     if (first && isHeader(data[0], info, execution)) data = data.slice(1);
     first = false;
+    updated ??= page.UpdateCount;
     rows.push(...budget.take(keyRows(shaped, data)));
     nextToken = page.NextToken;
   } while (nextToken && !budget.cut);
   const messages = [...(shaped?.messages ?? [])];
+  // INSERT INTO, CTAS and UPDATE say how many rows they wrote.
+  if (updated !== undefined && execution.StatementType === 'DML' && rows.length === 0)
+    messages.push(affectedRowsMessage(updated));
   if (budget.cut) messages.push(budget.message(rows.length));
   return {
     columns: shaped?.columns ?? [],

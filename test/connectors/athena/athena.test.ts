@@ -181,6 +181,28 @@ describe('polling and result pages', () => {
   });
 });
 
+describe('statements without rows', () => {
+  it('says how many rows an INSERT wrote', async () => {
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-ins' });
+    athena.on(GetQueryExecutionCommand).resolves(succeeded('q-ins', 10));
+    athena
+      .on(GetQueryResultsCommand)
+      .resolves({ UpdateCount: 3, ResultSet: { ResultSetMetadata: { ColumnInfo: [] }, Rows: [] } });
+    const [result] = await runtime.run(
+      sqlRun({
+        kind: 'athena',
+        connection: athenaConnection,
+        statements: [{ title: 'Copy', sql: 'INSERT INTO a SELECT * FROM b' }],
+      }),
+    );
+    expect(result).toMatchObject({ status: 'succeeded', columns: [], rows: [], rowCount: 0 });
+    expect(result?.messages).toEqual([
+      '3 rows affected.',
+      'Athena query q-ins: data scanned 10 bytes (10 bytes).',
+    ]);
+  });
+});
+
 describe('the type table (spec 2.2, query service)', () => {
   const types: [string, string, string | null][] = [
     ['varchar', 'varchar', 'text'],

@@ -167,6 +167,44 @@ describe('jobs.insert', () => {
   });
 });
 
+describe('limits and reuse', () => {
+  it('stops reading pages at the result size limit and marks the statement truncated', async () => {
+    const schema = { fields: [field('v', 'STRING')] };
+    const page = { schema, rows: Array.from({ length: 1000 }, () => cells('x'.repeat(2000))) };
+    fake.script({ pages: Array(8).fill(page) });
+    const [result] = await runtime.run(
+      sqlRun({ kind: 'bigquery', connection, statements: [{ title: 'Wide', sql: 'SELECT v FROM t' }] }),
+    );
+    // 5 MB of ~2 KB rows is about 2,600 rows: three of the eight pages are read.
+    expect(fake.requests('/queries/')).toHaveLength(3);
+    expect(result?.truncated).toBe(true);
+    expect(result?.rowCount).toBeGreaterThan(2500);
+    expect(result?.rowCount).toBeLessThan(2700);
+  });
+
+  it('exchanges the key for a token once and reuses it across runs', async () => {
+    const before = fake.tokenRequests;
+    fake.script({}, {});
+    for (let i = 0; i < 2; i++)
+      await runtime.run(
+        sqlRun({ kind: 'bigquery', connection, statements: [{ title: 'One', sql: 'SELECT 1' }] }),
+      );
+    expect(fake.tokenRequests - before).toBe(0);
+  });
+
+  it('says when the job was cancelled on the service side', async () => {
+    fake.script({
+      errorResult: { reason: 'stopped', message: 'Job execution was cancelled: Job timed out after 6 hours' },
+    });
+    const [result] = await runtime.run(
+      sqlRun({ kind: 'bigquery', connection, statements: [{ title: 'Gone', sql: 'SELECT 1' }] }),
+    );
+    expect(result?.error?.message).toMatch(
+      /^Statement "Gone": the job was cancelled on BigQuery: Job execution was cancelled: Job timed out after 6 hours \(job dogu_[0-9a-f]{32}\)\.$/,
+    );
+  });
+});
+
 describe('the type table (spec 2.2, data warehouse)', () => {
   const schema = {
     fields: [
