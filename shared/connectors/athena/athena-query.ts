@@ -76,11 +76,12 @@ export async function runAthenaQuery(
     result.messages.push(costMessage(queryId, execution));
     return result;
   } catch (error) {
-    if (error instanceof DoguError) throw error;
+    // First: a run ended early must stop its query, whatever the last call threw.
     if (isAbort(error) || signal.aborted) {
       if (queryId) await stop(client, queryId);
       throw athenaTimedOut(title, queryId);
     }
+    if (error instanceof DoguError) throw error;
     throw athenaError(title, error);
   }
 }

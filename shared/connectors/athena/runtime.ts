@@ -1,13 +1,15 @@
 /** The Athena kind's runtime: one SDK client per data source and environment, statements in order. */
 import { AthenaClient, GetDatabaseCommand } from '@aws-sdk/client-athena';
+import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { EngineRun } from '../../domain/ports.ts';
 import type { ConnectorRuntime } from '../connector.ts';
 import type { SqlActionInput } from '../sql/definition.ts';
-import { runSqlStatements } from '../sql/run-sql.ts';
+import { failedResult, runSqlStatements } from '../sql/run-sql.ts';
 import { athenaError } from './athena-errors.ts';
 import { runAthenaQuery } from './athena-query.ts';
 import type { AthenaConnection } from './definition.ts';
+import { checkAthenaEndpoint } from './endpoint-rule.ts';
 
 export function createAthenaClient(connection: AthenaConnection): AthenaClient {
   return new AthenaClient({
@@ -22,7 +24,10 @@ export function createAthenaClient(connection: AthenaConnection): AthenaClient {
 
 const trialTitle = 'test connection';
 
-export function athenaRuntime(options: { pollMs?: number } = {}): ConnectorRuntime {
+export function athenaRuntime(
+  options: { pollMs?: number } = {},
+  denyPrivateNetworks = httpClientOptionsFromEnv(process.env).denyPrivateNetworks ?? false,
+): ConnectorRuntime {
   const clients = new Map<string, { fingerprint: string; client: AthenaClient }>();
   const clientFor = (key: string, connection: AthenaConnection): AthenaClient => {
     const fingerprint = JSON.stringify(connection);
@@ -35,11 +40,17 @@ export function athenaRuntime(options: { pollMs?: number } = {}): ConnectorRunti
   };
 
   return {
-    run(run: EngineRun) {
+    async run(run: EngineRun) {
       const connection = run.connection as AthenaConnection;
+      const action = run.action as unknown as SqlActionInput;
+      try {
+        await checkAthenaEndpoint(connection.endpoint, denyPrivateNetworks);
+      } catch (error) {
+        return [failedResult(action.statements[0]?.title ?? '', error as DoguError)];
+      }
       const client = clientFor(run.key, connection);
       return runSqlStatements({
-        action: run.action as unknown as SqlActionInput,
+        action,
         dialect: 'athena',
         connector: {
           run: (statement, runOptions) =>
@@ -51,6 +62,7 @@ export function athenaRuntime(options: { pollMs?: number } = {}): ConnectorRunti
     },
     async testConnection(check) {
       const connection = check.connection as AthenaConnection;
+      await checkAthenaEndpoint(connection.endpoint, denyPrivateNetworks);
       const client = createAthenaClient(connection);
       try {
         // The database exists and the keys may read the catalog...

@@ -1,5 +1,9 @@
-/** BigQuery's REST API (v2) over fetch, with the service account's bearer token. */
+/**
+ * BigQuery's REST API (v2) with the service account's bearer token, through Dogu's HTTP client (so
+ * the address rule of HTTP data sources holds here too: metadata addresses are never reached).
+ */
 import { DoguError } from '../../domain/errors.ts';
+import type { HttpClient } from '../../domain/ports.ts';
 import { type BigQueryConnection, defaultApiEndpoint, parseServiceAccountKey } from './definition.ts';
 import type { GoogleTokens } from './google-token.ts';
 
@@ -24,12 +28,18 @@ export class BigQueryApiError extends Error {
   }
 }
 
+/** One REST call; a query's own time limit is the run's signal. */
+const requestTimeoutMs = 120_000;
+/** BigQuery answers at most 10 MB per page; JSON framing adds some. */
+const maxBodyBytes = 32 * 1024 * 1024;
+
 export class BigQueryApi {
   private readonly base: string;
 
   constructor(
     private readonly connection: BigQueryConnection,
     private readonly tokens: GoogleTokens,
+    private readonly http: HttpClient,
   ) {
     const endpoint = (connection.apiEndpoint ?? defaultApiEndpoint).replace(/\/+$/, '');
     this.base = `${endpoint}/bigquery/v2/projects/${encodeURIComponent(connection.projectId)}`;
@@ -52,23 +62,20 @@ export class BigQueryApi {
     for (const [name, value] of Object.entries(options.query ?? {}))
       if (value !== undefined) query.set(name, value);
     const url = `${this.base}${path}${query.size > 0 ? `?${query}` : ''}`;
-    let response: Response;
-    try {
-      response = await fetch(url, {
+    const response = await this.http.send(
+      {
         method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
+        url,
+        headers: [
+          ['authorization', `Bearer ${token}`],
+          ...(options.body === undefined ? [] : [['content-type', 'application/json'] as [string, string]]),
+        ],
         ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-        signal: options.signal,
-      });
-    } catch (error) {
-      if (options.signal.aborted) throw error;
-      throw new DoguError('data_source_error', `BigQuery could not be reached (${new URL(url).host}).`);
-    }
-    const text = await response.text();
-    if (!response.ok) {
+      },
+      { signal: options.signal, timeoutMs: requestTimeoutMs, maxBodyBytes },
+    );
+    const text = new TextDecoder().decode(response.body);
+    if (response.status >= 400) {
       const body = safeJson(text) as GoogleErrorBody;
       const reason = body.error?.errors?.[0]?.reason ?? body.error?.status ?? `http_${response.status}`;
       throw new BigQueryApiError(response.status, reason, body.error?.message ?? `HTTP ${response.status}`);

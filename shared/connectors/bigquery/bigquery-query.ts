@@ -75,7 +75,7 @@ export async function runBigQueryStatement(
     const result = await readResults(input, jobId, signal, options.parseJsonValues ?? false);
     return { ...result, messages: [...messages, ...result.messages, costMessage(jobId, job)] };
   } catch (error) {
-    if (error instanceof DoguError) throw error;
+    // First: a run ended early must cancel its job, whatever the last call threw.
     if (signal.aborted) {
       if (inserted) await cancel(api, connection, jobId);
       throw new DoguError(
@@ -83,6 +83,7 @@ export async function runBigQueryStatement(
         `Statement "${title}": the execution ended (time limit or cancelled) and BigQuery job ${jobId} was cancelled.`,
       );
     }
+    if (error instanceof DoguError) throw error;
     if (error instanceof BigQueryApiError) throw apiRefused(title, error);
     throw new DoguError(
       'data_source_error',

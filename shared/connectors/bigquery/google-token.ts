@@ -4,6 +4,7 @@
  */
 import { importPKCS8, SignJWT } from 'jose';
 import { DoguError } from '../../domain/errors.ts';
+import type { HttpClient } from '../../domain/ports.ts';
 import type { ServiceAccountKey } from './definition.ts';
 
 export const bigQueryScope = 'https://www.googleapis.com/auth/bigquery';
@@ -16,6 +17,8 @@ interface CachedToken {
 export class GoogleTokens {
   private readonly cache = new Map<string, Promise<CachedToken>>();
 
+  constructor(private readonly http: HttpClient) {}
+
   async token(key: ServiceAccountKey, signal: AbortSignal): Promise<string> {
     const cacheKey = `${key.client_email}\n${key.private_key_id ?? ''}\n${key.token_uri}\n${key.private_key.length}`;
     const cached = this.cache.get(cacheKey);
@@ -24,14 +27,14 @@ export class GoogleTokens {
       if (token && token.expiresAt - 60_000 > Date.now()) return token.token;
       this.cache.delete(cacheKey);
     }
-    const fresh = exchange(key, signal);
+    const fresh = exchange(this.http, key, signal);
     this.cache.set(cacheKey, fresh);
     fresh.catch(() => this.cache.delete(cacheKey));
     return (await fresh).token;
   }
 }
 
-async function exchange(key: ServiceAccountKey, signal: AbortSignal): Promise<CachedToken> {
+async function exchange(http: HttpClient, key: ServiceAccountKey, signal: AbortSignal): Promise<CachedToken> {
   let privateKey: Awaited<ReturnType<typeof importPKCS8>>;
   try {
     privateKey = await importPKCS8(key.private_key, 'RS256');
@@ -53,28 +56,25 @@ async function exchange(key: ServiceAccountKey, signal: AbortSignal): Promise<Ca
     .setIssuedAt(now)
     .setExpirationTime(now + 3600)
     .sign(privateKey);
-  let response: Response;
-  try {
-    response = await fetch(key.token_uri, {
+  const response = await http.send(
+    {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }),
-      signal,
-    });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw new DoguError(
-      'data_source_error',
-      `Google's token endpoint could not be reached (${new URL(key.token_uri).host}).`,
-    );
+      url: key.token_uri,
+      headers: [['content-type', 'application/x-www-form-urlencoded']],
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        assertion,
+      }).toString(),
+    },
+    { signal, timeoutMs: 30_000, maxBodyBytes: 1024 * 1024 },
+  );
+  let body: { access_token?: string; expires_in?: number; error?: string; error_description?: string } = {};
+  try {
+    body = JSON.parse(new TextDecoder().decode(response.body));
+  } catch {
+    // Not JSON: the status says enough.
   }
-  const body = (await response.json().catch(() => ({}))) as {
-    access_token?: string;
-    expires_in?: number;
-    error?: string;
-    error_description?: string;
-  };
-  if (!response.ok || !body.access_token) {
+  if (response.status >= 400 || !body.access_token) {
     const why = [body.error, body.error_description].filter(Boolean).join(': ') || `HTTP ${response.status}`;
     throw new DoguError(
       'data_source_error',

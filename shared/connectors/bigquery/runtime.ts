@@ -1,7 +1,10 @@
-/** The BigQuery kind's runtime: REST over fetch, tokens per service account kept for the process. */
+/** The BigQuery kind's runtime: REST through Dogu's HTTP client, tokens per service account kept for the process. */
+
+import { NodeHttpClient } from '../../adapters/http/node-http-client.ts';
+import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
 import type { ParameterDefinition } from '../../domain/definitions/parameter.ts';
 import { DoguError } from '../../domain/errors.ts';
-import type { EngineRun } from '../../domain/ports.ts';
+import type { EngineRun, HttpClient } from '../../domain/ports.ts';
 import type { ConnectorRuntime } from '../connector.ts';
 import type { SqlActionInput } from '../sql/definition.ts';
 import { runSqlStatements } from '../sql/run-sql.ts';
@@ -10,14 +13,17 @@ import { runBigQueryStatement } from './bigquery-query.ts';
 import type { BigQueryConnection } from './definition.ts';
 import { GoogleTokens } from './google-token.ts';
 
-export function bigQueryRuntime(options: { pollMs?: number } = {}): ConnectorRuntime {
-  const tokens = new GoogleTokens();
+export function bigQueryRuntime(
+  options: { pollMs?: number } = {},
+  http: HttpClient = new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
+): ConnectorRuntime {
+  const tokens = new GoogleTokens(http);
   return {
     run(run: EngineRun) {
       const connection = run.connection as BigQueryConnection;
       const action = run.action as unknown as SqlActionInput;
       const parameters = new Map<string, ParameterDefinition>(action.parameters.map((p) => [p.name, p]));
-      const input = { api: new BigQueryApi(connection, tokens), connection, parameters, ...options };
+      const input = { api: new BigQueryApi(connection, tokens, http), connection, parameters, ...options };
       return runSqlStatements({
         action,
         dialect: 'bigquery',
@@ -30,7 +36,7 @@ export function bigQueryRuntime(options: { pollMs?: number } = {}): ConnectorRun
       const connection = check.connection as BigQueryConnection;
       // SELECT 1 scans no table (bills nothing) and proves the key, the project and the Job User role.
       const input = {
-        api: new BigQueryApi(connection, new GoogleTokens()),
+        api: new BigQueryApi(connection, new GoogleTokens(http), http),
         connection: { ...connection, dryRunFirst: false },
         parameters: new Map(),
         ...options,

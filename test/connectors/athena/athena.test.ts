@@ -450,4 +450,19 @@ describe('cancellation and failures', () => {
       `Statement "Missing": Athena refused the query: line 1:15: Table 'awsdatacatalog.sales.nope' does not exist`,
     );
   });
+
+  it('never dials a custom endpoint on a cloud metadata address', async () => {
+    const [result] = await runtime.run(
+      sqlRun({
+        kind: 'athena',
+        connection: { ...athenaConnection, endpoint: 'http://169.254.169.254' },
+        statements: [{ title: 'Meta', sql: 'SELECT 1' }],
+      }),
+    );
+    expect(result).toMatchObject({ title: 'Meta', status: 'failed', error: { code: 'data_source_error' } });
+    expect(result?.error?.message).toBe(
+      'The Athena endpoint 169.254.169.254 was refused: it is a link-local or cloud metadata address, which data sources may never reach.',
+    );
+    expect(athena.commandCalls(StartQueryExecutionCommand)).toHaveLength(0);
+  });
 });

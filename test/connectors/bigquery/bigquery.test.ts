@@ -441,6 +441,32 @@ describe('cancellation and failures', () => {
     expect(fake.inserts()).toHaveLength(0);
   });
 
+  it('never sends the key or a token to a cloud metadata address', async () => {
+    const toMetadata = JSON.stringify({
+      ...JSON.parse(fake.keyText),
+      token_uri: 'http://169.254.169.254/token',
+    });
+    const [viaKey] = await runtime.run(
+      sqlRun({
+        kind: 'bigquery',
+        connection: { ...connection, serviceAccountKey: toMetadata },
+        statements: [{ title: 'T', sql: 'SELECT 1' }],
+      }),
+    );
+    const [viaEndpoint] = await runtime.run(
+      sqlRun({
+        kind: 'bigquery',
+        connection: { ...connection, apiEndpoint: 'http://169.254.169.254' },
+        statements: [{ title: 'E', sql: 'SELECT 1' }],
+      }),
+    );
+    for (const result of [viaKey, viaEndpoint]) {
+      expect(result?.status).toBe('failed');
+      expect(result?.error?.message).toMatch(/169\.254\.169\.254/);
+      expect(result?.error?.message).toMatch(/metadata|refused|not allowed/i);
+    }
+  });
+
   it('tests a connection with a query that scans nothing', async () => {
     fake.script({});
     await expect(
