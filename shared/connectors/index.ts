@@ -1,4 +1,6 @@
 /** The registry: every data-source kind Dogu knows, one line each (docs/connectors.md). */
+import { athena } from './athena/index.ts';
+import { bigquery } from './bigquery/index.ts';
 import type { ConnectorDefinition } from './connector.ts';
 import { gcs } from './gcs/index.ts';
 import { grpc } from './grpc/index.ts';
@@ -7,7 +9,16 @@ import { mysql } from './mysql/index.ts';
 import { postgresql } from './postgresql/index.ts';
 import { s3 } from './s3/index.ts';
 
-export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc, s3, gcs];
+export const connectors: readonly ConnectorDefinition[] = [
+  postgresql,
+  mysql,
+  http,
+  grpc,
+  athena,
+  bigquery,
+  s3,
+  gcs,
+];
 
 export function connectorOf(kind: string): ConnectorDefinition | undefined {
   return connectors.find((c) => c.kind === kind);
