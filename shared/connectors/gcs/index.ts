@@ -78,10 +78,9 @@ export const gcs: ConnectorDefinition = {
     ],
     authAction: false,
   },
-  // The executing functions sign Dogu's ID tokens (federation) with the IdP keys secret; the bucket
-  // permissions belong to the data source's own credentials (docs/object-storage.md), and the
-  // federation calls (Google STS, IAM Credentials) need no AWS permission.
-  cloudPermissions: ['secretsmanager:GetSecretValue'],
+  // No AWS rights: the key or the impersonated service account carries the bucket permissions, and
+  // the IdP key secret the federation signs with is granted by the stack.
+  cloudPermissions: [],
   actionTexts: (action) => storageActionTexts(action as StorageActionInput),
   validate: validateStorageAction,
   runtime: async () => (await import('./runtime.ts')).gcsRuntime(),

@@ -1,7 +1,8 @@
 /** The S3 kind's connection (spec 2.3, object storage A): access keys, or OIDC through Dogu's own IdP. */
 import { z } from 'zod';
 
-export const s3AuthenticationModes = ['keys', 'oidc'] as const;
+/** function-role: the AWS credentials Dogu itself runs with (the Lambda role; locally the default chain). */
+export const s3AuthenticationModes = ['keys', 'oidc', 'function-role'] as const;
 
 /** arn:<partition>:iam::<12-digit account>:role/<path/name>, as IAM writes it. */
 export const roleArnPattern = /^arn:aws(?:-[a-z]+)*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
@@ -13,7 +14,9 @@ export const s3ConnectionSchema = z.object({
   region: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,38}[a-z0-9]$/, { error: 'must be a region name such as ap-northeast-1' }),
-  authentication: z.enum(s3AuthenticationModes, { error: 'must be keys or oidc' }).default('keys'),
+  authentication: z
+    .enum(s3AuthenticationModes, { error: 'must be keys, oidc or function-role' })
+    .default('keys'),
   accessKeyId: z.string().min(1).max(256).optional(),
   /** Secret field: encrypted at rest, never returned. */
   secretAccessKey: z.string().max(256).optional(),

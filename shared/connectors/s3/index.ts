@@ -32,8 +32,8 @@ export const s3: ConnectorDefinition = {
         options: s3AuthenticationModes,
         default: 'keys',
         hint: {
-          en: 'keys: an access key; oidc: no stored key, Dogu’s ID token assumes an IAM role.',
-          ja: 'keys: アクセスキー、oidc: キーを保存せず Dogu の ID トークンで IAM ロールを引き受けます。',
+          en: 'keys: an access key; oidc: no stored key, Dogu’s ID token assumes an IAM role; function-role: the role Dogu runs with (where the operator allows it).',
+          ja: 'keys: アクセスキー、oidc: キーを保存せず Dogu の ID トークンで IAM ロールを引き受けます。function-role: Dogu の実行ロール（運用者が許可した場合）。',
         },
       }),
       field('accessKeyId', 'text', 'Access key ID', 'アクセスキー ID'),
@@ -70,10 +70,10 @@ export const s3: ConnectorDefinition = {
     ],
     authAction: false,
   },
-  // The executing functions sign Dogu's ID tokens (federation) with the IdP keys secret; the bucket
-  // permissions belong to the data source's own credentials (docs/object-storage.md), and the
-  // federation calls (STS AssumeRoleWithWebIdentity) need no AWS permission.
-  cloudPermissions: ['secretsmanager:GetSecretValue'],
+  // Granted to the action-running functions only when the operator lets S3 data sources use the
+  // functions' own role (context functionRoleKinds, authentication function-role). Keys and OIDC
+  // bring their own rights; the IdP key secret the OIDC mode signs with is granted by the stack.
+  cloudPermissions: ['s3:GetObject', 's3:ListBucket', 's3:PutObject'],
   actionTexts: (action) => storageActionTexts(action as StorageActionInput),
   validate: validateStorageAction,
   runtime: async () => (await import('./runtime.ts')).s3Runtime(),

@@ -57,7 +57,9 @@ export function s3Runtime(
 ): ConnectorRuntime {
   const clients = new Map<string, { fingerprint: string; client: S3Client }>();
 
-  const credentialsOf = async (connection: S3Connection, scope: Scope): Promise<Credentials> => {
+  /** undefined: the function's own role (the SDK's default credential chain). */
+  const credentialsOf = async (connection: S3Connection, scope: Scope): Promise<Credentials | undefined> => {
+    if (connection.authentication === 'function-role') return undefined;
     if ((connection.authentication ?? 'keys') === 'keys') {
       if (!connection.accessKeyId || !connection.secretAccessKey)
         throw new DoguError(
@@ -83,14 +85,18 @@ export function s3Runtime(
     });
   };
 
-  const clientOf = (key: string, connection: S3Connection, credentials: Credentials): S3Client => {
+  const clientOf = (
+    key: string,
+    connection: S3Connection,
+    credentials: Credentials | undefined,
+  ): S3Client => {
     const fingerprint = JSON.stringify([
       connection.region,
       connection.endpoint,
       connection.forcePathStyle,
-      credentials.accessKeyId,
-      credentials.secretAccessKey,
-      credentials.sessionToken,
+      credentials?.accessKeyId,
+      credentials?.secretAccessKey,
+      credentials?.sessionToken,
     ]);
     const known = clients.get(key);
     if (known?.fingerprint === fingerprint) return known.client;
@@ -101,11 +107,15 @@ export function s3Runtime(
       region: connection.region,
       ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
       forcePathStyle: connection.forcePathStyle ?? false,
-      credentials: {
-        accessKeyId: credentials.accessKeyId,
-        secretAccessKey: credentials.secretAccessKey,
-        ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {}),
-      },
+      ...(credentials
+        ? {
+            credentials: {
+              accessKeyId: credentials.accessKeyId,
+              secretAccessKey: credentials.secretAccessKey,
+              ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {}),
+            },
+          }
+        : {}),
       maxAttempts: 2,
     });
     clients.set(key, { fingerprint, client });
@@ -158,7 +168,7 @@ export function s3Runtime(
         signal: check.signal,
       };
       // OIDC: "check the trust" is a real exchange, never cached, so a fixed trust policy shows at once.
-      const credentials: Credentials =
+      const credentials: Credentials | undefined =
         connection.authentication === 'oidc' && connection.roleArn && connection.audience
           ? await webIdentity.exchange({
               region: connection.region,
@@ -233,7 +243,7 @@ async function download(
   title: string,
   bucket: string,
   key: string,
-  credentials: Credentials,
+  credentials: Credentials | undefined,
   options: SendOptions,
 ) {
   const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), options);
@@ -294,7 +304,7 @@ async function signedUrl(
   action: StorageActionInput,
   bucket: string,
   key: string,
-  credentials: Credentials,
+  credentials: Credentials | undefined,
 ) {
   const requested = action.expiresInSeconds ?? 3600;
   const seconds = lifetimeWithin(requested, credentials);
@@ -317,8 +327,15 @@ async function signedUrl(
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** The function's role: its temporary credentials are not ours to see; an hour, as with OIDC. */
+const functionRoleSeconds = 3600;
+
 /** Spec 8: with temporary credentials a signed URL lives at most as long as they do. */
-function lifetimeWithin(seconds: number, credentials: Credentials | TemporaryCredentials): number {
+function lifetimeWithin(
+  seconds: number,
+  credentials: Credentials | TemporaryCredentials | undefined,
+): number {
+  if (!credentials) return Math.min(seconds, functionRoleSeconds);
   if (!credentials.expiration) return seconds;
   const left = Math.floor((credentials.expiration.getTime() - Date.now()) / 1000);
   return Math.max(1, Math.min(seconds, left));

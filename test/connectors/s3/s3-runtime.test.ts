@@ -263,6 +263,41 @@ describe('the S3 kind', () => {
     }
   });
 
+  it('runs with the function’s own role where the operator allows it (the default credential chain)', async () => {
+    const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+    process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
+    process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+    try {
+      const role = {
+        region: 'us-east-1',
+        authentication: 'function-role',
+        endpoint: server.endpoint,
+        forcePathStyle: true,
+      };
+      const [listed] = await runtime.run(
+        storageRun('s3', role, { operation: 'list', bucket: 'invoices', objectKey: 'customers/' }),
+      );
+      expect(listed!.status, listed!.error?.message).toBe('succeeded');
+      expect(listed!.rows.map((r) => r.objectKey)).toEqual(['customers/c-42/note.txt']);
+      const [signed] = await runtime.run(
+        storageRun('s3', role, {
+          operation: 'signed-url',
+          bucket: 'invoices',
+          objectKey: 'a',
+          expiresInSeconds: 7200,
+        }),
+      );
+      expect((signed!.rows[0] as { expiresAt: number }).expiresAt).toBeLessThanOrEqual(
+        Math.ceil(Date.now() / 1000) + 3600,
+      );
+    } finally {
+      if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
+      else process.env.AWS_ACCESS_KEY_ID = saved.id;
+      if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
+      else process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
+    }
+  });
+
   it('connects (test connection) to the server', async () => {
     await expect(
       runtime.testConnection({ key: 'test/shop/files/prod', connection, signal: AbortSignal.timeout(5000) }),
