@@ -98,6 +98,32 @@ describe('object storage through the API', () => {
     expect(JSON.stringify(bad.body.errors)).toContain('must be an IAM role ARN');
   });
 
+  it('refuses a GCS data source whose key, provider or service account is malformed', async () => {
+    const bad = await api.put(`${base}/data-sources/archive`, {
+      id: 'archive',
+      name: 'Archive',
+      kind: 'gcs',
+      environments: {
+        development: { serviceAccountKey: '{"type":"user"}' },
+        production: {
+          authentication: 'workload-identity',
+          provider: 'projects/1/pools/p',
+          serviceAccount: 'someone@gmail.com',
+        },
+      },
+    });
+    expect(bad.status).toBe(422);
+    const details = Object.fromEntries(
+      (bad.body.errors as { pointer: string; detail: string }[]).map((e) => [e.pointer, e.detail]),
+    );
+    expect(details['#/environments/development/serviceAccountKey']).toMatch(
+      /must be a service account JSON key/,
+    );
+    expect(details['#/environments/production/provider']).toMatch(/must be projects\/<project number>/);
+    expect(details['#/environments/production/serviceAccount']).toMatch(/iam\.gserviceaccount\.com/);
+    expect(JSON.stringify(bad.body)).not.toContain('"type\\":\\"user');
+  });
+
   it('checks storage actions at save time', async () => {
     const noFile = await api.put(`${base}/actions/upload`, {
       id: 'upload',
