@@ -1264,7 +1264,7 @@ export type components = {
            * @default keys
            * @enum {string}
            */
-          authentication?: "keys" | "oidc";
+          authentication?: "keys" | "oidc" | "function-role";
           /** Format: uri */
           endpoint?: string;
           /** @default false */
