@@ -126,7 +126,11 @@ class StorageApi {
     call: Omit<HttpCall, 'headers'> & { headers?: [string, string][] },
   ): Promise<Record<string, unknown>> {
     const answer = await this.send(call, 1024 * 1024);
-    return JSON.parse(new TextDecoder().decode(answer.body)) as Record<string, unknown>;
+    try {
+      return JSON.parse(new TextDecoder().decode(answer.body)) as Record<string, unknown>;
+    } catch {
+      throw new DoguError('data_source_error', `Cloud Storage answered HTTP ${answer.status} without JSON.`);
+    }
   }
 
   async send(call: Omit<HttpCall, 'headers'> & { headers?: [string, string][] }, maxBodyBytes: number) {
