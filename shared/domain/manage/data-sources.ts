@@ -19,6 +19,7 @@ import type {
 import { SecretRedactor } from '../secret-redaction.ts';
 import { type SecretValues, secretFieldContext } from '../secret-values.ts';
 import { authorize, requireEnvironment } from './access.ts';
+import { oauthField, openOAuthConnection, presentOAuthConnection } from './oauth-stored.ts';
 
 export interface ManageDeps {
   store: Store;
@@ -92,6 +93,9 @@ export async function putDataSource(
     if (pinField && stored[pinField] === undefined && kept?.[pinField] !== undefined) {
       stored[pinField] = kept[pinField];
     }
+    // An OAuth connection is made with Connect (decision 0041), never by a save: a save keeps it.
+    delete stored[oauthField];
+    if (kept?.[oauthField] !== undefined) stored[oauthField] = kept[oauthField];
     environments[environmentId] = stored;
   }
   const dataSource = {
@@ -108,10 +112,10 @@ export async function putDataSource(
 /** What callers see: secret fields replaced by whether one is set. */
 export function presentDataSource(dataSource: DataSource, secretFields: readonly string[]) {
   const { managedBy: _managedBy, ...visible } = dataSource;
-  if (secretFields.length === 0) return visible;
   const environments: Record<string, Connection> = {};
   for (const [environmentId, connection] of Object.entries(dataSource.environments)) {
     const shown: Connection = { ...connection };
+    if (shown[oauthField] !== undefined) shown[oauthField] = presentOAuthConnection(shown[oauthField]);
     for (const field of secretFields) {
       shown[presenceField(field)] = shown[ciphertextField(field)] !== undefined;
       delete shown[ciphertextField(field)];
@@ -138,6 +142,9 @@ export async function openConnection(
         secretFieldContext(dataSource.projectId, dataSource.id, environmentId, field),
       );
     }
+  }
+  if (connection[oauthField] !== undefined) {
+    connection[oauthField] = await openOAuthConnection(deps, dataSource, environmentId, connection[oauthField]);
   }
   return connection;
 }
