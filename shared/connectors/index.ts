@@ -1,11 +1,12 @@
 /** The registry: every data-source kind Dogu knows, one line each (docs/connectors.md). */
 import type { ConnectorDefinition } from './connector.ts';
+import { googleSheets } from './google-sheets/index.ts';
 import { grpc } from './grpc/index.ts';
 import { http } from './http/index.ts';
 import { mysql } from './mysql/index.ts';
 import { postgresql } from './postgresql/index.ts';
 
-export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc];
+export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc, googleSheets];
 
 export function connectorOf(kind: string): ConnectorDefinition | undefined {
   return connectors.find((c) => c.kind === kind);

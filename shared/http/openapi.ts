@@ -181,7 +181,10 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary:
       "The provider's redirect back (?code&state or ?error&state): keeps the refresh token encrypted, then redirects to the console's data-source page (?oauth=connected or ?oauthError=…)",
     ok: { status: '302' },
-    errors: { '400': 'The state is missing, expired or was issued to another session', '403': 'The caller may not manage data sources' },
+    errors: {
+      '400': 'The state is missing, expired or was issued to another session',
+      '403': 'The caller may not manage data sources',
+    },
   },
   listFileVersions: {
     summary:

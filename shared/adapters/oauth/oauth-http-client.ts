@@ -45,7 +45,11 @@ function requireClient(provider: OAuthProvider): { clientId: string; clientSecre
     throw new DoguError(
       'invalid_definition',
       `Set the OAuth client (${clientId} and ${clientSecret}) on the data source before connecting.`,
-      { errors: [{ pointer: `#/${provider.clientId ? clientSecret : clientId}`, detail: 'is required to connect' }] },
+      {
+        errors: [
+          { pointer: `#/${provider.clientId ? clientSecret : clientId}`, detail: 'is required to connect' },
+        ],
+      },
     );
   }
   return { clientId: provider.clientId, clientSecret: provider.clientSecret };

@@ -144,7 +144,12 @@ export async function openConnection(
     }
   }
   if (connection[oauthField] !== undefined) {
-    connection[oauthField] = await openOAuthConnection(deps, dataSource, environmentId, connection[oauthField]);
+    connection[oauthField] = await openOAuthConnection(
+      deps,
+      dataSource,
+      environmentId,
+      connection[oauthField],
+    );
   }
   return connection;
 }

@@ -6,9 +6,9 @@
  * who started it, expiry) encrypted, so it needs no store and only the one who started it can finish.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { AuditLog, RequestOrigin } from '../audit.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { Principal } from '../model.ts';
-import type { AuditLog, RequestOrigin } from '../audit.ts';
 import type { IdGenerator, OAuthClient } from '../ports.ts';
 import { authorize } from './access.ts';
 import { type ManageDeps, openConnection } from './data-sources.ts';
@@ -52,7 +52,8 @@ async function providerOf(deps: ManageDeps, principal: Principal, target: OAuthT
   }
   const connection = await openConnection(deps, dataSource, target.environmentId);
   const provider = deps.engines.oauthProvider(dataSource.kind, connection);
-  if (!provider) throw new DoguError('bad_request', `A ${dataSource.kind} data source does not connect with OAuth.`);
+  if (!provider)
+    throw new DoguError('bad_request', `A ${dataSource.kind} data source does not connect with OAuth.`);
   return { dataSource, provider, connection };
 }
 
@@ -69,7 +70,11 @@ export async function startOAuthConnection(
     throw new DoguError(
       'invalid_definition',
       `Set the OAuth client ID and secret (${provider.clientFields.clientId}, ${provider.clientFields.clientSecret}) of environment '${target.environmentId}' before connecting.`,
-      { errors: [{ pointer: `#/environments/${target.environmentId}/${missing}`, detail: 'is required to connect' }] },
+      {
+        errors: [
+          { pointer: `#/environments/${target.environmentId}/${missing}`, detail: 'is required to connect' },
+        ],
+      },
     );
   }
   const verifier = randomBytes(32).toString('base64url');
@@ -81,7 +86,9 @@ export async function startOAuthConnection(
     expiresAt: deps.clock.now().getTime() + flowLifetimeMs,
     redirectUri,
   };
-  const state = Buffer.from(await deps.secrets.encrypt(JSON.stringify(flow), stateContext)).toString('base64url');
+  const state = Buffer.from(await deps.secrets.encrypt(JSON.stringify(flow), stateContext)).toString(
+    'base64url',
+  );
   const url = new URL(provider.authorizeUrl);
   const query = {
     response_type: 'code',
@@ -143,7 +150,11 @@ export async function completeOAuthConnection(
     );
   }
   if (!query.code) throw new DoguError('bad_request', 'The provider sent no authorization code.');
-  const target = { projectId: flow.projectId, dataSourceId: flow.dataSourceId, environmentId: flow.environmentId };
+  const target = {
+    projectId: flow.projectId,
+    dataSourceId: flow.dataSourceId,
+    environmentId: flow.environmentId,
+  };
   const { provider } = await providerOf(deps, principal, target);
   const tokens = await deps.oauth.exchangeCode(provider, {
     code: query.code,
@@ -183,17 +194,28 @@ export async function completeOAuthConnection(
 }
 
 /** Revokes the refresh token at the provider and forgets it. */
-export async function disconnectOAuth(deps: OAuthDeps, principal: Principal, target: OAuthTarget): Promise<void> {
+export async function disconnectOAuth(
+  deps: OAuthDeps,
+  principal: Principal,
+  target: OAuthTarget,
+): Promise<void> {
   const { dataSource, provider, connection } = await providerOf(deps, principal, target);
   const refreshToken = (connection[oauthField] as { refreshToken?: string } | undefined)?.refreshToken;
   if (!refreshToken) {
-    throw new DoguError('state_conflict', `Environment '${target.environmentId}' of '${dataSource.id}' is not connected.`);
+    throw new DoguError(
+      'state_conflict',
+      `Environment '${target.environmentId}' of '${dataSource.id}' is not connected.`,
+    );
   }
   await deps.oauth.revoke(provider, refreshToken);
   await updateConnection(deps, target, undefined);
 }
 
-async function updateConnection(deps: ManageDeps, target: OAuthTarget, stored: StoredOAuthConnection | undefined) {
+async function updateConnection(
+  deps: ManageDeps,
+  target: OAuthTarget,
+  stored: StoredOAuthConnection | undefined,
+) {
   // Read again: the data source may have been saved while the user gave consent.
   const dataSource = await deps.store.getDataSource(target.projectId, target.dataSourceId);
   if (!dataSource?.environments[target.environmentId]) throw notFound('Data source', target.dataSourceId);
@@ -205,4 +227,3 @@ async function updateConnection(deps: ManageDeps, target: OAuthTarget, stored: S
     environments: { ...dataSource.environments, [target.environmentId]: environment },
   });
 }
-
