@@ -477,6 +477,7 @@ export type components = {
       } | null;
       kind: string;
       label: components["schemas"]["Labels"];
+      oauth: boolean;
       secretFields: string[];
     };
     DataSourceCatalog: {
