@@ -162,6 +162,8 @@ export class DoguStack extends Stack {
       DOGU_OIDC_ISSUER: this.node.tryGetContext('oidcIssuer'),
       DOGU_OIDC_CLI_CLIENT_ID: this.node.tryGetContext('oidcCliClientId'),
       DOGU_OIDC_CONSOLE_CLIENT_ID: this.node.tryGetContext('oidcConsoleClientId'),
+      // Google Sheets' OAuth client id (docs/google-sheets.md); its secret goes on the data source (KMS).
+      DOGU_GOOGLE_OAUTH_CLIENT_ID: this.node.tryGetContext('googleOAuthClientId'),
     };
     for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
       for (const [name, value] of Object.entries(ssoSettings)) {
