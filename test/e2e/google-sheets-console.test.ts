@@ -58,8 +58,19 @@ describe('Google Sheets connection in the console (Chromium)', () => {
     expect(exchange.get('code_verifier')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     await screenshot(page, 'google-sheets-connected');
 
+    // The user removed Dogu's access at Google: a connection test says so, and the panel asks to reconnect.
+    google.revokeAllGrants();
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => state.textContent()).toContain('Reconnect needed');
+    await page.getByRole('button', { name: 'Reconnect' }).click();
+    await page.waitForURL((url) => url.pathname.endsWith('/data-sources') && url.search === '');
+    await expect.poll(() => state.textContent()).toContain(`Connected as ${google.account}`);
+
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await expect.poll(() => state.textContent()).toContain('Not connected');
     expect(google.requestsTo('/revoke')).toHaveLength(1);
+    expect(new URLSearchParams(google.requestsTo('/revoke')[0]!.body.toString()).get('token')).toMatch(
+      /^1\/\/refresh-/,
+    );
   });
 });

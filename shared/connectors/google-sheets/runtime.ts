@@ -35,7 +35,8 @@ export function sheetsRuntime(tokens = new AccessTokens()): ConnectorRuntime {
         return [await runSheetsAction(api, action, run.values)];
       } catch (error) {
         if (!(error instanceof DoguError) || error.code === 'internal_error') throw error;
-        if (error.code === 'argument_invalid') throw error;
+        // Bad arguments and a lost grant fail the run itself (the domain marks "reconnect needed").
+        if (error.code === 'argument_invalid' || error.extra?.oauthError === 'invalid_grant') throw error;
         return [failedResult(action.name, error)];
       }
     },

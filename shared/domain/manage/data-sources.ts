@@ -19,7 +19,13 @@ import type {
 import { SecretRedactor } from '../secret-redaction.ts';
 import { type SecretValues, secretFieldContext } from '../secret-values.ts';
 import { authorize, requireEnvironment } from './access.ts';
-import { oauthField, openOAuthConnection, presentOAuthConnection } from './oauth-stored.ts';
+import {
+  isLostGrant,
+  markReconnectNeeded,
+  oauthField,
+  openOAuthConnection,
+  presentOAuthConnection,
+} from './oauth-stored.ts';
 
 export interface ManageDeps {
   store: Store;
@@ -175,6 +181,9 @@ export async function testDataSourceConnection(
     return { ok: true, durationMs: deps.clock.now().getTime() - started };
   } catch (error) {
     const durationMs = deps.clock.now().getTime() - started;
+    if (isLostGrant(error)) {
+      await markReconnectNeeded(deps.store, dataSource, environmentId, deps.clock.now()).catch(() => {});
+    }
     if (error instanceof DoguError) {
       const message = secretsOf(deps, dataSource, check).text(error.message);
       return { ok: false, durationMs, error: { code: error.code, message } };

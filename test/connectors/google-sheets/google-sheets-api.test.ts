@@ -439,10 +439,17 @@ describe('access tokens and the grant', () => {
     );
     expect(tested.body.ok).toBe(false);
     expect(tested.body.error.message).toContain('reconnect needed');
+    const marked = await api.get(`${base}/data-sources/orders-sheet`);
+    expect(marked.body.environments.development.oauth).toMatchObject({
+      account: google.account,
+      reconnectNeeded: { since: expect.any(String), reason: expect.stringContaining('revoked or expired') },
+    });
 
     const { back } = await connect();
     expect(back.headers.get('location')).toContain('oauth=connected');
     expect((await api.execute('sheets-list', {})).status).toBe(200);
+    const fresh = await api.get(`${base}/data-sources/orders-sheet`);
+    expect(fresh.body.environments.development.oauth.reconnectNeeded).toBeUndefined();
   });
 
   it('disconnects: the refresh token is revoked at Google and forgotten', async () => {

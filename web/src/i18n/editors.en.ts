@@ -46,6 +46,8 @@ export const editorsEn: Record<string, string> = {
   'editors.oauth.notConnected':
     'Not connected. Save the OAuth client first, then press Connect and give consent.',
   'editors.oauth.connectedAs': 'Connected as {account} ({time}, by {by}).',
+  'editors.oauth.reconnectNeeded':
+    'Reconnect needed: Google refused the connection of {account} ({time}); runs fail until you press Reconnect.',
   'editors.oauth.connected': 'Connected.',
   'editors.oauth.disconnected': 'Disconnected; the token was revoked.',
   'editors.oauth.failed': 'Connecting failed: {message}',

@@ -46,6 +46,8 @@ export const editorsJa: Record<string, string> = {
   'editors.oauth.notConnected':
     '未接続です。OAuth クライアントを保存してから「接続」を押し、同意してください。',
   'editors.oauth.connectedAs': '{account} として接続済み（{time}、{by} が接続）。',
+  'editors.oauth.reconnectNeeded':
+    '再接続が必要です: {account} の接続が拒否されました（{time}）。「再接続」を押すまで実行は失敗します。',
   'editors.oauth.connected': '接続しました。',
   'editors.oauth.disconnected': '接続を解除し、トークンを取り消しました。',
   'editors.oauth.failed': '接続できませんでした: {message}',

@@ -177,6 +177,8 @@ export function DataSourcesScreen() {
         testConnectionPath(projectId, editing.original.id, environmentId),
       );
       setTests((current) => ({ ...current, [environmentId]: result }));
+      // A test may find an OAuth grant revoked: show the connection as the server now keeps it.
+      if (!result.ok && kindOf(editing.original.kind)?.oauth) await reloadOriginal(editing.original.id);
     } catch (error) {
       setTests(({ [environmentId]: _dropped, ...rest }) => rest);
       setFailure(error);

@@ -53,7 +53,14 @@ export function OAuthConnectionPanel(props: {
   return (
     <fieldset className="oauth-connection" aria-label={t('editors.oauth.title')}>
       <legend>{t('editors.oauth.title')}</legend>
-      {connection ? (
+      {connection?.reconnectNeeded ? (
+        <p className="field-error" role="alert" data-testid="oauth-state">
+          {t('editors.oauth.reconnectNeeded', {
+            account: connection.account ?? connection.connectedBy.email,
+            time: formatTime(connection.reconnectNeeded.since, language),
+          })}
+        </p>
+      ) : connection ? (
         <p className="test-ok" data-testid="oauth-state">
           {t('editors.oauth.connectedAs', {
             account: connection.account ?? connection.connectedBy.email,

@@ -43,4 +43,6 @@ export interface OAuthConnectionView {
   connectedBy: { id: string; email: string };
   connectedAt: string;
   scopes: string[];
+  /** The provider refused the stored grant: runs fail until someone connects again. */
+  reconnectNeeded?: { since: string; reason: string };
 }
