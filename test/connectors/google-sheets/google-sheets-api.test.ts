@@ -165,6 +165,14 @@ describe('connecting a Google Sheets data source', () => {
       {},
     );
     expect(tested.body).toMatchObject({ ok: true });
+    const audit = await api.get(`${base}/audit-log?event=data_source.oauth_connect`);
+    expect(audit.body.data[0]).toMatchObject({
+      event: 'data_source.oauth_connect',
+      target: { type: 'data_source', id: 'orders-sheet' },
+      environmentId: 'development',
+      details: { account: google.account },
+    });
+    expect(JSON.stringify(audit.body)).not.toContain('refresh-');
   });
 
   it('refuses a state that Dogu did not issue, and says so when consent is denied', async () => {
@@ -179,6 +187,37 @@ describe('connecting a Google Sheets data source', () => {
       redirect: 'manual',
     });
     expect(missing.status).toBe(400);
+
+    // Another manager of the project cannot finish a flow someone else started (CSRF, a leaked link).
+    await runtime.services.store.putMembership({
+      projectId: 'demo',
+      principalId: 'usr_other',
+      role: 'admin',
+    });
+    const other = await runtime.services.tokens.issue(
+      { kind: 'user', id: 'usr_other', email: 'other@example.com', name: 'Other' },
+      3600,
+    );
+    const started = await api.post(`${oauthPath}/start`, {});
+    const atGoogle = await fetch(started.body.authorizationUrl, { redirect: 'manual' });
+    const stolen = await fetch(atGoogle.headers.get('location')!, {
+      headers: { authorization: `Bearer ${other.token}` },
+      redirect: 'manual',
+    });
+    expect(stolen.status).toBe(400);
+    expect(((await stolen.json()) as { detail: string }).detail).toContain('was not issued to this session');
+    // A member who may not manage data sources cannot start one.
+    await runtime.services.store.putMembership({
+      projectId: 'demo',
+      principalId: 'usr_member',
+      role: 'member',
+    });
+    const member = await runtime.services.tokens.issue(
+      { kind: 'user', id: 'usr_member', email: 'member@example.com', name: 'Member' },
+      3600,
+    );
+    const memberStart = await apiClient(runtime, member.token).post(`${oauthPath}/start`, {});
+    expect(memberStart.status).toBe(403);
 
     const { back } = await connect({ login_hint: 'deny' });
     expect(back.status).toBe(302);
