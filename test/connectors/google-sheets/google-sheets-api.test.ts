@@ -233,7 +233,14 @@ describe('connecting a Google Sheets data source', () => {
 
 describe('Sheets actions', () => {
   it('lists sheets and reads rows: header row → columns, filter from a parameter, offset and limit', async () => {
-    expect((await action('sheets-list', { operation: 'list_sheets', sheet: '' })).status).toBe(201);
+    // The spreadsheet id from an environment variable.
+    await api.put(`${base}/environments/development/variables/ordersBook`, { value: 'book-1' });
+    const listed = await action('sheets-list', {
+      operation: 'list_sheets',
+      sheet: '',
+      spreadsheetId: '{{ vars.ordersBook }}',
+    });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
     const list = await api.execute('sheets-list', {});
     expect(list.status, JSON.stringify(list.body)).toBe(200);
     expect(list.body.results[0].rows.map((r: { title: string }) => r.title)).toEqual([
@@ -435,6 +442,12 @@ describe('Sheets actions', () => {
     const retried = await api.execute('sheets-list', {});
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
     expect(google.quotaErrors).toBe(0);
+    google.quotaErrors = 10;
+    const exhausted = await api.execute('sheets-list', {});
+    expect(exhausted.status).toBe(422);
+    expect(exhausted.body.detail).toContain('Google Sheets quota exceeded (retried with backoff)');
+    expect(google.quotaErrors).toBe(6); // the first call and three retries
+    google.quotaErrors = 0;
   });
 });
 
