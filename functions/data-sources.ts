@@ -165,7 +165,7 @@ export const handler = defineRoutes({
   },
   deleteDataSource: async (request, services) => {
     const { projectId, dataSourceId } = request.pathParameters;
-    await dataSources.deleteDataSource(services, request.caller(), projectId!, dataSourceId!);
+    await dataSources.deleteDataSource(oauthDeps(services), request.caller(), projectId!, dataSourceId!);
     return { status: 204 };
   },
 });

@@ -14,6 +14,7 @@ import type {
   Clock,
   ConnectionCheck,
   ConnectionCheckResult,
+  OAuthClient,
   Store,
 } from '../ports.ts';
 import { SecretRedactor } from '../secret-redaction.ts';
@@ -34,6 +35,8 @@ export interface ManageDeps {
   engines: ActionEngines;
   /** Uploaded files (protosets) of data sources whose kind keeps them. */
   files?: FileStorage;
+  /** Revokes OAuth grants of a deleted data source (decision 0041). */
+  oauth?: OAuthClient;
 }
 
 type Connection = Record<string, unknown>;
@@ -289,6 +292,7 @@ export async function deleteDataSource(
   const dataSource = await deps.store.getDataSource(projectId, dataSourceId);
   if (!(await deps.store.deleteDataSource(projectId, dataSourceId)))
     throw notFound('Data source', dataSourceId);
+  if (dataSource && deps.oauth) await revokeOAuthGrants({ ...deps, oauth: deps.oauth }, dataSource);
   if (dataSource && deps.files && deps.engines.fileKind(dataSource.kind)) {
     await deleteAllFileVersions(
       deps.files,
@@ -310,6 +314,24 @@ async function deleteAllFileVersions(
     for (const version of await files.versions.listFileVersions(projectId, dataSourceId, environment.id)) {
       await files.versions.deleteFileVersion(projectId, dataSourceId, environment.id, version.id);
       await files.blobs.delete(blobKeyOf(version));
+    }
+  }
+}
+
+/** A deleted data source's OAuth grants are revoked at the provider (best effort: it is gone either way). */
+async function revokeOAuthGrants(
+  deps: Pick<ManageDeps, 'secrets' | 'engines'> & { oauth: OAuthClient },
+  dataSource: DataSource,
+) {
+  for (const environmentId of Object.keys(dataSource.environments)) {
+    if (dataSource.environments[environmentId]?.[oauthField] === undefined) continue;
+    try {
+      const connection = await openConnection(deps, dataSource, environmentId);
+      const provider = deps.engines.oauthProvider(dataSource.kind, connection);
+      const refreshToken = (connection[oauthField] as { refreshToken?: string } | undefined)?.refreshToken;
+      if (provider && refreshToken) await deps.oauth.revoke(provider, refreshToken);
+    } catch {
+      // The provider may be unreachable; the token is forgotten with the data source.
     }
   }
 }

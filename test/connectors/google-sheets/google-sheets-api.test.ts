@@ -523,4 +523,21 @@ describe('access tokens and the grant', () => {
     const again = await api.delete(oauthPath);
     expect(again.status).toBe(409);
   });
+
+  it('revokes the grant when the data source is deleted', async () => {
+    const { back } = await connect();
+    expect(back.headers.get('location')).toContain('oauth=connected');
+    const grant = new URLSearchParams(google.requestsTo('/token').at(-1)!.body.toString());
+    expect(grant.get('grant_type')).toBe('authorization_code');
+    const revokes = google.requestsTo('/revoke').length;
+    const actions = (await api.get(`${base}/actions`)).body.data as { id: string; dataSourceId: string }[];
+    for (const a of actions.filter((a) => a.dataSourceId === 'orders-sheet')) {
+      expect((await api.delete(`${base}/actions/${a.id}`)).status).toBe(204);
+    }
+    expect((await api.delete(`${base}/data-sources/orders-sheet`)).status).toBe(204);
+    expect(google.requestsTo('/revoke')).toHaveLength(revokes + 1);
+    expect(new URLSearchParams(google.requestsTo('/revoke').at(-1)!.body.toString()).get('token')).toMatch(
+      /^1\/\/refresh-/,
+    );
+  });
 });
