@@ -37,6 +37,10 @@ export async function runSheetsAction(
     template.replace(referencePattern, (_m, reference: string) => valueAsText(resolve(reference))).trim();
   const spreadsheetId = text(action.spreadsheetId);
   if (!spreadsheetId) throw bad('#/spreadsheetId', 'is empty');
+  // Google's ids are URL-safe base64 characters; anything else (a '..', a whole URL) is a mistake.
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(spreadsheetId)) {
+    throw bad('#/spreadsheetId', 'is not a spreadsheet id (copy it from …/spreadsheets/d/<id>/edit)');
+  }
   const base = `/${encodeURIComponent(spreadsheetId)}`;
   const sheets = new SheetCalls(api, base, action);
 

@@ -434,6 +434,13 @@ describe('Sheets actions', () => {
     expect(unknown.status).toBe(422);
     expect(unknown.body.detail).toContain("Google Sheets refused the request: Unable to parse range: 'Nope'");
 
+    await action('any-book', { operation: 'list_sheets', spreadsheetId: '{{ book }}' }, [
+      { name: 'book', kind: 'text', label: 'Book', required: true },
+    ]);
+    const climbing = await api.execute('any-book', { book: '..' });
+    expect(climbing.status).toBe(422);
+    expect(climbing.body.detail).toContain('is not a spreadsheet id');
+
     await action('private', { operation: 'read_rows', spreadsheetId: 'private-book' });
     const denied = await api.execute('private', {});
     expect(denied.body.detail).toContain(`The spreadsheet is not shared with ${google.account}`);
