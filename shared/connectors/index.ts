@@ -1,4 +1,6 @@
 /** The registry: every data-source kind Dogu knows, one line each (docs/connectors.md). */
+import { athena } from './athena/index.ts';
+import { bigquery } from './bigquery/index.ts';
 import type { ConnectorDefinition } from './connector.ts';
 import { googleSheets } from './google-sheets/index.ts';
 import { grpc } from './grpc/index.ts';
@@ -6,7 +8,15 @@ import { http } from './http/index.ts';
 import { mysql } from './mysql/index.ts';
 import { postgresql } from './postgresql/index.ts';
 
-export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc, googleSheets];
+export const connectors: readonly ConnectorDefinition[] = [
+  postgresql,
+  mysql,
+  http,
+  grpc,
+  athena,
+  bigquery,
+  googleSheets,
+];
 
 export function connectorOf(kind: string): ConnectorDefinition | undefined {
   return connectors.find((c) => c.kind === kind);
