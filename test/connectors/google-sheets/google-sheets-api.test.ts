@@ -8,6 +8,12 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyPlan } from '../../../cli/config/apply.ts';
+import { exportConfig } from '../../../cli/config/export.ts';
+import { parseConfigText } from '../../../cli/config/load.ts';
+import { managementApi } from '../../../cli/config/management-api.ts';
+import { buildPlan, environmentsNamedIn } from '../../../cli/config/plan.ts';
+import { readProjectState } from '../../../cli/config/project-state.ts';
 import type { LocalRuntime } from '../../../local/runtime.ts';
 import { apiClient } from '../../support/api.ts';
 import { loginToken, startTestRuntime, tempDir } from '../../support/runtime.ts';
@@ -173,6 +179,40 @@ describe('connecting a Google Sheets data source', () => {
       details: { account: google.account },
     });
     expect(JSON.stringify(audit.body)).not.toContain('refresh-');
+  });
+
+  it('is exported without the connection, and apply keeps it', async () => {
+    const management = managementApi({ baseUrl: runtime.url, token, projectId: 'demo' });
+    const text = exportConfig(await readProjectState(management, ['development']), {
+      projectId: 'demo',
+      source: runtime.url,
+      now: new Date(),
+    });
+    const exported = text.slice(text.indexOf('id: orders-sheet'));
+    expect(exported).toContain('kind: google-sheets');
+    expect(text).not.toMatch(/oauth|refresh|connectedAt|sheets\.owner/);
+    const secretVariable = /clientSecretFromEnv: (\S+)/.exec(exported)![1]!;
+    const environment = Object.fromEntries(
+      [...text.matchAll(/FromEnv: (\S+)/g)].map((m) => [
+        m[1]!,
+        m[1] === secretVariable ? google.client.secret : 'x',
+      ]),
+    );
+    const { config } = parseConfigText(
+      text.replace('name: Orders sheet', 'name: Orders (sheet)'),
+      'export.yaml',
+    );
+    const plan = buildPlan(
+      config,
+      await readProjectState(management, environmentsNamedIn(config)),
+      environment,
+      'demo',
+    );
+    expect(plan.steps.map((step) => step.resource.id)).toContain('orders-sheet');
+    await applyPlan(management, plan);
+    const shown = await api.get(`${base}/data-sources/orders-sheet`);
+    expect(shown.body.name).toBe('Orders (sheet)');
+    expect(shown.body.environments.development.oauth.account).toBe(google.account);
   });
 
   it('refuses a state that Dogu did not issue, and says so when consent is denied', async () => {
