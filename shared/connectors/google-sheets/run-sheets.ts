@@ -257,6 +257,7 @@ function targetRows(read: Table, action: SheetsActionInput, text: (t: string) =>
     if (!Number.isInteger(row) || row < 1) throw bad('#/rowNumber', `'${written}' is not a row number`);
     const headerRowNumber = (read.rows[0]?.row ?? action.headerRow + 1) - 1;
     if (row <= headerRowNumber) throw bad('#/rowNumber', `row ${row} is the header or above it`);
+    if (!read.rows.some((r) => r.row === row)) throw bad('#/rowNumber', `row ${row} holds no data`);
     return [row];
   }
   const index = column(read, action.keyColumn, '#/keyColumn');

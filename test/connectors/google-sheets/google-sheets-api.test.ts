@@ -422,6 +422,9 @@ describe('Sheets actions', () => {
     const header = await api.execute('by-number', { row: 1 });
     expect(header.status).toBe(422);
     expect(header.body.detail).toContain('row 1 is the header');
+    const beyond = await api.execute('by-number', { row: 40 });
+    expect(beyond.status).toBe(422);
+    expect(beyond.body.detail).toContain('row 40 holds no data');
   });
 
   it('deletes rows matching a key with one batchUpdate (bottom up), and clears a range', async () => {
