@@ -106,13 +106,26 @@ describe('action screen (Chromium, embedded runtime)', () => {
     await page.getByLabel(/^Limit/).fill('4');
   });
 
-  it('downloads one statement as CSV through the API, with the rows shown', async () => {
+  it('downloads the statement shown as CSV without running the action again', async () => {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     const shown = await tableRows(page, 'Orders');
+    const apiCalls: string[] = [];
+    const recordCall = (request: { method(): string; url(): string }) =>
+      apiCalls.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    page.on('request', recordCall);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
+    const [jsonDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download JSON' }).click(),
+    ]);
+    page.off('request', recordCall);
+    expect(apiCalls.filter((call) => call.includes('/executions'))).toEqual([]);
+    const executionId = (await page.locator('.results-header .mono').textContent())!;
+    expect(JSON.parse(await readFile((await jsonDownload.path())!, 'utf8')).id).toBe(executionId);
+    expect(download.suggestedFilename()).toBe(`find-orders-${executionId}.csv`);
     expect(download.suggestedFilename()).toMatch(/^find-orders-exe_[0-9a-f]+\.csv$/);
     const csv = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '');
     const lines = csv.trim().split('\r\n');
@@ -132,6 +145,60 @@ describe('action screen (Chromium, embedded runtime)', () => {
     expect(await tableRows(page, 'Orders')).toEqual(shown);
     // A loaded CI machine: the job is queued, run and polled once a second.
   }, 60_000);
+
+  it("a failed query shows the server's message inline, in the user's language, with the form kept", async () => {
+    await page.goto('/p/demo/e/development/actions/orders-where');
+    const condition = page.getByLabel(/WHERE condition/);
+    await condition.fill("staus = 'paid'");
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const banner = page.locator('.error-banner');
+    await banner.waitFor();
+    await expect(banner.textContent()).resolves.toMatch(/The data source reported an error.*staus/);
+    // The statement's own error reads as text, the rest of the console still stands.
+    await expect(page.locator('.statement .notice-error').textContent()).resolves.toMatch(
+      /^This statement failed: .*staus/,
+    );
+    await expect(condition.inputValue()).resolves.toBe("staus = 'paid'");
+    await expect(page.getByRole('heading', { name: 'Orders matching raw SQL' }).count()).resolves.toBe(1);
+
+    await condition.fill('true ORDER BY id LIMIT -5 --');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => banner.textContent()).toMatch(/LIMIT must not be negative/);
+    await expect(condition.inputValue()).resolves.toBe('true ORDER BY id LIMIT -5 --');
+
+    await page.getByLabel('Language').selectOption('ja');
+    await page.getByRole('button', { name: '実行', exact: true }).click();
+    await expect.poll(() => banner.textContent()).toMatch(/^データソースがエラーを返しました/);
+    await expect(page.locator('.statement .notice-error').textContent()).resolves.toMatch(
+      /^このステートメントは失敗しました: /,
+    );
+    await page.getByLabel('言語').selectOption('en');
+  });
+
+  it('a refused connection is shown inline too', async () => {
+    // A data source whose database port answers nothing: the run fails with the driver's reason.
+    const created = await page.evaluate<number>(`(async () => {
+      const session = await (await fetch('/auth/session')).json();
+      const headers = { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken };
+      const source = await fetch('/api/v1/projects/demo/data-sources/closed-port', { method: 'PUT', headers, body: JSON.stringify({
+        id: 'closed-port', name: 'Closed port', kind: 'postgresql',
+        environments: { development: { host: '127.0.0.1', port: 1, database: 'x', user: 'x' } } }) });
+      if (!source.ok) return source.status;
+      const action = await fetch('/api/v1/projects/demo/actions/closed-port-query', { method: 'PUT', headers, body: JSON.stringify({
+        id: 'closed-port-query', name: 'Closed port query', kind: 'sql', dataSourceId: 'closed-port',
+        parameters: [], statements: [{ title: 'One', sql: 'SELECT 1' }] }) });
+      return action.status;
+    })()`);
+    expect(created).toBe(201);
+    await page.goto('/p/demo/e/development/actions/closed-port-query');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const banner = page.locator('.error-banner');
+    await banner.waitFor();
+    await expect(banner.textContent()).resolves.toMatch(
+      /^The data source reported an error.*(refused|ECONNREFUSED)/i,
+    );
+    await expect(page.getByRole('button', { name: 'Run', exact: true }).isEnabled()).resolves.toBe(true);
+  });
 
   it('shows image URLs of a result as images', async () => {
     await page.goto('/p/demo/e/development/actions/product-gallery');

@@ -138,7 +138,8 @@ export interface StatementResult {
   rowCount?: number;
   messages?: string[];
   truncated?: boolean;
-  error?: string;
+  /** Why the statement failed: a server error code and the data source's message. */
+  error?: { code: string; message: string };
   /** An HTTP response that is itself an image, video or PDF. */
   media?: { kind: MediaKind; contentType: string; base64: string };
   /** An HTTP response that is JSON but not rows. */

@@ -7,12 +7,14 @@ import { editorsEn } from './editors.en.ts';
 import { editorsJa } from './editors.ja.ts';
 import { governanceEn } from './governance.en.ts';
 import { governanceJa } from './governance.ja.ts';
+import { hardeningEn } from './hardening.en.ts';
+import { hardeningJa } from './hardening.ja.ts';
 import { identityEn } from './identity.en.ts';
 import { identityJa } from './identity.ja.ts';
 import { schedulingEn } from './scheduling.en.ts';
 import { schedulingJa } from './scheduling.ja.ts';
 
 export const extraMessages: { en: Record<string, string>; ja: Record<string, string> } = {
-  en: { ...schedulingEn, ...governanceEn, ...editorsEn, ...identityEn },
-  ja: { ...schedulingJa, ...governanceJa, ...editorsJa, ...identityJa },
+  en: { ...schedulingEn, ...governanceEn, ...editorsEn, ...identityEn, ...hardeningEn },
+  ja: { ...schedulingJa, ...governanceJa, ...editorsJa, ...identityJa, ...hardeningJa },
 };

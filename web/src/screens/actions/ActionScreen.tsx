@@ -22,7 +22,7 @@ import { choicesOf, type Drafts, errorsByParameter, initialDrafts, toArguments }
 import { ResultView } from './ResultView.tsx';
 
 type Outcome =
-  | { kind: 'execution'; execution: Execution; arguments: Record<string, unknown> }
+  | { kind: 'execution'; execution: Execution }
   | { kind: 'review'; review: ReviewRequested }
   | { kind: 'failed'; error: unknown; execution?: Execution };
 
@@ -103,7 +103,7 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
         setOutcome({ kind: 'review', review: response.body });
         setComment('');
       } else {
-        setOutcome({ kind: 'execution', execution: response.body as Execution, arguments: args });
+        setOutcome({ kind: 'execution', execution: response.body as Execution });
       }
     } catch (error) {
       showFailure(error);
@@ -235,12 +235,12 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
           <>
             <ErrorBanner error={outcome.error} />
             {outcome.execution?.results?.length ? (
-              <ResultView execution={outcome.execution} actionId={action.id} arguments={{}} />
+              <ResultView execution={outcome.execution} actionId={action.id} />
             ) : null}
           </>
         ) : null}
         {outcome?.kind === 'execution' ? (
-          <ResultView execution={outcome.execution} actionId={action.id} arguments={outcome.arguments} />
+          <ResultView execution={outcome.execution} actionId={action.id} />
         ) : null}
         {!outcome && !running ? (
           <EmptyState title={t('action.notRunYet')}>{t('action.notRunYetDetail')}</EmptyState>

@@ -1,0 +1,24 @@
+/**
+ * English strings added by the hardening work: a title per server error `code` (Problem Details,
+ * shared/domain/errors.ts) so failures read in the user's language, and result/form messages.
+ */
+export const hardeningEn: Record<string, string> = {
+  'problem.bad_request': 'Bad request',
+  'problem.unauthorized': 'Sign-in required',
+  'problem.forbidden': 'Not allowed',
+  'problem.not_found': 'Not found',
+  'problem.method_not_allowed': 'Method not allowed',
+  'problem.state_conflict': 'Conflicts with the current state',
+  'problem.payload_too_large': 'Request too large',
+  'problem.unsupported_media_type': 'Unsupported content type',
+  'problem.argument_invalid': 'Invalid arguments',
+  'problem.invalid_definition': 'Invalid definition',
+  'problem.data_source_error': 'The data source reported an error',
+  'problem.execution_timeout': 'The run timed out',
+  'problem.internal_error': 'Internal error',
+  'problem.service_unavailable': 'Service unavailable',
+  'problem.http_error': 'The request failed',
+
+  'result.statementError': 'This statement failed: {message}',
+  'result.csvOfShown': 'Saves the rows shown as CSV; the action is not run again',
+};

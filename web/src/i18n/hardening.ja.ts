@@ -1,0 +1,21 @@
+/** Japanese strings added by the hardening work (see hardening.en.ts). */
+export const hardeningJa: Record<string, string> = {
+  'problem.bad_request': 'リクエストが正しくありません',
+  'problem.unauthorized': 'サインインが必要です',
+  'problem.forbidden': '権限がありません',
+  'problem.not_found': '見つかりません',
+  'problem.method_not_allowed': '許可されていないメソッドです',
+  'problem.state_conflict': '現在の状態と矛盾します',
+  'problem.payload_too_large': 'リクエストが大きすぎます',
+  'problem.unsupported_media_type': '対応していない形式です',
+  'problem.argument_invalid': '引数が正しくありません',
+  'problem.invalid_definition': '定義が正しくありません',
+  'problem.data_source_error': 'データソースがエラーを返しました',
+  'problem.execution_timeout': '実行がタイムアウトしました',
+  'problem.internal_error': '内部エラーが発生しました',
+  'problem.service_unavailable': 'サービスを利用できません',
+  'problem.http_error': 'リクエストに失敗しました',
+
+  'result.statementError': 'このステートメントは失敗しました: {message}',
+  'result.csvOfShown': '表示中の行を CSV で保存します（アクションは再実行しません）',
+};
