@@ -7,7 +7,7 @@
 import { kindOfPrincipal, principalIdSchema, type UserGroup } from '../definitions/governance.ts';
 import { badRequest, DoguError, notFound } from '../errors.ts';
 import type { Membership, Principal, PrincipalKind, Role, User } from '../model.ts';
-import type { Clock, Store } from '../ports.ts';
+import { AlreadyExistsError, type Clock, type IdGenerator, type Store } from '../ports.ts';
 import { authorize } from './access.ts';
 import { underLease } from './lease.ts';
 import { effectiveRole, requireAdminToTouchAdmin } from './user-groups.ts';
@@ -15,6 +15,7 @@ import { effectiveRole, requireAdminToTouchAdmin } from './user-groups.ts';
 export interface MembersDeps {
   store: Store;
   clock: Clock;
+  ids: IdGenerator;
 }
 
 export interface MemberView {
@@ -90,7 +91,11 @@ export async function setMemberRole(
   );
 }
 
-/** The user with this e-mail address joins with `role` (or gets it): 404 naming the address if unknown. */
+/**
+ * The user with this e-mail address joins with `role` (or gets it). An address nobody has signed in
+ * with yet is an invitation (decision 0028): the user is registered now, and the first sign-in with
+ * that (IdP-verified) address is that user, already a member.
+ */
 export async function addMemberByEmail(
   deps: MembersDeps,
   principal: Principal,
@@ -99,9 +104,27 @@ export async function addMemberByEmail(
   role: Role,
 ) {
   const caller = await authorize(deps.store, principal, projectId, 'manage_members');
-  const user = await deps.store.getUserByEmail(email);
-  if (!user) throw new DoguError('not_found', `No user with the e-mail address '${email}' was found.`);
+  const user = (await deps.store.getUserByEmail(email)) ?? (await registerInvitedUser(deps, email));
   return applyRole(deps, caller, user.id, role, user);
+}
+
+async function registerInvitedUser(deps: MembersDeps, email: string): Promise<User> {
+  const address = email.toLowerCase();
+  try {
+    return await deps.store.createUser({
+      id: deps.ids.next('usr'),
+      email: address,
+      // Until the person signs in the address is all Dogu knows; SSO keeps the user as registered.
+      name: address,
+      createdAt: deps.clock.now().toISOString(),
+    });
+  } catch (error) {
+    // The person signed in (or was invited elsewhere) meanwhile: that user it is.
+    if (!(error instanceof AlreadyExistsError)) throw error;
+    const existing = await deps.store.getUserByEmail(address);
+    if (!existing) throw error;
+    return existing;
+  }
 }
 
 async function applyRole(
