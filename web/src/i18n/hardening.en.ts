@@ -20,5 +20,9 @@ export const hardeningEn: Record<string, string> = {
   'problem.http_error': 'The request failed',
 
   'result.statementError': 'This statement failed: {message}',
+  'param.notWholeNumber': '{value} is not a whole number; this parameter takes whole numbers only.',
+  'param.belowMin': 'Must be at least {min}.',
+  'param.aboveMax': 'Must be at most {max}.',
+
   'result.csvOfShown': 'Saves the rows shown as CSV; the action is not run again',
 };

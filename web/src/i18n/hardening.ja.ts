@@ -17,5 +17,9 @@ export const hardeningJa: Record<string, string> = {
   'problem.http_error': 'リクエストに失敗しました',
 
   'result.statementError': 'このステートメントは失敗しました: {message}',
+  'param.notWholeNumber': '{value} は整数ではありません。このパラメータには整数を入力してください。',
+  'param.belowMin': '{min} 以上で入力してください。',
+  'param.aboveMax': '{max} 以下で入力してください。',
+
   'result.csvOfShown': '表示中の行を CSV で保存します（アクションは再実行しません）',
 };

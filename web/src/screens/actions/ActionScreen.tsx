@@ -18,7 +18,14 @@ import { ReviewCommentField } from '../governance/RequestReviewForm.tsx';
 import { ActionLinks } from './ActionLinks.tsx';
 import { loadAction } from './load-action.ts';
 import { ParameterInput } from './ParameterInput.tsx';
-import { choicesOf, type Drafts, errorsByParameter, initialDrafts, toArguments } from './parameter-values.ts';
+import {
+  choicesOf,
+  type Drafts,
+  draftProblem,
+  errorsByParameter,
+  initialDrafts,
+  toArguments,
+} from './parameter-values.ts';
 import { ResultView } from './ResultView.tsx';
 
 type Outcome =
@@ -188,10 +195,11 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
               draft={drafts[parameter.name] ?? initialDrafts([parameter])[parameter.name]!}
               onChange={(draft) => {
                 setDrafts((current) => ({ ...current, [parameter.name]: draft }));
+                // Said while typing, gone once fixed (a server message goes with the first change).
+                const problem = draftProblem(parameter, draft);
                 setFieldErrors((current) => {
-                  if (!(parameter.name in current)) return current;
                   const { [parameter.name]: _, ...rest } = current;
-                  return rest;
+                  return problem ? { ...rest, [parameter.name]: t(problem.key, problem.vars) } : rest;
                 });
               }}
               error={fieldErrors[parameter.name]}
