@@ -24,5 +24,9 @@ export const hardeningEn: Record<string, string> = {
   'param.belowMin': 'Must be at least {min}.',
   'param.aboveMax': 'Must be at most {max}.',
 
+  'scheduling.batch.fileRow': 'Row in file',
+  'scheduling.batch.argument': 'argument',
+  'scheduling.batch.argumentColumn': 'The argument {name} of this row',
+
   'result.csvOfShown': 'Saves the rows shown as CSV; the action is not run again',
 };

@@ -21,5 +21,9 @@ export const hardeningJa: Record<string, string> = {
   'param.belowMin': '{min} 以上で入力してください。',
   'param.aboveMax': '{max} 以下で入力してください。',
 
+  'scheduling.batch.fileRow': 'ファイルの行',
+  'scheduling.batch.argument': '引数',
+  'scheduling.batch.argumentColumn': 'この行の引数 {name}',
+
   'result.csvOfShown': '表示中の行を CSV で保存します（アクションは再実行しません）',
 };
