@@ -28,5 +28,8 @@ export const hardeningEn: Record<string, string> = {
   'scheduling.batch.argument': 'argument',
   'scheduling.batch.argumentColumn': 'The argument {name} of this row',
 
+  'scheduling.form.nameRequired': 'Give the cron job a name.',
+  'scheduling.form.actionRequired': 'Choose the action the cron job runs.',
+
   'result.csvOfShown': 'Saves the rows shown as CSV; the action is not run again',
 };

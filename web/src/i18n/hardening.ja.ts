@@ -25,5 +25,8 @@ export const hardeningJa: Record<string, string> = {
   'scheduling.batch.argument': '引数',
   'scheduling.batch.argumentColumn': 'この行の引数 {name}',
 
+  'scheduling.form.nameRequired': 'cron ジョブの名前を入力してください。',
+  'scheduling.form.actionRequired': 'cron ジョブが実行するアクションを選んでください。',
+
   'result.csvOfShown': '表示中の行を CSV で保存します（アクションは再実行しません）',
 };
