@@ -4,6 +4,8 @@
  * Lambdas get the variables and grants shared/adapters/aws/aws-scheduling.ts needs.
  */
 import { Arn, ArnFormat, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
@@ -58,6 +60,8 @@ export class Scheduling extends Construct {
   readonly runJob: LambdaFunction;
   readonly runBatchChunk: LambdaFunction;
   readonly finishBatch: LambdaFunction;
+  /** Sends due notification deliveries every minute (docs/decisions/0031-notification-delivery.md). */
+  readonly notificationDeliveries: LambdaFunction;
   readonly deadLetterQueue: Queue;
   readonly schedulerRole: Role;
   readonly asyncExecutions: StateMachine;
@@ -92,6 +96,11 @@ export class Scheduling extends Construct {
     this.runJob = worker('run-job', jobFunctionTimeout, jobEnvironment);
     this.runBatchChunk = worker('run-batch-chunk', jobFunctionTimeout, jobEnvironment);
     this.finishBatch = worker('finish-batch', Duration.minutes(1));
+    this.notificationDeliveries = worker('notification-deliveries', Duration.minutes(2));
+    new Rule(this, 'NotificationDeliveriesEveryMinute', {
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaTarget(this.notificationDeliveries, { retryAttempts: 0 })],
+    });
 
     this.deadLetterQueue = new Queue(this, 'DeadLetters', {
       retentionPeriod: Duration.days(14),
@@ -232,11 +241,23 @@ export class Scheduling extends Construct {
       this.asyncExecutions.grantStartExecution(fn);
       this.batches.grantStartExecution(fn);
     }
+    // Whatever finishes work may send a notification's first attempt; e-mail goes through SES.
+    for (const fn of [...props.apiFunctions, ...this.functions]) {
+      fn.addToRolePolicy(
+        new PolicyStatement({ effect: Effect.ALLOW, actions: ['ses:SendEmail'], resources: ['*'] }),
+      );
+    }
   }
 
   /** The worker Lambdas, which need the same runtime settings as the API Lambdas. */
   get functions(): LambdaFunction[] {
-    return [this.scheduledRun, this.runJob, this.runBatchChunk, this.finishBatch];
+    return [
+      this.scheduledRun,
+      this.runJob,
+      this.runBatchChunk,
+      this.finishBatch,
+      this.notificationDeliveries,
+    ];
   }
 
   #stateMachineEnvironment(): Record<string, string> {

@@ -12,15 +12,20 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TokenService } from '../shared/adapters/auth/token-service.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
 import { systemClock, uuidV7Ids } from '../shared/adapters/ids.ts';
+import { HttpNotificationChannels } from '../shared/adapters/notifications/http-notification-channels.ts';
+import { SmtpMailer } from '../shared/adapters/notifications/smtp-mailer.ts';
+import { TimerWakeups } from '../shared/adapters/notifications/timer-wakeups.ts';
 import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
 import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-config.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
 import { createActionEngines } from '../shared/connectors/engines.ts';
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
+import { NotificationCenter } from '../shared/domain/notifications/center.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
 import { SecretValues } from '../shared/domain/secret-values.ts';
@@ -49,6 +54,10 @@ export interface LocalRuntimeOptions {
   tableName?: string;
   /** Port of the built-in development IdP (used unless DOGU_OIDC_ISSUER is set); 0 picks a free one. */
   devIdpPort?: number;
+  /** Waits between notification attempts (tests shorten them); default 10 s, 1 min, 5 min, 30 min. */
+  notificationRetryDelaysMs?: number[];
+  /** Time-out of one notification attempt; default 5 s. */
+  notificationTimeoutMs?: number;
 }
 
 export interface LocalRuntime {
@@ -125,13 +134,26 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       `local-${process.pid}`,
       logSchedulingError,
     );
+    const secrets = new SecretValues(new LocalSecretCipher(await keyFile(options.dataDir, 'secrets-key')));
+    const wakeups = new TimerWakeups(() => notifications.drainDue());
+    const channels = new HttpNotificationChannels(new SmtpMailer());
+    const notifications = new NotificationCenter({
+      notificationStore: new DynamoDbNotificationStore(dynamo.client, tableName),
+      channels,
+      wakeups,
+      secrets,
+      clock: systemClock,
+      ids: uuidV7Ids,
+      ...(options.notificationRetryDelaysMs ? { retryDelaysMs: options.notificationRetryDelaysMs } : {}),
+      ...(options.notificationTimeoutMs ? { timeoutMs: options.notificationTimeoutMs } : {}),
+    });
     const services: Services = {
       store,
       definitions: store,
       tokens: new TokenService(await keyFile(options.dataDir, 'signing-key')),
       engines,
       audit,
-      secrets: new SecretValues(new LocalSecretCipher(await keyFile(options.dataDir, 'secrets-key'))),
+      secrets,
       clock: systemClock,
       ids: uuidV7Ids,
       settings: {
@@ -150,6 +172,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       schedules,
       scheduler,
       jobs,
+      notifications,
     };
     provideServices(async () => services);
 
@@ -196,7 +219,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     closers.push(async () => {
       await scheduler.stop();
       await jobs.close();
+      wakeups.stop();
+      await notifications.idle();
+      channels.close();
     });
+    // Deliveries left pending by the last run (a crash, a restart mid-retry) go out now.
+    void notifications.drainDue().catch((error) => logSchedulingError(error, 'notification deliveries'));
     markReady();
     return {
       url,

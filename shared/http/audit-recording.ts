@@ -77,6 +77,23 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   cancelReservation: target('reservation.cancel', 'reservation', 'reservationId'),
   createBatch: target('batch.create', 'action', 'actionId'),
   retryBatch: target('batch.retry', 'batch', 'batchId'),
+  // Notifications
+  putNotificationNetworkPolicy: target('notification.network_policy', 'project', 'projectId'),
+  createNotificationTarget: {
+    event: 'notification_target.create',
+    targetType: 'notification_target',
+    targetFromBody: 'id',
+  },
+  putNotificationTarget: target('notification_target.save', 'notification_target', 'targetId'),
+  deleteNotificationTarget: target('notification_target.delete', 'notification_target', 'targetId'),
+  testNotificationTarget: target('notification_target.test', 'notification_target', 'targetId'),
+  createNotificationRule: {
+    event: 'notification_rule.create',
+    targetType: 'notification_rule',
+    targetFromBody: 'id',
+  },
+  putNotificationRule: target('notification_rule.save', 'notification_rule', 'ruleId'),
+  deleteNotificationRule: target('notification_rule.delete', 'notification_rule', 'ruleId'),
 };
 
 /** Routes that change nothing worth auditing although they are not GET. */

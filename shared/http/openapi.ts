@@ -24,60 +24,24 @@ import {
   projectInputSchema,
   projectSettingsSchema,
 } from '../domain/manage/projects.ts';
+import { networkPolicySchema, ruleInputSchema, targetInputSchema } from '../domain/notifications/input.ts';
 import { cronJobInputSchema, schedulePreviewSchema } from '../domain/scheduling/cron-job-input.ts';
 import { reservationInputSchema } from '../domain/scheduling/reservations.ts';
+import {
+  connectionTestResult,
+  connectorKind,
+  execution,
+  list,
+  oauthError,
+  problem,
+} from './openapi-components.ts';
+import { errorResponsesOf } from './openapi-errors.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
-
-const problem = z
-  .object({
-    type: z.string(),
-    code: z.string(),
-    status: z.number().int(),
-    title: z.string(),
-    detail: z.string().optional(),
-    instance: z.string(),
-    errors: z.array(z.object({ pointer: z.string(), detail: z.string() })).optional(),
-  })
-  .meta({ id: 'Problem', description: 'RFC 9457 Problem Details' });
-
-const column = z.object({
-  name: z.string(),
-  type: z.enum(['string', 'number', 'boolean', 'bigint', 'json']),
-  media: z.enum(['image', 'video', 'pdf']).optional(),
-});
-const statementResult = z.object({
-  title: z.string(),
-  status: z.enum(['succeeded', 'failed']),
-  columns: z.array(column),
-  rows: z.array(z.record(z.string(), z.unknown())),
-  rowCount: z.number().int(),
-  messages: z.array(z.string()),
-  truncated: z.boolean().optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-});
-const execution = z
-  .object({
-    id: z.string(),
-    status: z.enum(['running', 'succeeded', 'failed', 'timed_out']),
-    projectId: z.string(),
-    environmentId: z.string(),
-    actionId: z.string(),
-    actionVersion: z.number().int(),
-    executedBy: z.object({ kind: z.enum(['user', 'service_account']), id: z.string(), email: z.string() }),
-    startedAt: z.string(),
-    finishedAt: z.string().nullable(),
-    durationMs: z.number().nullable(),
-    arguments: z.record(z.string(), z.unknown()),
-    error: z.object({ code: z.string(), message: z.string() }).optional(),
-    results: z.array(statementResult),
-  })
-  .meta({ id: 'Execution' });
 
 const dataSourceInput = dataSourceInputSchema.meta({ id: 'DataSourceInput' });
 const actionInput = actionInputSchema.meta({ id: 'ActionInput' });
 const valueBody = z.object({ value: z.string() }).meta({ id: 'ValueBody' });
 const decisionBody = z.object({ comment: z.string().optional() });
-const list = (item: z.ZodType) => z.object({ data: z.array(item) });
 
 interface OperationSpec {
   summary: string;
@@ -145,20 +109,11 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   deleteDataSource: { summary: 'Delete a data source no action uses', ok: { status: '204' } },
   testDataSourceConnection: {
     summary: "Try one environment's connection: ok and the time taken, or why it failed",
-    ok: {
-      status: '200',
-      schema: z
-        .object({
-          ok: z.boolean(),
-          durationMs: z.number(),
-          error: z.object({ code: z.string(), message: z.string() }).optional(),
-        })
-        .meta({ id: 'ConnectionTestResult' }),
-    },
+    ok: { status: '200', schema: connectionTestResult },
   },
   listConnectorKinds: {
     summary: 'Every data-source kind with its form descriptor (en/ja labels, fields, secret fields)',
-    ok: { status: '200' },
+    ok: { status: '200', schema: list(connectorKind) },
   },
   listActions: { summary: 'List actions', ok: { status: '200', schema: list(actionInput) } },
   getAction: { summary: 'Read an action (ETag carries the version)', ok: { status: '200' } },
@@ -325,6 +280,44 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   deleteTrustPolicy: { summary: 'Delete a trust policy (its tokens stop working)', ok: { status: '204' } },
   listAuditLog: { summary: 'Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=)' },
   exportAuditLog: { summary: 'Download matching audit entries (?format=csv|json)' },
+  // Notifications (docs/notifications.md)
+  getNotificationSettings: {
+    summary: 'Targets (secrets never returned, only hasSecret), rules and the private-network policy',
+  },
+  putNotificationNetworkPolicy: {
+    summary: 'Allow or refuse targets on loopback and private networks',
+    body: networkPolicySchema,
+  },
+  createNotificationTarget: {
+    summary: 'Add a webhook (HMAC-signed), Slack or e-mail target; secret fields are write-only',
+    body: targetInputSchema,
+    ok: { status: '201' },
+  },
+  putNotificationTarget: {
+    summary: 'Change a target; an omitted secret field keeps the stored one',
+    body: targetInputSchema,
+  },
+  deleteNotificationTarget: {
+    summary: 'Delete a target no rule uses',
+    ok: { status: '204' },
+  },
+  testNotificationTarget: {
+    summary: 'Send a test notification now (one attempt) and answer with its delivery',
+  },
+  createNotificationRule: {
+    summary: 'Notify targets of failure, recovery, time-out or reviews of an action, cron job or batches',
+    body: ruleInputSchema,
+    ok: { status: '201' },
+  },
+  putNotificationRule: {
+    summary: 'Replace a rule',
+    body: ruleInputSchema,
+  },
+  deleteNotificationRule: { summary: 'Delete a rule', ok: { status: '204' } },
+  listNotificationDeliveries: {
+    summary:
+      'The delivery log, newest first: target, event, attempts with status code or error (?limit=&cursor=)',
+  },
 };
 
 function operationOf(route: Route): ZodOpenApiOperationObject {
@@ -335,7 +328,8 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
   return {
     operationId: route.name,
     summary: spec.summary,
-    ...(route.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
+    // Public operations say so: an empty list overrides any default security.
+    security: route.auth === 'bearer' ? [{ bearer: [] }] : [],
     ...(names.length > 0
       ? { requestParams: { path: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } }
       : {}),
@@ -347,6 +341,11 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
         description: ok.status === '204' ? 'Done' : 'Success',
         ...(ok.schema ? { content: { 'application/json': { schema: ok.schema } } } : {}),
       },
+      ...errorResponsesOf(
+        route,
+        { hasBody: spec.body !== undefined, hasPathParameters: names.length > 0 },
+        route.name === 'exchangeToken' ? { 'application/json': { schema: oauthError } } : problemContent,
+      ),
       default: { description: 'An error as Problem Details', content: problemContent },
     },
   };
@@ -367,6 +366,8 @@ export function openApiDocument() {
       description:
         'Public API (/public/v1) and management API (/api/v1). Errors are RFC 9457 Problem Details.',
     },
+    // Relative: the document is served by the deployment it describes (API Gateway or `npm start`).
+    servers: [{ url: '/', description: 'This Dogu deployment' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     paths,
   });

@@ -72,6 +72,7 @@ const environmentPrefix = '/api/v1/projects/{projectId}/environments/{environmen
 const cronRoute = routesOf('cron-jobs', { prefix: `${environmentPrefix}/cron-jobs` });
 const reservationRoute = routesOf('reservations', { prefix: `${environmentPrefix}/reservations` });
 const batchRoute = routesOf('batches', { prefix: environmentPrefix });
+const notificationRoute = routesOf('notifications', { prefix: '/api/v1/projects/{projectId}/notifications' });
 
 export const routes = [
   { name: 'health', method: 'GET', path: '/healthz', handler: 'health', auth: 'none' },
@@ -236,6 +237,17 @@ export const routes = [
   batchRoute('getBatch', 'GET', '/batches/{batchId}'),
   batchRoute('retryBatch', 'POST', '/batches/{batchId}/retry'),
   batchRoute('getBatchResults', 'GET', '/batches/{batchId}/results'),
+  // Notifications (docs/notifications.md): targets, rules, the delivery log and a test send.
+  notificationRoute('getNotificationSettings', 'GET', ''),
+  notificationRoute('putNotificationNetworkPolicy', 'PUT', '/network-policy'),
+  notificationRoute('createNotificationTarget', 'POST', '/targets'),
+  notificationRoute('putNotificationTarget', 'PUT', '/targets/{targetId}'),
+  notificationRoute('deleteNotificationTarget', 'DELETE', '/targets/{targetId}'),
+  notificationRoute('testNotificationTarget', 'POST', '/targets/{targetId}/test'),
+  notificationRoute('createNotificationRule', 'POST', '/rules'),
+  notificationRoute('putNotificationRule', 'PUT', '/rules/{ruleId}'),
+  notificationRoute('deleteNotificationRule', 'DELETE', '/rules/{ruleId}'),
+  notificationRoute('listNotificationDeliveries', 'GET', '/deliveries'),
   // SSO login (docs/decisions/0014): the CLI exchanges an ID token of the IdP; the console uses code + PKCE.
   { name: 'loginConfig', method: 'GET', path: '/public/v1/login/config', handler: 'sso-login', auth: 'none' },
   { name: 'oidcLogin', method: 'POST', path: '/public/v1/login/oidc', handler: 'sso-login', auth: 'none' },

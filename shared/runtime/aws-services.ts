@@ -6,13 +6,18 @@ import { createAwsScheduling } from '../adapters/aws/aws-scheduling.ts';
 import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
 import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbNotificationStore } from '../adapters/dynamodb/dynamodb-notification-store.ts';
 import { DynamoDbSchedulingStore } from '../adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { createAwsOwnIdp } from '../adapters/idp/own-idp-services.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
+import { HttpNotificationChannels } from '../adapters/notifications/http-notification-channels.ts';
+import { SesMailer } from '../adapters/notifications/ses-mailer.ts';
+import { scheduledDrainWakeups } from '../adapters/notifications/timer-wakeups.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
 import { KmsSecretCipher } from '../adapters/secrets/kms-cipher.ts';
 import { createActionEngines } from '../connectors/engines.ts';
+import { NotificationCenter } from '../domain/notifications/center.ts';
 import { SecretValues } from '../domain/secret-values.ts';
 import type { Services } from './services.ts';
 
@@ -29,6 +34,7 @@ export async function createAwsServices(): Promise<Services> {
   const store = new CachingStore(new DynamoDbStore(documentClient, required('DOGU_TABLE_NAME')), cacheMs);
   const signingKey = await getSecret(required('DOGU_SIGNING_KEY_SECRET_ARN'), { maxAge: 300 });
   if (typeof signingKey !== 'string') throw new Error('The signing key secret must be a string.');
+  const secrets = new SecretValues(new KmsSecretCipher(new KMSClient({}), required('DOGU_SECRETS_KEY_ID')));
   return {
     store,
     definitions: store,
@@ -37,7 +43,7 @@ export async function createAwsServices(): Promise<Services> {
     engines: createActionEngines({ poolSize: 2 }),
     // On Lambda, private addresses are refused unless the stack says otherwise (docs/deploy.md).
     audit: new DynamoDbAuditLog(documentClient, required('DOGU_TABLE_NAME')),
-    secrets: new SecretValues(new KmsSecretCipher(new KMSClient({}), required('DOGU_SECRETS_KEY_ID'))),
+    secrets,
     clock: systemClock,
     ids: uuidV7Ids,
     settings: {
@@ -52,5 +58,15 @@ export async function createAwsServices(): Promise<Services> {
     idp: createAwsOwnIdp({ clock: systemClock, env: process.env }),
     schedules: new DynamoDbSchedulingStore(documentClient, required('DOGU_TABLE_NAME')),
     ...createAwsScheduling(process.env),
+    // First attempts run in the container that saw the event; retries and anything a frozen
+    // container left behind are sent by the minute drain (decision 0031).
+    notifications: new NotificationCenter({
+      notificationStore: new DynamoDbNotificationStore(documentClient, required('DOGU_TABLE_NAME')),
+      channels: new HttpNotificationChannels(new SesMailer()),
+      wakeups: scheduledDrainWakeups,
+      secrets,
+      clock: systemClock,
+      ids: uuidV7Ids,
+    }),
   };
 }

@@ -6,6 +6,7 @@ import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
+import type { NotificationCenter } from '../domain/notifications/center.ts';
 import type { ActionEngines, Clock, DefinitionReader, IdGenerator, Store } from '../domain/ports.ts';
 import type { SchedulingDeps } from '../domain/scheduling/deps.ts';
 import type { JobRunner, Scheduler, SchedulingStore } from '../domain/scheduling/ports.ts';
@@ -44,6 +45,8 @@ export interface Services {
   scheduler: Scheduler;
   /** Runs long work: Step Functions on AWS, in-process locally. */
   jobs: JobRunner;
+  /** Notification targets, rules and deliveries with retries (docs/notifications.md). */
+  notifications: NotificationCenter;
 }
 
 /** The services as the scheduling use cases see them. */

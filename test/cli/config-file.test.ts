@@ -48,8 +48,10 @@ describe('the published JSON Schema', () => {
     expect(Object.keys(schema.$defs).sort()).toEqual([
       'Action',
       'ActionGroup',
+      'Choice',
       'CronJob',
       'DataSource',
+      'HttpActionInput',
       'HttpBody',
       'HttpConnection',
       'KeyValueList',
@@ -58,6 +60,7 @@ describe('the published JSON Schema', () => {
       'Parameter',
       'Schedule',
       'SecretReference',
+      'SqlActionInput',
       'SqlConnection',
       'UserGroup',
     ]);

@@ -259,8 +259,8 @@ describe('Lambda functions', () => {
       expect(logGroup.DeletionPolicy).toBe('Retain');
     }
     const devLogGroups = resourcesOf(devTemplate, 'AWS::Logs::LogGroup');
-    // Plus one for each of the four scheduling workers (infra/scheduling.ts).
-    expect(devLogGroups).toHaveLength(expectedHandlers.length + 4);
+    // Plus one for each of the five workers of infra/scheduling.ts (four scheduling, one notification drain).
+    expect(devLogGroups).toHaveLength(expectedHandlers.length + 5);
     for (const [, logGroup] of devLogGroups) expect(logGroup.DeletionPolicy).toBe('Delete');
   });
 

@@ -333,3 +333,19 @@ describe('API Lambdas', () => {
     }
   });
 });
+
+describe('notification deliveries (decision 0031)', () => {
+  it('a rule invokes the drain worker every minute, and functions may send e-mail through SES', () => {
+    const worker = stack.scheduling.notificationDeliveries;
+    const rules = Object.values(resources()).filter((r) => r.Type === 'AWS::Events::Rule');
+    const rule = rules.find((r) =>
+      (r.Properties.Targets as { Arn: unknown }[]).some((target) =>
+        isDeepStrictEqual(target.Arn, arnOf(worker)),
+      ),
+    );
+    expect(rule?.Properties.ScheduleExpression).toBe('rate(1 minute)');
+    for (const fn of [worker, stack.scheduling.scheduledRun]) {
+      expect(allows(statementsOfRole(roleIdOf(fn)), 'ses:SendEmail', '*')).toBe(true);
+    }
+  });
+});

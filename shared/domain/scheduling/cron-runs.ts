@@ -10,6 +10,7 @@ import { DoguError, notFound } from '../errors.ts';
 import { executeAction } from '../execute-action.ts';
 import { authorize } from '../manage/access.ts';
 import type { Principal } from '../model.ts';
+import type { NotificationEvent } from '../notifications/model.ts';
 import { auditScheduledExecution } from './audit-run.ts';
 import type { JobScope } from './cron-jobs.ts';
 import { loadJob } from './cron-jobs.ts';
@@ -91,9 +92,17 @@ async function settleStale(deps: SchedulingDeps, run: CronRun, now: Date): Promi
     finishedAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  return (await deps.schedules.updateCronRun(settled, { status: 'running', attempt: run.attempt }))
-    ? settled
-    : undefined;
+  if (!(await deps.schedules.updateCronRun(settled, { status: 'running', attempt: run.attempt })))
+    return undefined;
+  await notifyInterrupted(deps, settled);
+  return settled;
+}
+
+/** A run whose worker stopped failed too: its job's failure rules hear of it. */
+async function notifyInterrupted(deps: SchedulingDeps, run: CronRun) {
+  if (!deps.notifications) return;
+  const job = await deps.schedules.getCronJob(run.projectId, run.jobId).catch(() => undefined);
+  if (job) await deps.notifications.notify(cronRunEvent(job, run, false, run.reason));
 }
 
 /** How long past its time limit a run may still report back (a slow store write, a retried Lambda). */
@@ -116,6 +125,8 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
   await new Promise((resolve) => setImmediate(resolve));
   let outcome: Pick<CronRun, 'status' | 'reason'>;
   let ran = false;
+  let timedOut = false;
+  let shareableReason: string | undefined;
   try {
     const principal = await principalOfExecutor(deps.store, job.projectId, job.executor);
     const result = await executeAction(deps, {
@@ -129,6 +140,8 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
       origin: { cronJobId: job.id, scheduledAt: waiting.scheduledAt },
     });
     ran = result.kind === 'executed';
+    timedOut = result.kind === 'executed' && result.execution.status === 'timed_out';
+    if (result.kind === 'executed') shareableReason = result.shareableError?.message;
     if (result.kind === 'executed') await auditScheduledExecution(deps, principal, result.execution);
     if (result.kind === 'executed' && result.execution.status === 'succeeded')
       outcome = { status: 'completed' };
@@ -150,7 +163,33 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
     updatedAt: deps.clock.now().toISOString(),
   };
   await deps.schedules.updateCronRun(finished, { status: 'running', attempt: running.attempt });
+  await deps.notifications?.notify(
+    cronRunEvent(job, finished, timedOut, ran ? shareableReason : finished.reason),
+  );
   return finished;
+}
+
+/** `reason` is the run's own, or (when the action ran) its error without argument or secret values. */
+function cronRunEvent(
+  job: CronJob,
+  run: CronRun,
+  timedOut: boolean,
+  reason: string | undefined,
+): NotificationEvent {
+  return {
+    projectId: job.projectId,
+    environmentId: job.environmentId,
+    subject: { kind: 'cron_job', id: job.id, name: job.name, actionId: job.actionId },
+    outcome: run.status === 'completed' ? 'succeeded' : timedOut ? 'timed_out' : 'failed',
+    occurredAt: run.finishedAt ?? run.updatedAt,
+    cronRun: {
+      scheduledAt: run.scheduledAt,
+      attempt: run.attempt,
+      status: run.status,
+      ...(reason ? { reason } : {}),
+    },
+    ...(run.executionId ? { execution: { id: run.executionId, status: run.status, via: 'cron' } } : {}),
+  };
 }
 
 /** Records every scheduled time of `job` in (from, to] that has no run as cancelled, with the reason. */
@@ -203,7 +242,10 @@ export async function recoverInterruptedRuns(deps: SchedulingDeps): Promise<numb
             : 'The runtime stopped before the run started.',
         updatedAt: deps.clock.now().toISOString(),
       };
-      if (await deps.schedules.updateCronRun(next, { status, attempt: run.attempt })) recovered++;
+      if (await deps.schedules.updateCronRun(next, { status, attempt: run.attempt })) {
+        recovered++;
+        if (status === 'running') await notifyInterrupted(deps, next);
+      }
     }
   }
   return recovered;

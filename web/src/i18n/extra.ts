@@ -11,10 +11,12 @@ import { hardeningEn } from './hardening.en.ts';
 import { hardeningJa } from './hardening.ja.ts';
 import { identityEn } from './identity.en.ts';
 import { identityJa } from './identity.ja.ts';
+import { notificationsEn } from './notifications.en.ts';
+import { notificationsJa } from './notifications.ja.ts';
 import { schedulingEn } from './scheduling.en.ts';
 import { schedulingJa } from './scheduling.ja.ts';
 
 export const extraMessages: { en: Record<string, string>; ja: Record<string, string> } = {
-  en: { ...schedulingEn, ...governanceEn, ...editorsEn, ...identityEn, ...hardeningEn },
-  ja: { ...schedulingJa, ...governanceJa, ...editorsJa, ...identityJa, ...hardeningJa },
+  en: { ...schedulingEn, ...governanceEn, ...editorsEn, ...identityEn, ...notificationsEn, ...hardeningEn },
+  ja: { ...schedulingJa, ...governanceJa, ...editorsJa, ...identityJa, ...notificationsJa, ...hardeningJa },
 };

@@ -6,6 +6,7 @@
 import { editorScreens } from './editors/screens.ts';
 import { governanceScreens } from './governance/screens.ts';
 import { identityScreens } from './identity/screens.ts';
+import { notificationScreens } from './notifications/screens.ts';
 import type { Screen } from './registry.ts';
 import { schedulingScreens } from './scheduling/screens.ts';
 
@@ -14,4 +15,5 @@ export const extraScreens: Screen[] = [
   ...schedulingScreens,
   ...editorScreens,
   ...identityScreens,
+  ...notificationScreens,
 ];

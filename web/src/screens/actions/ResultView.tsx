@@ -26,7 +26,7 @@ export function ResultView({ execution, actionId }: { execution: Execution; acti
       <div className="results-header">
         <h2>{t('result.title')}</h2>
         <span className={`status status-${execution.status}`}>{t(`status.${execution.status}`)}</span>
-        {execution.durationMs !== undefined ? (
+        {execution.durationMs != null ? (
           <span className="muted small">{t('result.duration', { ms: execution.durationMs })}</span>
         ) : null}
         <span className="muted small mono">{execution.id}</span>
