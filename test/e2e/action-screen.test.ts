@@ -219,10 +219,12 @@ describe('action screen (Chromium, embedded runtime)', () => {
       'SELECT name FROM products WHERE price_yen <= 1000 ORDER BY id',
     );
     const images = page.locator('img.media-thumb');
-    await expect.poll(() => images.count()).toBe(expected.length);
+    await expect.poll(() => images.count(), { timeout: 10_000 }).toBe(expected.length);
     const first = images.first();
     await expect
-      .poll(() => first.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .poll(() => first.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), {
+        timeout: 10_000,
+      })
       .toBe(320);
     expect(await first.getAttribute('src')).toBe(`${console_.url}/demo-api/v1/media/sku-0001.png`);
     // The video plays from the runtime (a WebM clip), the PDF product sheet opens in the viewer.
@@ -230,17 +232,19 @@ describe('action screen (Chromium, embedded runtime)', () => {
     const video = page.getByRole('dialog').locator('video');
     expect(await video.getAttribute('src')).toBe(`${console_.url}/demo-api/v1/media/sku-0001.webm`);
     await expect
-      .poll(() => video.evaluate((v) => (v as unknown as { readyState: number }).readyState))
+      .poll(() => video.evaluate((v) => (v as unknown as { readyState: number }).readyState), {
+        timeout: 10_000,
+      })
       .toBeGreaterThanOrEqual(1);
     await page.keyboard.press('Escape');
-    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await page
       .getByRole('button', { name: /Open PDF/ })
       .first()
       .click();
-    await expect(
-      page.getByRole('dialog').locator('object[data$="/demo-api/v1/media/sku-0001.pdf"]').count(),
-    ).resolves.toBe(1);
+    await expect
+      .poll(() => page.getByRole('dialog').locator('object[data$="/demo-api/v1/media/sku-0001.pdf"]').count())
+      .toBe(1);
     await page.keyboard.press('Escape');
     expect(offline).toEqual([]);
     await screenshot(page, 'action-result-media', { fullPage: true });
