@@ -34,14 +34,14 @@ describe('embedded runtime restart', () => {
     expect(first.status).toBe(200);
     // The execution may still be in the journal (written to the store within milliseconds).
     const { execution: _maybeJournaled, ...definitions } = await itemCounts(runtime);
-    // Seeded once: the demo's records (three seed steps: three markers; one cron job).
+    // Seeded once: the demo's records (four seed steps: four markers; one cron job).
     expect(definitions).toMatchObject({
       project: 1,
       environment: 2,
       user: 1,
       userEmail: 1,
       membership: 1,
-      marker: 3,
+      marker: 4,
       cronJob: 1,
     });
     expect(definitions.action).toBeGreaterThanOrEqual(9);
