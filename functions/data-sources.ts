@@ -1,9 +1,39 @@
+import { z } from 'zod';
 import { dataSourceInputSchema } from '../shared/connectors/schemas.ts';
-import { badRequest } from '../shared/domain/errors.ts';
+import { badRequest, DoguError } from '../shared/domain/errors.ts';
 import * as dataSources from '../shared/domain/manage/data-sources.ts';
-import { defineRoutes } from '../shared/http/handler.ts';
+import * as fileVersions from '../shared/domain/manage/file-versions.ts';
+import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 
-/** /api/v1/projects/{projectId}/data-sources[/{dataSourceId}]: list, get, create or replace, delete. */
+/** The console's upload: JSON with the file base64-encoded (docs/api.md). */
+export const fileUploadSchema = z.object({
+  name: z.string().nullish(),
+  contentBase64: z.string().min(1, 'the file is empty'),
+});
+export const filePinSchema = z.object({ versionId: z.string().min(1).nullable() });
+
+const base64Shape = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function decodeBase64(text: string): Uint8Array {
+  const compact = text.replace(/\s+/g, '');
+  if (compact.length % 4 !== 0 || !base64Shape.test(compact)) {
+    throw new DoguError('invalid_definition', '#/contentBase64: is not base64', {
+      errors: [{ pointer: '#/contentBase64', detail: 'is not base64' }],
+    });
+  }
+  return new Uint8Array(Buffer.from(compact, 'base64'));
+}
+
+const fileTarget = (request: HttpRequest) => ({
+  projectId: request.pathParameters.projectId!,
+  dataSourceId: request.pathParameters.dataSourceId!,
+  environmentId: request.pathParameters.environmentId!,
+});
+
+/**
+ * /api/v1/projects/{projectId}/data-sources[/{dataSourceId}]: list, get, create or replace, delete;
+ * per environment: test the connection, read the catalog.
+ */
 export const handler = defineRoutes({
   listDataSources: async (request, services) => {
     const list = await dataSources.listDataSources(
@@ -52,6 +82,43 @@ export const handler = defineRoutes({
       environmentId!,
     );
     return { status: 200, body: result };
+  },
+  listFileVersions: async (request, services) => ({
+    status: 200,
+    body: await fileVersions.listFileVersions(services, request.caller(), fileTarget(request)),
+  }),
+  uploadFileVersion: async (request, services) => {
+    const input = request.parseBody(fileUploadSchema);
+    const version = await fileVersions.uploadFileVersion(services, request.caller(), fileTarget(request), {
+      name: input.name,
+      bytes: decodeBase64(input.contentBase64),
+    });
+    return { status: 201, body: version };
+  },
+  deleteFileVersion: async (request, services) => {
+    await fileVersions.deleteFileVersion(services, request.caller(), {
+      ...fileTarget(request),
+      versionId: request.pathParameters.versionId!,
+    });
+    return { status: 204 };
+  },
+  pinFileVersion: async (request, services) => {
+    const { versionId } = request.parseBody(filePinSchema);
+    return {
+      status: 200,
+      body: await fileVersions.pinFileVersion(services, request.caller(), fileTarget(request), versionId),
+    };
+  },
+  getDataSourceCatalog: async (request, services) => {
+    const { projectId, dataSourceId, environmentId } = request.pathParameters;
+    const catalog = await dataSources.dataSourceCatalog(
+      services,
+      request.caller(),
+      projectId!,
+      dataSourceId!,
+      environmentId!,
+    );
+    return { status: 200, body: catalog };
   },
   deleteDataSource: async (request, services) => {
     const { projectId, dataSourceId } = request.pathParameters;

@@ -1,9 +1,50 @@
 import { badRequest } from '../shared/domain/errors.ts';
+import * as uploadTokens from '../shared/domain/files/upload-tokens.ts';
 import * as projects from '../shared/domain/manage/projects.ts';
 import { defineRoutes } from '../shared/http/handler.ts';
 
 /** /api/v1/projects[/{projectId}[/environments[/{environmentId}]]]. */
 export const handler = defineRoutes({
+  // Upload tokens (project settings, spec 4.3): the token is in the answer of create and rotate only.
+  listUploadTokens: async (request, services) => ({
+    status: 200,
+    body: {
+      data: await uploadTokens.listUploadTokens(
+        services,
+        request.caller(),
+        request.pathParameters.projectId!,
+      ),
+    },
+  }),
+  createUploadToken: async (request, services) => ({
+    status: 201,
+    body: await uploadTokens.createUploadToken(
+      services,
+      request.caller(),
+      request.pathParameters.projectId!,
+      request.jsonBody(),
+    ),
+    headers: { 'cache-control': 'no-store' },
+  }),
+  rotateUploadToken: async (request, services) => ({
+    status: 200,
+    body: await uploadTokens.rotateUploadToken(
+      services,
+      request.caller(),
+      request.pathParameters.projectId!,
+      request.pathParameters.tokenId!,
+    ),
+    headers: { 'cache-control': 'no-store' },
+  }),
+  revokeUploadToken: async (request, services) => {
+    await uploadTokens.revokeUploadToken(
+      services,
+      request.caller(),
+      request.pathParameters.projectId!,
+      request.pathParameters.tokenId!,
+    );
+    return { status: 204 };
+  },
   listProjects: async (request, services) => ({
     status: 200,
     body: { data: await projects.listMyProjects(services, request.caller()) },

@@ -8,6 +8,7 @@ import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lamb
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ConsoleHosting } from './console-hosting.ts';
+import { BlobBucket } from './constructs/blob-bucket.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { HandlerFunction } from './constructs/handler-function.ts';
 import { DoguHttpApi } from './constructs/http-api.ts';
@@ -42,6 +43,17 @@ const timeoutByHandler: Partial<Record<HandlerName, Duration>> = { 'execute-acti
  */
 const apiThrottle = { rateLimit: 100, burstLimit: 200 };
 
+/** Handlers that keep and delete uploaded files; the test connection of data-sources reads them too. */
+const fileWriters: readonly HandlerName[] = ['data-sources', 'upload-protoset'];
+/** Handlers that run actions (an engine may read its data source's files). */
+const actionRunners: readonly HandlerName[] = [
+  'execute-action',
+  'review-requests',
+  'cron-jobs',
+  'reservations',
+  'batches',
+];
+
 const stageNamePattern = /^[a-z][a-z0-9-]{0,30}$/;
 
 export class DoguStack extends Stack {
@@ -50,6 +62,7 @@ export class DoguStack extends Stack {
   readonly functionsByHandler: ReadonlyMap<string, IFunction>;
   readonly httpApi: DoguHttpApi;
   readonly scheduling: Scheduling;
+  readonly blobs: BlobBucket;
 
   constructor(scope: Construct, id: string, props: DoguStackProps) {
     const { stage, loginTokenSeconds, ...stackProps } = props;
@@ -108,6 +121,18 @@ export class DoguStack extends Stack {
       apiFunctions: functionsByHandler.values(),
       retainLogs: isProduction,
     });
+
+    // Uploaded data-source files (protosets): only the functions that keep them or run actions.
+    this.blobs = new BlobBucket(this, 'Blobs');
+    for (const handler of fileWriters) {
+      const fn = functionsByHandler.get(handler);
+      if (fn) this.blobs.allowReadWrite(fn as LambdaFunction);
+    }
+    for (const handler of actionRunners) {
+      const fn = functionsByHandler.get(handler);
+      if (fn) this.blobs.allowRead(fn as LambdaFunction);
+    }
+    for (const fn of this.scheduling.actionRunners) this.blobs.allowRead(fn);
 
     this.httpApi = new DoguHttpApi(this, 'Http', {
       stage,

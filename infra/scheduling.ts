@@ -249,6 +249,11 @@ export class Scheduling extends Construct {
     }
   }
 
+  /** The workers that run actions (their engines may read uploaded files). */
+  get actionRunners(): LambdaFunction[] {
+    return [this.scheduledRun, this.runJob, this.runBatchChunk];
+  }
+
   /** The worker Lambdas, which need the same runtime settings as the API Lambdas. */
   get functions(): LambdaFunction[] {
     return [

@@ -12,6 +12,7 @@ const runtime = await startLocalRuntime({
   host: process.env.HOST ?? '127.0.0.1',
   port: Number(process.env.PORT ?? 8787),
   demoDbPort: Number(process.env.DOGU_DEMO_DB_PORT ?? 54329),
+  demoGrpcPort: Number(process.env.DOGU_DEMO_GRPC_PORT ?? 50051),
   // A fixed port keeps the development IdP's issuer (and CLI logins) stable across restarts.
   devIdpPort: Number(process.env.DOGU_DEV_IDP_PORT ?? 8788),
   ...(process.env.DOGU_DEMO_DATABASE_URL ? { demoDatabaseUrl: process.env.DOGU_DEMO_DATABASE_URL } : {}),
@@ -28,6 +29,7 @@ Dogu is running at ${url}   (data: ${dataDir}${runtime.seeded ? ', demo seeded n
   Demo project:      ${demo.project}   environments: ${demo.environments.join(', ')}
   Demo data source:  ${demo.dataSource}   (PostgreSQL at ${demo.database.host}:${demo.database.port})
   Demo action:       ${demo.action}
+  Demo gRPC:         ${demo.grpcDataSource}   (shop.v1.OrderService at ${demo.grpcAddress}, server reflection)
 
   Get a token:       npx dogu login && npx dogu print-access-token
   SSO (dev IdP):     npx dogu login --sso   ${runtime.devIdpIssuer ? `(${runtime.devIdpIssuer}: admin@dogu.local, any password)` : ''}

@@ -1,17 +1,18 @@
 /**
  * The embedded runtime: the whole service in one Node process. The same
  * handlers as on AWS, with dynalite for DynamoDB, PGlite for the demo
- * database, and a signing key file, all under one data directory.
+ * database, all under one data directory; the keys may live elsewhere (local/key-files.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TokenService } from '../shared/adapters/auth/token-service.ts';
+import { LocalBlobStore } from '../shared/adapters/blobs/local-blob-store.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
 import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
@@ -23,7 +24,9 @@ import { TimerWakeups } from '../shared/adapters/notifications/timer-wakeups.ts'
 import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
 import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-config.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
+import type { ConnectorDefinition } from '../shared/connectors/connector.ts';
 import { createActionEngines } from '../shared/connectors/engines.ts';
+import { connectors as registeredConnectors } from '../shared/connectors/index.ts';
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
 import { NotificationCenter } from '../shared/domain/notifications/center.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
@@ -32,11 +35,13 @@ import { SecretValues } from '../shared/domain/secret-values.ts';
 import { provideServices, type Services, schedulingDeps } from '../shared/runtime/services.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
+import { startDemoGrpcServer } from './demo-grpc/server.ts';
 import { startDevIdp } from './dev-idp.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
 import { JournaledSchedulingStore } from './journaled-scheduling-store.ts';
+import { keepDataDirPrivate, loadKey } from './key-files.ts';
 import { LocalJobRunner } from './local-job-runner.ts';
 import { type Delivery, LocalScheduler } from './local-scheduler.ts';
 import { startScheduling } from './scheduling-startup.ts';
@@ -52,12 +57,16 @@ export interface LocalRuntimeOptions {
   /** Use this PostgreSQL for the demo instead of the embedded one (benchmarks, bigger demos). */
   demoDatabaseUrl?: string;
   tableName?: string;
+  /** Port of the demo gRPC service (local/demo-grpc/); 0 or a busy port picks a free one. */
+  demoGrpcPort?: number;
   /** Port of the built-in development IdP (used unless DOGU_OIDC_ISSUER is set); 0 picks a free one. */
   devIdpPort?: number;
   /** Waits between notification attempts (tests shorten them); default 10 s, 1 min, 5 min, 30 min. */
   notificationRetryDelaysMs?: number[];
   /** Time-out of one notification attempt; default 5 s. */
   notificationTimeoutMs?: number;
+  /** The data-source kinds served (tests add kinds of their own); default: the registry. */
+  connectors?: readonly ConnectorDefinition[];
 }
 
 export interface LocalRuntime {
@@ -66,7 +75,7 @@ export interface LocalRuntime {
   seeded: boolean;
   /** The built-in development IdP's issuer, when no external IdP is configured. */
   devIdpIssuer?: string;
-  demo: typeof demoIds & { database: SqlConnection };
+  demo: typeof demoIds & { database: SqlConnection; grpcAddress: string };
   services: Services;
   /** The embedded DynamoDB's client and table, for tools that look underneath the store. */
   storage: { client: DynamoDBDocumentClient; tableName: string };
@@ -79,6 +88,7 @@ export interface LocalRuntime {
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  await keepDataDirPrivate(options.dataDir);
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
@@ -101,6 +111,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       database = demoDb.connection;
     }
     await ensureDemoSchema(database);
+    const demoGrpc = await startDemoGrpcServer({ port: options.demoGrpcPort ?? 0 }).catch(() =>
+      startDemoGrpcServer({ port: 0 }),
+    );
+    closers.push(() => demoGrpc.close());
 
     const journal = await JournaledExecutionStore.open(
       new DynamoDbStore(dynamo.client, tableName),
@@ -120,7 +134,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // One process owns the data directory, so evicting on write keeps the cache exact; the TTL
     // only bounds memory for definitions nobody asks for any more.
     const store = new CachingStore(journal, 5 * 60_000);
-    const engines = createActionEngines({ poolSize: options.demoDatabaseUrl ? 10 : 4 });
+    const engines = createActionEngines(
+      { poolSize: options.demoDatabaseUrl ? 10 : 4 },
+      options.connectors ?? registeredConnectors,
+    );
     closers.push(() => engines.close());
     // The IdP's issuer is this runtime's URL, known once the server listens (below).
     let baseUrl = '';
@@ -134,7 +151,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       `local-${process.pid}`,
       logSchedulingError,
     );
-    const secrets = new SecretValues(new LocalSecretCipher(await keyFile(options.dataDir, 'secrets-key')));
+    const secrets = new SecretValues(new LocalSecretCipher(await loadKey(options.dataDir, 'secrets-key')));
     const wakeups = new TimerWakeups(() => notifications.drainDue());
     const channels = new HttpNotificationChannels(new SmtpMailer());
     const notifications = new NotificationCenter({
@@ -150,7 +167,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const services: Services = {
       store,
       definitions: store,
-      tokens: new TokenService(await keyFile(options.dataDir, 'signing-key')),
+      tokens: new TokenService(await loadKey(options.dataDir, 'signing-key')),
       engines,
       audit,
       secrets,
@@ -173,6 +190,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       scheduler,
       jobs,
       notifications,
+      files: await localFileStorage(dynamo.client, tableName, options.dataDir),
     };
     provideServices(async () => services);
 
@@ -212,7 +230,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     baseUrl = url;
     const seeded = await seedDemo(
       { ...services, scheduling: schedulingDeps(services) },
-      { database, runtimeUrl: url },
+      { database, runtimeUrl: url, grpcAddress: demoGrpc.address },
     );
     // Scheduling starts after the seed and stops before the store (closers run in reverse).
     watermark = (await startScheduling(schedulingDeps(services), scheduler)).onWatermark;
@@ -231,7 +249,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       dataDir: options.dataDir,
       seeded,
       ...(devIdpIssuer ? { devIdpIssuer } : {}),
-      demo: { ...demoIds, database },
+      demo: { ...demoIds, database, grpcAddress: demoGrpc.address },
       services,
       storage: { client: dynamo.client, tableName },
       scheduling: { scheduler, jobs },
@@ -244,6 +262,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   }
 }
 
+/** Uploaded files' bytes under `<dataDir>/blobs`; their records in the embedded store. */
+async function localFileStorage(client: DynamoDBDocumentClient, tableName: string, dataDir: string) {
+  const records = new DynamoDbFileStore(client, tableName);
+  const blobs = new LocalBlobStore(join(dataDir, 'blobs'));
+  await blobs.removeLeftovers();
+  return { blobs, versions: records, uploadTokens: records };
+}
+
 function deliver(services: Services, delivery: Delivery) {
   const deps = schedulingDeps(services);
   return delivery.kind === 'cron' ? deliverCronRun(deps, delivery) : runReservation(deps, delivery);
@@ -253,17 +279,6 @@ function deliver(services: Services, delivery: Delivery) {
 function logSchedulingError(error: unknown, what: string) {
   const message = error instanceof Error ? error.message : String(error);
   console.error(JSON.stringify({ level: 'ERROR', message: 'scheduling failed', what, error: message }));
-}
-
-/** 32 random bytes made on first start, readable only by this user. Back them up with the data. */
-async function keyFile(dataDir: string, name: string): Promise<Uint8Array> {
-  const path = join(dataDir, name);
-  try {
-    await writeFile(path, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'EEXIST') throw error;
-  }
-  return Buffer.from((await readFile(path, 'utf8')).trim(), 'base64');
 }
 
 /** The address this process reaches itself at: a wildcard listen address is reached on loopback. */

@@ -21,7 +21,7 @@ import {
 import { createCronJob } from '../shared/domain/scheduling/cron-jobs.ts';
 import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
 import type { SecretValues } from '../shared/domain/secret-values.ts';
-import { demoHttpActions, demoSqlActions } from './demo-definitions.ts';
+import { demoGrpcActions, demoHttpActions, demoSqlActions } from './demo-definitions.ts';
 import { demoMediaPath } from './demo-media.ts';
 
 export const demoIds = {
@@ -29,6 +29,7 @@ export const demoIds = {
   environments: ['development', 'production'],
   dataSource: 'demo-postgres',
   httpDataSource: 'demo-api',
+  grpcDataSource: 'demo-grpc',
   action: 'list-orders',
 } as const;
 
@@ -47,6 +48,8 @@ export interface DemoTargets {
   database: SqlConnection;
   /** Base URL of this runtime; the demo HTTP API lives under /demo-api/v1. */
   runtimeUrl: string;
+  /** host:port of the demo gRPC service (local/demo-grpc/). */
+  grpcAddress: string;
 }
 
 const ignoreExisting = (error: unknown) => {
@@ -60,7 +63,8 @@ const steps: {
   { marker: 'seed:demo:v1', run: seedProject },
   { marker: 'seed:demo:v2', run: seedMoreExamples },
   { marker: 'seed:demo:v3', run: seedScheduleExample },
-  { marker: 'seed:demo:v4', run: seedLocalMedia },
+  { marker: 'seed:demo:v4', run: seedGrpcExample },
+  { marker: 'seed:demo:v5', run: seedLocalMedia },
 ];
 
 /** Where the product gallery's media live in this run (the runtime serves them). */
@@ -87,6 +91,18 @@ async function seedLocalMedia(deps: SeedDeps, targets: DemoTargets, admin: Princ
   if (!stored || (untouched && JSON.stringify(stored.statements) !== JSON.stringify(gallery.statements))) {
     await putAction(deps, admin, demoIds.project, gallery);
   }
+}
+
+/** A gRPC data source over the demo service (server reflection, metadata with a secret) and its actions. */
+async function seedGrpcExample(deps: SeedDeps, targets: DemoTargets, admin: Principal): Promise<void> {
+  const { dataSource } = await putDataSource(deps, admin, demoIds.project, {
+    id: demoIds.grpcDataSource,
+    name: 'Demo orders (gRPC)',
+    kind: 'grpc',
+    environments: demoGrpcConnections(targets),
+  });
+  await deps.store.putDataSource({ ...dataSource, managedBy: 'embedded-demo' });
+  for (const action of demoGrpcActions) await putAction(deps, admin, demoIds.project, action);
 }
 
 /** A cron job to look at in the console: the sales report every weekday at 09:00 JST (read-only SQL). */
@@ -218,11 +234,25 @@ const demoHttpConnections = (targets: DemoTargets) =>
     ]),
   );
 
+const demoGrpcConnections = (targets: DemoTargets) =>
+  Object.fromEntries(
+    demoIds.environments.map((env) => [
+      env,
+      {
+        address: targets.grpcAddress,
+        tls: false,
+        serviceSource: 'reflection',
+        metadata: [{ key: 'x-api-key', value: '{{ secrets.demo_api_key }}' }],
+      },
+    ]),
+  );
+
 /** The demo database and this runtime may listen elsewhere after a restart; data sources the user edited are left alone. */
 async function repointDemoDataSources(store: Store, targets: DemoTargets, now: string): Promise<void> {
   for (const [id, environments] of [
     [demoIds.dataSource, demoConnections(targets)],
     [demoIds.httpDataSource, demoHttpConnections(targets)],
+    [demoIds.grpcDataSource, demoGrpcConnections(targets)],
   ] as const) {
     const dataSource = await store.getDataSource(demoIds.project, id);
     if (dataSource?.managedBy !== 'embedded-demo') continue;

@@ -58,9 +58,20 @@ export function createActionEngines(
     async testConnection(kind: string, check: ConnectionCheck) {
       await (await runtimeOf(kind)).testConnection(check);
     },
+    async catalog(kind: string, check: ConnectionCheck) {
+      const runtime = await runtimeOf(kind);
+      if (!runtime.catalog)
+        throw new DoguError('bad_request', `A ${kind} data source has no catalog to choose from.`);
+      return runtime.catalog(check);
+    },
     fileKind(kind: string) {
       const files = connectors.find((c) => c.kind === kind)?.files;
-      return files ? { name: files.name, maxBytes: files.maxBytes } : undefined;
+      if (!files) return undefined;
+      return {
+        name: files.name,
+        maxBytes: files.maxBytes,
+        pinField: files.pinField ?? `${files.name}VersionId`,
+      };
     },
     async describeFile(kind: string, bytes: Uint8Array) {
       const files = definition(kind).files;

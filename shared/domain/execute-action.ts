@@ -4,9 +4,12 @@
  * refers to, run it within the time limit, limit the result, record it.
  */
 
-import { type RunContext, resolveExecutableAction } from './authorize.ts';
+import { actionForEnvironment, type RunContext, resolveExecutableAction } from './authorize.ts';
 import type { FileValue } from './definitions/parameter.ts';
+import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
 import { DoguError } from './errors.ts';
+import type { FileStorage } from './files/model.ts';
+import { dataSourceFiles } from './files/versions.ts';
 import { openConnection } from './manage/data-sources.ts';
 import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
 import type { NotificationEvent } from './notifications/model.ts';
@@ -15,6 +18,7 @@ import { bindArguments, type MasterData } from './parameters.ts';
 import type { ActionEngines, Clock, IdGenerator, Store } from './ports.ts';
 import { limitResults } from './result-limits.ts';
 import type { ReviewRequest } from './reviews.ts';
+import { SecretRedactor } from './secret-redaction.ts';
 import { type SecretValues, secretContext } from './secret-values.ts';
 
 export interface ExecutionDeps {
@@ -28,6 +32,8 @@ export interface ExecutionDeps {
   maxExecutionMs: number;
   /** Reports finished runs and review requests to the project's notification rules (never blocks a run). */
   notifications?: Notifier;
+  /** Uploaded files (protosets) of data sources whose kind keeps them. */
+  files?: FileStorage;
 }
 
 export interface ExecuteActionRequest {
@@ -76,6 +82,7 @@ export async function executeAction(
     ...request.context,
     ...(request.review ? { version: request.review.version } : {}),
   });
+  await refuseUnpublishedSecretReads(deps, action, environment.id);
   if (action.review?.required && !request.review) return requestReview(deps, request, action, environment.id);
   const dataSource = await deps.store.getDataSource(action.projectId, action.dataSourceId);
   if (!dataSource?.environments[environment.id]) {
@@ -290,18 +297,31 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
     ...(await configurationValues(deps, action, dataSource, environmentId)),
   };
 
-  const results = await deps.engines.run({
-    action,
-    dataSource,
-    environmentId,
-    connection: await openConnection(deps, dataSource, environmentId),
-    key: `${dataSource.projectId}/${dataSource.id}/${environmentId}`,
-    values,
-    signal: input.signal,
-    deadlineAt: input.deadlineAt,
-    callAction: (actionId) => callAction(deps, input, actionId),
-  });
-  return { bound, results, values };
+  const connection = await openConnection(deps, dataSource, environmentId);
+  // The secrets this run holds: what the action refers to and the data source's secret fields.
+  const redactor = new SecretRedactor([
+    ...Object.entries(values).flatMap(([name, value]) => (name.startsWith('secrets.') ? [value] : [])),
+    ...deps.engines.secretFields(dataSource.kind).map((field) => connection[field]),
+  ]);
+  try {
+    const results = await deps.engines.run({
+      action,
+      dataSource,
+      environmentId,
+      connection,
+      key: `${dataSource.projectId}/${dataSource.id}/${environmentId}`,
+      values,
+      signal: input.signal,
+      deadlineAt: input.deadlineAt,
+      callAction: (actionId) => callAction(deps, input, actionId),
+      ...(deps.files && deps.engines.fileKind(dataSource.kind)
+        ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
+        : {}),
+    });
+    return { bound, results: redactor.results(results), values };
+  } catch (error) {
+    throw redactor.error(error);
+  }
 }
 
 /** Runs another action of the project (e.g. an authentication action) for the same caller, without arguments. */
@@ -317,12 +337,15 @@ async function callAction(
       `Action '${actionId}' is called more than ${maxCallDepth} levels deep (does it call itself?).`,
     );
   }
-  const called = await deps.store.getAction(input.action.projectId, actionId);
-  if (!called)
+  const head = await deps.store.getAction(input.action.projectId, actionId);
+  if (!head)
     throw new DoguError(
       'data_source_error',
       `The action '${actionId}' called by '${input.action.id}' does not exist.`,
     );
+  // A called action follows the same version rules as one run directly (decision 0026).
+  const called = await actionForEnvironment(deps.store, head, input.environmentId);
+  await refuseUnpublishedSecretReads(deps, called, input.environmentId);
   const source = await deps.store.getDataSource(input.action.projectId, called.dataSourceId);
   if (!source?.environments[input.environmentId]) {
     throw new DoguError(

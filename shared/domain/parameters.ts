@@ -5,6 +5,7 @@
  */
 import { type FileValue, identifierRegExp, type ParameterDefinition } from './definitions/parameter.ts';
 import { argumentInvalid, type FieldError } from './errors.ts';
+import { numberProblem } from './exact-numbers.ts';
 
 export type MasterData = Record<string, { value: string | number | boolean; label: string }[]>;
 
@@ -204,6 +205,8 @@ function number(
   const result = chosen(parameter, value, context);
   if (typeof result !== 'number' || !Number.isFinite(result)) refuse('must be a finite number.');
   const n = result as number;
+  const inexact = numberProblem(n);
+  if (inexact) refuse(`is ${n}, which ${inexact}`);
   if (parameter.integer && !Number.isInteger(n)) refuse('must be a whole number.');
   if (parameter.min !== undefined && n < parameter.min) refuse(`must be at least ${parameter.min}.`);
   if (parameter.max !== undefined && n > parameter.max) refuse(`must be at most ${parameter.max}.`);
@@ -240,6 +243,8 @@ function item_(
   if (kind === 'number' && (typeof value !== 'number' || !Number.isFinite(value))) {
     refuse(`item ${index} must be a finite number.`);
   }
+  const inexact = kind === 'number' ? numberProblem(value as number) : undefined;
+  if (inexact) refuse(`item ${index} is ${value}, which ${inexact}`);
   if (kind === 'text' && typeof value !== 'string') refuse(`item ${index} must be a string.`);
   if (kind === 'text') noNul(value as string, `item ${index} `);
   return value as string | number;

@@ -55,6 +55,13 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   putActionGroup: target('action_group.save', 'action_group', 'groupId'),
   deleteActionGroup: target('action_group.delete', 'action_group', 'groupId'),
   reorderActionGroup: target('action_group.reorder', 'action_group', 'groupId'),
+  // Uploaded files of data sources and upload tokens (the token's value is never in the body recorded)
+  uploadFileVersion: target('file_version.upload', 'data_source', 'dataSourceId'),
+  deleteFileVersion: target('file_version.delete', 'file_version', 'versionId'),
+  pinFileVersion: target('file_version.pin', 'data_source', 'dataSourceId'),
+  createUploadToken: { event: 'upload_token.create', targetType: 'upload_token', targetFromBody: 'id' },
+  rotateUploadToken: target('upload_token.rotate', 'upload_token', 'tokenId'),
+  revokeUploadToken: target('upload_token.revoke', 'upload_token', 'tokenId'),
   // Service accounts and trust policies
   createServiceAccount: {
     event: 'service_account.create',
@@ -108,6 +115,8 @@ export const unauditedMutations: ReadonlySet<string> = new Set([
   'previewCronSchedule',
   // Audited inside the use case (token.exchange): the path names no project, the matched policy does.
   'exchangeToken',
+  // Audited inside the use case (file_version.upload): the path names no project, the token does.
+  'uploadProtoset',
 ]);
 
 export const originOf = (event: APIGatewayProxyEventV2) => ({

@@ -10,6 +10,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import { logger } from '../commons/logger.ts';
 import { badRequest, DoguError, forbidden, unauthorized } from '../domain/errors.ts';
+import { inexactNumbersIn } from '../domain/exact-numbers.ts';
 import { principalOfBearer } from '../domain/identity/access-tokens.ts';
 import type { Principal } from '../domain/model.ts';
 import { getServices, type Services } from '../runtime/services.ts';
@@ -163,7 +164,23 @@ function parseJsonBody(event: APIGatewayProxyEventV2): Record<string, unknown> {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw badRequest('The body must be a JSON object.');
   }
+  refuseInexactNumbers(text);
   return parsed as Record<string, unknown>;
+}
+
+/** Decision 0025: a number that would not be kept exactly is refused here, for every body. */
+function refuseInexactNumbers(text: string): void {
+  const inexact = inexactNumbersIn(text);
+  if (inexact.length === 0) return;
+  const errors = inexact.map((n) => ({ pointer: `#${n.pointer}`, detail: `${n.literal} ${n.problem}` }));
+  const inArguments = inexact.every((n) => n.pointer.startsWith('/arguments/'));
+  throw new DoguError(
+    inArguments ? 'argument_invalid' : 'invalid_definition',
+    errors.length === 1
+      ? `${errors[0]!.pointer}: ${errors[0]!.detail}`
+      : `${errors.length} numbers would not be kept exactly: ${errors.map((e) => e.pointer).join(', ')}.`,
+    { errors },
+  );
 }
 
 function parseWith<T>(schema: z.ZodType<T>, body: unknown): T {

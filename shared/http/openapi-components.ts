@@ -31,6 +31,8 @@ const formField = z
     options: z.array(z.string()).optional(),
     default: z.unknown().optional(),
     language: z.string().optional(),
+    /** Chosen from the data source's catalog (GET …/environments/{environmentId}/catalog). */
+    catalog: z.boolean().optional(),
   })
   .meta({ id: 'FormField', description: "One input of a kind's generated form" });
 
@@ -43,6 +45,9 @@ export const connectorKind = z
     authAction: z.boolean(),
     connectionFields: z.array(formField),
     actionFields: z.array(formField),
+    files: z.object({ name: z.string(), maxBytes: z.number().int(), pinField: z.string() }).nullable().meta({
+      description: 'Files the kind keeps as versions per environment (gRPC: protosets); null when none',
+    }),
   })
   .meta({ id: 'ConnectorKind', description: 'A data-source kind and its form descriptor' });
 

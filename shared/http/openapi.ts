@@ -48,7 +48,53 @@ interface OperationSpec {
   body?: z.ZodType;
   ok?: { status: '200' | '201' | '204'; schema?: z.ZodType };
   contentTypes?: Record<string, z.ZodType>;
+  /** A multipart/form-data request body instead of JSON. */
+  multipart?: z.ZodType;
+  /** Problem Details statuses the operation answers besides the default (named per status). */
+  errors?: Record<string, string>;
+  /** Authenticated by a project's upload token header instead of a Bearer token. */
+  uploadToken?: boolean;
 }
+
+const fileVersion = z
+  .object({
+    id: z.string(),
+    dataSourceId: z.string(),
+    environmentId: z.string(),
+    fileKind: z.string().meta({ description: 'What the file is, e.g. protoset' }),
+    name: z.string().nullable(),
+    uploadedAt: z.string(),
+    size: z.number().int(),
+    sha256: z.string(),
+    description: z
+      .record(z.string(), z.unknown())
+      .meta({ description: "What the kind found in the file (a protoset's services)" }),
+    uploadedBy: z.object({
+      kind: z.enum(['user', 'service_account', 'upload_token']),
+      id: z.string(),
+      email: z.string().optional(),
+      name: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'FileVersion' });
+const uploadTokenView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().meta({ description: 'The first characters of the token, to tell tokens apart' }),
+    createdAt: z.string(),
+    createdBy: z.object({ id: z.string(), email: z.string() }),
+    rotatedAt: z.string().optional(),
+    lastUsedAt: z.string().nullable(),
+  })
+  .meta({ id: 'UploadToken' });
+const newUploadToken = uploadTokenView
+  .extend({ token: z.string().meta({ description: 'Shown only in this answer; stored hashed' }) })
+  .meta({ id: 'NewUploadToken' });
+const fileRouteErrors = {
+  '403': 'The caller may not manage data sources',
+  '404': 'No such project, data source, environment or version',
+};
 
 const operations: Partial<Record<RouteName, OperationSpec>> = {
   health: {
@@ -110,6 +156,121 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   testDataSourceConnection: {
     summary: "Try one environment's connection: ok and the time taken, or why it failed",
     ok: { status: '200', schema: connectionTestResult },
+  },
+  listFileVersions: {
+    summary:
+      "A data source environment's uploaded file versions (newest first), the pinned and the active one",
+    ok: {
+      status: '200',
+      schema: z
+        .object({
+          fileKind: z.object({ name: z.string(), maxBytes: z.number().int(), pinField: z.string() }),
+          pinnedVersionId: z.string().nullable(),
+          activeVersionId: z.string().nullable(),
+          data: z.array(fileVersion),
+        })
+        .meta({ id: 'FileVersionList' }),
+    },
+    errors: { ...fileRouteErrors, '422': 'The kind of the data source keeps no files' },
+  },
+  uploadFileVersion: {
+    summary:
+      'Upload a file version from the console (JSON, the file base64-encoded); parsed before it is kept',
+    body: z.object({ name: z.string().nullish(), contentBase64: z.string() }),
+    ok: { status: '201', schema: fileVersion },
+    errors: {
+      ...fileRouteErrors,
+      '413': "The file is over the kind's size limit",
+      '415': 'The body is not application/json',
+      '422': 'Empty or corrupt file, bad name, or a kind that keeps no files',
+    },
+  },
+  deleteFileVersion: {
+    summary: 'Delete a file version (not the pinned one)',
+    ok: { status: '204' },
+    errors: { ...fileRouteErrors, '409': 'The version is pinned' },
+  },
+  pinFileVersion: {
+    summary: 'Pin a version for the environment (versionId), or follow the latest (null)',
+    body: z.object({ versionId: z.string().nullable() }),
+    ok: { status: '200', schema: z.object({ pinnedVersionId: z.string().nullable() }) },
+    errors: { ...fileRouteErrors, '422': 'Bad body, or a kind that keeps no files' },
+  },
+  listUploadTokens: {
+    summary: "The project's upload tokens (never the token itself)",
+    ok: { status: '200', schema: list(uploadTokenView) },
+    errors: { '403': 'The caller may not manage the project', '404': 'No such project' },
+  },
+  createUploadToken: {
+    summary: 'Create an upload token; the token is in this answer only',
+    body: z.object({ name: z.string() }),
+    ok: { status: '201', schema: newUploadToken },
+    errors: { '403': 'The caller may not manage the project', '404': 'No such project', '422': 'Bad name' },
+  },
+  rotateUploadToken: {
+    summary: 'Give an upload token a new value (the old one stops working); shown in this answer only',
+    ok: { status: '200', schema: newUploadToken },
+    errors: { '403': 'The caller may not manage the project', '404': 'No such project or token' },
+  },
+  revokeUploadToken: {
+    summary: 'Revoke an upload token',
+    ok: { status: '204' },
+    errors: { '403': 'The caller may not manage the project', '404': 'No such project or token' },
+  },
+  uploadProtoset: {
+    summary: "Upload a protoset version for a gRPC data source environment of the token's project (spec 4.3)",
+    uploadToken: true,
+    multipart: z.object({
+      params: z.string().meta({
+        description:
+          'JSON: {"environmentId": string, "resourceId": string (data source id), "name"?: string}',
+      }),
+      file: z
+        .string()
+        .meta({ format: 'binary', description: 'The protoset (FileDescriptorSet, with imports)' }),
+    }),
+    ok: {
+      status: '201',
+      schema: z
+        .object({
+          versionId: z.string(),
+          name: z.string().nullable(),
+          dataSourceId: z.string(),
+          environmentId: z.string(),
+          uploadedAt: z.string(),
+          size: z.number().int(),
+          sha256: z.string(),
+        })
+        .catchall(z.unknown())
+        .meta({ description: "Also what the kind found in the file, e.g. a protoset's services" }),
+    },
+    errors: {
+      '400': 'Malformed multipart body, or a missing file part',
+      '401': 'Missing, unknown, rotated or revoked upload token',
+      '404': "No such data source or environment in the token's project",
+      '413': "The file is over the kind's size limit",
+      '415': 'The body is not multipart/form-data',
+      '422': 'Bad params, empty or corrupt file, or a data source kind that keeps no files',
+    },
+  },
+  getDataSourceCatalog: {
+    summary:
+      'What actions of the data source can call in one environment (gRPC: unary methods with request templates); 400 for a kind without a catalog, 422 when the data source cannot be asked',
+    ok: {
+      status: '200',
+      schema: z
+        .object({
+          entries: z.array(
+            z.object({
+              id: z.string(),
+              label: z.string(),
+              description: z.string().optional(),
+              fill: z.record(z.string(), z.unknown()),
+            }),
+          ),
+        })
+        .meta({ id: 'DataSourceCatalog' }),
+    },
   },
   listConnectorKinds: {
     summary: 'Every data-source kind with its form descriptor (en/ja labels, fields, secret fields)',
@@ -329,12 +490,15 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
     operationId: route.name,
     summary: spec.summary,
     // Public operations say so: an empty list overrides any default security.
-    security: route.auth === 'bearer' ? [{ bearer: [] }] : [],
+    security: spec.uploadToken ? [{ uploadToken: [] }] : route.auth === 'bearer' ? [{ bearer: [] }] : [],
     ...(names.length > 0
       ? { requestParams: { path: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } }
       : {}),
     ...(spec.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: spec.body } } } }
+      : {}),
+    ...(spec.multipart
+      ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: spec.multipart } } } }
       : {}),
     responses: {
       [ok.status]: {
@@ -343,8 +507,18 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
       },
       ...errorResponsesOf(
         route,
-        { hasBody: spec.body !== undefined, hasPathParameters: names.length > 0 },
+        {
+          hasBody: spec.body !== undefined || spec.multipart !== undefined,
+          hasPathParameters: names.length > 0,
+        },
         route.name === 'exchangeToken' ? { 'application/json': { schema: oauthError } } : problemContent,
+      ),
+      // What this operation's own refusals mean, where it says more than the shared ones.
+      ...Object.fromEntries(
+        Object.entries(spec.errors ?? {}).map(([status, description]) => [
+          status,
+          { description, content: problemContent },
+        ]),
       ),
       default: { description: 'An error as Problem Details', content: problemContent },
     },
@@ -368,7 +542,12 @@ export function openApiDocument() {
     },
     // Relative: the document is served by the deployment it describes (API Gateway or `npm start`).
     servers: [{ url: '/', description: 'This Dogu deployment' }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        uploadToken: { type: 'apiKey', in: 'header', name: 'X-Service-Grpc-Api-Access-Token' },
+      },
+    },
     paths,
   });
 }

@@ -73,6 +73,10 @@ const cronRoute = routesOf('cron-jobs', { prefix: `${environmentPrefix}/cron-job
 const reservationRoute = routesOf('reservations', { prefix: `${environmentPrefix}/reservations` });
 const batchRoute = routesOf('batches', { prefix: environmentPrefix });
 const notificationRoute = routesOf('notifications', { prefix: '/api/v1/projects/{projectId}/notifications' });
+const fileVersionRoute = routesOf('data-sources', {
+  prefix: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}',
+});
+const uploadTokenRoute = routesOf('projects', { prefix: '/api/v1/projects/{projectId}/upload-tokens' });
 
 export const routes = [
   { name: 'health', method: 'GET', path: '/healthz', handler: 'health', auth: 'none' },
@@ -116,6 +120,31 @@ export const routes = [
     name: 'testDataSourceConnection',
     method: 'POST',
     path: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/test-connection',
+    handler: 'data-sources',
+    auth: 'bearer',
+  },
+  // Uploaded files (protoset versions) of a data source environment (docs/grpc.md, decision 0033).
+  fileVersionRoute('listFileVersions', 'GET', '/file-versions'),
+  fileVersionRoute('uploadFileVersion', 'POST', '/file-versions'),
+  fileVersionRoute('deleteFileVersion', 'DELETE', '/file-versions/{versionId}'),
+  fileVersionRoute('pinFileVersion', 'PUT', '/file-pin'),
+  // Upload tokens of a project (spec 4.3, decision 0034); the upload API itself (auth: the token).
+  uploadTokenRoute('listUploadTokens', 'GET', ''),
+  uploadTokenRoute('createUploadToken', 'POST', ''),
+  uploadTokenRoute('rotateUploadToken', 'POST', '/{tokenId}/rotate'),
+  uploadTokenRoute('revokeUploadToken', 'DELETE', '/{tokenId}'),
+  {
+    name: 'uploadProtoset',
+    method: 'POST',
+    path: '/v1/upload_protoset',
+    handler: 'upload-protoset',
+    auth: 'none',
+  },
+  // What actions of the data source can call (gRPC: its unary methods), for the console's pickers.
+  {
+    name: 'getDataSourceCatalog',
+    method: 'GET',
+    path: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/catalog',
     handler: 'data-sources',
     auth: 'bearer',
   },

@@ -6,6 +6,7 @@ import { createAwsScheduling } from '../adapters/aws/aws-scheduling.ts';
 import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
 import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbFileStore } from '../adapters/dynamodb/dynamodb-file-store.ts';
 import { DynamoDbNotificationStore } from '../adapters/dynamodb/dynamodb-notification-store.ts';
 import { DynamoDbSchedulingStore } from '../adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
@@ -18,6 +19,7 @@ import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
 import { KmsSecretCipher } from '../adapters/secrets/kms-cipher.ts';
 import { createActionEngines } from '../connectors/engines.ts';
 import { NotificationCenter } from '../domain/notifications/center.ts';
+import type { BlobStore } from '../domain/ports.ts';
 import { SecretValues } from '../domain/secret-values.ts';
 import type { Services } from './services.ts';
 
@@ -68,5 +70,28 @@ export async function createAwsServices(): Promise<Services> {
       clock: systemClock,
       ids: uuidV7Ids,
     }),
+    files: awsFileStorage(documentClient),
   };
+}
+
+/** Only functions that keep or read uploaded files get the bucket's name (and its grants). */
+function awsFileStorage(documentClient: ReturnType<typeof createDocumentClient>): Services['files'] {
+  const records = new DynamoDbFileStore(documentClient, required('DOGU_TABLE_NAME'));
+  // The S3 client (and its SDK) is loaded on the first blob call, once per container.
+  let store: Promise<BlobStore> | undefined;
+  const s3 = () => {
+    store ??= Promise.all([import('@aws-sdk/client-s3'), import('../adapters/blobs/s3-blob-store.ts')]).then(
+      ([{ S3Client }, { S3BlobStore }]) => new S3BlobStore(new S3Client({}), required('DOGU_BLOB_BUCKET')),
+    );
+    store.catch(() => {
+      store = undefined;
+    });
+    return store;
+  };
+  const blobs: BlobStore = {
+    put: async (key, bytes) => (await s3()).put(key, bytes),
+    get: async (key) => (await s3()).get(key),
+    delete: async (key) => (await s3()).delete(key),
+  };
+  return { blobs, versions: records, uploadTokens: records };
 }

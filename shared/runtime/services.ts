@@ -4,6 +4,7 @@
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AuditLog } from '../domain/audit.ts';
+import type { FileStorage } from '../domain/files/model.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
 import type { NotificationCenter } from '../domain/notifications/center.ts';
@@ -47,6 +48,8 @@ export interface Services {
   jobs: JobRunner;
   /** Notification targets, rules and deliveries with retries (docs/notifications.md). */
   notifications: NotificationCenter;
+  /** Uploaded data-source files (protosets): blobs (S3 / data directory), versions, upload tokens. */
+  files: FileStorage;
 }
 
 /** The services as the scheduling use cases see them. */

@@ -70,7 +70,7 @@ describe('the registry', () => {
       logLevel: 'silent',
     });
     const outputs = Object.values(result.metafile.outputs);
-    const drivers = /node_modules\/(pg|mysql2|pg-protocol|iconv-lite)\//;
+    const drivers = /node_modules\/(pg|mysql2|pg-protocol|iconv-lite|@grpc\/grpc-js|protobufjs)\//;
     const entries = ['shared/connectors/index.ts', 'shared/connectors/schemas.ts'];
     for (const entry of outputs.filter((o) => entries.includes(o.entryPoint ?? ''))) {
       const eager = new Set<string>(Object.keys(entry.inputs));
@@ -89,6 +89,8 @@ describe('the registry', () => {
       .flatMap((o) => Object.keys(o.inputs));
     expect(lazy.some((i) => /node_modules\/pg\//.test(i))).toBe(true);
     expect(lazy.some((i) => /node_modules\/mysql2\//.test(i))).toBe(true);
+    expect(lazy.some((i) => /node_modules\/@grpc\/grpc-js\//.test(i))).toBe(true);
+    expect(lazy.some((i) => /node_modules\/protobufjs\//.test(i))).toBe(true);
   });
 });
 
@@ -177,5 +179,27 @@ describe('the engines', () => {
     await expect(engines.run({ ...run, dataSource: { ...dataSource, kind: 'oracle' } })).rejects.toThrow(
       "Dogu has no data source kind 'oracle'.",
     );
+  });
+
+  it('asks a kind for its catalog through the runtime, and refuses a kind without one', async () => {
+    const echo = counting();
+    const withCatalog = {
+      ...echo,
+      kind: 'listing',
+      async runtime() {
+        return {
+          ...(await echo.runtime({ poolSize: 1 })),
+          catalog: async (check: { connection: Record<string, unknown> }) => ({
+            entries: [{ id: 'x', label: String(check.connection.greeting), fill: { text: 'x' } }],
+          }),
+        };
+      },
+    } as ConnectorDefinition;
+    const engines = createActionEngines({ poolSize: 1 }, [echo, withCatalog]);
+    const check = { key: 'k', connection: { greeting: 'hi' }, signal: AbortSignal.timeout(1000) };
+    expect(await engines.catalog('listing', check)).toEqual({
+      entries: [{ id: 'x', label: 'hi', fill: { text: 'x' } }],
+    });
+    await expect(engines.catalog('echo', check)).rejects.toThrow('A echo data source has no catalog');
   });
 });

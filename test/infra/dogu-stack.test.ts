@@ -143,6 +143,81 @@ describe('DynamoDB table', () => {
   });
 });
 
+/** The blob store's bucket (the console hosting has a bucket of its own). */
+function blobBucket(template: Template): [string, Resource] {
+  const found = resourcesOf(template, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('Blobs'));
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+/** Which handlers may touch the blob bucket, and how (decision 0033). */
+const blobWriters = new Set(['data-sources', 'upload-protoset']);
+const blobReaders = new Set(['execute-action', 'review-requests', 'cron-jobs', 'reservations', 'batches']);
+
+describe('blob bucket', () => {
+  it('is private, encrypted, TLS-only and retained in every stage', () => {
+    for (const template of [prodTemplate, devTemplate]) {
+      const [bucketId, bucket] = blobBucket(template);
+      expect(bucket.DeletionPolicy).toBe('Retain');
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(field(bucket, 'Properties', 'BucketEncryption', 'ServerSideEncryptionConfiguration', 0)).toEqual(
+        {
+          ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' },
+        },
+      );
+      const [, policy] = resourcesOf(template, 'AWS::S3::BucketPolicy').find(([id]) =>
+        id.startsWith('Blobs'),
+      )!;
+      expect(field(policy, 'Properties', 'Bucket')).toEqual({ Ref: bucketId });
+      const denyInsecure = (field(policy, 'Properties', 'PolicyDocument', 'Statement') as Statement[]).find(
+        (s) => s.Effect === 'Deny',
+      );
+      expect(denyInsecure).toMatchObject({
+        Action: 's3:*',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      });
+    }
+  });
+
+  it('is granted to the functions that need it only: writers put and delete, action runners read', () => {
+    const [bucketId] = blobBucket(prodTemplate);
+    const policies = resourcesOf(prodTemplate, 'AWS::IAM::Policy');
+    const s3ActionsOf = (fn: Resource) => {
+      const roleId = field(fn, 'Properties', 'Role', 'Fn::GetAtt', 0);
+      return policies
+        .filter(([, policy]) => isDeepStrictEqual(policy.Properties.Roles, [{ Ref: roleId }]))
+        .flatMap(([, policy]) => field(policy, 'Properties', 'PolicyDocument', 'Statement') as Statement[])
+        .filter((s) => JSON.stringify(s.Resource).includes(bucketId))
+        .flatMap((s) => [s.Action].flat());
+    };
+    for (const handler of expectedHandlers) {
+      const actions = s3ActionsOf(functionOf(handler));
+      if (blobWriters.has(handler)) {
+        expect(actions, handler).toEqual(
+          expect.arrayContaining(['s3:GetObject*', 's3:PutObject', 's3:DeleteObject*']),
+        );
+      } else if (blobReaders.has(handler)) {
+        expect(actions, handler).toContain('s3:GetObject*');
+        expect(
+          actions.filter((a) => a.startsWith('s3:Put') || a.startsWith('s3:Delete')),
+          handler,
+        ).toEqual([]);
+      } else {
+        expect(actions, handler).toEqual([]);
+      }
+    }
+    for (const worker of production.scheduling.actionRunners) {
+      const id = production.getLogicalId(worker.node.defaultChild as CfnFunction);
+      expect(s3ActionsOf(resourceById(prodTemplate, id))).toContain('s3:GetObject*');
+    }
+  });
+});
+
 describe('signing key secret', () => {
   it('is a generated 64-character key without punctuation, stored as the plain SecretString', () => {
     const [, secret] = signingKeySecret(prodTemplate);
@@ -240,6 +315,10 @@ describe('Lambda functions', () => {
         NODE_OPTIONS: '--enable-source-maps',
         // Scheduling adapters (asserted in detail by test/infra/scheduling.test.ts).
         ...Object.fromEntries(Object.values(schedulingEnv).map((name) => [name, expect.anything()])),
+        // Only functions that keep uploaded files or run actions know the blob bucket.
+        ...(blobWriters.has(handler) || blobReaders.has(handler)
+          ? { DOGU_BLOB_BUCKET: { Ref: blobBucket(prodTemplate)[0] } }
+          : {}),
       });
     }
   });

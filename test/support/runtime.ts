@@ -12,7 +12,10 @@ export async function tempDir(prefix: string): Promise<{ path: string; remove():
 export function startTestRuntime(
   dataDir: string,
   extra: Partial<
-    Pick<LocalRuntimeOptions, 'demoDatabaseUrl' | 'notificationRetryDelaysMs' | 'notificationTimeoutMs'>
+    Pick<
+      LocalRuntimeOptions,
+      'demoDatabaseUrl' | 'notificationRetryDelaysMs' | 'notificationTimeoutMs' | 'connectors'
+    >
   > = {},
 ): Promise<LocalRuntime> {
   return startLocalRuntime({ dataDir, host: '127.0.0.1', port: 0, demoDbPort: 0, ...extra });

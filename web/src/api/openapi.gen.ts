@@ -95,6 +95,24 @@ export type paths = {
     /** Delete a data source no action uses */
     delete: operations["deleteDataSource"];
   };
+  "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/catalog": {
+    /** What actions of the data source can call in one environment (gRPC: unary methods with request templates); 400 for a kind without a catalog, 422 when the data source cannot be asked */
+    get: operations["getDataSourceCatalog"];
+  };
+  "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/file-pin": {
+    /** Pin a version for the environment (versionId), or follow the latest (null) */
+    put: operations["pinFileVersion"];
+  };
+  "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/file-versions": {
+    /** A data source environment's uploaded file versions (newest first), the pinned and the active one */
+    get: operations["listFileVersions"];
+    /** Upload a file version from the console (JSON, the file base64-encoded); parsed before it is kept */
+    post: operations["uploadFileVersion"];
+  };
+  "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/file-versions/{versionId}": {
+    /** Delete a file version (not the pinned one) */
+    delete: operations["deleteFileVersion"];
+  };
   "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/test-connection": {
     /** Try one environment's connection: ok and the time taken, or why it failed */
     post: operations["testDataSourceConnection"];
@@ -319,6 +337,20 @@ export type paths = {
     /** Project settings: directIdTokens lets the public API accept external ID tokens as Bearer */
     put: operations["putProjectSettings"];
   };
+  "/api/v1/projects/{projectId}/upload-tokens": {
+    /** The project's upload tokens (never the token itself) */
+    get: operations["listUploadTokens"];
+    /** Create an upload token; the token is in this answer only */
+    post: operations["createUploadToken"];
+  };
+  "/api/v1/projects/{projectId}/upload-tokens/{tokenId}": {
+    /** Revoke an upload token */
+    delete: operations["revokeUploadToken"];
+  };
+  "/api/v1/projects/{projectId}/upload-tokens/{tokenId}/rotate": {
+    /** Give an upload token a new value (the old one stops working); shown in this answer only */
+    post: operations["rotateUploadToken"];
+  };
   "/api/v1/projects/{projectId}/user-groups": {
     /** User groups */
     get: operations["listUserGroups"];
@@ -391,14 +423,18 @@ export type paths = {
     /** Exchange an external OIDC ID token for a service-account access token (RFC 8693) */
     post: operations["exchangeToken"];
   };
+  "/v1/upload_protoset": {
+    /** Upload a protoset version for a gRPC data source environment of the token's project (spec 4.3) */
+    post: operations["uploadProtoset"];
+  };
 };
 
 export type webhooks = Record<string, never>;
 
 export type components = {
   schemas: {
-    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"];
-    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"];
+    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"];
+    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"];
     Choice: {
       label: string;
       value: string | number | boolean;
@@ -421,11 +457,27 @@ export type components = {
       actionKind: string;
       authAction: boolean;
       connectionFields: components["schemas"]["FormField"][];
+      /** @description Files the kind keeps as versions per environment (gRPC: protosets); null when none */
+      files: {
+        maxBytes: number;
+        name: string;
+        pinField: string;
+      } | null;
       kind: string;
       label: components["schemas"]["Labels"];
       secretFields: string[];
     };
-    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"];
+    DataSourceCatalog: {
+      entries: {
+          description?: string;
+          fill: {
+            [key: string]: unknown;
+          };
+          id: string;
+          label: string;
+        }[];
+    };
+    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"];
     Execution: {
       actionId: string;
       actionVersion: number;
@@ -452,8 +504,41 @@ export type components = {
       /** @enum {string} */
       status: "running" | "succeeded" | "failed" | "timed_out";
     };
+    FileVersion: {
+      dataSourceId: string;
+      /** @description What the kind found in the file (a protoset's services) */
+      description: {
+        [key: string]: unknown;
+      };
+      environmentId: string;
+      /** @description What the file is, e.g. protoset */
+      fileKind: string;
+      id: string;
+      name: string | null;
+      sha256: string;
+      size: number;
+      uploadedAt: string;
+      uploadedBy: {
+        email?: string;
+        id: string;
+        /** @enum {string} */
+        kind: "user" | "service_account" | "upload_token";
+        name?: string;
+      };
+    };
+    FileVersionList: {
+      activeVersionId: string | null;
+      data: components["schemas"]["FileVersion"][];
+      fileKind: {
+        maxBytes: number;
+        name: string;
+        pinField: string;
+      };
+      pinnedVersionId: string | null;
+    };
     /** @description One input of a kind's generated form */
     FormField: {
+      catalog?: boolean;
       default?: unknown;
       hint?: components["schemas"]["Labels"];
       label: components["schemas"]["Labels"];
@@ -464,6 +549,89 @@ export type components = {
       secret?: boolean;
       /** @enum {string} */
       type: "text" | "textarea" | "number" | "boolean" | "password" | "select" | "key-value-list" | "code";
+    };
+    GrpcActionInput: {
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "grpc";
+      method: string;
+      name: string;
+      /** @default [] */
+      parameters?: components["schemas"]["Parameter"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      /** @default {} */
+      request?: string;
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      service: string;
+    };
+    GrpcActionInputOutput: {
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "grpc";
+      method: string;
+      name: string;
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      /** @default {} */
+      request: string;
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      service: string;
+    };
+    /** @description A gRPC data source */
+    GrpcDataSourceInput: {
+      authAction?: {
+        actionId: string;
+        cacheSeconds?: number;
+        tokenPath?: string;
+      };
+      description?: string;
+      environments: {
+        [key: string]: {
+          address: string;
+          caCertificate?: string;
+          metadata?: {
+              key: string;
+              value: string;
+            }[];
+          protosetVersionId?: string;
+          /**
+           * @default reflection
+           * @enum {string}
+           */
+          serviceSource?: "reflection" | "protoset";
+          /** @default false */
+          tls?: boolean;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "grpc";
+      name: string;
     };
     HttpActionInput: {
       /**
@@ -661,6 +829,21 @@ export type components = {
       /** @constant */
       kind: "mysql";
       name: string;
+    };
+    NewUploadToken: {
+      createdAt: string;
+      createdBy: {
+        email: string;
+        id: string;
+      };
+      id: string;
+      lastUsedAt: string | null;
+      name: string;
+      /** @description The first characters of the token, to tell tokens apart */
+      prefix: string;
+      rotatedAt?: string;
+      /** @description Shown only in this answer; stored hashed */
+      token: string;
     };
     /** @description RFC 6749 error response of the token endpoint */
     OAuthError: {
@@ -1016,6 +1199,19 @@ export type components = {
       truncated?: boolean;
       /** @description HTTP actions: a JSON or text body that is not rows */
       value?: unknown;
+    };
+    UploadToken: {
+      createdAt: string;
+      createdBy: {
+        email: string;
+        id: string;
+      };
+      id: string;
+      lastUsedAt: string | null;
+      name: string;
+      /** @description The first characters of the token, to tell tokens apart */
+      prefix: string;
+      rotatedAt?: string;
     };
     ValueBody: {
       value: string;
@@ -2302,6 +2498,310 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** What actions of the data source can call in one environment (gRPC: unary methods with request templates); 400 for a kind without a catalog, 422 when the data source cannot be asked */
+  getDataSourceCatalog: {
+    parameters: {
+      path: {
+        projectId: string;
+        dataSourceId: string;
+        environmentId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["DataSourceCatalog"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Pin a version for the environment (versionId), or follow the latest (null) */
+  pinFileVersion: {
+    parameters: {
+      path: {
+        projectId: string;
+        dataSourceId: string;
+        environmentId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          versionId: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            pinnedVersionId: string | null;
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage data sources */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, data source, environment or version */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Bad body, or a kind that keeps no files */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A data source environment's uploaded file versions (newest first), the pinned and the active one */
+  listFileVersions: {
+    parameters: {
+      path: {
+        projectId: string;
+        dataSourceId: string;
+        environmentId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["FileVersionList"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage data sources */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, data source, environment or version */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The kind of the data source keeps no files */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Upload a file version from the console (JSON, the file base64-encoded); parsed before it is kept */
+  uploadFileVersion: {
+    parameters: {
+      path: {
+        projectId: string;
+        dataSourceId: string;
+        environmentId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          contentBase64: string;
+          name?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": components["schemas"]["FileVersion"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage data sources */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, data source, environment or version */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The file is over the kind's size limit */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Empty or corrupt file, bad name, or a kind that keeps no files */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Delete a file version (not the pinned one) */
+  deleteFileVersion: {
+    parameters: {
+      path: {
+        projectId: string;
+        dataSourceId: string;
+        environmentId: string;
+        versionId: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      204: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage data sources */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, data source, environment or version */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The version is pinned */
+      409: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6064,6 +6564,217 @@ export type operations = {
       };
     };
   };
+  /** The project's upload tokens (never the token itself) */
+  listUploadTokens: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["UploadToken"][];
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage the project */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Create an upload token; the token is in this answer only */
+  createUploadToken: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": components["schemas"]["NewUploadToken"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage the project */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Bad name */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Revoke an upload token */
+  revokeUploadToken: {
+    parameters: {
+      path: {
+        projectId: string;
+        tokenId: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      204: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage the project */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project or token */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Give an upload token a new value (the old one stops working); shown in this answer only */
+  rotateUploadToken: {
+    parameters: {
+      path: {
+        projectId: string;
+        tokenId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["NewUploadToken"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage the project */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project or token */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   /** User groups */
   listUserGroups: {
     parameters: {
@@ -6789,6 +7500,81 @@ export type operations = {
       429: {
         content: {
           "application/json": components["schemas"]["OAuthError"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Upload a protoset version for a gRPC data source environment of the token's project (spec 4.3) */
+  uploadProtoset: {
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /**
+           * Format: binary
+           * @description The protoset (FileDescriptorSet, with imports)
+           */
+          file: string;
+          /** @description JSON: {"environmentId": string, "resourceId": string (data source id), "name"?: string} */
+          params: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            dataSourceId: string;
+            environmentId: string;
+            name: string | null;
+            sha256: string;
+            size: number;
+            uploadedAt: string;
+            versionId: string;
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed multipart body, or a missing file part */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, unknown, rotated or revoked upload token */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such data source or environment in the token's project */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The file is over the kind's size limit */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not multipart/form-data */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Bad params, empty or corrupt file, or a data source kind that keeps no files */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
         };
       };
       /** @description An error as Problem Details */

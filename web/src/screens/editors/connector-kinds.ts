@@ -19,6 +19,13 @@ export const labelIn = (labels: Labels, language: Language) => labels[language] 
 export const presenceField = (field: string) => `has${field[0]?.toUpperCase()}${field.slice(1)}`;
 
 export type ConnectionTestResult = Schemas['ConnectionTestResult'];
+export type CatalogEntry = Schemas['DataSourceCatalog']['entries'][number];
+
+export const catalogPath = (projectId: string, dataSourceId: string, environmentId: string) =>
+  pathOf`/api/v1/projects/${projectId}/data-sources/${dataSourceId}/environments/${environmentId}/catalog`;
+
+export const loadCatalog = async (projectId: string, dataSourceId: string, environmentId: string) =>
+  (await api.get<Schemas['DataSourceCatalog']>(catalogPath(projectId, dataSourceId, environmentId))).entries;
 
 export const testConnectionPath = (projectId: string, dataSourceId: string, environmentId: string) =>
   pathOf`/api/v1/projects/${projectId}/data-sources/${dataSourceId}/environments/${environmentId}/test-connection`;
