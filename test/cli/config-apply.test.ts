@@ -627,6 +627,50 @@ publications:
       /bad-pins\.yaml:7:23: action 'orders-by-status' has no version 99: the latest is \d+/,
     );
   });
+
+  it('what the service refuses when it saves an action is in the dry run, and apply writes nothing', async () => {
+    const path = await writeConfig(
+      'bad-actions.yaml',
+      `version: 1
+project: demo
+variables:
+  development:
+    bad_actions_test: "1"
+actions:
+  - id: orphan
+    name: Orphan
+    kind: sql
+    dataSourceId: no-such-source
+    parameters:
+      - { name: status, kind: text, masterData: no_such_list }
+    statements: [{ title: t, sql: SELECT 1 }]
+  - id: locked
+    name: Locked
+    kind: sql
+    dataSourceId: shop-db
+    permission: { mode: javascript_action, javascriptActionId: order-details }
+    statements: [{ title: t, sql: SELECT 1 }]
+`,
+    );
+    const dryRun = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(dryRun.code).toBe(1);
+    const problems = dryRun.stderr.split('\n').map((line) => line.replace(`dogu: ${path}:`, '').trim());
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^10:\d+: no data source 'no-such-source' in the file or in the project$/),
+        expect.stringMatching(/^12:\d+: no master data list 'no_such_list' in the file or in the project$/),
+        expect.stringMatching(
+          /^18:\d+: only a JavaScript action can hold "only from a JavaScript action" \('order-details' is a sql action, not a JavaScript action\); otherwise nobody could run 'locked'$/,
+        ),
+      ]),
+    );
+    const applied = await dogu(['apply', '-f', path]);
+    expect(applied.code).toBe(1);
+    expect(
+      (await api.get('/api/v1/projects/demo/environments/development/variables/bad_actions_test')).status,
+    ).toBe(404);
+    expect((await api.get('/api/v1/projects/demo/actions/locked')).status).toBe(404);
+  });
 });
 
 describe('service accounts and trust policies', () => {
