@@ -12,6 +12,8 @@ export interface PrepareOptions {
   /** Environment for the commands run (PATH decides which apt-get, pg_isready ... are used). */
   env: NodeJS.ProcessEnv;
   chromiumPath: string;
+  /** A file of Debian's `fonts-noto-cjk`: Japanese screenshots need it. */
+  cjkFontPath: string;
   /** Debian's PostgreSQL clusters live under /etc/postgresql/<version>/main. */
   postgresConfigDir: string;
   mariadbdPath: string;
@@ -24,6 +26,7 @@ export interface PrepareOptions {
 export const defaultPrepareOptions: PrepareOptions = {
   env: process.env,
   chromiumPath: '/usr/bin/chromium',
+  cjkFontPath: '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
   postgresConfigDir: '/etc/postgresql',
   mariadbdPath: '/usr/sbin/mariadbd',
   isRoot: process.getuid?.() === 0,
@@ -68,26 +71,23 @@ async function waitUntil(
   return ready() ? null : `${name} was started but did not answer within ${options.waitSeconds} s.`;
 }
 
-const chromiumPackages = ['chromium', 'fonts-noto-cjk'];
-
 async function installChromium(options: PrepareOptions): Promise<string | null> {
-  if (existsSync(options.chromiumPath)) return null;
-  const command = `apt-get update && apt-get install -y ${chromiumPackages.join(' ')}`;
-  if (!options.isRoot) {
-    return `${options.chromiumPath} is missing (the console's end-to-end tests drive Debian's Chromium). Run as root: ${command}`;
-  }
-  options.log(`${options.chromiumPath} is missing; installing ${chromiumPackages.join(' and ')}`);
+  const missing = [
+    ...(existsSync(options.chromiumPath) ? [] : ['chromium']),
+    ...(existsSync(options.cjkFontPath) ? [] : ['fonts-noto-cjk']),
+  ];
+  if (missing.length === 0) return null;
+  const command = `apt-get update && apt-get install -y ${missing.join(' ')}`;
+  const why =
+    "the console's end-to-end tests drive Debian's Chromium; Japanese screenshots need the CJK fonts";
+  if (!options.isRoot) return `${missing.join(' and ')} missing (${why}). Run as root: ${command}`;
+  options.log(`installing ${missing.join(' and ')} (${why})`);
   const env = { ...options.env, DEBIAN_FRONTEND: 'noninteractive' };
   const installed =
     runLoud({ ...options, env }, 'apt-get', ['update']) &&
-    runLoud({ ...options, env }, 'apt-get', [
-      'install',
-      '-y',
-      '--no-install-recommends',
-      ...chromiumPackages,
-    ]);
-  if (!installed || !existsSync(options.chromiumPath)) {
-    return `Installing Chromium failed; run as root: ${command}`;
+    runLoud({ ...options, env }, 'apt-get', ['install', '-y', '--no-install-recommends', ...missing]);
+  if (!installed || !existsSync(options.chromiumPath) || !existsSync(options.cjkFontPath)) {
+    return `Installing ${missing.join(' and ')} failed; run as root: ${command}`;
   }
   return null;
 }

@@ -29,6 +29,7 @@ function options(overrides: Partial<PrepareOptions> = {}): PrepareOptions {
   return {
     env: { PATH: join(dir, 'bin') },
     chromiumPath: join(dir, 'chromium'),
+    cjkFontPath: join(dir, 'NotoSansCJK-Regular.ttc'),
     postgresConfigDir: join(dir, 'etc-postgresql'),
     mariadbdPath: join(dir, 'mariadbd'),
     isRoot: true,
@@ -46,7 +47,15 @@ beforeEach(() => {
   mkdirSync(join(dir, 'etc-postgresql', '15'), { recursive: true });
   mkdirSync(join(dir, 'etc-postgresql', '16'), { recursive: true });
   writeFileSync(join(dir, 'mariadbd'), '');
-  fakeCommand('apt-get', `[ "$1" = install ] && : > "${dir}/chromium"\nexit 0`);
+  // Installs what it is asked for: chromium, fonts-noto-cjk or both.
+  fakeCommand(
+    'apt-get',
+    [
+      `case "$*" in *chromium*) : > "${dir}/chromium";; esac`,
+      `case "$*" in *fonts-noto-cjk*) : > "${dir}/NotoSansCJK-Regular.ttc";; esac`,
+      'exit 0',
+    ].join('\n'),
+  );
   fakeCommand('pg_isready', `[ -f "${dir}/pg-up" ]`);
   fakeCommand('pg_ctlcluster', `: > "${dir}/pg-up"`);
   fakeCommand('mariadb-admin', `[ -f "${dir}/maria-up" ]`);
@@ -58,6 +67,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('pretest: prepare the machine for npm test', () => {
   it('changes nothing when Chromium is installed and both databases answer', async () => {
     writeFileSync(join(dir, 'chromium'), '');
+    writeFileSync(join(dir, 'NotoSansCJK-Regular.ttc'), '');
     writeFileSync(join(dir, 'pg-up'), '');
     writeFileSync(join(dir, 'maria-up'), '');
     await prepareTestMachine(options());
@@ -92,8 +102,20 @@ describe('pretest: prepare the machine for npm test', () => {
     expect(calls().filter((call) => /^(apt-get|pg_ctlcluster|start-stop-daemon) /.test(call))).toEqual([]);
   });
 
+  it('installs only the fonts when Chromium is there but the CJK fonts are not', async () => {
+    writeFileSync(join(dir, 'chromium'), '');
+    writeFileSync(join(dir, 'pg-up'), '');
+    writeFileSync(join(dir, 'maria-up'), '');
+    await prepareTestMachine(options());
+    expect(calls().filter((call) => call.startsWith('apt-get'))).toEqual([
+      'apt-get update',
+      'apt-get install -y --no-install-recommends fonts-noto-cjk',
+    ]);
+  });
+
   it('fails with the reason when a started database never answers', async () => {
     writeFileSync(join(dir, 'chromium'), '');
+    writeFileSync(join(dir, 'NotoSansCJK-Regular.ttc'), '');
     writeFileSync(join(dir, 'maria-up'), '');
     fakeCommand('pg_ctlcluster', 'exit 0');
     await expect(prepareTestMachine(options({ waitSeconds: 0.2 }))).rejects.toThrow(
