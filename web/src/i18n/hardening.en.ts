@@ -31,5 +31,10 @@ export const hardeningEn: Record<string, string> = {
   'scheduling.form.nameRequired': 'Give the cron job a name.',
   'scheduling.form.actionRequired': 'Choose the action the cron job runs.',
 
+  'editors.actions.permissionJavascriptAction': 'JavaScript action allowed to run it',
+  'editors.actions.chooseJavascriptAction': 'Choose a JavaScript action…',
+  'editors.actions.noJavascriptActions':
+    '"Only a JavaScript action" needs a JavaScript action in this project; there is none yet.',
+
   'result.csvOfShown': 'Saves the rows shown as CSV; the action is not run again',
 };

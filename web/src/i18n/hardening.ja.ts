@@ -28,5 +28,10 @@ export const hardeningJa: Record<string, string> = {
   'scheduling.form.nameRequired': 'cron ジョブの名前を入力してください。',
   'scheduling.form.actionRequired': 'cron ジョブが実行するアクションを選んでください。',
 
+  'editors.actions.permissionJavascriptAction': '実行を許可する JavaScript アクション',
+  'editors.actions.chooseJavascriptAction': 'JavaScript アクションを選択…',
+  'editors.actions.noJavascriptActions':
+    '「JavaScript アクションからのみ」にはこのプロジェクトの JavaScript アクションが必要ですが、まだありません。',
+
   'result.csvOfShown': '表示中の行を CSV で保存します（アクションは再実行しません）',
 };
