@@ -1,3 +1,4 @@
+import { dateProblemText, parseIsoDateTime } from '../shared/domain/dates.ts';
 import { badRequest } from '../shared/domain/errors.ts';
 import { cronJobInputSchema, schedulePreviewSchema } from '../shared/domain/scheduling/cron-job-input.ts';
 import * as jobs from '../shared/domain/scheduling/cron-jobs.ts';
@@ -25,9 +26,13 @@ function runQuery(request: HttpRequest) {
   const time = (name: 'from' | 'to') => {
     const value = query[name];
     if (value === undefined) return undefined;
-    const parsed = new Date(value);
-    if (Number.isNaN(parsed.getTime())) throw badRequest(`'${name}' must be an ISO 8601 time.`);
-    return parsed.toISOString();
+    const parsed = parseIsoDateTime(value);
+    if (typeof parsed === 'string') {
+      throw badRequest(
+        `'${name}' ${parsed === 'format' ? 'must be an ISO 8601 time such as 2026-11-22T09:00:00+09:00' : dateProblemText[parsed]}.`,
+      );
+    }
+    return new Date(parsed.time).toISOString();
   };
   const limit = query.limit === undefined ? undefined : Number(query.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 500)) {
@@ -113,6 +118,16 @@ export const handler = defineRoutes({
       request.pathParameters.jobId!,
     ),
   }),
+  /** POST …/{jobId}/run-now: one run at this moment, recorded as manual in the history (201, the finished run). */
+  runCronJobNow: async (request, services) => ({
+    status: 201,
+    body: await runs.runCronJobNow(
+      schedulingDeps(services),
+      request.caller(),
+      scopeOf(request),
+      request.pathParameters.jobId!,
+    ),
+  }),
   listCronRuns: async (request, services) => ({
     status: 200,
     body: await runs
@@ -132,7 +147,8 @@ export const handler = defineRoutes({
       request.caller(),
       scopeOf(request),
       request.pathParameters.jobId!,
-      decodeURIComponent(request.pathParameters.scheduledAt!),
+      // Path parameters arrive decoded (API Gateway and route-matcher.ts): decoding again would misread '%'.
+      request.pathParameters.scheduledAt!,
     ),
   }),
 });

@@ -162,6 +162,8 @@ export class DoguStack extends Stack {
       DOGU_OIDC_ISSUER: this.node.tryGetContext('oidcIssuer'),
       DOGU_OIDC_CLI_CLIENT_ID: this.node.tryGetContext('oidcCliClientId'),
       DOGU_OIDC_CONSOLE_CLIENT_ID: this.node.tryGetContext('oidcConsoleClientId'),
+      // Who administers accounts (docs/accounts.md): there is no loopback administrator on AWS.
+      DOGU_ACCOUNT_ADMINS: this.node.tryGetContext('accountAdmins'),
     };
     for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
       for (const [name, value] of Object.entries(ssoSettings)) {

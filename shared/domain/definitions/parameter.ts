@@ -39,7 +39,7 @@ export const textParameterSchema = z.object({
   kind: z.literal('text'),
   default: z.string().optional(),
   multiline: z.boolean().optional(),
-  /** A regular expression the whole value must match. */
+  /** A regular expression (RE2 syntax, matched in linear time: text-pattern.ts) the whole value must match. */
   pattern: z.string().optional(),
   /**
    * A table or column name: validated against a strict pattern and inserted quoted by the
