@@ -350,7 +350,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     body: memberRoleInputSchema,
   },
   addMemberByEmail: {
-    summary: 'Add a user by e-mail address (invites one who has not signed in yet)',
+    summary: 'Add a user by e-mail address (an account administrator invites an unknown one)',
     body: memberByEmailInputSchema,
   },
   deleteMember: { summary: 'Remove a member (and from every user group)', ok: { status: '204' } },

@@ -248,7 +248,7 @@ export type paths = {
   "/api/v1/projects/{projectId}/members": {
     /** Members with their direct and effective roles and groups */
     get: operations["listMembers"];
-    /** Add a user by e-mail address (invites one who has not signed in yet) */
+    /** Add a user by e-mail address (an account administrator invites an unknown one) */
     post: operations["addMemberByEmail"];
   };
   "/api/v1/projects/{projectId}/members/{principalId}": {
@@ -5051,7 +5051,7 @@ export type operations = {
       };
     };
   };
-  /** Add a user by e-mail address (invites one who has not signed in yet) */
+  /** Add a user by e-mail address (an account administrator invites an unknown one) */
   addMemberByEmail: {
     parameters: {
       path: {
