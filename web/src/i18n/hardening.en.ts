@@ -17,6 +17,9 @@ export const hardeningEn: Record<string, string> = {
   'problem.execution_timeout': 'The run timed out',
   'problem.internal_error': 'Internal error',
   'problem.service_unavailable': 'Service unavailable',
+  'problem.request_timeout': 'The request took too long to arrive',
+  'problem.header_too_large': 'Request headers too large',
+  'problem.too_many_requests': 'Too many requests; wait a moment',
   'problem.http_error': 'The request failed',
 
   'result.statementError': 'This statement failed: {message}',

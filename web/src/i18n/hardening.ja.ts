@@ -14,6 +14,9 @@ export const hardeningJa: Record<string, string> = {
   'problem.execution_timeout': '実行がタイムアウトしました',
   'problem.internal_error': '内部エラーが発生しました',
   'problem.service_unavailable': 'サービスを利用できません',
+  'problem.request_timeout': 'リクエストの受信がタイムアウトしました',
+  'problem.header_too_large': 'リクエストヘッダーが大きすぎます',
+  'problem.too_many_requests': 'リクエストが多すぎます。しばらく待ってください',
   'problem.http_error': 'リクエストに失敗しました',
 
   'result.statementError': 'このステートメントは失敗しました: {message}',
