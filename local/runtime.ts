@@ -8,7 +8,8 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createAccountServices } from '../shared/adapters/auth/account-services.ts';
+import { createAccountServices, withInvitationMail } from '../shared/adapters/auth/account-services.ts';
+import { invitationMailFromEnv } from '../shared/adapters/auth/invitation-mail.ts';
 import { TokenService } from '../shared/adapters/auth/token-service.ts';
 import { LocalBlobStore } from '../shared/adapters/blobs/local-blob-store.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
@@ -197,7 +198,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       scheduler,
       jobs,
       // One process changes accounts and forgets its remembered answers at once (user-access.ts).
-      accounts: createAccountServices(new DynamoDbAccountStore(dynamo.client, tableName), 60_000),
+      accounts: withInvitationMail(
+        createAccountServices(new DynamoDbAccountStore(dynamo.client, tableName), 60_000),
+        new SmtpMailer(),
+        invitationMailFromEnv(process.env, () => baseUrl, 'smtp'),
+      ),
       notifications,
       files: await localFileStorage(dynamo.client, tableName, options.dataDir),
     };

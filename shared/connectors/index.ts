@@ -1,11 +1,13 @@
 /** The registry: every data-source kind Dogu knows, one line each (docs/connectors.md). */
+import { athena } from './athena/index.ts';
+import { bigquery } from './bigquery/index.ts';
 import type { ConnectorDefinition } from './connector.ts';
 import { grpc } from './grpc/index.ts';
 import { http } from './http/index.ts';
 import { mysql } from './mysql/index.ts';
 import { postgresql } from './postgresql/index.ts';
 
-export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc];
+export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc, athena, bigquery];
 
 export function connectorOf(kind: string): ConnectorDefinition | undefined {
   return connectors.find((c) => c.kind === kind);

@@ -1,7 +1,8 @@
 /** Services of a Lambda container, configured by the environment the CDK stack sets. */
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { KMSClient } from '@aws-sdk/client-kms';
-import { createAccountServices } from '../adapters/auth/account-services.ts';
+import { createAccountServices, withInvitationMail } from '../adapters/auth/account-services.ts';
+import { invitationMailFromEnv } from '../adapters/auth/invitation-mail.ts';
 import { TokenService } from '../adapters/auth/token-service.ts';
 import { createAwsScheduling } from '../adapters/aws/aws-scheduling.ts';
 import { CachingStore } from '../adapters/caching-store.ts';
@@ -63,9 +64,13 @@ export async function createAwsServices(): Promise<Services> {
     schedules: new DynamoDbSchedulingStore(documentClient, required('DOGU_TABLE_NAME')),
     ...createAwsScheduling(process.env),
     // Other containers change accounts too: a disabled user is refused everywhere within this time.
-    accounts: createAccountServices(
-      new DynamoDbAccountStore(documentClient, required('DOGU_TABLE_NAME')),
-      Number(process.env.DOGU_USER_CACHE_MS ?? 5_000),
+    accounts: withInvitationMail(
+      createAccountServices(
+        new DynamoDbAccountStore(documentClient, required('DOGU_TABLE_NAME')),
+        Number(process.env.DOGU_USER_CACHE_MS ?? 5_000),
+      ),
+      new SesMailer(),
+      invitationMailFromEnv(process.env, () => required('DOGU_PUBLIC_URL'), 'ses'),
     ),
     // First attempts run in the container that saw the event; retries and anything a frozen
     // container left behind are sent by the minute drain (decision 0031).

@@ -3,6 +3,8 @@ import type { AccountServices } from '../../domain/accounts/deps.ts';
 import type { AccountStore } from '../../domain/accounts/model.ts';
 import { defaultSignInLimits, SignInLimiter } from '../../domain/accounts/sign-in-limiter.ts';
 import { UserAccessChecker } from '../../domain/accounts/user-access.ts';
+import type { Mailer } from '../notifications/http-notification-channels.ts';
+import { type InvitationMailSettings, invitationMailSender } from './invitation-mail.ts';
 import { scryptHasher } from './password-hasher.ts';
 
 export function createAccountServices(
@@ -31,6 +33,15 @@ export function createAccountServices(
       (Number.isFinite(hours) && hours > 0 ? Math.min(hours, 24 * 30) : 72) * 3600,
     ),
   };
+}
+
+/** Adds e-mail delivery of invitation links when the deployment names a sender. */
+export function withInvitationMail(
+  accounts: AccountServices,
+  mailer: Mailer,
+  settings: InvitationMailSettings | undefined,
+): AccountServices {
+  return settings ? { ...accounts, sendInvitation: invitationMailSender(mailer, settings) } : accounts;
 }
 
 /** A setting that is not a positive integer falls back to the default rather than locking everyone out. */

@@ -503,6 +503,49 @@ export type components = {
     };
     ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"];
     ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"];
+    /** @description A Amazon Athena data source */
+    AthenaDataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          accessKeyId?: string;
+          catalog?: string;
+          database: string;
+          /** Format: uri */
+          endpoint?: string;
+          outputLocation: string;
+          region: string;
+          secretAccessKey?: string;
+          statementTimeoutMs?: number;
+          workgroup?: string;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "athena";
+      name: string;
+    };
+    /** @description A Google BigQuery data source */
+    BigqueryDataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          /** Format: uri */
+          apiEndpoint?: string;
+          defaultDataset?: string;
+          dryRunFirst?: boolean;
+          location?: string;
+          maximumBytesBilled?: number;
+          projectId: string;
+          serviceAccountKey?: string;
+          statementTimeoutMs?: number;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "bigquery";
+      name: string;
+    };
     Choice: {
       label: string;
       value: string | number | boolean;
@@ -545,7 +588,7 @@ export type components = {
           label: string;
         }[];
     };
-    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"];
+    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["AthenaDataSourceInput"] | components["schemas"]["BigqueryDataSourceInput"];
     Execution: {
       actionId: string;
       actionVersion: number;
