@@ -378,7 +378,10 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'Add a member or change the role (never removing the last admin)',
     body: memberRoleInputSchema,
   },
-  addMemberByEmail: { summary: 'Add an existing user by e-mail address', body: memberByEmailInputSchema },
+  addMemberByEmail: {
+    summary: 'Add a user by e-mail address (an account administrator invites an unknown one)',
+    body: memberByEmailInputSchema,
+  },
   deleteMember: { summary: 'Remove a member (and from every user group)', ok: { status: '204' } },
   listUserGroups: { summary: 'User groups', ok: { status: '200' } },
   getUserGroup: { summary: 'One user group', ok: { status: '200' } },

@@ -326,6 +326,7 @@ export const routes = [
   demoRoute('demoApiLogin', 'POST', '/demo-api/v1/login'),
   demoRoute('demoApiExchangeRates', 'GET', '/demo-api/v1/exchange-rates'),
   demoRoute('demoApiShipment', 'GET', '/demo-api/v1/shipments/{orderId}'),
+  demoRoute('demoApiMedia', 'GET', '/demo-api/v1/media/{file}'),
   { name: 'notFound', method: 'ANY', path: '$default', handler: 'not-found', auth: 'none' },
 ] as const satisfies readonly Route[];
 

@@ -260,7 +260,7 @@ export type paths = {
   "/api/v1/projects/{projectId}/members": {
     /** Members with their direct and effective roles and groups */
     get: operations["listMembers"];
-    /** Add an existing user by e-mail address */
+    /** Add a user by e-mail address (an account administrator invites an unknown one) */
     post: operations["addMemberByEmail"];
   };
   "/api/v1/projects/{projectId}/members/{principalId}": {
@@ -5385,7 +5385,7 @@ export type operations = {
       };
     };
   };
-  /** Add an existing user by e-mail address */
+  /** Add a user by e-mail address (an account administrator invites an unknown one) */
   addMemberByEmail: {
     parameters: {
       path: {
