@@ -54,6 +54,7 @@ describe('the published JSON Schema', () => {
       'CronJob',
       'DataSource',
       'GcsConnection',
+      'GoogleSheetsConnection',
       'GrpcActionInput',
       'GrpcConnection',
       'HttpActionInput',
@@ -66,6 +67,7 @@ describe('the published JSON Schema', () => {
       'S3Connection',
       'Schedule',
       'SecretReference',
+      'SheetsActionInput',
       'SqlActionInput',
       'SqlConnection',
       'StorageActionInput',
@@ -174,7 +176,7 @@ actions:
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, storage\n`,
+        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, sheets, storage\n`,
       );
       expect(result.stdout).toBe('');
     } finally {

@@ -9,6 +9,8 @@ import { editorsEn } from './editors.en.ts';
 import { editorsJa } from './editors.ja.ts';
 import { governanceEn } from './governance.en.ts';
 import { governanceJa } from './governance.ja.ts';
+import { hardeningEn } from './hardening.en.ts';
+import { hardeningJa } from './hardening.ja.ts';
 import { identityEn } from './identity.en.ts';
 import { identityJa } from './identity.ja.ts';
 import { notificationsEn } from './notifications.en.ts';
@@ -26,6 +28,7 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...identityEn,
     ...notificationsEn,
     ...accountsEn,
+    ...hardeningEn,
     ...objectsEn,
   },
   ja: {
@@ -35,6 +38,7 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...identityJa,
     ...notificationsJa,
     ...accountsJa,
+    ...hardeningJa,
     ...objectsJa,
   },
 };

@@ -49,10 +49,10 @@ describe('result view', () => {
     render(
       <I18nProvider language="en">
         <WorkspaceProvider value={workspace}>
-          <ResultView execution={failed} actionId="find-orders" arguments={{}} />
+          <ResultView execution={failed} actionId="find-orders" />
         </WorkspaceProvider>
       </I18nProvider>,
     );
-    expect(screen.getByText('syntax error at or near "SELEC"')).toBeTruthy();
+    expect(screen.getByText('This statement failed: syntax error at or near "SELEC"')).toBeTruthy();
   });
 });

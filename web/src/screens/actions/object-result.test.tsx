@@ -37,7 +37,7 @@ const show = (result: StatementResult) =>
   render(
     <I18nProvider language="en">
       <WorkspaceProvider value={workspace}>
-        <ResultView execution={executionOf(result)} actionId="files" arguments={{}} />
+        <ResultView execution={executionOf(result)} actionId="files" />
       </WorkspaceProvider>
     </I18nProvider>,
   );

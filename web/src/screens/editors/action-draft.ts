@@ -29,6 +29,8 @@ export interface ActionDraft {
   permissionUsers: string;
   permissionRoles: string[];
   permissionGroups: string;
+  /** The JavaScript action that alone may run this one (mode `javascript_action`). */
+  permissionJavascriptActionId: string;
   reviewRequired: boolean;
   reviewExpiresInMinutes: string;
   changeMessage: string;
@@ -50,6 +52,7 @@ export const emptyActionDraft = (): ActionDraft => ({
   permissionUsers: '',
   permissionRoles: [],
   permissionGroups: '',
+  permissionJavascriptActionId: '',
   reviewRequired: false,
   reviewExpiresInMinutes: '',
   changeMessage: '',
@@ -87,6 +90,7 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     users?: string[];
     roles?: string[];
     groups?: string[];
+    javascriptActionId?: string;
   };
   const rev = (review ?? {}) as { required?: boolean; expiresInMinutes?: number };
   return {
@@ -120,6 +124,7 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     permissionUsers: (perm.users ?? []).join(', '),
     permissionRoles: perm.roles ?? [],
     permissionGroups: (perm.groups ?? []).join(', '),
+    permissionJavascriptActionId: perm.javascriptActionId ?? '',
     reviewRequired: Boolean(rev.required),
     reviewExpiresInMinutes: rev.expiresInMinutes ? String(rev.expiresInMinutes) : '',
     changeMessage: '',
@@ -168,6 +173,9 @@ export function actionBody(
           ...(list(draft.permissionUsers).length ? { users: list(draft.permissionUsers) } : {}),
           ...(draft.permissionRoles.length ? { roles: draft.permissionRoles } : {}),
           ...(list(draft.permissionGroups).length ? { groups: list(draft.permissionGroups) } : {}),
+          ...(draft.permissionMode === 'javascript_action' && draft.permissionJavascriptActionId
+            ? { javascriptActionId: draft.permissionJavascriptActionId }
+            : {}),
         };
   const body: Record<string, unknown> = {
     ...draft.rest,
