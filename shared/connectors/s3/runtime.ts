@@ -2,6 +2,7 @@
  * The S3 kind's runtime: clients per data source environment and credentials, the four
  * operations, test connection ("check the trust" in OIDC mode). SDK imports only here.
  */
+import { createHash } from 'node:crypto';
 import {
   GetObjectCommand,
   ListBucketsCommand,
@@ -35,6 +36,9 @@ import { checkEndpointAddress, guardedAgents } from './address-guard.ts';
 import type { S3Connection } from './definition.ts';
 import { s3Failure, s3PermissionOf } from './s3-errors.ts';
 import { type TemporaryCredentials, WebIdentityCredentials } from './web-identity.ts';
+
+/** Longer than the longest run (a job: 30 minutes). */
+const retiredClientMs = 31 * 60_000;
 
 interface Credentials {
   accessKeyId: string;
@@ -90,17 +94,23 @@ export function s3Runtime(
     connection: S3Connection,
     credentials: Credentials | undefined,
   ): S3Client => {
-    const fingerprint = JSON.stringify([
-      connection.region,
-      connection.endpoint,
-      connection.forcePathStyle,
-      credentials?.accessKeyId,
-      credentials?.secretAccessKey,
-      credentials?.sessionToken,
-    ]);
+    // A hash, so the map holds no second copy of the secret.
+    const fingerprint = createHash('sha256')
+      .update(
+        JSON.stringify([
+          connection.region,
+          connection.endpoint,
+          connection.forcePathStyle,
+          credentials?.accessKeyId,
+          credentials?.secretAccessKey,
+          credentials?.sessionToken,
+        ]),
+      )
+      .digest('hex');
     const known = clients.get(key);
     if (known?.fingerprint === fingerprint) return known.client;
-    known?.client.destroy();
+    // Renewed credentials: runs still using the old client (a job may last 30 minutes) finish first.
+    if (known) setTimeout(() => known.client.destroy(), retiredClientMs).unref();
     checkEndpointAddress(connection.endpoint, denyPrivateNetworks);
     const client = new S3Client({
       requestHandler: guardedAgents(denyPrivateNetworks),
