@@ -7,7 +7,7 @@
  *   signed by IAM Credentials signBlob. Each step that fails is named.
  * Tokens are kept until five minutes before they expire.
  */
-import { createSign } from 'node:crypto';
+import { createHash, createSign } from 'node:crypto';
 import { DoguError } from '../../domain/errors.ts';
 import type { HttpClient, IdentityTokenSource } from '../../domain/ports.ts';
 import {
@@ -49,7 +49,10 @@ export class GoogleCredentials {
   ) {}
 
   async access(request: AccessRequest): Promise<GoogleAccess> {
-    const key = `${request.cacheKey}|${JSON.stringify(request.connection)}`;
+    // A hash, so the map holds no second copy of the key.
+    const key = createHash('sha256')
+      .update(`${request.cacheKey}|${JSON.stringify(request.connection)}`)
+      .digest('hex');
     const cached = this.cache.get(key);
     if (cached) {
       const access = await cached.catch(() => undefined);
