@@ -10,7 +10,7 @@ import type { Execution, StatementResult } from '../../api/types.ts';
 import { Button, type DataColumn, DataTable, Tabs, useToast } from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { MediaCell, MediaView } from './media.tsx';
-import { isObjectResult, ObjectResultExtras, objectCellRenderer } from './object-result.tsx';
+import { isObjectResult, ObjectResultExtras, objectColumn } from './object-result.tsx';
 import { resultCsv } from './result-csv.ts';
 
 type Row = Record<string, unknown>;
@@ -100,9 +100,7 @@ function StatementView({
                 ),
             }
           : {}),
-        ...(objects && objectCellRenderer(column.name, language)
-          ? { render: objectCellRenderer(column.name, language)! }
-          : {}),
+        ...(objects ? objectColumn(column.name, language) : {}),
       })),
     [result.columns, objects, language],
   );

@@ -20,15 +20,23 @@ export const isObjectResult = (result: StatementResult) =>
 const fromUnixSeconds = (value: unknown) =>
   typeof value === 'number' && Number.isFinite(value) ? new Date(value * 1000).toISOString() : undefined;
 
-/** Human renderings of the storage columns: sizes in KB/MB, Unix seconds as dates. */
-export function objectCellRenderer(name: string, language: string): ((row: Row) => ReactNode) | undefined {
+/** Human renderings of the storage columns: sizes in KB/MB, Unix seconds as dates (wide enough to read). */
+export function objectColumn(
+  name: string,
+  language: string,
+): { render: (row: Row) => ReactNode; width?: number } | undefined {
   if (name === 'size')
-    return (row) =>
-      typeof row.size === 'number' ? <span title={`${row.size} B`}>{formatBytes(row.size)}</span> : null;
+    return {
+      render: (row) =>
+        typeof row.size === 'number' ? <span title={`${row.size} B`}>{formatBytes(row.size)}</span> : null,
+    };
   if (name === 'lastModified' || name === 'expiresAt')
-    return (row) => {
-      const iso = fromUnixSeconds(row[name]);
-      return iso ? <time dateTime={iso}>{formatTime(iso, language)}</time> : null;
+    return {
+      width: 240,
+      render: (row) => {
+        const iso = fromUnixSeconds(row[name]);
+        return iso ? <time dateTime={iso}>{formatTime(iso, language)}</time> : null;
+      },
     };
   return undefined;
 }
