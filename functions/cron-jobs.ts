@@ -4,7 +4,10 @@ import * as jobs from '../shared/domain/scheduling/cron-jobs.ts';
 import * as runs from '../shared/domain/scheduling/cron-runs.ts';
 import type { CronRunStatus } from '../shared/domain/scheduling/model.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
-import { schedulingDeps } from '../shared/runtime/services.ts';
+import { connectorCatalog } from '../shared/runtime/groups/connector-catalog.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose, schedulingDeps } from '../shared/runtime/services.ts';
 
 /**
  * /api/v1/projects/{projectId}/environments/{environmentId}/cron-jobs[/{jobId}[/stop|/resume|/runs[/{scheduledAt}/retry]]]:
@@ -44,95 +47,98 @@ function runQuery(request: HttpRequest) {
   };
 }
 
-export const handler = defineRoutes({
-  listCronJobs: async (request, services) => ({
-    status: 200,
-    body: { data: await jobs.listCronJobs(schedulingDeps(services), request.caller(), scopeOf(request)) },
-  }),
-  createCronJob: async (request, services) => ({
-    status: 201,
-    body: await jobs.createCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.parseBody(cronJobInputSchema),
-    ),
-  }),
-  previewCronSchedule: async (request, services) => ({
-    status: 200,
-    body: await jobs.previewCronSchedule(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.parseBody(schedulePreviewSchema),
-    ),
-  }),
-  getCronJob: async (request, services) => ({
-    status: 200,
-    body: await jobs.getCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-    ),
-  }),
-  putCronJob: async (request, services) => ({
-    status: 200,
-    body: await jobs.updateCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-      request.parseBody(cronJobInputSchema),
-    ),
-  }),
-  deleteCronJob: async (request, services) => {
-    await jobs.deleteCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-    );
-    return { status: 204 };
-  },
-  stopCronJob: async (request, services) => ({
-    status: 200,
-    body: await jobs.stopCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-    ),
-  }),
-  resumeCronJob: async (request, services) => ({
-    status: 200,
-    body: await jobs.resumeCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-    ),
-  }),
-  listCronRuns: async (request, services) => ({
-    status: 200,
-    body: await runs
-      .listCronRuns(
+export const handler = defineRoutes(
+  {
+    listCronJobs: async (request, services) => ({
+      status: 200,
+      body: { data: await jobs.listCronJobs(schedulingDeps(services), request.caller(), scopeOf(request)) },
+    }),
+    createCronJob: async (request, services) => ({
+      status: 201,
+      body: await jobs.createCronJob(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.parseBody(cronJobInputSchema),
+      ),
+    }),
+    previewCronSchedule: async (request, services) => ({
+      status: 200,
+      body: await jobs.previewCronSchedule(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.parseBody(schedulePreviewSchema),
+      ),
+    }),
+    getCronJob: async (request, services) => ({
+      status: 200,
+      body: await jobs.getCronJob(
         schedulingDeps(services),
         request.caller(),
         scopeOf(request),
         request.pathParameters.jobId!,
-        runQuery(request),
-      )
-      .then(({ runs: data, cursor }) => ({ data, ...(cursor ? { cursor } : {}) })),
-  }),
-  retryCronRun: async (request, services) => ({
-    status: 200,
-    body: await runs.retryCronRun(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-      decodeURIComponent(request.pathParameters.scheduledAt!),
-    ),
-  }),
-});
+      ),
+    }),
+    putCronJob: async (request, services) => ({
+      status: 200,
+      body: await jobs.updateCronJob(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.pathParameters.jobId!,
+        request.parseBody(cronJobInputSchema),
+      ),
+    }),
+    deleteCronJob: async (request, services) => {
+      await jobs.deleteCronJob(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.pathParameters.jobId!,
+      );
+      return { status: 204 };
+    },
+    stopCronJob: async (request, services) => ({
+      status: 200,
+      body: await jobs.stopCronJob(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.pathParameters.jobId!,
+      ),
+    }),
+    resumeCronJob: async (request, services) => ({
+      status: 200,
+      body: await jobs.resumeCronJob(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.pathParameters.jobId!,
+      ),
+    }),
+    listCronRuns: async (request, services) => ({
+      status: 200,
+      body: await runs
+        .listCronRuns(
+          schedulingDeps(services),
+          request.caller(),
+          scopeOf(request),
+          request.pathParameters.jobId!,
+          runQuery(request),
+        )
+        .then(({ runs: data, cursor }) => ({ data, ...(cursor ? { cursor } : {}) })),
+    }),
+    retryCronRun: async (request, services) => ({
+      status: 200,
+      body: await runs.retryCronRun(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.pathParameters.jobId!,
+        decodeURIComponent(request.pathParameters.scheduledAt!),
+      ),
+    }),
+  },
+  compose(secretValues, connectorCatalog, scheduling),
+);

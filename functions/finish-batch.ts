@@ -4,7 +4,13 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { finishBatch } from '../shared/domain/batch/run-batch.ts';
-import { getServices, schedulingDeps } from '../shared/runtime/services.ts';
+import { connectorCatalog } from '../shared/runtime/groups/connector-catalog.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
+
+/** Settles a batch; runs no action. */
+const services = compose(secretValues, connectorCatalog, scheduling);
 
 export interface FinishBatchEvent {
   projectId: string;
@@ -15,7 +21,7 @@ export const handler = middy<FinishBatchEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
     logger.appendKeys({ projectId: event.projectId, batchId: event.batchId });
-    await finishBatch(schedulingDeps(await getServices()), {
+    await finishBatch(schedulingDeps(await getServices(services)), {
       projectId: event.projectId,
       batchId: event.batchId,
     });

@@ -4,7 +4,13 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { runQueuedExecution } from '../shared/domain/scheduling/async-executions.ts';
-import { getServices, schedulingDeps } from '../shared/runtime/services.ts';
+import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
+
+/** Runs actions: the engines with connector runtimes (docs/decisions/0022). */
+const services = compose(secretValues, actionEngines, scheduling);
 
 export interface RunJobEvent {
   projectId: string;
@@ -16,7 +22,7 @@ export const handler = middy<RunJobEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
     logger.appendKeys({ projectId: event.projectId, executionId: event.executionId });
-    await runQueuedExecution(schedulingDeps(await getServices()), {
+    await runQueuedExecution(schedulingDeps(await getServices(services)), {
       projectId: event.projectId,
       executionId: event.executionId,
     });

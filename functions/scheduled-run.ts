@@ -8,7 +8,13 @@ import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
-import { getServices, schedulingDeps } from '../shared/runtime/services.ts';
+import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
+
+/** Runs actions: the engines with connector runtimes (docs/decisions/0022). */
+const services = compose(secretValues, actionEngines, scheduling);
 
 export type ScheduledRunEvent =
   | { kind: 'cron'; projectId: string; jobId: string; scheduledAt: string }
@@ -17,7 +23,7 @@ export type ScheduledRunEvent =
 export const handler = middy<ScheduledRunEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
-    const deps = schedulingDeps(await getServices());
+    const deps = schedulingDeps(await getServices(services));
     if (event.kind === 'cron') {
       logger.appendKeys({ projectId: event.projectId, jobId: event.jobId, scheduledAt: event.scheduledAt });
       await deliverCronRun(deps, {

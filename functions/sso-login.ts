@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ssoConfig } from '../shared/adapters/oidc/sso-config.ts';
 import { loginWithIdentity, verifyIdpIdToken } from '../shared/adapters/oidc/sso-login.ts';
 import { DoguError } from '../shared/domain/errors.ts';

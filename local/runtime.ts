@@ -20,6 +20,7 @@ import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
 import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-config.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
 import { createActionEngines } from '../shared/connectors/engines.ts';
+import { loadConnectorRuntime } from '../shared/connectors/runtimes.ts';
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
@@ -111,7 +112,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // One process owns the data directory, so evicting on write keeps the cache exact; the TTL
     // only bounds memory for definitions nobody asks for any more.
     const store = new CachingStore(journal, 5 * 60_000);
-    const engines = createActionEngines({ poolSize: options.demoDatabaseUrl ? 10 : 4 });
+    const engines = createActionEngines(
+      { poolSize: options.demoDatabaseUrl ? 10 : 4 },
+      { loadRuntime: loadConnectorRuntime },
+    );
     closers.push(() => engines.close());
     // The IdP's issuer is this runtime's URL, known once the server listens (below).
     let baseUrl = '';

@@ -1,7 +1,8 @@
 /**
  * What one data-source kind is: its definition (schemas, secret fields, form, permissions,
- * references and save-time checks) and its runtime, imported on first use. A kind is one folder
- * under shared/connectors/ plus one line in index.ts (docs/connectors.md).
+ * references and save-time checks) and its runtime, `<kind>/runtime.ts`, imported on first use by
+ * the functions that run actions only. A kind is one folder under shared/connectors/ plus one line
+ * in index.ts (docs/connectors.md, docs/decisions/0022).
  */
 import type { z } from 'zod';
 import type { ActionInput } from '../domain/definitions/action.ts';
@@ -79,8 +80,18 @@ export interface ConnectorDefinition {
   validate?(action: ActionInput, context: ValidationContext): void;
   /** Files a data source of this kind keeps as versions per environment (gRPC: protosets). */
   files?: FileKind;
-  runtime(settings: RuntimeSettings): Promise<ConnectorRuntime>;
 }
+
+/**
+ * What `shared/connectors/<kind>/runtime.ts` exports. The definition never imports it: a module
+ * that imports a runtime, even lazily, puts its driver into every bundle that imports the module.
+ */
+export interface ConnectorRuntimeModule {
+  createRuntime(settings: RuntimeSettings): ConnectorRuntime | Promise<ConnectorRuntime>;
+}
+
+/** Loads a registered kind's runtime module (shared/connectors/runtimes.ts). */
+export type RuntimeLoader = (kind: string) => Promise<ConnectorRuntimeModule>;
 
 export interface FileKind {
   /** What the file is, e.g. "protoset". */

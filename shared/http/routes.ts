@@ -115,7 +115,8 @@ export const routes = [
     name: 'testDataSourceConnection',
     method: 'POST',
     path: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/test-connection',
-    handler: 'data-sources',
+    // Its own function: testing connects with the kind's driver, which the management functions lack.
+    handler: 'test-connection',
     auth: 'bearer',
   },
   // Every data-source kind with its form descriptor (the console renders its forms from it).

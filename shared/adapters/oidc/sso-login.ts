@@ -12,7 +12,7 @@ import { principalOf } from '../../domain/local-login.ts';
 import type { User } from '../../domain/model.ts';
 import { AlreadyExistsError } from '../../domain/ports.ts';
 import { recordLogin } from '../../http/audit-recording.ts';
-import type { Services } from '../../runtime/services.ts';
+import type { CoreServices } from '../../runtime/services.ts';
 import { isLoopbackHttp, type SsoConfig } from './sso-config.ts';
 
 const jwksByIssuer = new Map<string, { jwksUri: string; jwks: ReturnType<typeof createRemoteJWKSet> }>();
@@ -76,7 +76,7 @@ export async function verifyIdpIdToken(
 
 /** Finds or creates the user, records a `login` audit entry per project of the user, and returns a login JWT. */
 export async function loginWithIdentity(
-  services: Services,
+  services: CoreServices,
   identity: SsoIdentity,
   via: { client: 'cli' | 'console'; event: APIGatewayProxyEventV2 },
   extraClaims: Record<string, string> = {},
@@ -91,7 +91,7 @@ export async function loginWithIdentity(
   return { user, token, expiresAt };
 }
 
-async function findOrCreateUser(services: Services, identity: SsoIdentity): Promise<User> {
+async function findOrCreateUser(services: CoreServices, identity: SsoIdentity): Promise<User> {
   const existing = await services.store.getUserByEmail(identity.email);
   if (existing) return existing;
   try {

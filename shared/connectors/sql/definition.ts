@@ -1,14 +1,8 @@
 /** What the SQL kinds (PostgreSQL, MySQL) share: connection and action schemas, form, references, checks. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ActionInput } from '../../domain/definitions/action.ts';
 import { kindsRefusedInSql } from '../../domain/definitions/parameter.ts';
-import type {
-  ConnectorDefinition,
-  ConnectorRuntime,
-  FormField,
-  Labels,
-  RuntimeSettings,
-} from '../connector.ts';
+import type { ConnectorDefinition, FormField, Labels } from '../connector.ts';
 import type { SqlDialect } from './sql-ports.ts';
 import { scanSql } from './sql-scan.ts';
 
@@ -73,12 +67,11 @@ const sqlForm = (defaultPort: number) => ({
   authAction: false,
 });
 
-/** A SQL kind: everything but the driver, which its runtime brings. */
+/** A SQL kind: everything but the driver, which its runtime (`<kind>/runtime.ts`) brings. */
 export function sqlConnector(options: {
   kind: SqlDialect;
   label: Labels;
   defaultPort: number;
-  runtime(settings: RuntimeSettings): Promise<ConnectorRuntime>;
 }): ConnectorDefinition {
   return {
     kind: options.kind,
@@ -113,6 +106,5 @@ export function sqlConnector(options: {
         }
       });
     },
-    runtime: options.runtime,
   };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { scheduleSchema } from './schedule.ts';
 
 /** Stored with the job (one store item): arguments of a scheduled run stay well inside it. */

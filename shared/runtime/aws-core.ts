@@ -1,43 +1,44 @@
-/** Services of a Lambda container, configured by the environment the CDK stack sets. */
+/**
+ * The core services of a Lambda container (every function has them), configured by the environment
+ * the CDK stack sets. Service groups (shared/runtime/groups/) add the rest where a function uses it.
+ */
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import { KMSClient } from '@aws-sdk/client-kms';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TokenService } from '../adapters/auth/token-service.ts';
-import { createAwsScheduling } from '../adapters/aws/aws-scheduling.ts';
 import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
 import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
-import { DynamoDbSchedulingStore } from '../adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
-import { createAwsOwnIdp } from '../adapters/idp/own-idp-services.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
-import { KmsSecretCipher } from '../adapters/secrets/kms-cipher.ts';
-import { createActionEngines } from '../connectors/engines.ts';
-import { SecretValues } from '../domain/secret-values.ts';
-import type { Services } from './services.ts';
+import type { CoreServices } from './services.ts';
 
-function required(name: string): string {
+export function requiredEnv(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`Environment variable ${name} is not set.`);
   return value;
 }
 
-export async function createAwsServices(): Promise<Services> {
+let documentClient: DynamoDBDocumentClient | undefined;
+
+/** One DynamoDB client per container, shared by the store, the audit log and the scheduling store. */
+export function sharedDocumentClient(): DynamoDBDocumentClient {
+  documentClient ??= createDocumentClient();
+  return documentClient;
+}
+
+export async function createAwsCore(): Promise<CoreServices> {
   // Other containers write too: cached definitions live briefly (docs/decisions/0007).
   const cacheMs = Number(process.env.DOGU_DEFINITION_CACHE_MS ?? 5_000);
-  const documentClient = createDocumentClient();
-  const store = new CachingStore(new DynamoDbStore(documentClient, required('DOGU_TABLE_NAME')), cacheMs);
-  const signingKey = await getSecret(required('DOGU_SIGNING_KEY_SECRET_ARN'), { maxAge: 300 });
+  const tableName = requiredEnv('DOGU_TABLE_NAME');
+  const store = new CachingStore(new DynamoDbStore(sharedDocumentClient(), tableName), cacheMs);
+  const signingKey = await getSecret(requiredEnv('DOGU_SIGNING_KEY_SECRET_ARN'), { maxAge: 300 });
   if (typeof signingKey !== 'string') throw new Error('The signing key secret must be a string.');
   return {
     store,
     definitions: store,
     tokens: new TokenService(new TextEncoder().encode(signingKey)),
-    // A Lambda container serves one request at a time: a small pool per data source is enough.
-    engines: createActionEngines({ poolSize: 2 }),
-    // On Lambda, private addresses are refused unless the stack says otherwise (docs/deploy.md).
-    audit: new DynamoDbAuditLog(documentClient, required('DOGU_TABLE_NAME')),
-    secrets: new SecretValues(new KmsSecretCipher(new KMSClient({}), required('DOGU_SECRETS_KEY_ID'))),
+    audit: new DynamoDbAuditLog(sharedDocumentClient(), tableName),
     clock: systemClock,
     ids: uuidV7Ids,
     settings: {
@@ -49,8 +50,5 @@ export async function createAwsServices(): Promise<Services> {
       maxJobExecutionMs: Math.min(Number(process.env.DOGU_MAX_JOB_EXECUTION_MS ?? 14 * 60_000), 30 * 60_000),
     },
     oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
-    idp: createAwsOwnIdp({ clock: systemClock, env: process.env }),
-    schedules: new DynamoDbSchedulingStore(documentClient, required('DOGU_TABLE_NAME')),
-    ...createAwsScheduling(process.env),
   };
 }
