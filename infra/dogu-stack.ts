@@ -4,12 +4,14 @@
  * (Scheduler, Step Functions, S3, CloudFront) here as further constructs.
  */
 import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ConsoleHosting } from './console-hosting.ts';
 import { DataTable } from './constructs/data-table.ts';
-import { HandlerFunction } from './constructs/handler-function.ts';
+import { HandlerFunction, logRetention } from './constructs/handler-function.ts';
 import { DoguHttpApi } from './constructs/http-api.ts';
 import { SigningKey } from './constructs/signing-key.ts';
 import { deployableHandlers, type HandlerName } from './deployable-routes.ts';
@@ -34,7 +36,11 @@ const maxSynchronousExecutionMs = 28_000;
 const executionTimeout = Duration.seconds(35);
 /** Everything else is one or two DynamoDB calls; a short timeout ends a stuck call quickly. */
 const defaultTimeout = Duration.seconds(10);
-const timeoutByHandler: Partial<Record<HandlerName, Duration>> = { 'execute-action': executionTimeout };
+const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
+  'execute-action': executionTimeout,
+  // A connection test may wait for an unreachable host up to its own time limit (10 s by default).
+  'test-connection': executionTimeout,
+};
 
 /**
  * Per-route defaults for the whole API. Well below the account limit (10,000 rps) so a runaway
@@ -48,6 +54,9 @@ export class DoguStack extends Stack {
   readonly dataTable: DataTable;
   readonly signingKey: SigningKey;
   readonly functionsByHandler: ReadonlyMap<string, IFunction>;
+  /** The role of every API function (the scheduling workers have roles of their own). */
+  readonly apiRole: Role;
+  readonly apiLogGroup: LogGroup;
   readonly httpApi: DoguHttpApi;
   readonly scheduling: Scheduling;
 
@@ -83,6 +92,25 @@ export class DoguStack extends Stack {
       environment.DOGU_LOGIN_TOKEN_SECONDS = String(loginTokenSeconds);
     }
 
+    // One role and one log group for all API functions instead of one each: CloudFormation allows
+    // 500 resources per stack and every route table handler would add three (decision 0023).
+    this.apiRole = new Role(this, 'ApiFunctionRole', {
+      description: `Dogu (${stage}) API functions`,
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+    });
+    // Every handler resolves its core services (store and token verifier) on a cold start, even
+    // health, so the role needs the table and the key. grantReadWriteData includes the table
+    // key's encrypt/decrypt; grantRead is GetSecretValue and DescribeSecret only.
+    this.dataTable.table.grantReadWriteData(this.apiRole);
+    this.signingKey.secret.grantRead(this.apiRole);
+    this.dataTable.encryptionKey.grantEncryptDecrypt(this.apiRole);
+    // Each entry carries the function name (Powertools logger), so one group stays searchable.
+    this.apiLogGroup = new LogGroup(this, 'ApiFunctionLogs', {
+      retention: logRetention,
+      removalPolicy: isProduction ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+
     const functionsByHandler = new Map<string, IFunction>();
     for (const handler of deployableHandlers()) {
       const { function: fn } = new HandlerFunction(this, `Handler-${handler}`, {
@@ -90,13 +118,9 @@ export class DoguStack extends Stack {
         timeout: timeoutByHandler[handler] ?? defaultTimeout,
         environment,
         retainLogs: isProduction,
+        role: this.apiRole,
+        logGroup: this.apiLogGroup,
       });
-      // Every handler resolves its services (store and token verifier) on a cold start, even
-      // health, so each one needs the table and the key. grantReadWriteData includes the
-      // table key's encrypt/decrypt; grantRead is GetSecretValue and DescribeSecret only.
-      this.dataTable.table.grantReadWriteData(fn);
-      this.signingKey.secret.grantRead(fn);
-      this.dataTable.encryptionKey.grantEncryptDecrypt(fn);
       functionsByHandler.set(handler, fn);
     }
     this.functionsByHandler = functionsByHandler;
@@ -106,6 +130,7 @@ export class DoguStack extends Stack {
       dataTable: this.dataTable,
       signingKey: this.signingKey,
       apiFunctions: functionsByHandler.values(),
+      apiRole: this.apiRole,
       retainLogs: isProduction,
     });
 
@@ -123,8 +148,9 @@ export class DoguStack extends Stack {
       secretStringValue: SecretValue.unsafePlainText('{"keys":[]}'),
       removalPolicy: isProduction ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+    idpKeys.grantRead(this.apiRole);
+    for (const worker of this.scheduling.functions) idpKeys.grantRead(worker);
     for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
-      idpKeys.grantRead(fn);
       const lambdaFunction = fn as LambdaFunction;
       lambdaFunction.addEnvironment('DOGU_IDP_ISSUER', `${this.httpApi.defaultStage.url}idp`);
       lambdaFunction.addEnvironment('DOGU_IDP_KEYS_SECRET_ARN', idpKeys.secretArn);

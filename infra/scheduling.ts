@@ -4,7 +4,7 @@
  * Lambdas get the variables and grants shared/adapters/aws/aws-scheduling.ts needs.
  */
 import { Arn, ArnFormat, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
-import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -29,8 +29,10 @@ export interface SchedulingProps {
   environment: Record<string, string>;
   dataTable: DataTable;
   signingKey: SigningKey;
-  /** The API Lambdas: they create schedules and start state machines. */
+  /** The API Lambdas: they create schedules and start state machines (variables set on each). */
   apiFunctions: Iterable<IFunction>;
+  /** The role the API Lambdas share: the grants go to it once (docs/decisions/0023). */
+  apiRole: IRole;
   retainLogs: boolean;
 }
 
@@ -204,34 +206,35 @@ export class Scheduling extends Construct {
       const lambdaFunction = fn as LambdaFunction;
       for (const [name, value] of Object.entries(adapterEnvironment))
         lambdaFunction.addEnvironment(name, value);
-      fn.addToRolePolicy(
-        new PolicyStatement({
-          effect: Effect.ALLOW,
-          actions: [
-            'scheduler:CreateSchedule',
-            'scheduler:UpdateSchedule',
-            'scheduler:DeleteSchedule',
-            'scheduler:GetSchedule',
-          ],
-          // Only this stage's groups: '.' ends the prefix and never occurs in a stage name.
-          resources: [scheduleArn(`${this.groupPrefix}.*/*`)],
-        }),
-      );
-      fn.addToRolePolicy(
-        new PolicyStatement({
-          effect: Effect.ALLOW,
-          actions: ['scheduler:CreateScheduleGroup'],
-          resources: [scheduleArn(`${this.groupPrefix}.*`, 'schedule-group')],
-        }),
-      );
-      // ListSchedules has no resource type in IAM: it can only be granted on '*'.
-      fn.addToRolePolicy(
-        new PolicyStatement({ effect: Effect.ALLOW, actions: ['scheduler:ListSchedules'], resources: ['*'] }),
-      );
-      this.schedulerRole.grantPassRole(fn.grantPrincipal);
-      this.asyncExecutions.grantStartExecution(fn);
-      this.batches.grantStartExecution(fn);
     }
+    const apiRole = props.apiRole;
+    apiRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: [
+          'scheduler:CreateSchedule',
+          'scheduler:UpdateSchedule',
+          'scheduler:DeleteSchedule',
+          'scheduler:GetSchedule',
+        ],
+        // Only this stage's groups: '.' ends the prefix and never occurs in a stage name.
+        resources: [scheduleArn(`${this.groupPrefix}.*/*`)],
+      }),
+    );
+    apiRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['scheduler:CreateScheduleGroup'],
+        resources: [scheduleArn(`${this.groupPrefix}.*`, 'schedule-group')],
+      }),
+    );
+    // ListSchedules has no resource type in IAM: it can only be granted on '*'.
+    apiRole.addToPrincipalPolicy(
+      new PolicyStatement({ effect: Effect.ALLOW, actions: ['scheduler:ListSchedules'], resources: ['*'] }),
+    );
+    this.schedulerRole.grantPassRole(apiRole);
+    this.asyncExecutions.grantStartExecution(apiRole);
+    this.batches.grantStartExecution(apiRole);
   }
 
   /** The worker Lambdas, which need the same runtime settings as the API Lambdas. */

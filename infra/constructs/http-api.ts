@@ -3,16 +3,24 @@
  * integrated (payload format 2.0) with the Lambda function of its handler.
  * No API Gateway authorizer: the handlers verify bearer tokens themselves, so the
  * embedded runtime and AWS run the same authentication code.
+ *
+ * One integration per function, shared by all its routes, and one invoke permission per function
+ * scoped to this API (not one of each per route): a new route costs one resource (decision 0023).
  */
+import { ArnFormat, Stack } from 'aws-cdk-lib';
 import {
   HttpApi,
+  HttpIntegrationType,
   HttpMethod,
   HttpRoute,
+  HttpRouteIntegration,
+  type HttpRouteIntegrationConfig,
   HttpRouteKey,
   type HttpStage,
+  PayloadFormatVersion,
   type ThrottleSettings,
 } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { type Route, routeKeyOf } from '../../shared/http/routes.ts';
@@ -40,6 +48,27 @@ export function httpRouteKeyOf(route: Route): HttpRouteKey {
   return key;
 }
 
+/**
+ * A Lambda proxy integration that adds no permission per route (CDK's HttpLambdaIntegration does,
+ * and its API-scoped variant, `*\/*\/*`, does not match the `$default` route's source ARN).
+ */
+class FunctionIntegration extends HttpRouteIntegration {
+  constructor(
+    id: string,
+    private readonly fn: IFunction,
+  ) {
+    super(id);
+  }
+
+  bind(): HttpRouteIntegrationConfig {
+    return {
+      type: HttpIntegrationType.AWS_PROXY,
+      uri: this.fn.functionArn,
+      payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+    };
+  }
+}
+
 export class DoguHttpApi extends Construct {
   readonly api: HttpApi;
   readonly defaultStage: HttpStage;
@@ -59,14 +88,31 @@ export class DoguHttpApi extends Construct {
       throttle: props.throttle,
     });
 
+    // Any stage, method and path of this API; '*' in an ARN condition also spans '/'.
+    const invokedByThisApi = Stack.of(this).formatArn({
+      service: 'execute-api',
+      resource: this.api.apiId,
+      resourceName: '*',
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+    const integrations = new Map<string, FunctionIntegration>();
     for (const route of deployableRoutes()) {
       const fn = props.functionsByHandler.get(route.handler);
       if (!fn) throw new Error(`Route '${route.name}': no function for handler '${route.handler}'.`);
-      // One integration per route: each adds a Lambda permission scoped to its own route path.
+      let integration = integrations.get(route.handler);
+      if (!integration) {
+        // The first route of a handler makes its integration; the others reuse it.
+        integration = new FunctionIntegration(`${route.handler}Integration`, fn);
+        integrations.set(route.handler, integration);
+        fn.addPermission('InvokeByHttpApi', {
+          principal: new ServicePrincipal('apigateway.amazonaws.com'),
+          sourceArn: invokedByThisApi,
+        });
+      }
       new HttpRoute(this, `${route.name}Route`, {
         httpApi: this.api,
         routeKey: httpRouteKeyOf(route),
-        integration: new HttpLambdaIntegration(`${route.name}Integration`, fn),
+        integration,
       });
     }
   }
