@@ -77,7 +77,7 @@ export class DoguStack extends Stack {
     this.dataTable = new DataTable(this, 'Data', { deletionProtection: isProduction });
     this.signingKey = new SigningKey(this, 'SigningKey', { retain: isProduction });
 
-    // The names shared/runtime/aws-services.ts reads when a Lambda container starts.
+    // The names shared/runtime/aws-core.ts and the service groups read when a Lambda container starts.
     const environment: Record<string, string> = {
       DOGU_TABLE_NAME: this.dataTable.table.tableName,
       DOGU_SIGNING_KEY_SECRET_ARN: this.signingKey.secret.secretArn,
