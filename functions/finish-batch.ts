@@ -10,7 +10,7 @@ import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
 
 /** Settles a batch; runs no action. */
-const services = compose(secretValues, connectorCatalog, scheduling);
+const composition = compose(secretValues, connectorCatalog, scheduling);
 
 export interface FinishBatchEvent {
   projectId: string;
@@ -21,7 +21,7 @@ export const handler = middy<FinishBatchEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
     logger.appendKeys({ projectId: event.projectId, batchId: event.batchId });
-    await finishBatch(schedulingDeps(await getServices(services)), {
+    await finishBatch(schedulingDeps(await getServices(composition)), {
       projectId: event.projectId,
       batchId: event.batchId,
     });

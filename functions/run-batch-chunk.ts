@@ -13,7 +13,7 @@ import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
 
 /** Runs actions: the engines with connector runtimes (docs/decisions/0022). */
-const services = compose(secretValues, actionEngines, scheduling);
+const composition = compose(secretValues, actionEngines, scheduling);
 
 export interface RunBatchChunkEvent {
   projectId: string;
@@ -25,7 +25,7 @@ export const handler = middy<RunBatchChunkEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event, context) => {
     logger.appendKeys({ projectId: event.projectId, batchId: event.batchId, chunk: event.chunk });
-    await runBatchChunk(schedulingDeps(await getServices(services)), {
+    await runBatchChunk(schedulingDeps(await getServices(composition)), {
       projectId: event.projectId,
       batchId: event.batchId,
       chunk: event.chunk,

@@ -10,7 +10,7 @@ import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
 
 /** Runs actions: the engines with connector runtimes (docs/decisions/0022). */
-const services = compose(secretValues, actionEngines, scheduling);
+const composition = compose(secretValues, actionEngines, scheduling);
 
 export interface RunJobEvent {
   projectId: string;
@@ -22,7 +22,7 @@ export const handler = middy<RunJobEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
     logger.appendKeys({ projectId: event.projectId, executionId: event.executionId });
-    await runQueuedExecution(schedulingDeps(await getServices(services)), {
+    await runQueuedExecution(schedulingDeps(await getServices(composition)), {
       projectId: event.projectId,
       executionId: event.executionId,
     });

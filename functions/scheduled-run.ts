@@ -14,7 +14,7 @@ import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
 
 /** Runs actions: the engines with connector runtimes (docs/decisions/0022). */
-const services = compose(secretValues, actionEngines, scheduling);
+const composition = compose(secretValues, actionEngines, scheduling);
 
 export type ScheduledRunEvent =
   | { kind: 'cron'; projectId: string; jobId: string; scheduledAt: string }
@@ -23,7 +23,7 @@ export type ScheduledRunEvent =
 export const handler = middy<ScheduledRunEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
-    const deps = schedulingDeps(await getServices(services));
+    const deps = schedulingDeps(await getServices(composition));
     if (event.kind === 'cron') {
       logger.appendKeys({ projectId: event.projectId, jobId: event.jobId, scheduledAt: event.scheduledAt });
       await deliverCronRun(deps, {

@@ -53,17 +53,17 @@ export function httpRouteKeyOf(route: Route): HttpRouteKey {
  * and its API-scoped variant, `*\/*\/*`, does not match the `$default` route's source ARN).
  */
 class FunctionIntegration extends HttpRouteIntegration {
-  constructor(
-    id: string,
-    private readonly fn: IFunction,
-  ) {
+  readonly #fn: IFunction;
+
+  constructor(id: string, fn: IFunction) {
     super(id);
+    this.#fn = fn;
   }
 
   bind(): HttpRouteIntegrationConfig {
     return {
       type: HttpIntegrationType.AWS_PROXY,
-      uri: this.fn.functionArn,
+      uri: this.#fn.functionArn,
       payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
     };
   }
