@@ -10,8 +10,9 @@ import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, schedulingDeps } from '../shared/runtime/services.ts';
 
 /**
- * /api/v1/projects/{projectId}/environments/{environmentId}/cron-jobs[/{jobId}[/stop|/resume|/runs[/{scheduledAt}/retry]]]:
- * cron jobs of an environment, their planned times and run history (docs/scheduling.md).
+ * /api/v1/projects/{projectId}/environments/{environmentId}/cron-jobs[/{jobId}[/stop|/resume|/runs]]:
+ * cron jobs of an environment, their planned times and run history (docs/scheduling.md). A retry
+ * runs the action at once, so it has a function of its own (cron-run-retry.ts).
  */
 const scopeOf = (request: HttpRequest) => ({
   projectId: request.pathParameters.projectId!,
@@ -128,16 +129,6 @@ export const handler = defineRoutes(
           runQuery(request),
         )
         .then(({ runs: data, cursor }) => ({ data, ...(cursor ? { cursor } : {}) })),
-    }),
-    retryCronRun: async (request, services) => ({
-      status: 200,
-      body: await runs.retryCronRun(
-        schedulingDeps(services),
-        request.caller(),
-        scopeOf(request),
-        request.pathParameters.jobId!,
-        decodeURIComponent(request.pathParameters.scheduledAt!),
-      ),
     }),
   },
   compose(secretValues, connectorCatalog, scheduling),

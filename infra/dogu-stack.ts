@@ -40,6 +40,8 @@ const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
   'execute-action': executionTimeout,
   // A connection test may wait for an unreachable host up to its own time limit (10 s by default).
   'test-connection': executionTimeout,
+  // A retried cron run executes its action at once, as a synchronous execution does.
+  'cron-run-retry': executionTimeout,
 };
 
 /**

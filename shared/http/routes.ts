@@ -70,6 +70,8 @@ const serviceAccountRoute = routesOf('service-accounts', {
 const demoRoute = routesOf('demo-api', { auth: 'none', localOnly: true });
 const environmentPrefix = '/api/v1/projects/{projectId}/environments/{environmentId}';
 const cronRoute = routesOf('cron-jobs', { prefix: `${environmentPrefix}/cron-jobs` });
+// A retry runs the action at once: its own function, with the action engines (decision 0022).
+const cronRetryRoute = routesOf('cron-run-retry', { prefix: `${environmentPrefix}/cron-jobs` });
 const reservationRoute = routesOf('reservations', { prefix: `${environmentPrefix}/reservations` });
 const batchRoute = routesOf('batches', { prefix: environmentPrefix });
 
@@ -226,7 +228,7 @@ export const routes = [
   cronRoute('stopCronJob', 'POST', '/{jobId}/stop'),
   cronRoute('resumeCronJob', 'POST', '/{jobId}/resume'),
   cronRoute('listCronRuns', 'GET', '/{jobId}/runs'),
-  cronRoute('retryCronRun', 'POST', '/{jobId}/runs/{scheduledAt}/retry'),
+  cronRetryRoute('retryCronRun', 'POST', '/{jobId}/runs/{scheduledAt}/retry'),
   reservationRoute('listReservations', 'GET', ''),
   reservationRoute('createReservation', 'POST', ''),
   reservationRoute('getReservation', 'GET', '/{reservationId}'),

@@ -240,7 +240,9 @@ describe('Lambda functions', () => {
       expect(fn.Properties.MemorySize).toBe(1024);
       expect(fn.Properties.Handler).toBe('index.handler');
       // API Gateway waits 30 s: executions are cut at 28 s, the function may live 35 s to answer.
-      expect(fn.Properties.Timeout).toBe(['execute-action', 'test-connection'].includes(handler) ? 35 : 10);
+      expect(fn.Properties.Timeout).toBe(
+        ['execute-action', 'test-connection', 'cron-run-retry'].includes(handler) ? 35 : 10,
+      );
       expect(fn.Metadata?.['aws:asset:is-bundled']).toBe(true);
       expect(field(fn, 'Properties', 'Environment', 'Variables')).toEqual({
         DOGU_TABLE_NAME: { Ref: tableId },
