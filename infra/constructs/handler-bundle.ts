@@ -4,10 +4,13 @@
  * the SDK clients of a service group) is a chunk of its own, loaded on first use
  * (docs/decisions/0022). NodejsFunction cannot split: it always passes `--outfile`.
  *
- * All handlers are built in one esbuild run (each module parsed once, not once per function);
- * each function's asset is then its entry, as `index.mjs`, with the chunks it reaches.
+ * The handlers are built in two esbuild runs (each module parsed once per run, not once per
+ * function): those that compose the action engines, and the others. Within a run esbuild keeps
+ * the code of a module that any of its entries uses, so the code that runs actions must never
+ * share a run with a lean function. Each function's asset is then its entry, as `index.mjs`,
+ * with the chunks it reaches.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
@@ -26,11 +29,18 @@ interface SharedBuild {
   metafile: Metafile;
 }
 
-let shared: SharedBuild | undefined;
+/** A handler runs actions when its module composes the action engines (docs/decisions/0022). */
+export function composesActionEngines(handler: string): boolean {
+  return readFileSync(join(functionsDir, `${handler}.ts`), 'utf8').includes('/groups/action-engines.ts');
+}
 
-function buildEveryHandler(): SharedBuild {
+const builds = new Map<boolean, SharedBuild>();
+
+function buildHandlers(actionEngines: boolean): SharedBuild {
   const dir = mkdtempSync(join(tmpdir(), 'dogu-handlers-'));
-  const entries = readdirSync(functionsDir).filter((file) => file.endsWith('.ts'));
+  const entries = readdirSync(functionsDir).filter(
+    (file) => file.endsWith('.ts') && composesActionEngines(basename(file, '.ts')) === actionEngines,
+  );
   const { metafile } = buildSync({
     entryPoints: Object.fromEntries(entries.map((file) => [basename(file, '.ts'), join(functionsDir, file)])),
     outdir: dir,
@@ -94,7 +104,9 @@ export function bundleHandler(handler: string): Code {
       command: ['bundle', handler],
       local: {
         tryBundle(outputDir: string) {
-          shared ??= buildEveryHandler();
+          const runsActions = composesActionEngines(handler);
+          const shared = builds.get(runsActions) ?? buildHandlers(runsActions);
+          builds.set(runsActions, shared);
           const entry = `${handler}.mjs`;
           for (const file of reachableFrom(shared, entry)) {
             copyFileSync(join(shared.dir, file), join(outputDir, file));

@@ -341,11 +341,24 @@ describe('function bundles', () => {
       files,
       bytes: javaScript.reduce((sum, f) => sum + statSync(join(dir, f)).size, 0),
       runtimeChunks: javaScript.filter((f) => /^runtime-[A-Z0-9]+\.mjs$/.test(f)),
+      canRunActions: canRunActions(dir, javaScript),
     };
   };
+  /**
+   * Whether the bundle holds the code that runs an action or tests a connection, told by texts of
+   * executeAction and testDataSourceConnection that minifying keeps. Such a function must compose
+   * the action engines: with the connector catalog it would fail at the first run.
+   */
+  const canRunActions = (dir: string, javaScript: string[]) =>
+    javaScript.some((f) => {
+      const code = readFileSync(join(dir, f), 'utf8');
+      return code.includes('levels deep (does it call itself?)') || code.includes('The connection failed.');
+    });
   /** A function runs actions when its module composes the action engines (shared/runtime/groups/). */
   const runsActions = (handler: string) =>
-    readFileSync(new URL(`../../functions/${handler}.ts`, import.meta.url), 'utf8').includes('actionEngines');
+    readFileSync(new URL(`../../functions/${handler}.ts`, import.meta.url), 'utf8').includes(
+      '/groups/action-engines.ts',
+    );
   const workers = ['scheduled-run', 'run-job', 'run-batch-chunk', 'finish-batch'];
   const workerFunction = (handler: string) =>
     (production.scheduling.functions.find((fn) => fn.node.scope?.node.id === handler) as LambdaFunction)!;
@@ -357,6 +370,7 @@ describe('function bundles', () => {
     return {
       bytes: javaScript.reduce((sum, f) => sum + statSync(join(dir, f)).size, 0),
       runtimeChunks: javaScript.filter((f) => /^runtime-[A-Z0-9]+\.mjs$/.test(f)),
+      canRunActions: canRunActions(dir, javaScript),
     };
   };
 
@@ -367,10 +381,12 @@ describe('function bundles', () => {
       const bundle = bundleOf(handler);
       expect(bundle.files, handler).toContain('index.mjs');
       expect(bundle.runtimeChunks, handler).toEqual([]);
+      expect(bundle.canRunActions, `${handler} runs actions without the action engines`).toBe(false);
       expect(bundle.bytes, `${handler}: ${bundle.bytes} bytes`).toBeLessThanOrEqual(nonActionLimitBytes);
     }
     const finish = workerBundle('finish-batch');
     expect(finish.runtimeChunks).toEqual([]);
+    expect(finish.canRunActions).toBe(false);
     expect(finish.bytes).toBeLessThanOrEqual(nonActionLimitBytes);
   });
 
@@ -382,6 +398,7 @@ describe('function bundles', () => {
       ...workers.filter((w) => w !== 'finish-batch').map((w) => [w, workerBundle(w)] as const),
     ];
     for (const [handler, bundle] of bundles) {
+      expect(bundle.canRunActions, handler).toBe(true);
       expect(bundle.runtimeChunks, handler).toHaveLength(connectors.length);
       expect(bundle.bytes, `${handler}: ${bundle.bytes} bytes`).toBeLessThanOrEqual(actionLimitBytes);
     }
