@@ -5,6 +5,7 @@ import { execute, parseArgumentPairs } from './commands/execute.ts';
 import { exportProject } from './commands/export.ts';
 import { login } from './commands/login.ts';
 import { accessToken } from './commands/print-access-token.ts';
+import { uploadProtoset } from './commands/upload-protoset.ts';
 import { configJsonSchemaText } from './config/json-schema.ts';
 import { removeCredentials } from './credentials.ts';
 
@@ -16,6 +17,7 @@ Commands:
                              --sso         log in at the IdP in a browser (code + PKCE)
                              --device      log in on another device (device flow)
                              --open        with --sso: start the browser
+                             --email <a>   sign in with a password (DOGU_PASSWORD, or asked)
   print-access-token       Print the stored token (renewed first when expired)
   logout                   Remove the stored token
   execute <action>         Run an action: --project P --env E [--arg name=value ...]
@@ -25,6 +27,10 @@ Commands:
                              --project P   apply to P instead of the file's project
   export [-o FILE]         Write a project as a config file (stdout without -o): --project P
   schema                   Print the config file's JSON Schema
+  upload-protoset FILE     Upload a protoset as a new version (docs/grpc.md):
+                             --data-source ID --environment ID [--name N] [--project P]
+                             with $DOGU_GRPC_API_ACCESS_TOKEN: the upload API (CI);
+                             without: as the logged-in user
 
 Options:
   --project P              The project (default: demo; for apply: the file's project)
@@ -50,6 +56,10 @@ async function main(argv: string[]): Promise<number> {
       sso: { type: 'boolean', default: false },
       device: { type: 'boolean', default: false },
       open: { type: 'boolean', default: false },
+      email: { type: 'string' },
+      'data-source': { type: 'string' },
+      environment: { type: 'string' },
+      name: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -65,6 +75,7 @@ async function main(argv: string[]): Promise<number> {
         sso: values.sso!,
         device: values.device!,
         open: values.open!,
+        ...(values.email ? { email: values.email } : {}),
       });
       const expires = new Date(credentials.expiresAt * 1000).toISOString();
       process.stderr.write(
@@ -109,6 +120,24 @@ async function main(argv: string[]): Promise<number> {
         stdout: (text) => process.stdout.write(text),
         stderr: (text) => process.stderr.write(text),
       });
+    case 'upload-protoset': {
+      if (!rest[0] || !values['data-source'] || !values.environment) {
+        throw new Error(
+          'Usage: dogu upload-protoset --data-source <id> --environment <id> [--name <name>] <file>.',
+        );
+      }
+      const version = await uploadProtoset({
+        baseUrl,
+        project: values.project ?? defaultProject,
+        dataSource: values['data-source'],
+        environment: values.environment,
+        ...(values.name === undefined ? {} : { name: values.name }),
+        file: rest[0],
+        env: process.env,
+      });
+      process.stdout.write(`${JSON.stringify(version, null, 2)}\n`);
+      return 0;
+    }
     case 'schema':
       process.stdout.write(configJsonSchemaText());
       return 0;

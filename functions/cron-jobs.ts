@@ -1,3 +1,4 @@
+import { dateProblemText, parseIsoDateTime } from '../shared/domain/dates.ts';
 import { badRequest } from '../shared/domain/errors.ts';
 import { cronJobInputSchema, schedulePreviewSchema } from '../shared/domain/scheduling/cron-job-input.ts';
 import * as jobs from '../shared/domain/scheduling/cron-jobs.ts';
@@ -11,8 +12,8 @@ import { compose, schedulingDeps } from '../shared/runtime/services.ts';
 
 /**
  * /api/v1/projects/{projectId}/environments/{environmentId}/cron-jobs[/{jobId}[/stop|/resume|/runs]]:
- * cron jobs of an environment, their planned times and run history (docs/scheduling.md). A retry
- * runs the action at once, so it has a function of its own (cron-run-retry.ts).
+ * cron jobs of an environment, their planned times and run history (docs/scheduling.md). Run now
+ * and retry run the action at once, so they have a function of their own (cron-run-now.ts).
  */
 const scopeOf = (request: HttpRequest) => ({
   projectId: request.pathParameters.projectId!,
@@ -29,9 +30,13 @@ function runQuery(request: HttpRequest) {
   const time = (name: 'from' | 'to') => {
     const value = query[name];
     if (value === undefined) return undefined;
-    const parsed = new Date(value);
-    if (Number.isNaN(parsed.getTime())) throw badRequest(`'${name}' must be an ISO 8601 time.`);
-    return parsed.toISOString();
+    const parsed = parseIsoDateTime(value);
+    if (typeof parsed === 'string') {
+      throw badRequest(
+        `'${name}' ${parsed === 'format' ? 'must be an ISO 8601 time such as 2026-11-22T09:00:00+09:00' : dateProblemText[parsed]}.`,
+      );
+    }
+    return new Date(parsed.time).toISOString();
   };
   const limit = query.limit === undefined ? undefined : Number(query.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 500)) {
@@ -118,6 +123,7 @@ export const handler = defineRoutes(
         request.pathParameters.jobId!,
       ),
     }),
+    /** POST …/{jobId}/run-now: one run at this moment, recorded as manual in the history (201, the finished run). */
     listCronRuns: async (request, services) => ({
       status: 200,
       body: await runs

@@ -3,10 +3,15 @@ import { badRequest } from '../shared/domain/errors.ts';
 import * as dataSources from '../shared/domain/manage/data-sources.ts';
 import { defineRoutes } from '../shared/http/handler.ts';
 import { connectorCatalog } from '../shared/runtime/groups/connector-catalog.ts';
+import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose } from '../shared/runtime/services.ts';
 
-/** /api/v1/projects/{projectId}/data-sources[/{dataSourceId}]: list, get, create or replace, delete. */
+/**
+ * /api/v1/projects/{projectId}/data-sources[/{dataSourceId}]: list, get, create or replace, delete.
+ * Testing a connection and reading the catalog connect through the kind's runtime
+ * (data-source-connection.ts); file versions are file-versions.ts (docs/decisions/0022).
+ */
 export const handler = defineRoutes(
   {
     listDataSources: async (request, services) => {
@@ -57,5 +62,5 @@ export const handler = defineRoutes(
       return { status: 204 };
     },
   },
-  compose(secretValues, connectorCatalog),
+  compose(secretValues, connectorCatalog, fileStorage),
 );

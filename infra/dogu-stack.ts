@@ -10,6 +10,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ConsoleHosting } from './console-hosting.ts';
+import { BlobBucket } from './constructs/blob-bucket.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { HandlerFunction, logRetention } from './constructs/handler-function.ts';
 import { DoguHttpApi } from './constructs/http-api.ts';
@@ -38,10 +39,10 @@ const executionTimeout = Duration.seconds(35);
 const defaultTimeout = Duration.seconds(10);
 const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
   'execute-action': executionTimeout,
-  // A connection test may wait for an unreachable host up to its own time limit (10 s by default).
-  'test-connection': executionTimeout,
-  // A retried cron run executes its action at once, as a synchronous execution does.
-  'cron-run-retry': executionTimeout,
+  // A connection test or a catalog read may wait for an unreachable host (10 s by default).
+  'data-source-connection': executionTimeout,
+  // Run now and retry execute the cron job's action at once, as a synchronous execution does.
+  'cron-run-now': executionTimeout,
 };
 
 /**
@@ -50,17 +51,30 @@ const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
  */
 const apiThrottle = { rateLimit: 100, burstLimit: 200 };
 
+/** Handlers that keep and delete uploaded files. */
+const fileWriters: readonly HandlerName[] = ['data-sources', 'file-versions', 'upload-protoset'];
+/** Handlers that run actions or test connections (an engine may read its data source's files). */
+const actionRunners: readonly HandlerName[] = [
+  'execute-action',
+  'review-requests',
+  'cron-run-now',
+  'data-source-connection',
+];
+
 const stageNamePattern = /^[a-z][a-z0-9-]{0,30}$/;
 
 export class DoguStack extends Stack {
   readonly dataTable: DataTable;
   readonly signingKey: SigningKey;
   readonly functionsByHandler: ReadonlyMap<string, IFunction>;
-  /** The role of every API function (the scheduling workers have roles of their own). */
+  /** The role of the API functions that read no uploaded file (the workers have roles of their own). */
   readonly apiRole: Role;
+  /** Every API function role: base, file reader, file writer (decision 0023). */
+  readonly apiRoles: readonly Role[];
   readonly apiLogGroup: LogGroup;
   readonly httpApi: DoguHttpApi;
   readonly scheduling: Scheduling;
+  readonly blobs: BlobBucket;
 
   constructor(scope: Construct, id: string, props: DoguStackProps) {
     const { stage, loginTokenSeconds, ...stackProps } = props;
@@ -94,19 +108,33 @@ export class DoguStack extends Stack {
       environment.DOGU_LOGIN_TOKEN_SECONDS = String(loginTokenSeconds);
     }
 
-    // One role and one log group for all API functions instead of one each: CloudFormation allows
-    // 500 resources per stack and every route table handler would add three (decision 0023).
-    this.apiRole = new Role(this, 'ApiFunctionRole', {
-      description: `Dogu (${stage}) API functions`,
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
-    });
+    // Three roles and one log group for all API functions instead of one each: CloudFormation
+    // allows 500 resources per stack and every handler would add three (decision 0023). The roles
+    // differ only in the uploaded-files bucket: none, read (action runners), read and write.
+    const apiRole = (id: string, what: string) =>
+      new Role(this, id, {
+        description: `Dogu (${stage}) API functions${what}`,
+        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+        managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+      });
+    this.apiRole = apiRole('ApiFunctionRole', '');
+    const fileReaderRole = apiRole('ApiFileReaderRole', ' that read uploaded files');
+    const fileWriterRole = apiRole('ApiFileWriterRole', ' that keep uploaded files');
+    this.apiRoles = [this.apiRole, fileReaderRole, fileWriterRole];
+    const roleOf = (handler: HandlerName) =>
+      fileWriters.includes(handler)
+        ? fileWriterRole
+        : actionRunners.includes(handler)
+          ? fileReaderRole
+          : this.apiRole;
     // Every handler resolves its core services (store and token verifier) on a cold start, even
-    // health, so the role needs the table and the key. grantReadWriteData includes the table
+    // health, so the roles need the table and the key. grantReadWriteData includes the table
     // key's encrypt/decrypt; grantRead is GetSecretValue and DescribeSecret only.
-    this.dataTable.table.grantReadWriteData(this.apiRole);
-    this.signingKey.secret.grantRead(this.apiRole);
-    this.dataTable.encryptionKey.grantEncryptDecrypt(this.apiRole);
+    for (const role of this.apiRoles) {
+      this.dataTable.table.grantReadWriteData(role);
+      this.signingKey.secret.grantRead(role);
+      this.dataTable.encryptionKey.grantEncryptDecrypt(role);
+    }
     // Each entry carries the function name (Powertools logger), so one group stays searchable.
     this.apiLogGroup = new LogGroup(this, 'ApiFunctionLogs', {
       retention: logRetention,
@@ -120,7 +148,7 @@ export class DoguStack extends Stack {
         timeout: timeoutByHandler[handler] ?? defaultTimeout,
         environment,
         retainLogs: isProduction,
-        role: this.apiRole,
+        role: roleOf(handler),
         logGroup: this.apiLogGroup,
       });
       functionsByHandler.set(handler, fn);
@@ -132,9 +160,23 @@ export class DoguStack extends Stack {
       dataTable: this.dataTable,
       signingKey: this.signingKey,
       apiFunctions: functionsByHandler.values(),
-      apiRole: this.apiRole,
+      apiRoles: this.apiRoles,
       retainLogs: isProduction,
     });
+
+    // Uploaded data-source files (protosets): the bucket's name only for the functions that keep
+    // them or run actions. The API functions share one role (decision 0023), so its grants are
+    // the union of what these need.
+    this.blobs = new BlobBucket(this, 'Blobs');
+    for (const handler of fileWriters) {
+      const fn = functionsByHandler.get(handler);
+      if (fn) this.blobs.allowReadWrite(fn as LambdaFunction);
+    }
+    for (const handler of actionRunners) {
+      const fn = functionsByHandler.get(handler);
+      if (fn) this.blobs.allowRead(fn as LambdaFunction);
+    }
+    for (const fn of this.scheduling.actionRunners) this.blobs.allowRead(fn);
 
     this.httpApi = new DoguHttpApi(this, 'Http', {
       stage,
@@ -150,7 +192,7 @@ export class DoguStack extends Stack {
       secretStringValue: SecretValue.unsafePlainText('{"keys":[]}'),
       removalPolicy: isProduction ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
-    idpKeys.grantRead(this.apiRole);
+    for (const role of this.apiRoles) idpKeys.grantRead(role);
     for (const worker of this.scheduling.functions) idpKeys.grantRead(worker);
     for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
       const lambdaFunction = fn as LambdaFunction;
@@ -165,6 +207,8 @@ export class DoguStack extends Stack {
       DOGU_OIDC_ISSUER: this.node.tryGetContext('oidcIssuer'),
       DOGU_OIDC_CLI_CLIENT_ID: this.node.tryGetContext('oidcCliClientId'),
       DOGU_OIDC_CONSOLE_CLIENT_ID: this.node.tryGetContext('oidcConsoleClientId'),
+      // Who administers accounts (docs/accounts.md): there is no loopback administrator on AWS.
+      DOGU_ACCOUNT_ADMINS: this.node.tryGetContext('accountAdmins'),
     };
     for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
       for (const [name, value] of Object.entries(ssoSettings)) {

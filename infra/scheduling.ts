@@ -4,6 +4,8 @@
  * Lambdas get the variables and grants shared/adapters/aws/aws-scheduling.ts needs.
  */
 import { Arn, ArnFormat, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
@@ -31,8 +33,8 @@ export interface SchedulingProps {
   signingKey: SigningKey;
   /** The API Lambdas: they create schedules and start state machines (variables set on each). */
   apiFunctions: Iterable<IFunction>;
-  /** The role the API Lambdas share: the grants go to it once (docs/decisions/0023). */
-  apiRole: IRole;
+  /** The roles the API Lambdas share: the grants go to each once (docs/decisions/0023). */
+  apiRoles: readonly IRole[];
   retainLogs: boolean;
 }
 
@@ -60,6 +62,8 @@ export class Scheduling extends Construct {
   readonly runJob: LambdaFunction;
   readonly runBatchChunk: LambdaFunction;
   readonly finishBatch: LambdaFunction;
+  /** Sends due notification deliveries every minute (docs/decisions/0031-notification-delivery.md). */
+  readonly notificationDeliveries: LambdaFunction;
   readonly deadLetterQueue: Queue;
   readonly schedulerRole: Role;
   readonly asyncExecutions: StateMachine;
@@ -94,6 +98,11 @@ export class Scheduling extends Construct {
     this.runJob = worker('run-job', jobFunctionTimeout, jobEnvironment);
     this.runBatchChunk = worker('run-batch-chunk', jobFunctionTimeout, jobEnvironment);
     this.finishBatch = worker('finish-batch', Duration.minutes(1));
+    this.notificationDeliveries = worker('notification-deliveries', Duration.minutes(2));
+    new Rule(this, 'NotificationDeliveriesEveryMinute', {
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaTarget(this.notificationDeliveries, { retryAttempts: 0 })],
+    });
 
     this.deadLetterQueue = new Queue(this, 'DeadLetters', {
       retentionPeriod: Duration.days(14),
@@ -207,39 +216,59 @@ export class Scheduling extends Construct {
       for (const [name, value] of Object.entries(adapterEnvironment))
         lambdaFunction.addEnvironment(name, value);
     }
-    const apiRole = props.apiRole;
-    apiRole.addToPrincipalPolicy(
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        actions: [
-          'scheduler:CreateSchedule',
-          'scheduler:UpdateSchedule',
-          'scheduler:DeleteSchedule',
-          'scheduler:GetSchedule',
-        ],
-        // Only this stage's groups: '.' ends the prefix and never occurs in a stage name.
-        resources: [scheduleArn(`${this.groupPrefix}.*/*`)],
-      }),
-    );
-    apiRole.addToPrincipalPolicy(
-      new PolicyStatement({
-        effect: Effect.ALLOW,
-        actions: ['scheduler:CreateScheduleGroup'],
-        resources: [scheduleArn(`${this.groupPrefix}.*`, 'schedule-group')],
-      }),
-    );
-    // ListSchedules has no resource type in IAM: it can only be granted on '*'.
-    apiRole.addToPrincipalPolicy(
-      new PolicyStatement({ effect: Effect.ALLOW, actions: ['scheduler:ListSchedules'], resources: ['*'] }),
-    );
-    this.schedulerRole.grantPassRole(apiRole);
-    this.asyncExecutions.grantStartExecution(apiRole);
-    this.batches.grantStartExecution(apiRole);
+    // Whatever finishes work may send a notification's first attempt; e-mail goes through SES.
+    const sendEmail = new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: ['ses:SendEmail'],
+      resources: ['*'],
+    });
+    for (const apiRole of props.apiRoles) {
+      apiRole.addToPrincipalPolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: [
+            'scheduler:CreateSchedule',
+            'scheduler:UpdateSchedule',
+            'scheduler:DeleteSchedule',
+            'scheduler:GetSchedule',
+          ],
+          // Only this stage's groups: '.' ends the prefix and never occurs in a stage name.
+          resources: [scheduleArn(`${this.groupPrefix}.*/*`)],
+        }),
+      );
+      apiRole.addToPrincipalPolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['scheduler:CreateScheduleGroup'],
+          resources: [scheduleArn(`${this.groupPrefix}.*`, 'schedule-group')],
+        }),
+      );
+      // ListSchedules has no resource type in IAM: it can only be granted on '*'.
+      apiRole.addToPrincipalPolicy(
+        new PolicyStatement({ effect: Effect.ALLOW, actions: ['scheduler:ListSchedules'], resources: ['*'] }),
+      );
+      this.schedulerRole.grantPassRole(apiRole);
+      this.asyncExecutions.grantStartExecution(apiRole);
+      this.batches.grantStartExecution(apiRole);
+      apiRole.addToPrincipalPolicy(sendEmail);
+    }
+    for (const fn of this.functions) fn.addToRolePolicy(sendEmail);
+  }
+
+  /** The workers that run actions (their engines may read uploaded files). */
+  get actionRunners(): LambdaFunction[] {
+    return [this.scheduledRun, this.runJob, this.runBatchChunk];
   }
 
   /** The worker Lambdas, which need the same runtime settings as the API Lambdas. */
   get functions(): LambdaFunction[] {
-    return [this.scheduledRun, this.runJob, this.runBatchChunk, this.finishBatch];
+    return [
+      this.scheduledRun,
+      this.runJob,
+      this.runBatchChunk,
+      this.finishBatch,
+      this.notificationDeliveries,
+    ];
   }
 
   #stateMachineEnvironment(): Record<string, string> {

@@ -237,3 +237,40 @@ export const demoHttpActions: ActionInput[] = [
     ],
   },
 ];
+
+/** The demo gRPC service (local/demo-grpc/, shop.v1.OrderService) described by server reflection. */
+export const demoGrpcActions: ActionInput[] = [
+  {
+    id: 'grpc-get-order',
+    name: 'gRPC: get an order',
+    description:
+      'A gRPC action: shop.v1.OrderService/GetOrder with a JSON request; totalCents is int64, so it comes back as an exact decimal string.',
+    kind: 'grpc',
+    dataSourceId: 'demo-grpc',
+    service: 'shop.v1.OrderService',
+    method: 'GetOrder',
+    request: '{\n  "id": "{{ order_id }}",\n  "includeItems": {{ include_items }}\n}',
+    parameters: [
+      {
+        name: 'order_id',
+        kind: 'text',
+        label: 'Order',
+        default: 'ord-1002',
+        description:
+          'ord-1001, ord-1002 or ord-1003; another id shows how a gRPC status (NOT_FOUND) is reported',
+      },
+      { name: 'include_items', kind: 'boolean', label: 'With items', default: true },
+    ],
+  },
+  {
+    id: 'grpc-list-orders',
+    name: 'gRPC: list orders',
+    description: 'ListOrders: a reply whose only field is a repeated message is shown as a table.',
+    kind: 'grpc',
+    dataSourceId: 'demo-grpc',
+    service: 'shop.v1.OrderService',
+    method: 'ListOrders',
+    request: '{ "customer": "{{ customer }}" }',
+    parameters: [{ name: 'customer', kind: 'text', label: 'Customer e-mail', default: '' }],
+  },
+];

@@ -3,7 +3,14 @@
  * by the same exported Lambda handlers that run on AWS.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { DoguError } from '../shared/domain/errors.ts';
 import { problemResponse } from '../shared/http/problem.ts';
@@ -35,16 +42,18 @@ export function createLocalServer(
   ready: Promise<void> = Promise.resolve(),
   consoleFiles: StaticConsole = staticConsole(),
 ): Server {
-  return createServer(async (request, response) => {
+  const server = createServer(async (request, response) => {
     try {
       await ready;
       const url = new URL(request.url ?? '/', 'http://localhost');
       if (await consoleFiles.serve(request, response, url.pathname)) return;
+      refuseDeclaredOversizeBody(request);
       const body = await readBody(request);
       const match = matchRoute(request.method ?? 'GET', url.pathname);
       const event = toApiGatewayEvent(request, body, url, match);
       const handler = handlers.get(match.route.handler)!;
-      writeResult(
+      answer(
+        request,
         response,
         await handler(event, lambdaContext(match.route.name, event.requestContext.requestId)),
       );
@@ -53,22 +62,84 @@ export function createLocalServer(
         error instanceof DoguError
           ? error
           : new DoguError('internal_error', 'The request could not be handled.');
-      writeResult(response, problemResponse(problem, randomUUID()));
+      answer(request, response, problemResponse(problem, randomUUID()));
     }
   });
+  server.on('clientError', answerClientError);
+  return server;
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) {
-      throw new DoguError('payload_too_large', `The request body exceeds ${maxBodyBytes} bytes.`);
-    }
-    chunks.push(chunk as Buffer);
+/**
+ * A response written before the request body was read to its end (a 413, a refusal of the path)
+ * leaves the rest of the body on the connection, where it would be read as the next request (or
+ * wait forever): such a connection is closed after the answer instead of kept alive.
+ */
+function answer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  result: APIGatewayProxyStructuredResultV2,
+) {
+  if (!request.complete) {
+    result = { ...result, headers: { ...result.headers, connection: 'close' } };
+    response.on('finish', () => request.socket.destroySoon());
   }
-  return Buffer.concat(chunks);
+  writeResult(response, result);
+}
+
+/** Node answers a malformed request itself with a bare status line; answer with Problem Details instead. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex) {
+  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const problem = clientErrorProblem(error.code);
+  const result = problemResponse(problem, randomUUID());
+  const body = Buffer.from(result.body ?? '');
+  const status = problem.status;
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+      `content-type: application/problem+json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body.toString('utf8')}`,
+  );
+}
+
+function clientErrorProblem(code: string | undefined): DoguError {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new DoguError('header_too_large', 'The request headers are larger than 16 KB.');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'HPE_HEADERS_TIMEOUT':
+      return new DoguError('request_timeout', 'The request was not received in time.');
+    default:
+      return new DoguError('bad_request', 'The request is not valid HTTP/1.1.');
+  }
+}
+
+/** A declared length over the limit is refused before a byte of the body is read. */
+function refuseDeclaredOversizeBody(request: IncomingMessage) {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > maxBodyBytes) throw payloadTooLarge();
+}
+
+const payloadTooLarge = () =>
+  new DoguError('payload_too_large', `The request body exceeds ${maxBodyBytes} bytes.`);
+
+/** Reads the body up to the limit; past it, stops reading (the connection is then closed, see answer()). */
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBodyBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      request.off('data', onData).off('end', onEnd).pause();
+      reject(payloadTooLarge());
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    request.on('data', onData).on('end', onEnd).on('error', reject);
+  });
 }
 
 function lambdaContext(functionName: string, requestId: string): Context {

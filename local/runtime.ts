@@ -1,38 +1,52 @@
 /**
  * The embedded runtime: the whole service in one Node process. The same
  * handlers as on AWS, with dynalite for DynamoDB, PGlite for the demo
- * database, and a signing key file, all under one data directory.
+ * database, all under one data directory; the keys may live elsewhere (local/key-files.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createAccountServices } from '../shared/adapters/auth/account-services.ts';
 import { TokenService } from '../shared/adapters/auth/token-service.ts';
+import { LocalBlobStore } from '../shared/adapters/blobs/local-blob-store.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
+import { DynamoDbAccountStore } from '../shared/adapters/dynamodb/dynamodb-account-store.ts';
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
+import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
 import { systemClock, uuidV7Ids } from '../shared/adapters/ids.ts';
+import { HttpNotificationChannels } from '../shared/adapters/notifications/http-notification-channels.ts';
+import { SmtpMailer } from '../shared/adapters/notifications/smtp-mailer.ts';
+import { TimerWakeups } from '../shared/adapters/notifications/timer-wakeups.ts';
 import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
 import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-config.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
+import type { ConnectorDefinition, ConnectorRuntimeModule } from '../shared/connectors/connector.ts';
 import { createActionEngines } from '../shared/connectors/engines.ts';
+import { loadFileParser } from '../shared/connectors/file-parsers.ts';
+import { connectors as registeredConnectors } from '../shared/connectors/index.ts';
 import { loadConnectorRuntime } from '../shared/connectors/runtimes.ts';
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
+import { NotificationCenter } from '../shared/domain/notifications/center.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
 import { SecretValues } from '../shared/domain/secret-values.ts';
 import { provideServices, type Services, schedulingDeps } from '../shared/runtime/services.ts';
+import { type AccountsAtStart, accountsConfigured, prepareAccounts } from './accounts-startup.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
+import { startDemoGrpcServer } from './demo-grpc/server.ts';
 import { startDevIdp } from './dev-idp.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
 import { JournaledSchedulingStore } from './journaled-scheduling-store.ts';
+import { keepDataDirPrivate, loadKey } from './key-files.ts';
 import { LocalJobRunner } from './local-job-runner.ts';
 import { type Delivery, LocalScheduler } from './local-scheduler.ts';
 import { startScheduling } from './scheduling-startup.ts';
@@ -48,8 +62,20 @@ export interface LocalRuntimeOptions {
   /** Use this PostgreSQL for the demo instead of the embedded one (benchmarks, bigger demos). */
   demoDatabaseUrl?: string;
   tableName?: string;
+  /** Port of the demo gRPC service (local/demo-grpc/); 0 or a busy port picks a free one. */
+  demoGrpcPort?: number;
   /** Port of the built-in development IdP (used unless DOGU_OIDC_ISSUER is set); 0 picks a free one. */
   devIdpPort?: number;
+  /** The team's own accounts (default: DOGU_ACCOUNTS=on): no demo passwords, no development IdP. */
+  accounts?: boolean;
+  /** Waits between notification attempts (tests shorten them); default 10 s, 1 min, 5 min, 30 min. */
+  notificationRetryDelaysMs?: number[];
+  /** Time-out of one notification attempt; default 5 s. */
+  notificationTimeoutMs?: number;
+  /** The data-source kinds served (tests add kinds of their own); default: the registry. */
+  connectors?: readonly ConnectorDefinition[];
+  /** Runtimes of kinds added by `connectors` (tests): kind → what its runtime.ts would export. */
+  connectorRuntimes?: Readonly<Record<string, ConnectorRuntimeModule>>;
 }
 
 export interface LocalRuntime {
@@ -58,7 +84,9 @@ export interface LocalRuntime {
   seeded: boolean;
   /** The built-in development IdP's issuer, when no external IdP is configured. */
   devIdpIssuer?: string;
-  demo: typeof demoIds & { database: SqlConnection };
+  /** Demo users with the demo password, or the administrator's invitation (docs/accounts.md). */
+  accounts: AccountsAtStart;
+  demo: typeof demoIds & { database: SqlConnection; grpcAddress: string };
   services: Services;
   /** The embedded DynamoDB's client and table, for tools that look underneath the store. */
   storage: { client: DynamoDBDocumentClient; tableName: string };
@@ -71,6 +99,7 @@ export interface LocalRuntime {
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  await keepDataDirPrivate(options.dataDir);
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
@@ -93,6 +122,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       database = demoDb.connection;
     }
     await ensureDemoSchema(database);
+    const demoGrpc = await startDemoGrpcServer({ port: options.demoGrpcPort ?? 0 }).catch(() =>
+      startDemoGrpcServer({ port: 0 }),
+    );
+    closers.push(() => demoGrpc.close());
 
     const journal = await JournaledExecutionStore.open(
       new DynamoDbStore(dynamo.client, tableName),
@@ -114,7 +147,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const store = new CachingStore(journal, 5 * 60_000);
     const engines = createActionEngines(
       { poolSize: options.demoDatabaseUrl ? 10 : 4 },
-      { loadRuntime: loadConnectorRuntime },
+      {
+        connectors: options.connectors ?? registeredConnectors,
+        // Tests hand the runtimes of their own kinds; every other kind loads its runtime.ts.
+        loadRuntime: async (kind) => options.connectorRuntimes?.[kind] ?? loadConnectorRuntime(kind),
+        loadFileParser,
+      },
     );
     closers.push(() => engines.close());
     // The IdP's issuer is this runtime's URL, known once the server listens (below).
@@ -129,13 +167,26 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       `local-${process.pid}`,
       logSchedulingError,
     );
+    const secrets = new SecretValues(new LocalSecretCipher(await loadKey(options.dataDir, 'secrets-key')));
+    const wakeups = new TimerWakeups(() => notifications.drainDue());
+    const channels = new HttpNotificationChannels(new SmtpMailer());
+    const notifications = new NotificationCenter({
+      notificationStore: new DynamoDbNotificationStore(dynamo.client, tableName),
+      channels,
+      wakeups,
+      secrets,
+      clock: systemClock,
+      ids: uuidV7Ids,
+      ...(options.notificationRetryDelaysMs ? { retryDelaysMs: options.notificationRetryDelaysMs } : {}),
+      ...(options.notificationTimeoutMs ? { timeoutMs: options.notificationTimeoutMs } : {}),
+    });
     const services: Services = {
       store,
       definitions: store,
-      tokens: new TokenService(await keyFile(options.dataDir, 'signing-key')),
+      tokens: new TokenService(await loadKey(options.dataDir, 'signing-key')),
       engines,
       audit,
-      secrets: new SecretValues(new LocalSecretCipher(await keyFile(options.dataDir, 'secrets-key'))),
+      secrets,
       clock: systemClock,
       ids: uuidV7Ids,
       settings: {
@@ -154,7 +205,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       schedules,
       scheduler,
       jobs,
+      // One process changes accounts and forgets its remembered answers at once (user-access.ts).
+      accounts: createAccountServices(new DynamoDbAccountStore(dynamo.client, tableName), 60_000),
+      notifications,
+      files: await localFileStorage(dynamo.client, tableName, options.dataDir),
     };
+    const teamAccounts = options.accounts ?? accountsConfigured(process.env);
     provideServices(async () => services);
 
     // Listen first (the demo HTTP data source needs this runtime's URL); requests wait for the seed.
@@ -176,7 +232,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const { port } = server.address() as AddressInfo;
     const url = `http://${loopbackFor(options.host)}:${port}`;
     let devIdpIssuer: string | undefined;
-    if (!ssoConfigFromEnv(process.env)) {
+    // The development IdP is the demo's: not with team accounts, DOGU_OIDC_ISSUER or an administrator's provider.
+    const ownProvider = await services.accounts.store.getSsoProvider();
+    if (!ssoConfigFromEnv(process.env) && !teamAccounts && !ownProvider) {
       const devIdp = await startDevIdp({
         dataDir: options.dataDir,
         host: '127.0.0.1',
@@ -191,23 +249,30 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       devIdpIssuer = devIdp.config.issuer;
     }
     baseUrl = url;
+    const accounts = await prepareAccounts(services, { demo: !teamAccounts });
     const seeded = await seedDemo(
       { ...services, scheduling: schedulingDeps(services) },
-      { database, runtimeUrl: url },
+      { database, runtimeUrl: url, grpcAddress: demoGrpc.address },
     );
     // Scheduling starts after the seed and stops before the store (closers run in reverse).
     watermark = (await startScheduling(schedulingDeps(services), scheduler)).onWatermark;
     closers.push(async () => {
       await scheduler.stop();
       await jobs.close();
+      wakeups.stop();
+      await notifications.idle();
+      channels.close();
     });
+    // Deliveries left pending by the last run (a crash, a restart mid-retry) go out now.
+    void notifications.drainDue().catch((error) => logSchedulingError(error, 'notification deliveries'));
     markReady();
     return {
       url,
       dataDir: options.dataDir,
       seeded,
       ...(devIdpIssuer ? { devIdpIssuer } : {}),
-      demo: { ...demoIds, database },
+      accounts,
+      demo: { ...demoIds, database, grpcAddress: demoGrpc.address },
       services,
       storage: { client: dynamo.client, tableName },
       scheduling: { scheduler, jobs },
@@ -220,6 +285,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   }
 }
 
+/** Uploaded files' bytes under `<dataDir>/blobs`; their records in the embedded store. */
+async function localFileStorage(client: DynamoDBDocumentClient, tableName: string, dataDir: string) {
+  const records = new DynamoDbFileStore(client, tableName);
+  const blobs = new LocalBlobStore(join(dataDir, 'blobs'));
+  await blobs.removeLeftovers();
+  return { blobs, versions: records, uploadTokens: records };
+}
+
 function deliver(services: Services, delivery: Delivery) {
   const deps = schedulingDeps(services);
   return delivery.kind === 'cron' ? deliverCronRun(deps, delivery) : runReservation(deps, delivery);
@@ -229,17 +302,6 @@ function deliver(services: Services, delivery: Delivery) {
 function logSchedulingError(error: unknown, what: string) {
   const message = error instanceof Error ? error.message : String(error);
   console.error(JSON.stringify({ level: 'ERROR', message: 'scheduling failed', what, error: message }));
-}
-
-/** 32 random bytes made on first start, readable only by this user. Back them up with the data. */
-async function keyFile(dataDir: string, name: string): Promise<Uint8Array> {
-  const path = join(dataDir, name);
-  try {
-    await writeFile(path, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'EEXIST') throw error;
-  }
-  return Buffer.from((await readFile(path, 'utf8')).trim(), 'base64');
 }
 
 /** The address this process reaches itself at: a wildcard listen address is reached on loopback. */

@@ -21,13 +21,14 @@ import {
 import { createCronJob } from '../shared/domain/scheduling/cron-jobs.ts';
 import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
 import type { SecretValues } from '../shared/domain/secret-values.ts';
-import { demoHttpActions, demoSqlActions } from './demo-definitions.ts';
+import { demoGrpcActions, demoHttpActions, demoSqlActions } from './demo-definitions.ts';
 
 export const demoIds = {
   project: 'demo',
   environments: ['development', 'production'],
   dataSource: 'demo-postgres',
   httpDataSource: 'demo-api',
+  grpcDataSource: 'demo-grpc',
   action: 'list-orders',
 } as const;
 
@@ -46,6 +47,8 @@ export interface DemoTargets {
   database: SqlConnection;
   /** Base URL of this runtime; the demo HTTP API lives under /demo-api/v1. */
   runtimeUrl: string;
+  /** host:port of the demo gRPC service (local/demo-grpc/). */
+  grpcAddress: string;
 }
 
 const ignoreExisting = (error: unknown) => {
@@ -59,7 +62,44 @@ const steps: {
   { marker: 'seed:demo:v1', run: seedProject },
   { marker: 'seed:demo:v2', run: seedMoreExamples },
   { marker: 'seed:demo:v3', run: seedScheduleExample },
+  { marker: 'seed:demo:v4', run: seedGrpcExample },
+  { marker: 'seed:demo:v5', run: seedReviewer },
 ];
+
+/** A gRPC data source over the demo service (server reflection, metadata with a secret) and its actions. */
+async function seedGrpcExample(deps: SeedDeps, targets: DemoTargets, admin: Principal): Promise<void> {
+  const { dataSource } = await putDataSource(deps, admin, demoIds.project, {
+    id: demoIds.grpcDataSource,
+    name: 'Demo orders (gRPC)',
+    kind: 'grpc',
+    environments: demoGrpcConnections(targets),
+  });
+  await deps.store.putDataSource({ ...dataSource, managedBy: 'embedded-demo' });
+  for (const action of demoGrpcActions) await putAction(deps, admin, demoIds.project, action);
+}
+
+/** A second person, so a newcomer can request a review as the administrator and approve it as the reviewer. */
+async function seedReviewer(deps: SeedDeps): Promise<void> {
+  let reviewer = await deps.store.getUserByEmail(demoReviewerEmail);
+  reviewer ??= await deps.store
+    .createUser({
+      id: deps.ids.next('usr'),
+      email: demoReviewerEmail,
+      name: 'Demo Reviewer',
+      createdAt: deps.clock.now().toISOString(),
+    })
+    .catch(async (error) => {
+      ignoreExisting(error);
+      return (await deps.store.getUserByEmail(demoReviewerEmail))!;
+    });
+  await deps.store.putMembership({
+    projectId: demoIds.project,
+    principalId: reviewer.id,
+    role: 'operations_lead',
+  });
+}
+
+export const demoReviewerEmail = 'reviewer@dogu.local';
 
 /** A cron job to look at in the console: the sales report every weekday at 09:00 JST (read-only SQL). */
 async function seedScheduleExample(deps: SeedDeps, _targets: DemoTargets, admin: Principal): Promise<void> {
@@ -189,11 +229,25 @@ const demoHttpConnections = (targets: DemoTargets) =>
     ]),
   );
 
+const demoGrpcConnections = (targets: DemoTargets) =>
+  Object.fromEntries(
+    demoIds.environments.map((env) => [
+      env,
+      {
+        address: targets.grpcAddress,
+        tls: false,
+        serviceSource: 'reflection',
+        metadata: [{ key: 'x-api-key', value: '{{ secrets.demo_api_key }}' }],
+      },
+    ]),
+  );
+
 /** The demo database and this runtime may listen elsewhere after a restart; data sources the user edited are left alone. */
 async function repointDemoDataSources(store: Store, targets: DemoTargets, now: string): Promise<void> {
   for (const [id, environments] of [
     [demoIds.dataSource, demoConnections(targets)],
     [demoIds.httpDataSource, demoHttpConnections(targets)],
+    [demoIds.grpcDataSource, demoGrpcConnections(targets)],
   ] as const) {
     const dataSource = await store.getDataSource(demoIds.project, id);
     if (dataSource?.managedBy !== 'embedded-demo') continue;

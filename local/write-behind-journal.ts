@@ -3,9 +3,11 @@
  * on the request's path: each is appended to a journal file before the caller
  * is answered (records that arrive together share one write), kept in memory,
  * and moved to the store in batches in the background. A start-up replays
- * what a crash left. Used for execution records and audit entries.
+ * what a crash left. A record the store refuses is quarantined (decision 0025): it never blocks the
+ * others or the next start. Used for execution records and audit entries.
  */
-import { type FileHandle, open, readFile } from 'node:fs/promises';
+import { appendFile, type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { logger } from '../shared/commons/logger.ts';
 
 /** How often journaled records move to the store; tests of crash safety set it high. */
@@ -20,30 +22,45 @@ export class WriteBehindJournal<T extends { id: string }> {
   private nextAppend: Promise<void> | undefined;
   private flushing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
+  /** Set while the store cannot be reached: said once in the log, and once when it is back. */
+  private unreachableSince: number | undefined;
 
   private constructor(
     private readonly file: FileHandle,
     private readonly store: (records: T[]) => Promise<void>,
     private readonly what: string,
+    private readonly quarantinePath: string,
   ) {
     this.timer = setInterval(() => void this.flush(), flushEveryMs);
     this.timer.unref();
   }
 
-  /** Opens the journal at `path`, first storing whatever a previous run left in it. */
+  /**
+   * Opens the journal at `path`, first storing whatever a previous run left in it. A record the store
+   * refuses goes to quarantine/<what>.jsonl beside the journal: it never stops the start.
+   */
   static async open<T extends { id: string }>(
     path: string,
     store: (records: T[]) => Promise<void>,
     what: string,
   ): Promise<WriteBehindJournal<T>> {
     const leftover = await readJournal<T>(path, what);
-    if (leftover.length > 0) {
-      await store(leftover);
-      logger.info('journal replayed', { journal: what, records: leftover.length });
-    }
     const file = await open(path, 'a', 0o600);
-    await file.truncate(0);
-    return new WriteBehindJournal(file, store, what);
+    const journal = new WriteBehindJournal(
+      file,
+      store,
+      what,
+      join(dirname(path), 'quarantine', `${what}.jsonl`),
+    );
+    // The latest version of each record is the one to store.
+    for (const record of leftover) journal.pending.set(record.id, record);
+    if (leftover.length > 0) {
+      await journal.flush();
+      logger.info('journal replayed', { journal: what, records: leftover.length });
+    } else {
+      await file.truncate(0);
+    }
+    return journal;
   }
 
   /** Resolves once the record is in the journal file; a crash after that loses nothing. */
@@ -73,20 +90,68 @@ export class WriteBehindJournal<T extends { id: string }> {
       const batch = [...this.pending.values()].slice(0, batchSize);
       try {
         await this.store(batch);
+        this.settle(batch);
       } catch (error) {
-        logger.warn('journaled records not yet stored; will retry', {
-          journal: this.what,
-          error: error as Error,
-        });
-        return;
+        if (this.isUnreachable(error)) return;
+        // Something in the batch is refused: one by one, so only the refused records leave.
+        for (const record of batch) {
+          try {
+            await this.store([record]);
+          } catch (refusal) {
+            if (this.isUnreachable(refusal)) return;
+            await this.quarantine(record, refusal);
+          }
+          this.settle([record]);
+        }
       }
-      for (const record of batch) {
-        // A newer version of the same record may have arrived meanwhile: keep that one.
-        if (this.pending.get(record.id) === record) this.pending.delete(record.id);
+      if (this.unreachableSince !== undefined) {
+        logger.info('journaled records are being stored again', {
+          journal: this.what,
+          afterMs: Date.now() - this.unreachableSince,
+        });
+        this.unreachableSince = undefined;
       }
     }
     await this.enqueue(async () => {
       if (this.pending.size === 0) await this.file.truncate(0);
+    });
+  }
+
+  private settle(records: T[]): void {
+    for (const record of records) {
+      // A newer version of the same record may have arrived meanwhile: keep that one.
+      if (this.pending.get(record.id) === record) this.pending.delete(record.id);
+    }
+  }
+
+  /** A store that cannot be reached now is retried (said once); any other error is a refusal. */
+  private isUnreachable(error: unknown): boolean {
+    if (!isTransient(error)) return false;
+    if (this.unreachableSince === undefined) {
+      this.unreachableSince = Date.now();
+      logger.warn('journaled records not yet stored; will retry', {
+        journal: this.what,
+        reason: messageOf(error),
+      });
+    }
+    return true;
+  }
+
+  /** Keeps a record the store refuses out of the way, where an operator can look at it. */
+  private async quarantine(record: T, refusal: unknown): Promise<void> {
+    const line = JSON.stringify({
+      quarantinedAt: new Date().toISOString(),
+      journal: this.what,
+      reason: messageOf(refusal),
+      record,
+    });
+    await mkdir(dirname(this.quarantinePath), { recursive: true, mode: 0o700 });
+    await appendFile(this.quarantinePath, `${line}\n`, { mode: 0o600 });
+    logger.warn('the store refused a journaled record; it is kept in quarantine', {
+      journal: this.what,
+      id: record.id,
+      file: this.quarantinePath,
+      reason: messageOf(refusal),
     });
   }
 
@@ -103,6 +168,35 @@ export class WriteBehindJournal<T extends { id: string }> {
     await this.file.close();
   }
 }
+
+/**
+ * Errors that say the store cannot be reached or is busy now: worth retrying. Anything else (a
+ * validation error, a value the client cannot marshal) is the store refusing that record.
+ */
+function isTransient(error: unknown): boolean {
+  const e = error as {
+    name?: string;
+    code?: string;
+    $retryable?: unknown;
+    $metadata?: { httpStatusCode?: number };
+  };
+  if (e?.$retryable) return true;
+  if (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)) return true;
+  if ((e?.$metadata?.httpStatusCode ?? 0) >= 500) return true;
+  return transientNames.has(e?.name ?? '') || /unprocessed after retries/.test(messageOf(error));
+}
+
+const transientNames = new Set([
+  'TimeoutError',
+  'AbortError',
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+]);
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function readJournal<T>(path: string, what: string): Promise<T[]> {
   let text: string;

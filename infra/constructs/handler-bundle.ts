@@ -4,18 +4,14 @@
  * the SDK clients of a service group) is a chunk of its own, loaded on first use
  * (docs/decisions/0022). NodejsFunction cannot split: it always passes `--outfile`.
  *
- * The handlers are built in two esbuild runs (each module parsed once per run, not once per
- * function): those that compose the action engines, and the others. Within a run esbuild keeps
- * the code of a module that any of its entries uses, so the code that runs actions must never
- * share a run with a lean function. Each function's asset is then its entry, as `index.mjs`,
- * with the chunks it reaches.
+ * One esbuild run per function: a run with several entries keeps the code of a module that any
+ * of them uses, which put code of other handlers (even the code that runs actions) into every
+ * bundle of the run.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import { buildSync, type Metafile } from 'esbuild';
+import { buildSync } from 'esbuild';
 import { functionsDir, repoRoot } from '../paths.ts';
 
 /** The bundle is ESM; some dependencies still call `require`, which ESM lacks. */
@@ -24,26 +20,10 @@ const requireShim = "import { createRequire } from 'module'; const require = cre
 /** The file Lambda loads: `index.handler`. */
 export const handlerFile = 'index.mjs';
 
-interface SharedBuild {
-  dir: string;
-  metafile: Metafile;
-}
-
-/** A handler runs actions when its module composes the action engines (docs/decisions/0022). */
-export function composesActionEngines(handler: string): boolean {
-  return readFileSync(join(functionsDir, `${handler}.ts`), 'utf8').includes('/groups/action-engines.ts');
-}
-
-const builds = new Map<boolean, SharedBuild>();
-
-function buildHandlers(actionEngines: boolean): SharedBuild {
-  const dir = mkdtempSync(join(tmpdir(), 'dogu-handlers-'));
-  const entries = readdirSync(functionsDir).filter(
-    (file) => file.endsWith('.ts') && composesActionEngines(basename(file, '.ts')) === actionEngines,
-  );
-  const { metafile } = buildSync({
-    entryPoints: Object.fromEntries(entries.map((file) => [basename(file, '.ts'), join(functionsDir, file)])),
-    outdir: dir,
+function buildHandler(handler: string, outputDir: string): void {
+  buildSync({
+    entryPoints: { index: join(functionsDir, `${handler}.ts`) },
+    outdir: outputDir,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -62,34 +42,9 @@ function buildHandlers(actionEngines: boolean): SharedBuild {
     // test. pg-native is pg's optional native binding, which we do not use.
     external: ['pg-native'],
     absWorkingDir: repoRoot,
-    metafile: true,
     // Only problems: a size summary per bundle is noise in `cdk synth` and `npm test`.
     logLevel: 'warning',
   });
-  return { dir, metafile };
-}
-
-/**
- * Output files (names in the build directory) the entry loads, statically or lazily; the entry
- * itself only when one of them imports it (it is deployed as index.mjs).
- */
-function reachableFrom(build: SharedBuild, entry: string): Set<string> {
-  const outputs = build.metafile.outputs;
-  const key = (file: string) => Object.keys(outputs).find((o) => o === file || o.endsWith(`/${file}`));
-  const seen = new Set<string>();
-  const visit = (output: string) => {
-    if (seen.has(output)) return;
-    seen.add(output);
-    for (const imported of outputs[output]?.imports ?? []) {
-      if (!imported.external) visit(imported.path);
-    }
-  };
-  const start = key(entry);
-  if (!start) throw new Error(`esbuild made no ${entry}: is functions/${basename(entry, '.mjs')}.ts there?`);
-  visit(start);
-  const importedBack = [...seen].some((o) => outputs[o]?.imports.some((i) => i.path === start));
-  if (!importedBack) seen.delete(start);
-  return new Set([...seen].map((output) => basename(output)));
 }
 
 export function bundleHandler(handler: string): Code {
@@ -104,17 +59,7 @@ export function bundleHandler(handler: string): Code {
       command: ['bundle', handler],
       local: {
         tryBundle(outputDir: string) {
-          const runsActions = composesActionEngines(handler);
-          const shared = builds.get(runsActions) ?? buildHandlers(runsActions);
-          builds.set(runsActions, shared);
-          const entry = `${handler}.mjs`;
-          for (const file of reachableFrom(shared, entry)) {
-            copyFileSync(join(shared.dir, file), join(outputDir, file));
-            const map = join(shared.dir, `${file}.map`);
-            if (existsSync(map)) copyFileSync(map, join(outputDir, `${file}.map`));
-          }
-          // Lambda loads index.mjs; its source map comment still names the entry's map.
-          copyFileSync(join(shared.dir, entry), join(outputDir, handlerFile));
+          buildHandler(handler, outputDir);
           return true;
         },
       },

@@ -1,13 +1,13 @@
 /**
  * The HTTP API: one route per deployable entry of shared/http/routes.ts, each
- * integrated (payload format 2.0) with the Lambda function of its handler.
+ * integrated (payload format 2.0) with the Lambda function of its handler; the
+ * routes of one handler share its integration.
  * No API Gateway authorizer: the handlers verify bearer tokens themselves, so the
  * embedded runtime and AWS run the same authentication code.
  *
- * One integration per function, shared by all its routes, and one invoke permission per function
- * scoped to this API (not one of each per route): a new route costs one resource (decision 0023).
+ * One integration per function, shared by all its routes, invoked with one role for the whole API
+ * (not an integration and a permission per route): a new route costs one resource (decision 0023).
  */
-import { ArnFormat, Stack } from 'aws-cdk-lib';
 import {
   HttpApi,
   HttpIntegrationType,
@@ -17,10 +17,11 @@ import {
   type HttpRouteIntegrationConfig,
   HttpRouteKey,
   type HttpStage,
+  IntegrationCredentials,
   PayloadFormatVersion,
   type ThrottleSettings,
 } from 'aws-cdk-lib/aws-apigatewayv2';
-import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { type Route, routeKeyOf } from '../../shared/http/routes.ts';
@@ -49,15 +50,17 @@ export function httpRouteKeyOf(route: Route): HttpRouteKey {
 }
 
 /**
- * A Lambda proxy integration that adds no permission per route (CDK's HttpLambdaIntegration does,
- * and its API-scoped variant, `*\/*\/*`, does not match the `$default` route's source ARN).
+ * A Lambda proxy integration that API Gateway invokes with a role (CDK's HttpLambdaIntegration
+ * adds a resource-based permission per route, or per function with `scopePermissionToRoute: false`).
  */
 class FunctionIntegration extends HttpRouteIntegration {
   readonly #fn: IFunction;
+  readonly #credentials: IntegrationCredentials;
 
-  constructor(id: string, fn: IFunction) {
+  constructor(id: string, fn: IFunction, credentials: IntegrationCredentials) {
     super(id);
     this.#fn = fn;
+    this.#credentials = credentials;
   }
 
   bind(): HttpRouteIntegrationConfig {
@@ -65,12 +68,15 @@ class FunctionIntegration extends HttpRouteIntegration {
       type: HttpIntegrationType.AWS_PROXY,
       uri: this.#fn.functionArn,
       payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+      credentials: this.#credentials,
     };
   }
 }
 
 export class DoguHttpApi extends Construct {
   readonly api: HttpApi;
+  /** The role API Gateway invokes every function with. */
+  readonly invokeRole: Role;
   readonly defaultStage: HttpStage;
 
   constructor(scope: Construct, id: string, props: DoguHttpApiProps) {
@@ -88,13 +94,14 @@ export class DoguHttpApi extends Construct {
       throttle: props.throttle,
     });
 
-    // Any stage, method and path of this API; '*' in an ARN condition also spans '/'.
-    const invokedByThisApi = Stack.of(this).formatArn({
-      service: 'execute-api',
-      resource: this.api.apiId,
-      resourceName: '*',
-      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    // API Gateway invokes the functions with this role: one role and its policy instead of a
+    // resource-based permission per function (decision 0023).
+    this.invokeRole = new Role(this, 'InvokeRole', {
+      description: `Dogu (${props.stage}) HTTP API invokes its functions`,
+      // Only principals allowed to pass this role (iam:PassRole) can attach it to an integration.
+      assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
     });
+    const credentials = IntegrationCredentials.fromRole(this.invokeRole);
     const integrations = new Map<string, FunctionIntegration>();
     for (const route of deployableRoutes()) {
       const fn = props.functionsByHandler.get(route.handler);
@@ -102,12 +109,9 @@ export class DoguHttpApi extends Construct {
       let integration = integrations.get(route.handler);
       if (!integration) {
         // The first route of a handler makes its integration; the others reuse it.
-        integration = new FunctionIntegration(`${route.handler}Integration`, fn);
+        integration = new FunctionIntegration(`${handlerIdOf(route.handler)}Integration`, fn, credentials);
         integrations.set(route.handler, integration);
-        fn.addPermission('InvokeByHttpApi', {
-          principal: new ServicePrincipal('apigateway.amazonaws.com'),
-          sourceArn: invokedByThisApi,
-        });
+        fn.grantInvoke(this.invokeRole);
       }
       new HttpRoute(this, `${route.name}Route`, {
         httpApi: this.api,
@@ -117,3 +121,7 @@ export class DoguHttpApi extends Construct {
     }
   }
 }
+
+/** `review-requests` → `ReviewRequests`: a construct id per handler module. */
+const handlerIdOf = (handler: string) =>
+  handler.replace(/(^|-)([a-z])/g, (_match, _dash, letter: string) => letter.toUpperCase());

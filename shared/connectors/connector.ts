@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import type { ActionInput } from '../domain/definitions/action.ts';
 import type { DataSource, StatementResult } from '../domain/model.ts';
-import type { ConnectionCheck, EngineRun } from '../domain/ports.ts';
+import type { Catalog, ConnectionCheck, EngineRun } from '../domain/ports.ts';
 
 export interface Labels {
   en: string;
@@ -28,6 +28,11 @@ export interface FormField {
   default?: unknown;
   /** For code fields: the language shown (sql, json, graphql). */
   language?: string;
+  /**
+   * Chosen from the data source's catalog (GET …/environments/{environmentId}/catalog): the console
+   * offers its entries and fills the action fields an entry names (gRPC: method, request template).
+   */
+  catalog?: boolean;
 }
 
 export interface FormDescriptor {
@@ -49,6 +54,8 @@ export interface ConnectorRuntime {
   run(run: EngineRun): Promise<StatementResult[]>;
   /** Resolves when the data source answers; rejects with a DoguError naming what failed. */
   testConnection(check: ConnectionCheck): Promise<void>;
+  /** What an action of this data source can call (gRPC: its unary methods); kinds without one omit it. */
+  catalog?(check: ConnectionCheck): Promise<Catalog>;
   close?(): Promise<void>;
 }
 
@@ -98,8 +105,20 @@ export interface FileKind {
   name: string;
   maxBytes: number;
   /**
-   * Parses an uploaded file before it is kept (load its parser lazily); rejects with a DoguError
-   * naming what is wrong; resolves to what is shown of the version (e.g. the services found).
+   * The connection setting that pins one version (its id); without it the latest version is used.
+   * Defaults to `<name>VersionId` (gRPC: `protosetVersionId`).
    */
-  describe(bytes: Uint8Array): Promise<Record<string, unknown>>;
+  pinField?: string;
+  /**
+   * Parses an uploaded file before it is kept; rejects with a DoguError naming what is wrong;
+   * resolves to what is shown of the version (e.g. the services found). A parser with a library
+   * of its own lives in `<kind>/files.ts` (`describeFile`) instead, loaded by file-parsers.ts only
+   * where files are kept: a dynamic import here would put it into every bundle (decision 0022).
+   */
+  describe?(bytes: Uint8Array): Promise<Record<string, unknown>>;
+}
+
+/** What `shared/connectors/<kind>/files.ts` exports. */
+export interface FileParserModule {
+  describeFile(bytes: Uint8Array): Promise<Record<string, unknown>>;
 }

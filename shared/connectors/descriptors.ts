@@ -1,7 +1,8 @@
 /** What clients learn of each kind: labels, the action kind, the forms, the secret fields. */
-import { connectors } from './index.ts';
+import type { ConnectorDefinition } from './connector.ts';
+import { connectors as registered } from './index.ts';
 
-export function connectorKinds() {
+export function connectorKinds(connectors: readonly ConnectorDefinition[] = registered) {
   return connectors.map((c) => ({
     kind: c.kind,
     actionKind: c.actionKind,
@@ -10,5 +11,13 @@ export function connectorKinds() {
     authAction: c.form.authAction,
     connectionFields: c.form.connection,
     actionFields: c.form.action,
+    /** Files the kind keeps as versions per environment (gRPC: protosets); null when none. */
+    files: c.files
+      ? {
+          name: c.files.name,
+          maxBytes: c.files.maxBytes,
+          pinField: c.files.pinField ?? `${c.files.name}VersionId`,
+        }
+      : null,
   }));
 }

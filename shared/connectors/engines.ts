@@ -9,12 +9,20 @@ import { DoguError } from '../domain/errors.ts';
 import type { DataSource } from '../domain/model.ts';
 import type { ActionEngines, ActionProblems, ConnectionCheck, EngineRun } from '../domain/ports.ts';
 import { referencesIn } from '../domain/template.ts';
-import type { ConnectorDefinition, ConnectorRuntime, RuntimeLoader, RuntimeSettings } from './connector.ts';
+import type {
+  ConnectorDefinition,
+  ConnectorRuntime,
+  FileParserModule,
+  RuntimeLoader,
+  RuntimeSettings,
+} from './connector.ts';
 import { connectors as registered } from './index.ts';
 
 export interface ActionEnginesOptions {
   /** Loads a kind's runtime; without it the engines describe and validate but do not run. */
   loadRuntime?: RuntimeLoader;
+  /** Loads a kind's file parser (`<kind>/files.ts`); only the functions that keep files need it. */
+  loadFileParser?: (kind: string) => Promise<FileParserModule>;
   connectors?: readonly ConnectorDefinition[];
 }
 
@@ -22,7 +30,7 @@ export function createActionEngines(
   settings: RuntimeSettings,
   options: ActionEnginesOptions = {},
 ): ActionEngines {
-  const { loadRuntime, connectors = registered } = options;
+  const { loadRuntime, loadFileParser, connectors = registered } = options;
   const runtimes = new Map<string, Promise<ConnectorRuntime>>();
   const definition = (kind: string): ConnectorDefinition => {
     const found = connectors.find((c) => c.kind === kind);
@@ -77,14 +85,29 @@ export function createActionEngines(
     async testConnection(kind: string, check: ConnectionCheck) {
       await (await runtimeOf(kind)).testConnection(check);
     },
+    async catalog(kind: string, check: ConnectionCheck) {
+      const runtime = await runtimeOf(kind);
+      if (!runtime.catalog)
+        throw new DoguError('bad_request', `A ${kind} data source has no catalog to choose from.`);
+      return runtime.catalog(check);
+    },
     fileKind(kind: string) {
       const files = connectors.find((c) => c.kind === kind)?.files;
-      return files ? { name: files.name, maxBytes: files.maxBytes } : undefined;
+      if (!files) return undefined;
+      return {
+        name: files.name,
+        maxBytes: files.maxBytes,
+        pinField: files.pinField ?? `${files.name}VersionId`,
+      };
     },
     async describeFile(kind: string, bytes: Uint8Array) {
       const files = definition(kind).files;
       if (!files) throw new DoguError('bad_request', `A ${kind} data source keeps no files.`);
-      return files.describe(bytes);
+      if (files.describe) return files.describe(bytes);
+      if (!loadFileParser) {
+        throw new DoguError('internal_error', 'This function keeps no files (it has no file parsers).');
+      }
+      return (await loadFileParser(kind)).describeFile(bytes);
     },
     async close() {
       const loaded = await Promise.allSettled(runtimes.values());

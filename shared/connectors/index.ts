@@ -1,10 +1,11 @@
 /** The registry: every data-source kind Dogu knows, one line each (docs/connectors.md). */
 import type { ConnectorDefinition } from './connector.ts';
+import { grpc } from './grpc/index.ts';
 import { http } from './http/index.ts';
 import { mysql } from './mysql/index.ts';
 import { postgresql } from './postgresql/index.ts';
 
-export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http];
+export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc];
 
 export function connectorOf(kind: string): ConnectorDefinition | undefined {
   return connectors.find((c) => c.kind === kind);

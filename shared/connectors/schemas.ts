@@ -13,13 +13,19 @@ import {
 import type { ConnectorDefinition } from './connector.ts';
 import { connectors } from './index.ts';
 
+/** `postgresql` → `Postgresql`, `google-sheets` → `GoogleSheets`: component names in OpenAPI. */
+const pascal = (kind: string) =>
+  kind.replace(/(^|[-_])([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase());
+
 const dataSourceMember = (c: ConnectorDefinition) =>
-  z.object({
-    ...dataSourceCommonShape,
-    kind: z.literal(c.kind),
-    environments: environmentsOf(c.connection),
-    ...(c.form.authAction ? { authAction: authActionSchema.optional() } : {}),
-  });
+  z
+    .object({
+      ...dataSourceCommonShape,
+      kind: z.literal(c.kind),
+      environments: environmentsOf(c.connection),
+      ...(c.form.authAction ? { authAction: authActionSchema.optional() } : {}),
+    })
+    .meta({ id: `${pascal(c.kind)}DataSourceInput`, description: `A ${c.label.en} data source` });
 
 const [firstSource, ...otherSources] = connectors.map(dataSourceMember);
 export const dataSourceInputSchema = z.discriminatedUnion('kind', [
@@ -30,7 +36,7 @@ export const dataSourceInputSchema = z.discriminatedUnion('kind', [
 /** One member per action kind; data-source kinds that share an action kind share its schema. */
 const actionKinds = [...new Map(connectors.map((c) => [c.actionKind, c])).values()];
 const [firstAction, ...otherActions] = actionKinds.map((c) =>
-  z.object({ ...actionCommonShape, ...c.action }),
+  z.object({ ...actionCommonShape, ...c.action }).meta({ id: `${pascal(c.actionKind)}ActionInput` }),
 );
 export const actionInputSchema = z.discriminatedUnion('kind', [
   firstAction!,

@@ -6,7 +6,8 @@
 import type { PrincipalKind } from './model.ts';
 
 export interface AuditActor {
-  kind: PrincipalKind | 'system';
+  /** `upload_token`: the protoset upload API, authenticated by a project's upload token (its id). */
+  kind: PrincipalKind | 'system' | 'upload_token';
   id: string;
   email: string;
 }

@@ -47,6 +47,16 @@ export async function resolveExecutableAction(
   return { project, environment, action, membership: membership! };
 }
 
+/** The version of an action an environment runs: the one published there, else the latest. */
+export async function actionForEnvironment(
+  store: Store,
+  head: Action,
+  environmentId: string,
+): Promise<Action> {
+  const publication = await store.getPublication(head.projectId, head.id, environmentId);
+  return versionToRun(store, head, publication?.version);
+}
+
 async function versionToRun(store: Store, head: Action, version: number | undefined): Promise<Action> {
   if (version === undefined || version === head.version) return head;
   const stored = await store.getActionVersion(head.projectId, head.id, version);

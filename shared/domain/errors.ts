@@ -10,14 +10,17 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'state_conflict'
+  | 'request_timeout'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'header_too_large'
   | 'argument_invalid'
   | 'invalid_definition'
   | 'data_source_error'
   | 'execution_timeout'
   | 'internal_error'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'too_many_requests';
 
 export const statusOf: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -26,14 +29,17 @@ export const statusOf: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   state_conflict: 409,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  header_too_large: 431,
   argument_invalid: 422,
   invalid_definition: 422,
   data_source_error: 422,
   execution_timeout: 504,
   internal_error: 500,
   service_unavailable: 503,
+  too_many_requests: 429,
 };
 
 export const titleOf: Record<ErrorCode, string> = {
@@ -43,14 +49,17 @@ export const titleOf: Record<ErrorCode, string> = {
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
   state_conflict: 'State conflict',
+  request_timeout: 'Request timeout',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
+  header_too_large: 'Request header fields too large',
   argument_invalid: 'Invalid arguments',
   invalid_definition: 'Invalid definition',
   data_source_error: 'Data source error',
   execution_timeout: 'Execution timed out',
   internal_error: 'Internal error',
   service_unavailable: 'Service unavailable',
+  too_many_requests: 'Too many requests',
 };
 
 /** One offending input, addressed by a JSON Pointer into the request body. */

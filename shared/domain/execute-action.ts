@@ -4,15 +4,21 @@
  * refers to, run it within the time limit, limit the result, record it.
  */
 
-import { type RunContext, resolveExecutableAction } from './authorize.ts';
+import { actionForEnvironment, type RunContext, resolveExecutableAction } from './authorize.ts';
 import type { FileValue } from './definitions/parameter.ts';
+import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
 import { DoguError } from './errors.ts';
+import type { FileStorage } from './files/model.ts';
+import { dataSourceFiles } from './files/versions.ts';
 import { openConnection } from './manage/data-sources.ts';
 import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
+import type { NotificationEvent } from './notifications/model.ts';
+import type { Notifier } from './notifications/ports.ts';
 import { bindArguments, type MasterData } from './parameters.ts';
 import type { ActionEngines, Clock, IdGenerator, Store } from './ports.ts';
 import { limitResults } from './result-limits.ts';
 import type { ReviewRequest } from './reviews.ts';
+import { SecretRedactor } from './secret-redaction.ts';
 import { type SecretValues, secretContext } from './secret-values.ts';
 
 export interface ExecutionDeps {
@@ -24,6 +30,10 @@ export interface ExecutionDeps {
   ids: IdGenerator;
   /** Spec 8: a normal execution stops after one minute (less where the bridge cuts earlier). */
   maxExecutionMs: number;
+  /** Reports finished runs and review requests to the project's notification rules (never blocks a run). */
+  notifications?: Notifier;
+  /** Uploaded files (protosets) of data sources whose kind keeps them. */
+  files?: FileStorage;
 }
 
 export interface ExecuteActionRequest {
@@ -54,6 +64,8 @@ export interface ExecutionOutcome {
   kind: 'executed';
   execution: Execution;
   results: StatementResult[];
+  /** The error without argument or secret values, for messages that leave the service (notifications). */
+  shareableError?: { code: string; message: string };
 }
 
 export interface ReviewOutcome {
@@ -70,6 +82,7 @@ export async function executeAction(
     ...request.context,
     ...(request.review ? { version: request.review.version } : {}),
   });
+  await refuseUnpublishedSecretReads(deps, action, environment.id);
   if (action.review?.required && !request.review) return requestReview(deps, request, action, environment.id);
   const dataSource = await deps.store.getDataSource(action.projectId, action.dataSourceId);
   if (!dataSource?.environments[environment.id]) {
@@ -87,7 +100,11 @@ export async function executeAction(
   const user = request.principal.kind === 'user' ? request.principal : undefined;
   const caller = { id: user?.id ?? '', name: user?.name ?? '', email: user?.email ?? '' };
   const deadlineAt = started.getTime() + maxExecutionMs;
-  const { bound, results: raw } = await prepareAndRun(deps, {
+  const {
+    bound,
+    results: raw,
+    values,
+  } = await prepareAndRun(deps, {
     action,
     dataSource,
     environmentId: environment.id,
@@ -128,7 +145,15 @@ export async function executeAction(
   };
   await request.keepResults?.(executionId, results);
   await deps.store.putExecution(execution);
-  return { kind: 'executed', execution, results };
+  // A batch reports once, when it finishes (its rules are the batch's), not once per row.
+  const shareableError = execution.error && {
+    code: execution.error.code,
+    message: redact(execution.error.message, sensitiveValues(bound, values)),
+  };
+  if (request.via !== 'batch' && deps.notifications) {
+    await deps.notifications.notify(executionEvent(action, execution, shareableError));
+  }
+  return { kind: 'executed', execution, results, ...(shareableError ? { shareableError } : {}) };
 }
 
 /** Checks the arguments now (so a bad request fails at once), then records the request for approval. */
@@ -159,7 +184,83 @@ async function requestReview(
     status: 'pending',
   };
   await deps.store.createReview(review);
+  await deps.notifications?.notify(reviewEvent(action, review, 'review_waiting', now.toISOString()));
   return { kind: 'review_requested', review };
+}
+
+/**
+ * Argument and secret values a notification must not repeat: a database error may quote them
+ * ("invalid input syntax for type integer: …"), and a notification leaves the service.
+ */
+function sensitiveValues(bound: Record<string, unknown>, values: Record<string, unknown>): string[] {
+  const found = new Set<string>();
+  const collect = (value: unknown) => {
+    if (typeof value === 'string' && value.length >= 3) found.add(value);
+    else if (typeof value === 'number' || typeof value === 'bigint') found.add(String(value));
+    else if (Array.isArray(value)) value.forEach(collect);
+  };
+  for (const value of Object.values(bound)) collect(value);
+  for (const [name, value] of Object.entries(values)) if (name.startsWith('secrets.')) collect(value);
+  // Longest first, so a value containing another is hidden whole.
+  return [...found].filter((value) => value.length >= 3).sort((a, b) => b.length - a.length);
+}
+
+const redact = (text: string, sensitive: readonly string[]) =>
+  sensitive.reduce((result, value) => result.replaceAll(value, '[redacted]'), text);
+
+function executionEvent(
+  action: Action,
+  execution: Execution,
+  error: ExecutionOutcome['shareableError'],
+): NotificationEvent {
+  return {
+    projectId: execution.projectId,
+    environmentId: execution.environmentId,
+    subject: { kind: 'action', id: action.id, name: action.name, actionId: action.id },
+    outcome:
+      execution.status === 'succeeded'
+        ? 'succeeded'
+        : execution.status === 'timed_out'
+          ? 'timed_out'
+          : 'failed',
+    occurredAt: execution.finishedAt ?? execution.startedAt,
+    execution: {
+      id: execution.id,
+      status: execution.status,
+      via: execution.via,
+      ...(error ? { error } : {}),
+      startedAt: execution.startedAt,
+      ...(execution.finishedAt ? { finishedAt: execution.finishedAt } : {}),
+    },
+  };
+}
+
+/** A review request waiting for approval, or decided: ids and e-mail addresses, never its arguments. */
+export function reviewEvent(
+  action: Pick<Action, 'id' | 'name'> | { id: string; name?: string },
+  review: ReviewRequest,
+  outcome: 'review_waiting' | 'review_decided',
+  at: string,
+): NotificationEvent {
+  return {
+    projectId: review.projectId,
+    environmentId: review.environmentId,
+    subject: {
+      kind: 'action',
+      id: action.id,
+      ...(action.name ? { name: action.name } : {}),
+      actionId: action.id,
+    },
+    outcome,
+    occurredAt: at,
+    review: {
+      id: review.id,
+      status: review.status,
+      requestedBy: review.requestedBy.email,
+      ...(review.decidedBy ? { decidedBy: review.decidedBy.email } : {}),
+      expiresAt: review.expiresAt,
+    },
+  };
 }
 
 interface RunInput {
@@ -196,18 +297,31 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
     ...(await configurationValues(deps, action, dataSource, environmentId)),
   };
 
-  const results = await deps.engines.run({
-    action,
-    dataSource,
-    environmentId,
-    connection: await openConnection(deps, dataSource, environmentId),
-    key: `${dataSource.projectId}/${dataSource.id}/${environmentId}`,
-    values,
-    signal: input.signal,
-    deadlineAt: input.deadlineAt,
-    callAction: (actionId) => callAction(deps, input, actionId),
-  });
-  return { bound, results };
+  const connection = await openConnection(deps, dataSource, environmentId);
+  // The secrets this run holds: what the action refers to and the data source's secret fields.
+  const redactor = new SecretRedactor([
+    ...Object.entries(values).flatMap(([name, value]) => (name.startsWith('secrets.') ? [value] : [])),
+    ...deps.engines.secretFields(dataSource.kind).map((field) => connection[field]),
+  ]);
+  try {
+    const results = await deps.engines.run({
+      action,
+      dataSource,
+      environmentId,
+      connection,
+      key: `${dataSource.projectId}/${dataSource.id}/${environmentId}`,
+      values,
+      signal: input.signal,
+      deadlineAt: input.deadlineAt,
+      callAction: (actionId) => callAction(deps, input, actionId),
+      ...(deps.files && deps.engines.fileKind(dataSource.kind)
+        ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
+        : {}),
+    });
+    return { bound, results: redactor.results(results), values };
+  } catch (error) {
+    throw redactor.error(error);
+  }
 }
 
 /** Runs another action of the project (e.g. an authentication action) for the same caller, without arguments. */
@@ -223,12 +337,15 @@ async function callAction(
       `Action '${actionId}' is called more than ${maxCallDepth} levels deep (does it call itself?).`,
     );
   }
-  const called = await deps.store.getAction(input.action.projectId, actionId);
-  if (!called)
+  const head = await deps.store.getAction(input.action.projectId, actionId);
+  if (!head)
     throw new DoguError(
       'data_source_error',
       `The action '${actionId}' called by '${input.action.id}' does not exist.`,
     );
+  // A called action follows the same version rules as one run directly (decision 0026).
+  const called = await actionForEnvironment(deps.store, head, input.environmentId);
+  await refuseUnpublishedSecretReads(deps, called, input.environmentId);
   const source = await deps.store.getDataSource(input.action.projectId, called.dataSourceId);
   if (!source?.environments[input.environmentId]) {
     throw new DoguError(

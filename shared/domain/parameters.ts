@@ -3,8 +3,18 @@
  * returns each parameter's value, normalised per kind. How a value is then
  * bound (placeholder, JSON text, quoted list…) is the template's business.
  */
+
+import {
+  dateProblemText,
+  earliestTimeMs,
+  latestTimeMs,
+  parseIsoDateTime,
+  unixSecondsToTime,
+} from './dates.ts';
 import { type FileValue, identifierRegExp, type ParameterDefinition } from './definitions/parameter.ts';
-import { argumentInvalid, type FieldError } from './errors.ts';
+import { argumentInvalid, DoguError, type FieldError } from './errors.ts';
+import { numberProblem } from './exact-numbers.ts';
+import { matchesTextPattern, maxPatternInputLength, PatternSyntaxError } from './text-pattern.ts';
 
 export type MasterData = Record<string, { value: string | number | boolean; label: string }[]>;
 
@@ -43,24 +53,6 @@ function parametersByName(parameters: readonly ParameterDefinition[]): Map<strin
   const byName = new Map(parameters.map((p) => [p.name, p]));
   lookups.set(parameters, { items: [...parameters], byName });
   return byName;
-}
-
-/**
- * Compiled text patterns by pattern source. The RegExps have no g or y flag, so test() keeps no state
- * and one object serves every call. Patterns come from action definitions, so there are few; the cap
- * only guards a long-running process against unbounded growth.
- */
-const patterns = new Map<string, RegExp>();
-const maxCachedPatterns = 1000;
-
-function patternRegExp(pattern: string): RegExp {
-  let compiled = patterns.get(pattern);
-  if (!compiled) {
-    compiled = new RegExp(`^(?:${pattern})$`, 'u');
-    if (patterns.size >= maxCachedPatterns) patterns.clear();
-    patterns.set(pattern, compiled);
-  }
-  return compiled;
 }
 
 export function bindArguments(
@@ -190,10 +182,26 @@ function text(
       'must be a name of letters, digits, _ or $ (optionally schema.name), starting with a letter or _.',
     );
   }
-  if (parameter.pattern && !patternRegExp(parameter.pattern).test(textValue)) {
-    refuse(`must match the pattern ${parameter.pattern}.`);
-  }
+  if (parameter.pattern) checkPattern(parameter.pattern, textValue);
   return textValue;
+}
+
+function checkPattern(pattern: string, value: string) {
+  if (value.length > maxPatternInputLength) {
+    refuse(`is longer than ${maxPatternInputLength} characters, the most a pattern is checked against.`);
+  }
+  let matches: boolean;
+  try {
+    matches = matchesTextPattern(pattern, value);
+  } catch (error) {
+    // Saved before patterns were checked with RE2: the definition is wrong, not the value.
+    if (!(error instanceof PatternSyntaxError)) throw error;
+    throw new DoguError(
+      'invalid_definition',
+      `The pattern of this parameter ${error.message}. Ask the action's editor to change it.`,
+    );
+  }
+  if (!matches) refuse(`must match the pattern ${pattern}.`);
 }
 
 function number(
@@ -204,6 +212,8 @@ function number(
   const result = chosen(parameter, value, context);
   if (typeof result !== 'number' || !Number.isFinite(result)) refuse('must be a finite number.');
   const n = result as number;
+  const inexact = numberProblem(n);
+  if (inexact) refuse(`is ${n}, which ${inexact}`);
   if (parameter.integer && !Number.isInteger(n)) refuse('must be a whole number.');
   if (parameter.min !== undefined && n < parameter.min) refuse(`must be at least ${parameter.min}.`);
   if (parameter.max !== undefined && n > parameter.max) refuse(`must be at most ${parameter.max}.`);
@@ -212,22 +222,34 @@ function number(
 
 /** The date texts accepted as they are; csv-cells.ts passes such cells through unchanged. */
 export const isoDateText = /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
-const endsWithZone = /(Z|[+-]\d{2}:?\d{2})$/;
 
-/** Dates arrive as ISO 8601 text (a date, or a date and time) or as Unix seconds. */
+const dateFormat = 'must be a date such as 2026-11-22 or 2026-11-22T09:00:00+09:00, or Unix seconds.';
+
+/**
+ * Dates arrive as ISO 8601 text (a date, or a date and time) or as Unix seconds, read by dates.ts:
+ * 2026-02-30 is refused rather than rolled over into March, and instants outside the years
+ * 0001–9999 are refused rather than thrown on.
+ */
 function date(parameter: Extract<ParameterDefinition, { kind: 'date' }>, value: unknown): string | number {
   let time: number;
-  if (typeof value === 'number' && Number.isFinite(value)) time = value * 1000;
-  else if (typeof value === 'string' && isoDateText.test(value)) {
-    // A date and time without a zone is read as UTC, never as the server's local time.
-    const iso = value.replace(' ', 'T');
-    time = Date.parse(iso.includes('T') && !endsWithZone.test(iso) ? `${iso}Z` : iso);
-  } else return refuse('must be a date such as 2026-11-22 or 2026-11-22T09:00:00+09:00, or Unix seconds.');
-  if (Number.isNaN(time)) refuse('is not a valid date.');
+  if (typeof value === 'number') {
+    const fromSeconds = unixSecondsToTime(value);
+    if (fromSeconds === 'out-of-range') {
+      return refuse(`${dateProblemText['out-of-range']} (Unix seconds ${unixSecondsRange}).`);
+    }
+    time = fromSeconds;
+  } else if (typeof value === 'string') {
+    const parsed = parseIsoDateTime(value);
+    if (parsed === 'format') return refuse(dateFormat);
+    if (typeof parsed === 'string') return refuse(`${dateProblemText[parsed]}.`);
+    time = parsed.time;
+  } else return refuse(dateFormat);
   if (parameter.useAsUnixtime) return Math.floor(time / 1000);
   if (typeof value === 'string') return value;
   return new Date(time).toISOString();
 }
+
+const unixSecondsRange = `${earliestTimeMs / 1000} to ${Math.floor(latestTimeMs / 1000)}`;
 
 function item_(
   kind: 'text' | 'number',
@@ -240,6 +262,8 @@ function item_(
   if (kind === 'number' && (typeof value !== 'number' || !Number.isFinite(value))) {
     refuse(`item ${index} must be a finite number.`);
   }
+  const inexact = kind === 'number' ? numberProblem(value as number) : undefined;
+  if (inexact) refuse(`item ${index} is ${value}, which ${inexact}`);
   if (kind === 'text' && typeof value !== 'string') refuse(`item ${index} must be a string.`);
   if (kind === 'text') noNul(value as string, `item ${index} `);
   return value as string | number;

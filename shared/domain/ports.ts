@@ -122,6 +122,19 @@ export interface Store extends DefinitionReader, VersionStore, ReviewStore, Iden
 }
 
 /**
+ * Bytes too large for a store item (protosets of several MB), by key: S3 on AWS, files under the
+ * data directory in the embedded runtime. Keys are made by the domain from ids (no user text).
+ */
+export interface BlobStore {
+  /** Writes the whole object or nothing (no reader ever sees part of it). */
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  /** Undefined when there is no such object. */
+  get(key: string): Promise<Uint8Array | undefined>;
+  /** Deleting a missing object is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+/**
  * Files uploaded for one data source environment, kept as versions in the blob store
  * (a gRPC data source's protosets). Engines read them; the domain stores them.
  */
@@ -157,6 +170,20 @@ export interface ConnectionCheck {
   files?: DataSourceFiles;
 }
 
+/** What an action of a data source can call, for the console's pickers (e.g. a gRPC server's methods). */
+export interface Catalog {
+  entries: CatalogEntry[];
+}
+
+export interface CatalogEntry {
+  /** Unique within the catalog, e.g. "shop.v1.OrderService/GetOrder". */
+  id: string;
+  label: string;
+  description?: string;
+  /** Action fields to set when the entry is chosen, by name (e.g. service, method, request). */
+  fill: Record<string, unknown>;
+}
+
 export interface ConnectionCheckResult {
   ok: boolean;
   durationMs: number;
@@ -187,8 +214,10 @@ export interface ActionEngines {
   /** Whether the kind lets a data source name an authentication action. */
   allowsAuthAction(dataSourceKind: string): boolean;
   testConnection(dataSourceKind: string, check: ConnectionCheck): Promise<void>;
+  /** What actions of the data source can call; rejects with a DoguError when the kind has no catalog. */
+  catalog(dataSourceKind: string, check: ConnectionCheck): Promise<Catalog>;
   /** The files a data source of the kind keeps as versions (gRPC: protosets); undefined when none. */
-  fileKind(dataSourceKind: string): { name: string; maxBytes: number } | undefined;
+  fileKind(dataSourceKind: string): { name: string; maxBytes: number; pinField: string } | undefined;
   /** Parses an uploaded file of the kind; rejects with a DoguError naming what is wrong. */
   describeFile(dataSourceKind: string, bytes: Uint8Array): Promise<Record<string, unknown>>;
   close(): Promise<void>;

@@ -7,6 +7,7 @@ import { DoguError, type FieldError } from './errors.ts';
 import type { DataSource } from './model.ts';
 import { bindArguments } from './parameters.ts';
 import type { ActionEngines } from './ports.ts';
+import { textPatternProblem } from './text-pattern.ts';
 
 export const currentUserReferences = ['currentUser.id', 'currentUser.name', 'currentUser.email'];
 
@@ -51,11 +52,8 @@ export function validateAction(
       fail(`#/parameters/${i}/masterData`, `no master data list '${parameter.masterData}' in this project`);
     }
     if (parameter.kind === 'text' && parameter.pattern !== undefined) {
-      try {
-        new RegExp(parameter.pattern, 'u');
-      } catch {
-        fail(`#/parameters/${i}/pattern`, 'is not a valid regular expression');
-      }
+      const problem = textPatternProblem(parameter.pattern);
+      if (problem) fail(`#/parameters/${i}/pattern`, problem);
     }
   });
   checkDefaults(action, fail);

@@ -2,7 +2,8 @@
  * Action versions. Every save stores an immutable version (definition, author,
  * time, message). An environment runs the version published to it, or — if
  * nothing was ever published there — the latest version. Rolling back is
- * publishing an earlier version.
+ * publishing an earlier version. A version not published where it runs that reads secrets runs only
+ * by its author's right to manage secrets (draft-secrets.ts, decision 0026).
  */
 import type { ActionInput } from './definitions/action.ts';
 

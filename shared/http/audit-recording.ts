@@ -17,6 +17,8 @@ interface AuditedRoute {
   /** The path parameter naming the target; absent: read `targetFromBody` from the response. */
   targetParameter?: string;
   targetFromBody?: string;
+  /** Recorded under the deployment (account administration), not a project. */
+  deployment?: boolean;
 }
 
 const target = (event: string, targetType: string, targetParameter: string): AuditedRoute => ({
@@ -55,6 +57,13 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   putActionGroup: target('action_group.save', 'action_group', 'groupId'),
   deleteActionGroup: target('action_group.delete', 'action_group', 'groupId'),
   reorderActionGroup: target('action_group.reorder', 'action_group', 'groupId'),
+  // Uploaded files of data sources and upload tokens (the token's value is never in the body recorded)
+  uploadFileVersion: target('file_version.upload', 'data_source', 'dataSourceId'),
+  deleteFileVersion: target('file_version.delete', 'file_version', 'versionId'),
+  pinFileVersion: target('file_version.pin', 'data_source', 'dataSourceId'),
+  createUploadToken: { event: 'upload_token.create', targetType: 'upload_token', targetFromBody: 'id' },
+  rotateUploadToken: target('upload_token.rotate', 'upload_token', 'tokenId'),
+  revokeUploadToken: target('upload_token.revoke', 'upload_token', 'tokenId'),
   // Service accounts and trust policies
   createServiceAccount: {
     event: 'service_account.create',
@@ -73,10 +82,41 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   stopCronJob: target('cron_job.stop', 'cron_job', 'jobId'),
   resumeCronJob: target('cron_job.resume', 'cron_job', 'jobId'),
   retryCronRun: target('cron_job.retry_run', 'cron_job', 'jobId'),
+  runCronJobNow: target('cron_job.run_now', 'cron_job', 'jobId'),
+  // Accounts belong to no project: recorded in the deployment's own log (GET /api/v1/users/audit-log).
+  createUser: { event: 'account.create', targetType: 'user', targetFromBody: 'userId', deployment: true },
+  updateUser: { ...target('account.save', 'user', 'userId'), deployment: true },
+  inviteUser: { ...target('account.invite', 'user', 'userId'), deployment: true },
+  revokeUserSessions: { ...target('account.revoke_sessions', 'user', 'userId'), deployment: true },
+  changePassword: { event: 'account.change_password', targetType: 'user', deployment: true },
+  putSsoProvider: {
+    event: 'sso_provider.save',
+    targetType: 'sso_provider',
+    targetFromBody: 'issuer',
+    deployment: true,
+  },
+  deleteSsoProvider: { event: 'sso_provider.delete', targetType: 'sso_provider', deployment: true },
   createReservation: { event: 'reservation.create', targetType: 'reservation', targetFromBody: 'id' },
   cancelReservation: target('reservation.cancel', 'reservation', 'reservationId'),
   createBatch: target('batch.create', 'action', 'actionId'),
   retryBatch: target('batch.retry', 'batch', 'batchId'),
+  // Notifications
+  putNotificationNetworkPolicy: target('notification.network_policy', 'project', 'projectId'),
+  createNotificationTarget: {
+    event: 'notification_target.create',
+    targetType: 'notification_target',
+    targetFromBody: 'id',
+  },
+  putNotificationTarget: target('notification_target.save', 'notification_target', 'targetId'),
+  deleteNotificationTarget: target('notification_target.delete', 'notification_target', 'targetId'),
+  testNotificationTarget: target('notification_target.test', 'notification_target', 'targetId'),
+  createNotificationRule: {
+    event: 'notification_rule.create',
+    targetType: 'notification_rule',
+    targetFromBody: 'id',
+  },
+  putNotificationRule: target('notification_rule.save', 'notification_rule', 'ruleId'),
+  deleteNotificationRule: target('notification_rule.delete', 'notification_rule', 'ruleId'),
 };
 
 /** Routes that change nothing worth auditing although they are not GET. */
@@ -87,11 +127,20 @@ export const unauditedMutations: ReadonlySet<string> = new Set([
   'consoleLogout',
   'demoApiLogin',
   'notFound',
+  // Audited inside (event login, per project of the user); a failed sign-in is no change.
+  'passwordSignIn',
+  'passwordLogin',
+  'acceptInvitation',
   // Reads the schedule it is given; changes nothing.
   'previewCronSchedule',
   // Audited inside the use case (token.exchange): the path names no project, the matched policy does.
   'exchangeToken',
+  // Audited inside the use case (file_version.upload): the path names no project, the token does.
+  'uploadProtoset',
 ]);
+
+/** The audit log of the deployment itself (accounts, single sign-on): not a valid project id. */
+export const deploymentAuditLog = '_deployment';
 
 export const originOf = (event: APIGatewayProxyEventV2) => ({
   sourceIp: event.requestContext?.http?.sourceIp ?? '',
@@ -123,7 +172,7 @@ export async function recordAudit(
   },
 ): Promise<void> {
   const audited = auditedRoutes[input.route.name as RouteName];
-  const projectId = input.event.pathParameters?.projectId;
+  const projectId = audited?.deployment ? deploymentAuditLog : input.event.pathParameters?.projectId;
   // Without a verified caller or a project there is nobody and nowhere to record.
   if (!audited || !input.principal || !projectId) return;
   const { status } = input;
@@ -133,7 +182,9 @@ export async function recordAudit(
     status === 401 || status === 403 ? 'refused' : status < 400 ? 'succeeded' : 'failed';
   const targetId = audited.targetParameter
     ? input.event.pathParameters?.[audited.targetParameter]
-    : (input.body?.[audited.targetFromBody!] as string | undefined);
+    : audited.targetFromBody
+      ? (input.body?.[audited.targetFromBody] as string | undefined)
+      : input.principal.id;
   const details = detailsOf(input.route.name, status, input.body);
   const executionId = failedRun ? (failedRun as { id?: string }).id : undefined;
   const environmentId = input.event.pathParameters?.environmentId;

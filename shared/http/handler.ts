@@ -10,10 +10,12 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import { logger } from '../commons/logger.ts';
 import { badRequest, DoguError, forbidden, unauthorized } from '../domain/errors.ts';
+import { inexactNumbersIn } from '../domain/exact-numbers.ts';
 import { principalOfBearer } from '../domain/identity/access-tokens.ts';
 import type { Principal } from '../domain/model.ts';
 import { type Composition, type CoreServices, coreOnly, getServices } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
+import { checkPathParameters } from './path-parameters.ts';
 import { problemResponse, toDoguError } from './problem.ts';
 import { type Route, type RouteName, routeKeyOf, routeNamed } from './routes.ts';
 import { principalOfSession, sessionTokenOf } from './session-cookie.ts';
@@ -83,6 +85,7 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
       try {
         if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
         const { route, run } = target;
+        checkPathParameters(event.pathParameters ?? {});
         services = await getServices(composition);
         principal = await authenticate(route, event, services);
         const caller = principal;
@@ -127,18 +130,25 @@ async function authenticate(route: Route, event: APIGatewayProxyEventV2, service
     return undefined;
   }
   const header = event.headers.authorization ?? '';
-  if (!header) {
-    // The web console: its session cookie, with the CSRF check on changes (session-cookie.ts).
-    const session = sessionTokenOf(event);
-    if (session) return principalOfSession(session, event, services);
-  }
+  const session = header ? undefined : sessionTokenOf(event);
+  // The web console: its session cookie, with the CSRF check on changes (session-cookie.ts).
+  if (session) return stillAllowed(session, await principalOfSession(session, event, services), services);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized('An Authorization header with a Bearer token is required.');
-  return principalOfBearer(match[1]!, event.pathParameters?.projectId, {
+  const principal = await principalOfBearer(match[1]!, event.pathParameters?.projectId, {
     ...services.oidc,
     tokens: services.tokens,
     definitions: services.definitions,
   });
+  return stillAllowed(match[1]!, principal, services);
+}
+
+/** A user's token stops working when the account is disabled or its sessions were ended (user-access.ts). */
+async function stillAllowed(token: string, principal: Principal, services: CoreServices): Promise<Principal> {
+  if (principal.kind !== 'user') return principal;
+  const { claims } = await services.tokens.verifyWithClaims(token);
+  await services.accounts.access.check(principal, claims);
+  return principal;
 }
 
 const isLoopback = (ip: string) => ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
@@ -166,7 +176,23 @@ function parseJsonBody(event: APIGatewayProxyEventV2): Record<string, unknown> {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw badRequest('The body must be a JSON object.');
   }
+  refuseInexactNumbers(text);
   return parsed as Record<string, unknown>;
+}
+
+/** Decision 0025: a number that would not be kept exactly is refused here, for every body. */
+function refuseInexactNumbers(text: string): void {
+  const inexact = inexactNumbersIn(text);
+  if (inexact.length === 0) return;
+  const errors = inexact.map((n) => ({ pointer: `#${n.pointer}`, detail: `${n.literal} ${n.problem}` }));
+  const inArguments = inexact.every((n) => n.pointer.startsWith('/arguments/'));
+  throw new DoguError(
+    inArguments ? 'argument_invalid' : 'invalid_definition',
+    errors.length === 1
+      ? `${errors[0]!.pointer}: ${errors[0]!.detail}`
+      : `${errors.length} numbers would not be kept exactly: ${errors.map((e) => e.pointer).join(', ')}.`,
+    { errors },
+  );
 }
 
 function parseWith<T>(schema: z.ZodType<T>, body: unknown): T {

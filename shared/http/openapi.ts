@@ -24,67 +24,66 @@ import {
   projectInputSchema,
   projectSettingsSchema,
 } from '../domain/manage/projects.ts';
+import { networkPolicySchema, ruleInputSchema, targetInputSchema } from '../domain/notifications/input.ts';
 import { cronJobInputSchema, schedulePreviewSchema } from '../domain/scheduling/cron-job-input.ts';
 import { reservationInputSchema } from '../domain/scheduling/reservations.ts';
+import { accountOperations } from './openapi-accounts.ts';
+import {
+  connectionTestResult,
+  connectorKind,
+  execution,
+  list,
+  oauthError,
+  problem,
+} from './openapi-components.ts';
+import { errorResponsesOf } from './openapi-errors.ts';
+import type { OperationSpec } from './openapi-spec.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
-
-const problem = z
-  .object({
-    type: z.string(),
-    code: z.string(),
-    status: z.number().int(),
-    title: z.string(),
-    detail: z.string().optional(),
-    instance: z.string(),
-    errors: z.array(z.object({ pointer: z.string(), detail: z.string() })).optional(),
-  })
-  .meta({ id: 'Problem', description: 'RFC 9457 Problem Details' });
-
-const column = z.object({
-  name: z.string(),
-  type: z.enum(['string', 'number', 'boolean', 'bigint', 'json']),
-  media: z.enum(['image', 'video', 'pdf']).optional(),
-});
-const statementResult = z.object({
-  title: z.string(),
-  status: z.enum(['succeeded', 'failed']),
-  columns: z.array(column),
-  rows: z.array(z.record(z.string(), z.unknown())),
-  rowCount: z.number().int(),
-  messages: z.array(z.string()),
-  truncated: z.boolean().optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-});
-const execution = z
-  .object({
-    id: z.string(),
-    status: z.enum(['running', 'succeeded', 'failed', 'timed_out']),
-    projectId: z.string(),
-    environmentId: z.string(),
-    actionId: z.string(),
-    actionVersion: z.number().int(),
-    executedBy: z.object({ kind: z.enum(['user', 'service_account']), id: z.string(), email: z.string() }),
-    startedAt: z.string(),
-    finishedAt: z.string().nullable(),
-    durationMs: z.number().nullable(),
-    arguments: z.record(z.string(), z.unknown()),
-    error: z.object({ code: z.string(), message: z.string() }).optional(),
-    results: z.array(statementResult),
-  })
-  .meta({ id: 'Execution' });
 
 const dataSourceInput = dataSourceInputSchema.meta({ id: 'DataSourceInput' });
 const actionInput = actionInputSchema.meta({ id: 'ActionInput' });
 const valueBody = z.object({ value: z.string() }).meta({ id: 'ValueBody' });
 const decisionBody = z.object({ comment: z.string().optional() });
-const list = (item: z.ZodType) => z.object({ data: z.array(item) });
 
-interface OperationSpec {
-  summary: string;
-  body?: z.ZodType;
-  ok?: { status: '200' | '201' | '204'; schema?: z.ZodType };
-  contentTypes?: Record<string, z.ZodType>;
-}
+const fileVersion = z
+  .object({
+    id: z.string(),
+    dataSourceId: z.string(),
+    environmentId: z.string(),
+    fileKind: z.string().meta({ description: 'What the file is, e.g. protoset' }),
+    name: z.string().nullable(),
+    uploadedAt: z.string(),
+    size: z.number().int(),
+    sha256: z.string(),
+    description: z
+      .record(z.string(), z.unknown())
+      .meta({ description: "What the kind found in the file (a protoset's services)" }),
+    uploadedBy: z.object({
+      kind: z.enum(['user', 'service_account', 'upload_token']),
+      id: z.string(),
+      email: z.string().optional(),
+      name: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'FileVersion' });
+const uploadTokenView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().meta({ description: 'The first characters of the token, to tell tokens apart' }),
+    createdAt: z.string(),
+    createdBy: z.object({ id: z.string(), email: z.string() }),
+    rotatedAt: z.string().optional(),
+    lastUsedAt: z.string().nullable(),
+  })
+  .meta({ id: 'UploadToken' });
+const newUploadToken = uploadTokenView
+  .extend({ token: z.string().meta({ description: 'Shown only in this answer; stored hashed' }) })
+  .meta({ id: 'NewUploadToken' });
+const fileRouteErrors = {
+  '403': 'The caller may not manage data sources',
+  '404': 'No such project, data source, environment or version',
+};
 
 const operations: Partial<Record<RouteName, OperationSpec>> = {
   health: {
@@ -145,20 +144,126 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   deleteDataSource: { summary: 'Delete a data source no action uses', ok: { status: '204' } },
   testDataSourceConnection: {
     summary: "Try one environment's connection: ok and the time taken, or why it failed",
+    ok: { status: '200', schema: connectionTestResult },
+  },
+  listFileVersions: {
+    summary:
+      "A data source environment's uploaded file versions (newest first), the pinned and the active one",
     ok: {
       status: '200',
       schema: z
         .object({
-          ok: z.boolean(),
-          durationMs: z.number(),
-          error: z.object({ code: z.string(), message: z.string() }).optional(),
+          fileKind: z.object({ name: z.string(), maxBytes: z.number().int(), pinField: z.string() }),
+          pinnedVersionId: z.string().nullable(),
+          activeVersionId: z.string().nullable(),
+          data: z.array(fileVersion),
         })
-        .meta({ id: 'ConnectionTestResult' }),
+        .meta({ id: 'FileVersionList' }),
+    },
+    errors: { ...fileRouteErrors, '422': 'The kind of the data source keeps no files' },
+  },
+  uploadFileVersion: {
+    summary:
+      'Upload a file version from the console (JSON, the file base64-encoded); parsed before it is kept',
+    body: z.object({ name: z.string().nullish(), contentBase64: z.string() }),
+    ok: { status: '201', schema: fileVersion },
+    errors: {
+      ...fileRouteErrors,
+      '413': "The file is over the kind's size limit",
+      '415': 'The body is not application/json',
+      '422': 'Empty or corrupt file, bad name, or a kind that keeps no files',
+    },
+  },
+  deleteFileVersion: {
+    summary: 'Delete a file version (not the pinned one)',
+    ok: { status: '204' },
+    errors: { ...fileRouteErrors, '409': 'The version is pinned' },
+  },
+  pinFileVersion: {
+    summary: 'Pin a version for the environment (versionId), or follow the latest (null)',
+    body: z.object({ versionId: z.string().nullable() }),
+    ok: { status: '200', schema: z.object({ pinnedVersionId: z.string().nullable() }) },
+    errors: { ...fileRouteErrors, '422': 'Bad body, or a kind that keeps no files' },
+  },
+  listUploadTokens: {
+    summary: "The project's upload tokens (never the token itself)",
+    ok: { status: '200', schema: list(uploadTokenView) },
+    errors: { '403': 'The caller may not manage the project', '404': 'No such project' },
+  },
+  createUploadToken: {
+    summary: 'Create an upload token; the token is in this answer only',
+    body: z.object({ name: z.string() }),
+    ok: { status: '201', schema: newUploadToken },
+    errors: { '403': 'The caller may not manage the project', '404': 'No such project', '422': 'Bad name' },
+  },
+  rotateUploadToken: {
+    summary: 'Give an upload token a new value (the old one stops working); shown in this answer only',
+    ok: { status: '200', schema: newUploadToken },
+    errors: { '403': 'The caller may not manage the project', '404': 'No such project or token' },
+  },
+  revokeUploadToken: {
+    summary: 'Revoke an upload token',
+    ok: { status: '204' },
+    errors: { '403': 'The caller may not manage the project', '404': 'No such project or token' },
+  },
+  uploadProtoset: {
+    summary: "Upload a protoset version for a gRPC data source environment of the token's project (spec 4.3)",
+    uploadToken: true,
+    multipart: z.object({
+      params: z.string().meta({
+        description:
+          'JSON: {"environmentId": string, "resourceId": string (data source id), "name"?: string}',
+      }),
+      file: z
+        .string()
+        .meta({ format: 'binary', description: 'The protoset (FileDescriptorSet, with imports)' }),
+    }),
+    ok: {
+      status: '201',
+      schema: z
+        .object({
+          versionId: z.string(),
+          name: z.string().nullable(),
+          dataSourceId: z.string(),
+          environmentId: z.string(),
+          uploadedAt: z.string(),
+          size: z.number().int(),
+          sha256: z.string(),
+        })
+        .catchall(z.unknown())
+        .meta({ description: "Also what the kind found in the file, e.g. a protoset's services" }),
+    },
+    errors: {
+      '400': 'Malformed multipart body, or a missing file part',
+      '401': 'Missing, unknown, rotated or revoked upload token',
+      '404': "No such data source or environment in the token's project",
+      '413': "The file is over the kind's size limit",
+      '415': 'The body is not multipart/form-data',
+      '422': 'Bad params, empty or corrupt file, or a data source kind that keeps no files',
+    },
+  },
+  getDataSourceCatalog: {
+    summary:
+      'What actions of the data source can call in one environment (gRPC: unary methods with request templates); 400 for a kind without a catalog, 422 when the data source cannot be asked',
+    ok: {
+      status: '200',
+      schema: z
+        .object({
+          entries: z.array(
+            z.object({
+              id: z.string(),
+              label: z.string(),
+              description: z.string().optional(),
+              fill: z.record(z.string(), z.unknown()),
+            }),
+          ),
+        })
+        .meta({ id: 'DataSourceCatalog' }),
     },
   },
   listConnectorKinds: {
     summary: 'Every data-source kind with its form descriptor (en/ja labels, fields, secret fields)',
-    ok: { status: '200' },
+    ok: { status: '200', schema: list(connectorKind) },
   },
   listActions: { summary: 'List actions', ok: { status: '200', schema: list(actionInput) } },
   getAction: { summary: 'Read an action (ETag carries the version)', ok: { status: '200' } },
@@ -322,6 +427,45 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   deleteTrustPolicy: { summary: 'Delete a trust policy (its tokens stop working)', ok: { status: '204' } },
   listAuditLog: { summary: 'Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=)' },
   exportAuditLog: { summary: 'Download matching audit entries (?format=csv|json)' },
+  ...accountOperations,
+  // Notifications (docs/notifications.md)
+  getNotificationSettings: {
+    summary: 'Targets (secrets never returned, only hasSecret), rules and the private-network policy',
+  },
+  putNotificationNetworkPolicy: {
+    summary: 'Allow or refuse targets on loopback and private networks',
+    body: networkPolicySchema,
+  },
+  createNotificationTarget: {
+    summary: 'Add a webhook (HMAC-signed), Slack or e-mail target; secret fields are write-only',
+    body: targetInputSchema,
+    ok: { status: '201' },
+  },
+  putNotificationTarget: {
+    summary: 'Change a target; an omitted secret field keeps the stored one',
+    body: targetInputSchema,
+  },
+  deleteNotificationTarget: {
+    summary: 'Delete a target no rule uses',
+    ok: { status: '204' },
+  },
+  testNotificationTarget: {
+    summary: 'Send a test notification now (one attempt) and answer with its delivery',
+  },
+  createNotificationRule: {
+    summary: 'Notify targets of failure, recovery, time-out or reviews of an action, cron job or batches',
+    body: ruleInputSchema,
+    ok: { status: '201' },
+  },
+  putNotificationRule: {
+    summary: 'Replace a rule',
+    body: ruleInputSchema,
+  },
+  deleteNotificationRule: { summary: 'Delete a rule', ok: { status: '204' } },
+  listNotificationDeliveries: {
+    summary:
+      'The delivery log, newest first: target, event, attempts with status code or error (?limit=&cursor=)',
+  },
 };
 
 function operationOf(route: Route): ZodOpenApiOperationObject {
@@ -332,18 +476,37 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
   return {
     operationId: route.name,
     summary: spec.summary,
-    ...(route.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
+    // Public operations say so: an empty list overrides any default security.
+    security: spec.uploadToken ? [{ uploadToken: [] }] : route.auth === 'bearer' ? [{ bearer: [] }] : [],
     ...(names.length > 0
       ? { requestParams: { path: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } }
       : {}),
     ...(spec.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: spec.body } } } }
       : {}),
+    ...(spec.multipart
+      ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: spec.multipart } } } }
+      : {}),
     responses: {
       [ok.status]: {
         description: ok.status === '204' ? 'Done' : 'Success',
         ...(ok.schema ? { content: { 'application/json': { schema: ok.schema } } } : {}),
       },
+      ...errorResponsesOf(
+        route,
+        {
+          hasBody: spec.body !== undefined || spec.multipart !== undefined,
+          hasPathParameters: names.length > 0,
+        },
+        route.name === 'exchangeToken' ? { 'application/json': { schema: oauthError } } : problemContent,
+      ),
+      // What this operation's own refusals mean, where it says more than the shared ones.
+      ...Object.fromEntries(
+        Object.entries(spec.errors ?? {}).map(([status, description]) => [
+          status,
+          { description, content: problemContent },
+        ]),
+      ),
       default: { description: 'An error as Problem Details', content: problemContent },
     },
   };
@@ -364,7 +527,14 @@ export function openApiDocument() {
       description:
         'Public API (/public/v1) and management API (/api/v1). Errors are RFC 9457 Problem Details.',
     },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    // Relative: the document is served by the deployment it describes (API Gateway or `npm start`).
+    servers: [{ url: '/', description: 'This Dogu deployment' }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        uploadToken: { type: 'apiKey', in: 'header', name: 'X-Service-Grpc-Api-Access-Token' },
+      },
+    },
     paths,
   });
 }

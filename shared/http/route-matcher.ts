@@ -1,4 +1,5 @@
 /** Matches a method and path against the route table, as API Gateway does. */
+import { badRequest } from '../domain/errors.ts';
 import { type Route, routes } from './routes.ts';
 
 interface CompiledRoute {
@@ -37,7 +38,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
     if (!match) continue;
     const pathParameters: Record<string, string> = {};
     names.forEach((name, i) => {
-      pathParameters[name] = safeDecode(match[i + 1]!);
+      pathParameters[name] = decodePathParameter(name, match[i + 1]!);
     });
     return { route, pathParameters };
   }
@@ -51,10 +52,11 @@ export function allowedMethods(path: string, options: { includeLocalOnly: boolea
     .map((c) => c.route.method);
 }
 
-function safeDecode(segment: string): string {
+/** Decoded once, here, as API Gateway does; a broken escape (`%ZZ`) is the caller's error. */
+function decodePathParameter(name: string, segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    return segment;
+    throw badRequest(`The path parameter '${name}' is not valid percent-encoded UTF-8.`);
   }
 }

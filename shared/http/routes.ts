@@ -70,10 +70,18 @@ const serviceAccountRoute = routesOf('service-accounts', {
 const demoRoute = routesOf('demo-api', { auth: 'none', localOnly: true });
 const environmentPrefix = '/api/v1/projects/{projectId}/environments/{environmentId}';
 const cronRoute = routesOf('cron-jobs', { prefix: `${environmentPrefix}/cron-jobs` });
-// A retry runs the action at once: its own function, with the action engines (decision 0022).
-const cronRetryRoute = routesOf('cron-run-retry', { prefix: `${environmentPrefix}/cron-jobs` });
+// Run now and retry run the action at once: their own function, with the action engines (decision 0022).
+const cronNowRoute = routesOf('cron-run-now', { prefix: `${environmentPrefix}/cron-jobs` });
 const reservationRoute = routesOf('reservations', { prefix: `${environmentPrefix}/reservations` });
 const batchRoute = routesOf('batches', { prefix: environmentPrefix });
+const passwordRoute = routesOf('password-auth', { auth: 'none' });
+const accountRoute = routesOf('accounts');
+const ssoProviderRoute = routesOf('sso-provider');
+const notificationRoute = routesOf('notifications', { prefix: '/api/v1/projects/{projectId}/notifications' });
+const fileVersionRoute = routesOf('file-versions', {
+  prefix: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}',
+});
+const uploadTokenRoute = routesOf('projects', { prefix: '/api/v1/projects/{projectId}/upload-tokens' });
 
 export const routes = [
   { name: 'health', method: 'GET', path: '/healthz', handler: 'health', auth: 'none' },
@@ -118,7 +126,33 @@ export const routes = [
     method: 'POST',
     path: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/test-connection',
     // Its own function: testing connects with the kind's driver, which the management functions lack.
-    handler: 'test-connection',
+    handler: 'data-source-connection',
+    auth: 'bearer',
+  },
+  // Uploaded files (protoset versions) of a data source environment (docs/grpc.md, decision 0033).
+  fileVersionRoute('listFileVersions', 'GET', '/file-versions'),
+  fileVersionRoute('uploadFileVersion', 'POST', '/file-versions'),
+  fileVersionRoute('deleteFileVersion', 'DELETE', '/file-versions/{versionId}'),
+  fileVersionRoute('pinFileVersion', 'PUT', '/file-pin'),
+  // Upload tokens of a project (spec 4.3, decision 0034); the upload API itself (auth: the token).
+  uploadTokenRoute('listUploadTokens', 'GET', ''),
+  uploadTokenRoute('createUploadToken', 'POST', ''),
+  uploadTokenRoute('rotateUploadToken', 'POST', '/{tokenId}/rotate'),
+  uploadTokenRoute('revokeUploadToken', 'DELETE', '/{tokenId}'),
+  {
+    name: 'uploadProtoset',
+    method: 'POST',
+    path: '/v1/upload_protoset',
+    handler: 'upload-protoset',
+    auth: 'none',
+  },
+  // What actions of the data source can call (gRPC: its unary methods), for the console's pickers.
+  {
+    name: 'getDataSourceCatalog',
+    method: 'GET',
+    path: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/catalog',
+    // Reading the catalog connects through the kind's runtime, as a connection test does.
+    handler: 'data-source-connection',
     auth: 'bearer',
   },
   // Every data-source kind with its form descriptor (the console renders its forms from it).
@@ -228,7 +262,8 @@ export const routes = [
   cronRoute('stopCronJob', 'POST', '/{jobId}/stop'),
   cronRoute('resumeCronJob', 'POST', '/{jobId}/resume'),
   cronRoute('listCronRuns', 'GET', '/{jobId}/runs'),
-  cronRetryRoute('retryCronRun', 'POST', '/{jobId}/runs/{scheduledAt}/retry'),
+  cronNowRoute('retryCronRun', 'POST', '/{jobId}/runs/{scheduledAt}/retry'),
+  cronNowRoute('runCronJobNow', 'POST', '/{jobId}/run-now'),
   reservationRoute('listReservations', 'GET', ''),
   reservationRoute('createReservation', 'POST', ''),
   reservationRoute('getReservation', 'GET', '/{reservationId}'),
@@ -239,6 +274,17 @@ export const routes = [
   batchRoute('getBatch', 'GET', '/batches/{batchId}'),
   batchRoute('retryBatch', 'POST', '/batches/{batchId}/retry'),
   batchRoute('getBatchResults', 'GET', '/batches/{batchId}/results'),
+  // Notifications (docs/notifications.md): targets, rules, the delivery log and a test send.
+  notificationRoute('getNotificationSettings', 'GET', ''),
+  notificationRoute('putNotificationNetworkPolicy', 'PUT', '/network-policy'),
+  notificationRoute('createNotificationTarget', 'POST', '/targets'),
+  notificationRoute('putNotificationTarget', 'PUT', '/targets/{targetId}'),
+  notificationRoute('deleteNotificationTarget', 'DELETE', '/targets/{targetId}'),
+  notificationRoute('testNotificationTarget', 'POST', '/targets/{targetId}/test'),
+  notificationRoute('createNotificationRule', 'POST', '/rules'),
+  notificationRoute('putNotificationRule', 'PUT', '/rules/{ruleId}'),
+  notificationRoute('deleteNotificationRule', 'DELETE', '/rules/{ruleId}'),
+  notificationRoute('listNotificationDeliveries', 'GET', '/deliveries'),
   // SSO login (docs/decisions/0014): the CLI exchanges an ID token of the IdP; the console uses code + PKCE.
   { name: 'loginConfig', method: 'GET', path: '/public/v1/login/config', handler: 'sso-login', auth: 'none' },
   { name: 'oidcLogin', method: 'POST', path: '/public/v1/login/oidc', handler: 'sso-login', auth: 'none' },
@@ -246,6 +292,22 @@ export const routes = [
   { name: 'consoleCallback', method: 'GET', path: '/auth/callback', handler: 'console-auth', auth: 'none' },
   { name: 'consoleSession', method: 'GET', path: '/auth/session', handler: 'console-auth', auth: 'bearer' },
   { name: 'consoleLogout', method: 'POST', path: '/auth/logout', handler: 'console-auth', auth: 'bearer' },
+  // Accounts (docs/accounts.md): password sign-in, invitations, administration of people's accounts.
+  passwordRoute('passwordSignIn', 'POST', '/auth/sign-in'),
+  passwordRoute('passwordLogin', 'POST', '/public/v1/login/password'),
+  passwordRoute('getInvitation', 'GET', '/auth/invitations/{token}'),
+  passwordRoute('acceptInvitation', 'POST', '/auth/invitations/{token}/accept'),
+  accountRoute('listUsers', 'GET', '/api/v1/users'),
+  accountRoute('createUser', 'POST', '/api/v1/users'),
+  accountRoute('getUser', 'GET', '/api/v1/users/{userId}'),
+  accountRoute('updateUser', 'PATCH', '/api/v1/users/{userId}'),
+  accountRoute('inviteUser', 'POST', '/api/v1/users/{userId}/invitation'),
+  accountRoute('revokeUserSessions', 'POST', '/api/v1/users/{userId}/revoke-sessions'),
+  accountRoute('changePassword', 'POST', '/api/v1/me/password'),
+  accountRoute('listAccountAuditLog', 'GET', '/api/v1/account-audit-log'),
+  ssoProviderRoute('getSsoProvider', 'GET', '/api/v1/sso-provider'),
+  ssoProviderRoute('putSsoProvider', 'PUT', '/api/v1/sso-provider'),
+  ssoProviderRoute('deleteSsoProvider', 'DELETE', '/api/v1/sso-provider'),
   {
     name: 'localLogin',
     method: 'POST',

@@ -4,9 +4,11 @@
  */
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createAccountServices } from '../adapters/auth/account-services.ts';
 import { TokenService } from '../adapters/auth/token-service.ts';
 import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
+import { DynamoDbAccountStore } from '../adapters/dynamodb/dynamodb-account-store.ts';
 import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
@@ -21,7 +23,7 @@ export function requiredEnv(name: string): string {
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
-/** One DynamoDB client per container, shared by the store, the audit log and the scheduling store. */
+/** One DynamoDB client per container, shared by the core and every group's store. */
 export function sharedDocumentClient(): DynamoDBDocumentClient {
   documentClient ??= createDocumentClient();
   return documentClient;
@@ -50,5 +52,11 @@ export async function createAwsCore(): Promise<CoreServices> {
       maxJobExecutionMs: Math.min(Number(process.env.DOGU_MAX_JOB_EXECUTION_MS ?? 14 * 60_000), 30 * 60_000),
     },
     oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
+    // Every handler checks the caller's account (disabled users are refused everywhere within this
+    // time, as other containers change accounts too).
+    accounts: createAccountServices(
+      new DynamoDbAccountStore(sharedDocumentClient(), tableName),
+      Number(process.env.DOGU_USER_CACHE_MS ?? 5_000),
+    ),
   };
 }

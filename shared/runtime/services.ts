@@ -7,9 +7,12 @@
  * so a missing group fails locally exactly as it would on AWS.
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
+import type { AccountServices } from '../domain/accounts/deps.ts';
 import type { AuditLog } from '../domain/audit.ts';
+import type { FileStorage } from '../domain/files/model.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
+import type { NotificationCenter } from '../domain/notifications/center.ts';
 import type { ActionEngines, Clock, DefinitionReader, IdGenerator, Store } from '../domain/ports.ts';
 import type { SchedulingDeps } from '../domain/scheduling/deps.ts';
 import type { JobRunner, Scheduler, SchedulingStore } from '../domain/scheduling/ports.ts';
@@ -38,6 +41,8 @@ export interface CoreServices {
   settings: RuntimeSettings;
   /** Token exchange and service-account access tokens (docs/decisions/0013). */
   oidc: OidcServices;
+  /** People's accounts: passwords, invitations, disabling, sessions (docs/accounts.md). */
+  accounts: AccountServices;
 }
 
 export interface Services extends CoreServices {
@@ -52,6 +57,10 @@ export interface Services extends CoreServices {
   scheduler: Scheduler;
   /** Runs long work: Step Functions on AWS, in-process locally. */
   jobs: JobRunner;
+  /** Notification targets, rules and deliveries with retries (docs/notifications.md). */
+  notifications: NotificationCenter;
+  /** Uploaded data-source files (protosets): blobs (S3 / data directory), versions, upload tokens. */
+  files: FileStorage;
 }
 
 export const coreServiceKeys = [
@@ -63,6 +72,7 @@ export const coreServiceKeys = [
   'ids',
   'settings',
   'oidc',
+  'accounts',
 ] as const satisfies readonly (keyof CoreServices)[];
 
 /** Services a function may compose beside the core ones (one module each in shared/runtime/groups/). */
@@ -70,8 +80,11 @@ export interface ServiceGroup<T extends object> {
   name: string;
   /** The group out of services provided whole (embedded runtime, tests). */
   pick(services: Services): T;
-  /** Builds the group on AWS, once per container; SDK clients come in by dynamic import. */
-  createOnAws(core: CoreServices): Promise<T>;
+  /**
+   * Builds the group on AWS, once per container; SDK clients come in by dynamic import. `use`
+   * gives another group, built once for every group and handler that needs it.
+   */
+  createOnAws(core: CoreServices, use: <G extends object>(group: ServiceGroup<G>) => Promise<G>): Promise<T>;
 }
 
 /** The services one function uses: the core ones and its groups. `S` is what its handlers see. */
@@ -151,16 +164,15 @@ async function composeOnAws(composition: Composition<CoreServices>): Promise<Cor
     });
   }
   const core = await awsCore;
-  const groups = await Promise.all(
-    composition.groups.map((group) => {
-      let built = awsGroups.get(group.name);
-      if (!built) {
-        built = group.createOnAws(core);
-        built.catch(() => awsGroups.delete(group.name));
-        awsGroups.set(group.name, built);
-      }
-      return built;
-    }),
-  );
+  const use = <G extends object>(group: ServiceGroup<G>): Promise<G> => {
+    let built = awsGroups.get(group.name) as Promise<G> | undefined;
+    if (!built) {
+      built = group.createOnAws(core, use);
+      built.catch(() => awsGroups.delete(group.name));
+      awsGroups.set(group.name, built);
+    }
+    return built;
+  };
+  const groups = await Promise.all(composition.groups.map(use));
   return Object.assign({}, core, ...groups);
 }

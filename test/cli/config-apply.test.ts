@@ -341,6 +341,7 @@ describe('export', () => {
     expect(ids(config.dataSources)).toEqual([
       'crm-api',
       'demo-api',
+      'demo-grpc',
       'demo-postgres',
       'shop-db',
       'warehouse-db',

@@ -48,8 +48,12 @@ describe('the published JSON Schema', () => {
     expect(Object.keys(schema.$defs).sort()).toEqual([
       'Action',
       'ActionGroup',
+      'Choice',
       'CronJob',
       'DataSource',
+      'GrpcActionInput',
+      'GrpcConnection',
+      'HttpActionInput',
       'HttpBody',
       'HttpConnection',
       'KeyValueList',
@@ -58,6 +62,7 @@ describe('the published JSON Schema', () => {
       'Parameter',
       'Schedule',
       'SecretReference',
+      'SqlActionInput',
       'SqlConnection',
       'UserGroup',
     ]);
@@ -162,7 +167,7 @@ actions:
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http\n`,
+        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc\n`,
       );
       expect(result.stdout).toBe('');
     } finally {

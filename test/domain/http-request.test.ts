@@ -112,6 +112,29 @@ describe('buildHttpCall: URL', () => {
     );
   });
 
+  it.each([
+    '/../admin',
+    '/items/../../admin',
+    '/%2e%2e/admin',
+    '/%2E%2e/admin',
+    '/.%2e/admin',
+    '/./admin',
+    '/items/..\\..\\admin',
+    '..',
+  ])('refuses an action path %j that would leave the base path', (path) => {
+    const error = failure(() =>
+      build({ path }, { connection: { url: 'https://api.example.com/v1/tenant-a' } }),
+    );
+    expect(error.code).toBe('bad_request');
+    expect(error.message).toMatch(/^The action path must not contain '\.' or '\.\.' segments/);
+  });
+
+  it('keeps dots that are not whole segments', () => {
+    expect(
+      build({ path: '/files/a..b/.well-known/x.json' }, { connection: { url: 'https://h/v1' } }).url,
+    ).toBe('https://h/v1/files/a..b/.well-known/x.json');
+  });
+
   it('sends query parameters in order, templated and encoded, keeping repeated keys', () => {
     const call = build({
       path: '/search',

@@ -137,7 +137,7 @@ describe('bindArguments: refusals name the parameter and the rule', () => {
     ['max', { name: 'p', kind: 'number', max: 10 }, 11, "'p' must be at most 10."],
     ['boolean', { name: 'p', kind: 'boolean' }, 'true', "'p' must be true or false."],
     ['date', { name: 'p', kind: 'date' }, 'next tuesday', "'p' must be a date"],
-    ['impossible date', { name: 'p', kind: 'date' }, '2026-13-45', "'p' is not a valid date."],
+    ['impossible date', { name: 'p', kind: 'date' }, '2026-13-45', "'p' is not a valid date"],
     ['array', { name: 'p', kind: 'array', itemKind: 'number', format: 'sql' }, 'x', "'p' must be an array."],
     [
       'array item',
@@ -192,5 +192,67 @@ describe('bindArguments: refusals name the parameter and the rule', () => {
       { a: 1, b: 'x', c: true },
     );
     expect(errors?.map((e) => e.pointer).sort()).toEqual(['#/arguments/a', '#/arguments/b', '#/arguments/c']);
+  });
+});
+
+describe('bindArguments: dates that do not exist are refused, not rolled over (dates.ts)', () => {
+  const day: ParameterDefinition = { name: 'd', kind: 'date' };
+  const unix: ParameterDefinition = { name: 'd', kind: 'date', useAsUnixtime: true };
+  it.each<[string, unknown]>([
+    ['30 February', '2026-02-30'],
+    ['29 February of a common year', '2026-02-29'],
+    ['31 April', '2026-04-31T10:00:00Z'],
+    ['hour 24', '2026-11-22T24:00:00Z'],
+    ['minute 60', '2026-11-22T09:60'],
+    ['offset hour 24', '2026-11-22T09:00:00+24:00'],
+    ['month 0', '2026-00-10'],
+  ])('%s', (_name, value) => {
+    expect(one(day, value)).toBe("'d' is not a valid date: no such day or time on the calendar.");
+    expect(one(unix, value)).toBe("'d' is not a valid date: no such day or time on the calendar.");
+  });
+
+  it('keeps real dates, leap days included', () => {
+    expect(bind([day], { d: '2028-02-29' })).toEqual({ d: '2028-02-29' });
+    expect(bind([unix], { d: '2026-11-22T09:00:00+09:00' })).toEqual({ d: 1_795_305_600 });
+    expect(bind([unix], { d: '2026-11-22 00:00' })).toEqual({ d: 1_795_305_600 });
+  });
+
+  it('refuses Unix seconds outside the years 0001–9999 with a 4xx, where toISOString() threw', () => {
+    for (const seconds of [1e20, -1e20, 8.64e12 + 1, 253_402_300_800]) {
+      expect(one(day, seconds)).toMatch(/^'d' must lie between the years 0001 and 9999 \(Unix seconds /);
+      expect(one(unix, seconds)).toMatch(/^'d' must lie between the years 0001 and 9999/);
+    }
+    expect(bind([day], { d: 253_402_300_799 })).toEqual({ d: '9999-12-31T23:59:59.000Z' });
+  });
+});
+
+describe('bindArguments: patterns run on a linear-time matcher (docs/decisions/0027)', () => {
+  const words: ParameterDefinition = { name: 'w', kind: 'text', pattern: '(\\w+\\s?)*' };
+  it('answers the catastrophic-backtracking case at once and still matches what it should', () => {
+    const started = performance.now();
+    expect(one(words, `${'a'.repeat(26)}!`)).toBe("'w' must match the pattern (\\w+\\s?)*.");
+    // A backtracking matcher needs about half a second here, and three times more per two characters.
+    expect(performance.now() - started).toBeLessThan(250);
+    expect(bind([words], { w: 'two words' })).toEqual({ w: 'two words' });
+  });
+
+  it('matches the whole value, by code point', () => {
+    const code: ParameterDefinition = { name: 'c', kind: 'text', pattern: '[A-Z]{3}|\\p{Han}+' };
+    expect(bind([code], { c: 'ABC' })).toEqual({ c: 'ABC' });
+    expect(bind([code], { c: '日本' })).toEqual({ c: '日本' });
+    expect(one(code, 'ABCD')).toBe("'c' must match the pattern [A-Z]{3}|\\p{Han}+.");
+  });
+
+  it('refuses a value longer than a pattern is checked against', () => {
+    expect(one(words, 'a'.repeat(10_001))).toBe(
+      "'w' is longer than 10000 characters, the most a pattern is checked against.",
+    );
+  });
+
+  it('refuses to run a stored pattern RE2 cannot read, as a definition problem', () => {
+    const stored: ParameterDefinition = { name: 'b', kind: 'text', pattern: '(a)\\1' };
+    expect(() => bind([stored], { b: 'aa' })).toThrow(
+      expect.objectContaining({ code: 'invalid_definition' }) as unknown as Error,
+    );
   });
 });

@@ -119,7 +119,10 @@ describe('validateAction', () => {
     expect(problems(action)).toEqual(
       expect.arrayContaining([
         { pointer: '#/parameters/1/name', detail: "'a' is used by two parameters" },
-        { pointer: '#/parameters/0/pattern', detail: 'is not a valid regular expression' },
+        {
+          pointer: '#/parameters/0/pattern',
+          detail: expect.stringMatching(/^is not a valid regular expression \(missing closing \)/),
+        },
         { pointer: '#/parameters/2/default', detail: "'n' must be at least 5." },
       ]),
     );
@@ -149,5 +152,40 @@ describe('validateAction', () => {
         .map((p) => p.pointer)
         .sort(),
     ).toEqual(['#/body/type', '#/parameters/0/format']);
+  });
+});
+
+describe('validateAction: text patterns (docs/decisions/0027)', () => {
+  it('refuses, naming the field, patterns the linear-time matcher cannot run and over-long patterns', () => {
+    const action = sql({
+      parameters: [
+        { name: 'backreference', kind: 'text', pattern: '(a)\\1' },
+        { name: 'lookahead', kind: 'text', pattern: '(?=a)a' },
+        { name: 'long', kind: 'text', pattern: 'a'.repeat(1001) },
+        { name: 'fine', kind: 'text', pattern: '(\\w+\\s?)*' },
+      ],
+    });
+    const found = problems(action);
+    expect(found.map((p) => p.pointer)).toEqual([
+      '#/parameters/0/pattern',
+      '#/parameters/1/pattern',
+      '#/parameters/2/pattern',
+    ]);
+    expect(found[0]!.detail).toMatch(/invalid escape sequence: `\\1`.*no backreferences/);
+    expect(found[1]!.detail).toMatch(/unsupported Perl syntax: `\(\?=`.*lookaround/);
+    expect(found[2]!.detail).toBe('is longer than 1000 characters');
+  });
+});
+
+describe('validateAction: HTTP action paths stay under the data source URL', () => {
+  it('refuses a path with a dot segment when the action is saved, naming #/path', () => {
+    for (const path of ['/v1/../admin', '/%2e%2e/admin']) {
+      expect(problems(http({ method: 'GET', path }))).toEqual([
+        {
+          pointer: '#/path',
+          detail: expect.stringMatching(/^must not contain '\.' or '\.\.' segments/),
+        },
+      ]);
+    }
   });
 });

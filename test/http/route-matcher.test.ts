@@ -48,9 +48,17 @@ describe('matchRoute', () => {
     expect(allowedMethods('/local/v1/login', { includeLocalOnly: false })).toEqual([]);
   });
 
-  it('keeps a malformed escape as it is rather than failing', () => {
-    expect(
-      matchRoute('GET', '/public/v1/projects/%E0/environments/e/executions/x').pathParameters.projectId,
-    ).toBe('%E0');
+  it("refuses a malformed escape as the caller's error (400 naming the parameter), not later as a 500", () => {
+    const refusal = (() => {
+      try {
+        matchRoute('GET', '/public/v1/projects/%E0/environments/e/executions/x');
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toMatchObject({
+      code: 'bad_request',
+      message: "The path parameter 'projectId' is not valid percent-encoded UTF-8.",
+    });
   });
 });

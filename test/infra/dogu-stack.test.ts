@@ -147,6 +147,82 @@ describe('DynamoDB table', () => {
   });
 });
 
+/** The blob store's bucket (the console hosting has a bucket of its own). */
+function blobBucket(template: Template): [string, Resource] {
+  const found = resourcesOf(template, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('Blobs'));
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+/** Which handlers may touch the blob bucket, and how (decision 0033). */
+const blobWriters = new Set(['data-sources', 'file-versions', 'upload-protoset']);
+/** The functions that run actions or test connections (decision 0022): an engine may read files. */
+const blobReaders = new Set(['execute-action', 'review-requests', 'cron-run-now', 'data-source-connection']);
+
+describe('blob bucket', () => {
+  it('is private, encrypted, TLS-only and retained in every stage', () => {
+    for (const template of [prodTemplate, devTemplate]) {
+      const [bucketId, bucket] = blobBucket(template);
+      expect(bucket.DeletionPolicy).toBe('Retain');
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(field(bucket, 'Properties', 'BucketEncryption', 'ServerSideEncryptionConfiguration', 0)).toEqual(
+        {
+          ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' },
+        },
+      );
+      const [, policy] = resourcesOf(template, 'AWS::S3::BucketPolicy').find(([id]) =>
+        id.startsWith('Blobs'),
+      )!;
+      expect(field(policy, 'Properties', 'Bucket')).toEqual({ Ref: bucketId });
+      const denyInsecure = (field(policy, 'Properties', 'PolicyDocument', 'Statement') as Statement[]).find(
+        (s) => s.Effect === 'Deny',
+      );
+      expect(denyInsecure).toMatchObject({
+        Action: 's3:*',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      });
+    }
+  });
+
+  it('is granted to the functions that need it only: writers put and delete, action runners read', () => {
+    const [bucketId] = blobBucket(prodTemplate);
+    const policies = resourcesOf(prodTemplate, 'AWS::IAM::Policy');
+    const s3ActionsOf = (fn: Resource) => {
+      const roleId = field(fn, 'Properties', 'Role', 'Fn::GetAtt', 0);
+      return policies
+        .filter(([, policy]) => isDeepStrictEqual(policy.Properties.Roles, [{ Ref: roleId }]))
+        .flatMap(([, policy]) => field(policy, 'Properties', 'PolicyDocument', 'Statement') as Statement[])
+        .filter((s) => JSON.stringify(s.Resource).includes(bucketId))
+        .flatMap((s) => [s.Action].flat());
+    };
+    for (const handler of expectedHandlers) {
+      const actions = s3ActionsOf(functionOf(handler));
+      if (blobWriters.has(handler)) {
+        expect(actions, handler).toEqual(
+          expect.arrayContaining(['s3:GetObject*', 's3:PutObject', 's3:DeleteObject*']),
+        );
+      } else if (blobReaders.has(handler)) {
+        expect(actions, handler).toContain('s3:GetObject*');
+        expect(
+          actions.filter((a) => a.startsWith('s3:Put') || a.startsWith('s3:Delete')),
+          handler,
+        ).toEqual([]);
+      } else {
+        expect(actions, handler).toEqual([]);
+      }
+    }
+    for (const worker of production.scheduling.actionRunners) {
+      const id = production.getLogicalId(worker.node.defaultChild as CfnFunction);
+      expect(s3ActionsOf(resourceById(prodTemplate, id))).toContain('s3:GetObject*');
+    }
+  });
+});
+
 describe('signing key secret', () => {
   it('is a generated 64-character key without punctuation, stored as the plain SecretString', () => {
     const [, secret] = signingKeySecret(prodTemplate);
@@ -184,17 +260,29 @@ describe('HTTP API', () => {
     }
   });
 
-  it('lets this API invoke each function, with one permission per function', () => {
-    const [apiId] = onlyResource(prodTemplate, 'AWS::ApiGatewayV2::Api');
+  it('invokes every function with one role that may invoke exactly these functions', () => {
+    const integrations = resourcesOf(prodTemplate, 'AWS::ApiGatewayV2::Integration');
+    const roles = new Set(
+      integrations.map(([, i]) => field(i, 'Properties', 'CredentialsArn', 'Fn::GetAtt', 0)),
+    );
+    expect(roles.size).toBe(1);
+    const roleId = [...roles][0] as string;
+    const role = resourceById(prodTemplate, roleId);
+    expect(JSON.stringify(role.Properties.AssumeRolePolicyDocument)).toContain('apigateway.amazonaws.com');
+    // CDK moves what does not fit the role's inline policy into managed overflow policies.
+    const policies = JSON.stringify(
+      [
+        ...resourcesOf(prodTemplate, 'AWS::IAM::Policy'),
+        ...resourcesOf(prodTemplate, 'AWS::IAM::ManagedPolicy'),
+      ].filter(([, p]) => isDeepStrictEqual(p.Properties.Roles, [{ Ref: roleId }])),
+    );
+    expect(policies).toContain('lambda:InvokeFunction');
+    for (const handler of expectedHandlers) expect(policies, handler).toContain(`"${functionIdOf(handler)}"`);
+    // No resource-based permission per route or function any more.
     const permissions = resourcesOf(prodTemplate, 'AWS::Lambda::Permission').filter(
       ([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com',
     );
-    const invokers = permissions.map(([, p]) => field(p, 'Properties', 'FunctionName', 'Fn::GetAtt', 0));
-    expect(invokers.sort()).toEqual(expectedHandlers.map(functionIdOf).sort());
-    for (const [, permission] of permissions) {
-      // Any stage, method and path of this API (so the $default route too), and no other API.
-      expect(JSON.stringify(permission.Properties.SourceArn)).toContain(`{"Ref":"${apiId}"},"/*"`);
-    }
+    expect(permissions).toEqual([]);
   });
 
   it('has one integration per function, shared by all its routes', () => {
@@ -241,7 +329,7 @@ describe('Lambda functions', () => {
       expect(fn.Properties.Handler).toBe('index.handler');
       // API Gateway waits 30 s: executions are cut at 28 s, the function may live 35 s to answer.
       expect(fn.Properties.Timeout).toBe(
-        ['execute-action', 'test-connection', 'cron-run-retry'].includes(handler) ? 35 : 10,
+        ['execute-action', 'data-source-connection', 'cron-run-now'].includes(handler) ? 35 : 10,
       );
       expect(fn.Metadata?.['aws:asset:is-bundled']).toBe(true);
       expect(field(fn, 'Properties', 'Environment', 'Variables')).toEqual({
@@ -258,6 +346,10 @@ describe('Lambda functions', () => {
         NODE_OPTIONS: '--enable-source-maps',
         // Scheduling adapters (asserted in detail by test/infra/scheduling.test.ts).
         ...Object.fromEntries(Object.values(schedulingEnv).map((name) => [name, expect.anything()])),
+        // Only functions that keep uploaded files or run actions know the blob bucket.
+        ...(blobWriters.has(handler) || blobReaders.has(handler)
+          ? { DOGU_BLOB_BUCKET: { Ref: blobBucket(prodTemplate)[0] } }
+          : {}),
       });
     }
   });
@@ -274,16 +366,16 @@ describe('Lambda functions', () => {
     expect(logGroup.Properties.RetentionInDays).toBe(30);
     expect(logGroup.DeletionPolicy).toBe('Retain');
     const devLogGroups = resourcesOf(devTemplate, 'AWS::Logs::LogGroup');
-    // Plus one for each of the four scheduling workers (infra/scheduling.ts).
-    expect(devLogGroups).toHaveLength(1 + 4);
+    // Plus one for each of the five workers of infra/scheduling.ts (four scheduling, one notification drain).
+    expect(devLogGroups).toHaveLength(1 + 5);
     for (const [, group] of devLogGroups) expect(group.DeletionPolicy).toBe('Delete');
   });
 
-  it('share one role', () => {
+  it('share three roles, which differ only in the uploaded-files bucket', () => {
     const roles = new Set(
       expectedHandlers.map((handler) => field(functionOf(handler), 'Properties', 'Role', 'Fn::GetAtt', 0)),
     );
-    expect(roles.size).toBe(1);
+    expect(roles.size).toBe(3);
   });
 
   it('may read and write the table (with its key) and read the signing key, on named resources only', () => {
@@ -318,18 +410,20 @@ describe('Lambda functions', () => {
       const wildcardActions = statements
         .filter((s) => [s.Resource].flat().includes('*'))
         .flatMap((s) => [s.Action].flat());
-      expect(wildcardActions).toEqual(['scheduler:ListSchedules']);
+      // And SES's SendEmail, whose sender identity is configured at deploy time (docs/notifications.md).
+      expect(wildcardActions.sort()).toEqual(['scheduler:ListSchedules', 'ses:SendEmail']);
     }
   });
 });
 
 /**
  * The JavaScript a function loads (entry and chunks; source maps are read only for stack traces).
- * Limits of docs/decisions/0022: a function that runs no action carries no driver and stays small.
+ * Limits of docs/decisions/0022: a function that runs no action carries no driver and stays within
+ * 1 MiB.
  */
-const nonActionLimitBytes = 1_000_000;
-/** Action functions carry every kind's runtime as lazy chunks; the limit keeps an eye on them. */
-const actionLimitBytes = 2_500_000;
+const nonActionLimitBytes = 1024 * 1024;
+/** Action functions carry every kind's runtime as lazy chunks (3 MiB); the limit keeps an eye on them. */
+const actionLimitBytes = 3 * 1024 * 1024;
 
 describe('function bundles', () => {
   const bundleOf = (handler: string) => {
@@ -392,7 +486,7 @@ describe('function bundles', () => {
 
   it('give functions that run actions one lazy chunk per kind, within their limit', () => {
     const action = expectedHandlers.filter(runsActions);
-    expect(action).toEqual(expect.arrayContaining(['execute-action', 'test-connection']));
+    expect(action).toEqual(expect.arrayContaining(['execute-action', 'data-source-connection']));
     const bundles = [
       ...action.map((handler) => [handler, bundleOf(handler)] as const),
       ...workers.filter((w) => w !== 'finish-batch').map((w) => [w, workerBundle(w)] as const),
@@ -409,11 +503,11 @@ describe('function bundles', () => {
 const resourceBudget = 300;
 
 describe('resource budget', () => {
-  it('stays under 300 resources: one per route, three per function, the rest fixed', () => {
+  it('stays under 300 resources: one per route, two per function, the rest fixed', () => {
     const resources = Object.keys(prodTemplate.toJSON().Resources).length;
     expect(resources).toBeLessThan(resourceBudget);
-    // Function, its integration and its invoke permission per handler; the route per entry.
-    const perRouteAndHandler = deployable.length + 3 * expectedHandlers.length;
-    expect(resources - perRouteAndHandler, 'fixed resources').toBeLessThanOrEqual(60);
+    // The function and its integration per handler; the route per entry.
+    const perRouteAndHandler = deployable.length + 2 * expectedHandlers.length;
+    expect(resources - perRouteAndHandler, 'fixed resources').toBeLessThanOrEqual(70);
   });
 });

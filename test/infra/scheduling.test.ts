@@ -324,12 +324,32 @@ describe('API Lambdas', () => {
       // IAM has no resource type for ListSchedules: '*' is the only form, and it lists names only.
       expect(allows(statements, 'scheduler:ListSchedules', '*')).toBe(true);
       const wildcard = statements.filter((s) => [s.Resource].flat().includes('*'));
-      expect(wildcard.flatMap((s) => [s.Action].flat())).toEqual(['scheduler:ListSchedules']);
+      // SendEmail on '*' too: the sender identity is configured at deploy time (docs/notifications.md).
+      expect(wildcard.flatMap((s) => [s.Action].flat()).sort()).toEqual([
+        'scheduler:ListSchedules',
+        'ses:SendEmail',
+      ]);
       expect(allows(statements, 'iam:PassRole', arnOf(stack.scheduling.schedulerRole))).toBe(true);
       expect(
         allows(statements, 'states:StartExecution', { Ref: idOf(stack.scheduling.asyncExecutions) }),
       ).toBe(true);
       expect(allows(statements, 'states:StartExecution', { Ref: idOf(stack.scheduling.batches) })).toBe(true);
+    }
+  });
+});
+
+describe('notification deliveries (decision 0031)', () => {
+  it('a rule invokes the drain worker every minute, and functions may send e-mail through SES', () => {
+    const worker = stack.scheduling.notificationDeliveries;
+    const rules = Object.values(resources()).filter((r) => r.Type === 'AWS::Events::Rule');
+    const rule = rules.find((r) =>
+      (r.Properties.Targets as { Arn: unknown }[]).some((target) =>
+        isDeepStrictEqual(target.Arn, arnOf(worker)),
+      ),
+    );
+    expect(rule?.Properties.ScheduleExpression).toBe('rate(1 minute)');
+    for (const fn of [worker, stack.scheduling.scheduledRun]) {
+      expect(allows(statementsOfRole(roleIdOf(fn)), 'ses:SendEmail', '*')).toBe(true);
     }
   });
 });

@@ -4,7 +4,7 @@
  * HTTP data source with its authentication action work offline.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoHttpActions, demoSqlActions } from '../../local/demo-definitions.ts';
+import { demoGrpcActions, demoHttpActions, demoSqlActions } from '../../local/demo-definitions.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { apiClient } from '../support/api.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('the demo', () => {
-  it.each([...demoSqlActions, ...demoHttpActions].map((a) => [a.id, a] as const))(
+  it.each([...demoSqlActions, ...demoHttpActions, ...demoGrpcActions].map((a) => [a.id, a] as const))(
     '%s runs with its defaults',
     async (id, action) => {
       const required: Record<string, Record<string, unknown>> = { 'shipment-status': { order_id: 42 } };
@@ -35,6 +35,17 @@ describe('the demo', () => {
       );
     },
   );
+
+  it('grpc-get-order and grpc-list-orders: the demo gRPC service through reflection, int64 exact', async () => {
+    const order = await api.execute('grpc-get-order', { order_id: 'ord-1002', include_items: true });
+    expect(order.status, JSON.stringify(order.body)).toBe(200);
+    expect(order.body.results[0].rows[0]).toMatchObject({ id: 'ord-1002', totalCents: '9007199254740993' });
+    const list = await api.execute('grpc-list-orders', { customer: 'ann@example.com' });
+    expect(list.body.results[0].rows.map((r: { id: string }) => r.id)).toEqual(['ord-1001', 'ord-1003']);
+    const missing = await api.execute('grpc-get-order', { order_id: 'ord-9999' });
+    expect(missing.status).toBe(422);
+    expect(missing.body.detail).toContain('gRPC status NOT_FOUND (5)');
+  });
 
   it('find-orders: array IN list, boolean, date and sort column behave', async () => {
     const run = await api.execute('find-orders', {

@@ -1,9 +1,12 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../local/embedded-dynamodb.ts';
 import { JournaledExecutionStore } from '../../local/execution-journal.ts';
+import { WriteBehindJournal } from '../../local/write-behind-journal.ts';
+import { createDocumentClient } from '../../shared/adapters/dynamodb/client.ts';
 import { DynamoDbStore } from '../../shared/adapters/dynamodb/dynamodb-store.ts';
+import { logger } from '../../shared/commons/logger.ts';
 import type { Execution } from '../../shared/domain/model.ts';
 import { tempDir } from '../support/runtime.ts';
 
@@ -76,5 +79,44 @@ describe('JournaledExecutionStore', () => {
     record.status = 'failed';
     expect((await journal.getExecution('exe_d'))?.status).toBe('succeeded');
     await journal.close();
+  });
+
+  it('says once that the store cannot be reached, keeps every record, and stores them when it is back', async () => {
+    const unreachable = new DynamoDbStore(
+      createDocumentClient({
+        endpoint: 'http://127.0.0.1:9',
+        region: 'local',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        maxAttempts: 1,
+      }),
+      'dogu',
+    );
+    let target = unreachable;
+    const warn = vi.spyOn(logger, 'warn');
+    const info = vi.spyOn(logger, 'info');
+    const path = join(dir.path, 'e.journal');
+    const journal = await WriteBehindJournal.open<Execution>(
+      path,
+      (records) => target.putExecutions(records),
+      'e',
+    );
+    try {
+      for (const id of ['exe_e1', 'exe_e2']) await journal.append(execution(id));
+      for (let i = 0; i < 3; i++) await journal.flush();
+      expect(warn.mock.calls.map((c) => c[0])).toEqual(['journaled records not yet stored; will retry']);
+      expect(journal.pending.size).toBe(2);
+      expect(await readFile(path, 'utf8')).toContain('exe_e2');
+
+      target = store;
+      await journal.flush();
+      expect(journal.pending.size).toBe(0);
+      expect(info.mock.calls.map((c) => c[0])).toContain('journaled records are being stored again');
+      expect((await store.getExecution('exe_e1'))?.id).toBe('exe_e1');
+      expect(await readFile(path, 'utf8')).toBe('');
+      await expect(readFile(join(dir.path, 'quarantine', 'e.jsonl'))).rejects.toThrow(/ENOENT/);
+    } finally {
+      vi.restoreAllMocks();
+      await journal.close();
+    }
   });
 });

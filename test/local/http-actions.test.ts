@@ -33,14 +33,14 @@ beforeAll(async () => {
     const body = Buffer.concat(chunks).toString();
     received.push({ method: request.method!, url: request.url!, headers: request.headers, body });
     const path = new URL(request.url!, 'http://x').pathname;
-    if (path === '/login') {
+    if (path === '/v1/login') {
       logins++;
       response
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ access_token: `tok-${logins}` }));
-    } else if (path === '/logo.png') {
+    } else if (path === '/v1/logo.png') {
       response.writeHead(200, { 'content-type': 'image/png' }).end(png);
-    } else if (path === '/broken') {
+    } else if (path === '/v1/broken') {
       response.writeHead(503, { 'content-type': 'text/plain' }).end('upstream is down');
     } else {
       response.writeHead(200, { 'content-type': 'application/json' }).end(
@@ -92,7 +92,7 @@ describe('HTTP API actions', () => {
       kind: 'http',
       dataSourceId: 'shop-api',
       method: 'POST',
-      path: '/../login',
+      path: '/login',
       body: { type: 'json', json: '{"client": "dogu"}' },
     });
     expect(login.status).toBe(201);
@@ -169,7 +169,7 @@ describe('HTTP API actions', () => {
       kind: 'http',
       dataSourceId: 'shop-api',
       method: 'GET',
-      path: '/../logo.png',
+      path: '/logo.png',
     });
     const run = await api.execute('logo', {});
     expect(run.status).toBe(200);
@@ -187,7 +187,7 @@ describe('HTTP API actions', () => {
       kind: 'http',
       dataSourceId: 'shop-api',
       method: 'GET',
-      path: '/../broken',
+      path: '/broken',
     });
     const run = await api.execute('broken', {});
     expect(run.status).toBe(422);

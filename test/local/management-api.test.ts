@@ -62,6 +62,7 @@ describe('data sources', () => {
     const list = await api.get(`${base}/data-sources`);
     expect(list.body.data.map((d: { id: string }) => d.id).sort()).toEqual([
       'demo-api',
+      'demo-grpc',
       'demo-postgres',
       'shop',
     ]);
@@ -335,6 +336,7 @@ describe('OpenAPI', () => {
       expect.arrayContaining(['executeAction', 'putAction', 'putDataSource', 'putSecret']),
     );
     expect(operations).not.toContain('localLogin');
-    expect(JSON.stringify(document.components.schemas.ActionInput)).toContain('"statements"');
+    expect(JSON.stringify(document.components.schemas.ActionInput)).toContain('SqlActionInput');
+    expect(JSON.stringify(document.components.schemas.SqlActionInput)).toContain('"statements"');
   });
 });

@@ -104,6 +104,11 @@ const operations: Operation[] = [
       }),
   },
   {
+    name: "read a data source's catalog",
+    right: 'manage_data_sources',
+    call: (api) => api.get(`${p}/data-sources/demo-grpc/environments/development/catalog`),
+  },
+  {
     name: 'publish a version',
     right: 'publish_versions',
     call: (api) => api.put(`${p}/actions/list-orders/publications/production`, { version: 1 }),

@@ -34,14 +34,16 @@ describe('embedded runtime restart', () => {
     expect(first.status).toBe(200);
     // The execution may still be in the journal (written to the store within milliseconds).
     const { execution: _maybeJournaled, ...definitions } = await itemCounts(runtime);
-    // Seeded once: the demo's records (three seed steps: three markers; one cron job).
+    // Seeded once: the demo's records (five seed steps: five markers; one cron job; the
+    // administrator and the reviewer, each with an account and a membership).
     expect(definitions).toMatchObject({
       project: 1,
       environment: 2,
-      user: 1,
-      userEmail: 1,
-      membership: 1,
-      marker: 3,
+      user: 2,
+      userEmail: 2,
+      account: 2,
+      membership: 2,
+      marker: 5,
       cronJob: 1,
     });
     expect(definitions.action).toBeGreaterThanOrEqual(9);
@@ -67,5 +69,13 @@ describe('embedded runtime restart', () => {
       body: '{"arguments":{"status":"delivered","limit":3}}',
     });
     expect(again.body.results[0].rows).toEqual(first.body.results[0].rows);
+
+    // The demo gRPC service listens on a new port after the restart; its data source follows it.
+    const grpcOrder = await postJson(runtime, executionsPath('demo', 'development', 'grpc-get-order'), {
+      token,
+      body: '{"arguments":{"order_id":"ord-1001"}}',
+    });
+    expect(grpcOrder.status, JSON.stringify(grpcOrder.body)).toBe(200);
+    expect(grpcOrder.body.results[0].rows[0].id).toBe('ord-1001');
   });
 });

@@ -204,6 +204,10 @@ async function attackTokens(): Promise<[string, string][]> {
     ['missing aud', await idp.sign({ aud: undefined })],
     ['missing exp', await idp.sign({ exp: undefined })],
     ['missing sub (bound claim)', await idp.sign({ sub: undefined })],
+    // Registered claims are strings: an array sub must not match the bound claim by one element.
+    ['sub an array holding the bound value', await idp.sign({ sub: [mainSub, 'x'] as unknown as string })],
+    ['sub an array of the bound value alone', await idp.sign({ sub: [mainSub] as unknown as string })],
+    ['sub an object', await idp.sign({ sub: { value: mainSub } as unknown as string })],
     ['bound claim mismatch', await idp.sign({ sub: 'repo:acme/app:ref:refs/heads/feature' })],
     ['issuer whose JWKS is plain HTTP', await httpJwksIdp.sign()],
     ['token over 16 KB', await idp.sign({ padding: 'x'.repeat(20_000) })],

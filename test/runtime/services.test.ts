@@ -17,7 +17,7 @@ async function freshServices(): Promise<ServicesModule> {
   return import('../../shared/runtime/services.ts');
 }
 
-const coreKeys = ['store', 'definitions', 'tokens', 'audit', 'clock', 'ids', 'settings', 'oidc'];
+const coreKeys = ['store', 'definitions', 'tokens', 'audit', 'clock', 'ids', 'settings', 'oidc', 'accounts'];
 
 function countingGroup(name: string, key: string) {
   const group = {

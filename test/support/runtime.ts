@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LocalRuntime, startLocalRuntime } from '../../local/runtime.ts';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../local/runtime.ts';
 
 export async function tempDir(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), `dogu-${prefix}-`));
@@ -11,7 +11,16 @@ export async function tempDir(prefix: string): Promise<{ path: string; remove():
 
 export function startTestRuntime(
   dataDir: string,
-  extra: { demoDatabaseUrl?: string } = {},
+  extra: Partial<
+    Pick<
+      LocalRuntimeOptions,
+      | 'demoDatabaseUrl'
+      | 'notificationRetryDelaysMs'
+      | 'notificationTimeoutMs'
+      | 'connectors'
+      | 'connectorRuntimes'
+    >
+  > = {},
 ): Promise<LocalRuntime> {
   return startLocalRuntime({ dataDir, host: '127.0.0.1', port: 0, demoDbPort: 0, ...extra });
 }

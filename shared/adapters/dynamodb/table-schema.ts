@@ -114,4 +114,16 @@ export const keys = {
   /** Written after every part: a result without it is incomplete and is not read. */
   executionResultMeta: (executionId: string) => ({ pk: `EXECRESULT#${executionId}`, sk: '#META' }),
   runtimeValue: (name: string) => ({ pk: `RUNTIME#${name}`, sk: '#VALUE' }),
+  // Uploaded files of data sources (protosets) and upload tokens (docs/decisions/0033, 0034).
+  /** Version ids are time-ordered: one environment's versions sort oldest first. */
+  fileVersion: (projectId: string, dataSourceId: string, environmentId: string, versionId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `FILEVER#${dataSourceId}#${environmentId}#${versionId}`,
+  }),
+  uploadToken: (projectId: string, tokenId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `UPLOADTOKEN#${tokenId}`,
+  }),
+  /** gsi1 keys of an upload token: a presented token names only its id, not its project. */
+  uploadTokenById: (tokenId: string) => ({ gsi1pk: `UPLOADTOKEN#${tokenId}`, gsi1sk: '#' }),
 };

@@ -71,3 +71,17 @@ export function httpActionTexts(action: HttpActionInput): [string, string][] {
   }
   return texts;
 }
+
+/**
+ * A `.` or `..` segment in any spelling URL parsers resolve: `..`, `%2e%2E`, `.%2e`. Backslashes
+ * separate segments too (the WHATWG URL parser reads `\` as `/` in http(s) URLs).
+ */
+export const isDotSegment = (segment: string) => /^(?:\.|%2e){1,2}$/i.test(segment);
+
+/** Why an action's path template climbs out of the base path, or undefined when it does not. */
+export function dotSegmentProblem(pathTemplate: string): string | undefined {
+  const path = pathTemplate.replace(/[?#].*$/s, '');
+  return path.split(/[/\\]/).some(isDotSegment)
+    ? "must not contain '.' or '..' segments (also written %2e): the path stays under the data source URL"
+    : undefined;
+}

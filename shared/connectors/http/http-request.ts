@@ -10,7 +10,7 @@ import type { FileValue } from '../../domain/definitions/parameter.ts';
 import { DoguError, type FieldError } from '../../domain/errors.ts';
 import { renderJsonTemplate, valueAsText } from '../../domain/json-template.ts';
 import type { HttpCall } from '../../domain/ports.ts';
-import type { HttpActionInput, HttpConnection } from './definition.ts';
+import { dotSegmentProblem, type HttpActionInput, type HttpConnection, isDotSegment } from './definition.ts';
 
 export interface HttpCallInput {
   action: Pick<HttpActionInput, 'method' | 'path' | 'headers' | 'query' | 'body'>;
@@ -219,10 +219,15 @@ function buildUrl(
   resolve: (ref: string) => unknown,
 ): string {
   const url = new URL(baseUrl);
+  const basePath = url.pathname.replace(/\/+$/, '');
   // Spec 2.5: a query string written in the path is not sent; neither is a fragment.
   const path = renderPath(pathTemplate.replace(/[?#].*$/s, ''), resolve);
   if (path !== '') {
-    url.pathname = url.pathname.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
+    url.pathname = basePath + (path.startsWith('/') ? path : `/${path}`);
+  }
+  // No dot segment is left to resolve, so this holds; checked anyway, as the last word on it.
+  if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`) && basePath !== '') {
+    throw new DoguError('bad_request', "The action path leaves the data source's base path.");
   }
   // The data source's own query (e.g. an API version) stays; the action's pairs follow it.
   const pairs = query.map(({ key, value }) => `${encodeURIComponent(key)}=${encodeURIComponent(value.text)}`);
@@ -234,16 +239,22 @@ function buildUrl(
 
 /**
  * Each `{{ }}` is encoded as one path segment's content: a `/` in a value is
- * %2F, so a value can not add segments. A segment made `.` or `..` by a value
- * is refused: URL parsers and servers would resolve it and climb the path.
+ * %2F, so a value can not add segments. A segment that is `.` or `..` (in any
+ * spelling), whether written in the action or made by a value, is refused: URL
+ * parsers and servers would resolve it and climb out of the data source's base path.
  */
 function renderPath(template: string, resolve: (ref: string) => unknown): string {
   return template
     .split('/')
     .map((segment) => {
       const rendered = renderText(segment, resolve, encodeURIComponent);
-      if (rendered.refs.length > 0 && /^(\.|%2e){1,2}$/i.test(rendered.text)) {
-        throw refusedValue(rendered.refs, `A URL path segment cannot be '.' or '..'.`);
+      if (rendered.text.split('\\').some(isDotSegment)) {
+        throw rendered.refs.length > 0
+          ? refusedValue(rendered.refs, `A URL path segment cannot be '.' or '..'.`)
+          : new DoguError(
+              'bad_request',
+              `The action path ${dotSegmentProblem(template) ?? "must not contain '.' or '..' segments"}.`,
+            );
       }
       return rendered.text;
     })

@@ -2,6 +2,7 @@
 import { referencesIn } from '../../domain/template.ts';
 import type { ConnectorDefinition, FormField } from '../connector.ts';
 import {
+  dotSegmentProblem,
   type HttpActionInput,
   type HttpConnection,
   httpActionShape,
@@ -61,6 +62,8 @@ export const http: ConnectorDefinition = {
     for (const [pointer, text] of httpActionTexts(httpAction)) {
       for (const reference of referencesIn(text)) context.check(reference, pointer);
     }
+    const climbs = dotSegmentProblem(httpAction.path);
+    if (climbs) context.fail('#/path', climbs);
     if ((httpAction.method === 'GET' || httpAction.method === 'HEAD') && httpAction.body.type !== 'none') {
       context.fail('#/body/type', `${httpAction.method} requests carry no body; use request type none`);
     }

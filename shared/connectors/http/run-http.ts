@@ -7,6 +7,7 @@ import type { FileValue } from '../../domain/definitions/parameter.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { DataSource, StatementResult } from '../../domain/model.ts';
 import type { HttpClient } from '../../domain/ports.ts';
+import { authTokenFor } from '../auth-token.ts';
 import { failedResult } from '../sql/run-sql.ts';
 import type { HttpActionInput, HttpConnection } from './definition.ts';
 import { buildHttpCall } from './http-request.ts';
@@ -14,7 +15,6 @@ import { shapeHttpResult } from './http-result.ts';
 
 /** Responses above this are refused while they stream in, not after. */
 export const maxResponseBytes = 10 * 1024 * 1024;
-const defaultTokenCacheSeconds = 300;
 
 export interface HttpRunInput {
   action: HttpActionInput;
@@ -27,8 +27,6 @@ export interface HttpRunInput {
   /** Runs the data source's authentication action and returns its results. */
   runAuthAction: (actionId: string) => Promise<StatementResult[]>;
 }
-
-const tokens = new Map<string, { token: string; expiresAt: number }>();
 
 export async function runHttpAction(http: HttpClient, input: HttpRunInput): Promise<StatementResult[]> {
   const { action, connection, values } = input;
@@ -61,49 +59,4 @@ export async function runHttpAction(http: HttpClient, input: HttpRunInput): Prom
     if (!(error instanceof DoguError)) throw error;
     return [failedResult(action.name, error)];
   }
-}
-
-async function authTokenFor(input: HttpRunInput): Promise<string | undefined> {
-  const auth = input.dataSource.authAction;
-  // The authentication action itself runs without a token.
-  if (!auth || auth.actionId === input.action.id) return undefined;
-  const key = `${input.dataSource.projectId}/${input.dataSource.id}/${input.environmentId}`;
-  const cached = tokens.get(key);
-  if (cached && cached.expiresAt > Date.now()) return cached.token;
-
-  const results = await input.runAuthAction(auth.actionId);
-  const failed = results.find((r) => r.status === 'failed');
-  if (failed) {
-    throw new DoguError(
-      'data_source_error',
-      `The authentication action '${auth.actionId}' failed: ${failed.error?.message}`,
-    );
-  }
-  const token = tokenIn(results[0], auth.tokenPath);
-  if (typeof token !== 'string' || token === '') {
-    throw new DoguError(
-      'data_source_error',
-      `The authentication action '${auth.actionId}' returned no token${auth.tokenPath ? ` at '${auth.tokenPath}'` : ''}.`,
-    );
-  }
-  const seconds = auth.cacheSeconds ?? defaultTokenCacheSeconds;
-  if (seconds > 0) tokens.set(key, { token, expiresAt: Date.now() + seconds * 1000 });
-  return token;
-}
-
-/** The token is the result value (HTTP) or first row (SQL), at `tokenPath` when given. */
-function tokenIn(
-  result: (StatementResult & { value?: unknown }) | undefined,
-  tokenPath: string | undefined,
-): unknown {
-  if (!result) return undefined;
-  let value: unknown = 'value' in result ? result.value : result.rows[0];
-  if (!tokenPath) {
-    if (value && typeof value === 'object' && !('value' in result)) value = Object.values(value)[0];
-    return value;
-  }
-  for (const part of tokenPath.split('.')) {
-    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
-  }
-  return value;
 }

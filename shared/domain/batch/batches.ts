@@ -1,6 +1,7 @@
 /** Creating, watching and retrying batches; their CSV template and results (docs/batch.md). */
 import * as z from 'zod';
 import { resolveExecutableAction } from '../authorize.ts';
+import { refuseUnpublishedSecretReads } from '../draft-secrets.ts';
 import { DoguError, notFound } from '../errors.ts';
 import { masterDataOf } from '../execute-action.ts';
 import { authorize, requireEnvironment } from '../manage/access.ts';
@@ -55,7 +56,8 @@ async function executableAction(
   principal: Principal,
   scope: ActionScope,
 ): Promise<Action> {
-  const { action } = await resolveExecutableAction(deps.store, principal, scope);
+  const { action, environment } = await resolveExecutableAction(deps.store, principal, scope);
+  await refuseUnpublishedSecretReads(deps, action, environment.id);
   if (action.review?.required) {
     throw new DoguError(
       'state_conflict',

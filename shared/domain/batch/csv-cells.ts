@@ -5,6 +5,7 @@
  * checked afterwards by the row validation.
  */
 import type { ParameterDefinition } from '../definitions/parameter.ts';
+import { inexactNumbersIn, isDecimalLiteral, literalProblem, numberProblem } from '../exact-numbers.ts';
 import { isoDateText, type MasterData } from '../parameters.ts';
 
 /** A cell that cannot be converted: the detail names the rule, the caller adds the row and column. */
@@ -51,7 +52,10 @@ export function cellConverter(parameter: CsvParameter, masterData: MasterData): 
         const trimmed = cell.trim();
         if (trimmed === '') return null;
         try {
-          return JSON.parse(trimmed);
+          const value: unknown = JSON.parse(trimmed);
+          const inexact = inexactNumbersIn(trimmed)[0];
+          if (inexact) return new BadCell(`${name} holds ${inexact.literal}, which ${inexact.problem}`);
+          return value;
         } catch {
           return new BadCell(
             `${name} must be JSON such as 42, "text", {"a":1} or [1,2] (text in double quotes), not ${shown(cell)}.`,
@@ -86,11 +90,9 @@ function toNumber(name: string, cell: string): unknown {
   if (cell.trim() === '') return notEntered;
   const n = Number(cell);
   if (Number.isNaN(n)) return new BadCell(`${name} must be a number such as 12 or -3.5, not ${shown(cell)}.`);
-  if (Number.isInteger(n) && !Number.isSafeInteger(n)) {
-    return new BadCell(
-      `${name} is ${shown(cell)}, beyond ±${Number.MAX_SAFE_INTEGER}: it would not be kept exactly.`,
-    );
-  }
+  const trimmed = cell.trim();
+  const inexact = isDecimalLiteral(trimmed) ? literalProblem(trimmed) : numberProblem(n);
+  if (inexact) return new BadCell(`${name} is ${shown(cell)}, which ${inexact}`);
   return n;
 }
 

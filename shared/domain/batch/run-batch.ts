@@ -8,6 +8,7 @@
  */
 import { DoguError } from '../errors.ts';
 import { executeAction } from '../execute-action.ts';
+import type { NotificationEvent } from '../notifications/model.ts';
 import type { SchedulingDeps } from '../scheduling/deps.ts';
 import { principalOfExecutor } from '../scheduling/executor.ts';
 import type { Batch, BatchChunk, BatchProgress, BatchRow } from '../scheduling/model.ts';
@@ -201,6 +202,7 @@ export async function finishBatch(
   // Audited first: whoever sees the batch finished finds its entry.
   await auditBatchFinished(deps, finished);
   await deps.schedules.putBatch(finished);
+  await deps.notifications?.notify(batchEvent(finished));
   return finished;
 }
 
@@ -264,4 +266,20 @@ async function auditBatchFinished(deps: SchedulingDeps, batch: Batch) {
   } catch {
     // The batch finished; a missing entry must not undo that.
   }
+}
+
+function batchEvent(batch: Batch): NotificationEvent {
+  const progress = batch.progress ?? { total: batch.rowCount, success: 0, failure: 0 };
+  return {
+    projectId: batch.projectId,
+    environmentId: batch.environmentId,
+    // Keyed by the action: a success of the next batch of the same action is a recovery.
+    subject: { kind: 'batch', id: batch.actionId, actionId: batch.actionId, name: batch.actionId },
+    outcome: progress.failure > 0 ? 'failed' : 'succeeded',
+    occurredAt: batch.finishedAt ?? batch.updatedAt,
+    batch: {
+      id: batch.id,
+      progress: { total: progress.total, success: progress.success, failure: progress.failure },
+    },
+  };
 }

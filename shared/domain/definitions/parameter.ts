@@ -11,10 +11,12 @@ export const nameSchema = z
     'must start with a letter or _, then letters, digits or _ (at most 64)',
   );
 
-const choiceSchema = z.object({
-  value: z.union([z.string(), z.number(), z.boolean()]),
-  label: z.string().min(1),
-});
+const choiceSchema = z
+  .object({
+    value: z.union([z.string(), z.number(), z.boolean()]),
+    label: z.string().min(1),
+  })
+  .meta({ id: 'Choice' });
 
 const common = {
   name: nameSchema,
@@ -37,7 +39,7 @@ export const textParameterSchema = z.object({
   kind: z.literal('text'),
   default: z.string().optional(),
   multiline: z.boolean().optional(),
-  /** A regular expression the whole value must match. */
+  /** A regular expression (RE2 syntax, matched in linear time: text-pattern.ts) the whole value must match. */
   pattern: z.string().optional(),
   /**
    * A table or column name: validated against a strict pattern and inserted quoted by the
@@ -138,18 +140,20 @@ export const systemParameterSchema = z.object({
   value: z.enum(systemValues),
 });
 
-export const parameterSchema = z.discriminatedUnion('kind', [
-  textParameterSchema,
-  numberParameterSchema,
-  booleanParameterSchema,
-  dateParameterSchema,
-  arrayParameterSchema,
-  tupleParameterSchema,
-  sqlParameterSchema,
-  jsonParameterSchema,
-  fileParameterSchema,
-  systemParameterSchema,
-]);
+export const parameterSchema = z
+  .discriminatedUnion('kind', [
+    textParameterSchema,
+    numberParameterSchema,
+    booleanParameterSchema,
+    dateParameterSchema,
+    arrayParameterSchema,
+    tupleParameterSchema,
+    sqlParameterSchema,
+    jsonParameterSchema,
+    fileParameterSchema,
+    systemParameterSchema,
+  ])
+  .meta({ id: 'Parameter', description: 'A typed {{ parameter }} of an action' });
 
 export type ParameterDefinition = z.infer<typeof parameterSchema>;
 export type ParameterKind = ParameterDefinition['kind'];

@@ -78,7 +78,16 @@ interface BindingState {
 
 const maxRemembered = 10_000;
 
-/** Answers "is this binding still current?" from the IdentityStore, remembering answers for `ttlMs`. */
+/**
+ * Answers "is this binding still current?" from the IdentityStore, remembering answers for `ttlMs`.
+ *
+ * The rule (docs/authentication.md, "Revocation"): a change to a service account or trust policy
+ * applies to token exchanges at once; tokens issued before it stop working within `ttlMs`; tokens
+ * issued after it work at once. Generations only grow, so a token newer than the remembered state
+ * proves the memory stale: the store is read again rather than refusing a token just exchanged
+ * (it was refused for up to 5 s after its policy changed). A token older than the memory is
+ * refused from it.
+ */
 export class BindingChecker {
   private readonly states = new Map<string, BindingState>();
 
@@ -90,17 +99,21 @@ export class BindingChecker {
   ) {}
 
   async isCurrent(binding: ServiceAccountBinding): Promise<boolean> {
-    const state = await this.stateOf(binding);
+    const remembered = this.remembered(binding);
+    const state =
+      remembered && !isNewerThan(binding, remembered) ? remembered : await this.readState(binding);
     return (
       state.tokenGeneration === binding.tokenGeneration && state.policyGeneration === binding.policyGeneration
     );
   }
 
-  private async stateOf(binding: ServiceAccountBinding): Promise<BindingState> {
-    const key = `${binding.projectId}/${binding.serviceAccountId}/${binding.trustPolicyId}`;
-    const now = this.clock.now().getTime();
-    const known = this.states.get(key);
-    if (known && now - known.checkedAt < this.ttlMs) return known;
+  private remembered(binding: ServiceAccountBinding): BindingState | undefined {
+    const known = this.states.get(keyOf(binding));
+    return known && this.clock.now().getTime() - known.checkedAt < this.ttlMs ? known : undefined;
+  }
+
+  private async readState(binding: ServiceAccountBinding): Promise<BindingState> {
+    const key = keyOf(binding);
     const [account, policy] = await Promise.all([
       this.identities.getServiceAccount(binding.projectId, binding.serviceAccountId),
       this.identities.getTrustPolicy(binding.projectId, binding.trustPolicyId),
@@ -110,13 +123,29 @@ export class BindingChecker {
       // A policy moved to another account does not vouch for this one any more.
       policyGeneration:
         policy && policy.serviceAccountId === binding.serviceAccountId ? policy.generation : undefined,
-      checkedAt: now,
+      checkedAt: this.clock.now().getTime(),
     };
     this.states.delete(key);
     if (this.states.size >= maxRemembered) this.states.delete(this.states.keys().next().value!);
     if (this.ttlMs > 0) this.states.set(key, state);
     return state;
   }
+}
+
+const keyOf = (binding: ServiceAccountBinding) =>
+  `${binding.projectId}/${binding.serviceAccountId}/${binding.trustPolicyId}`;
+
+/**
+ * Was the token issued after the remembered state was read? Its generation is higher, or the
+ * memory says "gone or disabled" for a token that names a generation (an account enabled again).
+ */
+function isNewerThan(binding: ServiceAccountBinding, state: BindingState): boolean {
+  const newer = (tokens: number, remembered: number | undefined) =>
+    remembered === undefined || tokens > remembered;
+  return (
+    newer(binding.tokenGeneration, state.tokenGeneration) ||
+    newer(binding.policyGeneration, state.policyGeneration)
+  );
 }
 
 export interface BearerDeps {

@@ -10,6 +10,7 @@ import type { Principal } from '../model.ts';
 import type { Clock, IdGenerator } from '../ports.ts';
 import { type AccessTokenIssuer, type BindingChecker, bindingClaims } from './access-tokens.ts';
 import type { BoundClaim, IdentityStore, ServiceAccount, TrustPolicy } from './model.ts';
+import { illTypedRegisteredClaim } from './registered-claims.ts';
 
 export const tokenExchangeGrantType = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const jwtTokenType = 'urn:ietf:params:oauth:token-type:jwt';
@@ -145,6 +146,8 @@ export async function acceptIdToken(
     }
     throw error;
   }
+  // Bound claims are matched only against a token whose registered claims have their types.
+  if (illTypedRegisteredClaim(claims) !== undefined) throw invalidGrant(idTokenDescriptions.claims);
   const audiences = audiencesOf(claims);
   for (const policy of candidates) {
     if (!audiences.includes(policy.audience) || !deps.matchBoundClaims(claims, policy.boundClaims)) continue;

@@ -11,6 +11,7 @@
 
 import { resultToCsv } from '../../http/csv.ts';
 import type { AuditEntry, AuditLog, AuditQuery } from '../audit.ts';
+import { parseIsoDateTime } from '../dates.ts';
 import { DoguError } from '../errors.ts';
 import type { Column, Principal } from '../model.ts';
 import type { Store } from '../ports.ts';
@@ -202,29 +203,15 @@ function checkQuery(query: AuditQuery): AuditQuery {
 const invalid = (parameter: string, message: string) =>
   new DoguError('bad_request', message, { extra: { parameter } });
 
-const isoTime =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
-
 /**
- * An ISO 8601 date or date-time with a zone (`Z` or `+09:00`); a time without a zone would depend
- * on the server's. A bare date is that whole UTC day: its start for `from`, its end for `to`.
+ * An ISO 8601 date or date-time with a zone (`Z` or `+09:00`), read by dates.ts; a time without a
+ * zone would depend on the server's. A bare date is that whole UTC day: its start for `from`, its
+ * end for `to`.
  */
 function parseTime(value: string, parameter: string, edge: 'start' | 'end'): string {
-  const match = isoTime.exec(value);
+  const parsed = parseIsoDateTime(value);
   const message = `'${parameter}' must be an ISO 8601 date or date-time with a zone, such as 2026-11-22 or 2026-11-22T09:30:00Z.`;
-  if (!match) throw invalid(parameter, message);
-  const [, year, month, day, hour, minute, second, offsetHours, offsetMinutes] = match;
-  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  // Date.UTC rolls 2026-02-30 over into March; a date that does not round-trip does not exist.
-  const exists = date.toISOString().slice(0, 10) === `${year}-${month}-${day}`;
-  const inRange =
-    Number(hour ?? 0) <= 23 &&
-    Number(minute ?? 0) <= 59 &&
-    Number(second ?? 0) <= 59 &&
-    Number(offsetHours ?? 0) <= 23 &&
-    Number(offsetMinutes ?? 0) <= 59;
-  if (!exists || !inRange) throw invalid(parameter, message);
-  if (hour === undefined)
-    return edge === 'start' ? date.toISOString() : `${year}-${month}-${day}T23:59:59.999Z`;
-  return new Date(value).toISOString();
+  if (typeof parsed === 'string' || (parsed.hasTime && !parsed.hasZone)) throw invalid(parameter, message);
+  const time = !parsed.hasTime && edge === 'end' ? parsed.time + 86_400_000 - 1 : parsed.time;
+  return new Date(time).toISOString();
 }

@@ -5,8 +5,18 @@
  */
 import type { DataSourceInput } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';
+import { blobKeyOf, type FileStorage } from '../files/model.ts';
+import { dataSourceFiles } from '../files/versions.ts';
 import type { DataSource, Principal } from '../model.ts';
-import type { ActionEngines, Clock, ConnectionCheckResult, Store } from '../ports.ts';
+import type {
+  ActionEngines,
+  Catalog,
+  Clock,
+  ConnectionCheck,
+  ConnectionCheckResult,
+  Store,
+} from '../ports.ts';
+import { SecretRedactor } from '../secret-redaction.ts';
 import { type SecretValues, secretFieldContext } from '../secret-values.ts';
 import { authorize, requireEnvironment } from './access.ts';
 
@@ -15,6 +25,8 @@ export interface ManageDeps {
   secrets: SecretValues;
   clock: Clock;
   engines: ActionEngines;
+  /** Uploaded files (protosets) of data sources whose kind keeps them. */
+  files?: FileStorage;
 }
 
 type Connection = Record<string, unknown>;
@@ -59,6 +71,8 @@ export async function putDataSource(
   }
   const now = deps.clock.now().toISOString();
   const secretFields = deps.engines.secretFields(input.kind);
+  // The pinned file version is set on its own (file-pin): a save that leaves it out keeps it.
+  const pinField = deps.engines.fileKind(input.kind)?.pinField;
   const environments: Record<string, Connection> = {};
   for (const [environmentId, connection] of Object.entries(input.environments)) {
     const stored: Connection = { ...connection };
@@ -74,6 +88,9 @@ export async function putDataSource(
       } else if (value === undefined && kept?.[ciphertextField(field)] !== undefined) {
         stored[ciphertextField(field)] = kept[ciphertextField(field)];
       }
+    }
+    if (pinField && stored[pinField] === undefined && kept?.[pinField] !== undefined) {
+      stored[pinField] = kept[pinField];
     }
     environments[environmentId] = stored;
   }
@@ -133,6 +150,62 @@ export async function testDataSourceConnection(
   dataSourceId: string,
   environmentId: string,
 ): Promise<ConnectionCheckResult> {
+  const { dataSource, check } = await connectionCheck(
+    deps,
+    principal,
+    projectId,
+    dataSourceId,
+    environmentId,
+  );
+  const started = deps.clock.now().getTime();
+  try {
+    await deps.engines.testConnection(dataSource.kind, check);
+    return { ok: true, durationMs: deps.clock.now().getTime() - started };
+  } catch (error) {
+    const durationMs = deps.clock.now().getTime() - started;
+    if (error instanceof DoguError) {
+      const message = secretsOf(deps, dataSource, check).text(error.message);
+      return { ok: false, durationMs, error: { code: error.code, message } };
+    }
+    return { ok: false, durationMs, error: { code: 'data_source_error', message: 'The connection failed.' } };
+  }
+}
+
+/** What actions of the data source can call in one environment (gRPC: its unary methods), for the console. */
+export async function dataSourceCatalog(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  dataSourceId: string,
+  environmentId: string,
+): Promise<Catalog> {
+  const { dataSource, check } = await connectionCheck(
+    deps,
+    principal,
+    projectId,
+    dataSourceId,
+    environmentId,
+  );
+  try {
+    return await deps.engines.catalog(dataSource.kind, check);
+  } catch (error) {
+    if (error instanceof DoguError) throw secretsOf(deps, dataSource, check).error(error);
+    throw new DoguError('data_source_error', 'The data source could not be asked what it offers.');
+  }
+}
+
+/** The data source's secret fields (a password a server may echo), to redact from what it answers. */
+const secretsOf = (deps: ManageDeps, dataSource: DataSource, check: ConnectionCheck) =>
+  new SecretRedactor(deps.engines.secretFields(dataSource.kind).map((field) => check.connection[field]));
+
+/** Authorises as for managing data sources, then opens one environment's connection to try it. */
+async function connectionCheck(
+  deps: ManageDeps,
+  principal: Principal,
+  projectId: string,
+  dataSourceId: string,
+  environmentId: string,
+): Promise<{ dataSource: DataSource; check: ConnectionCheck }> {
   await authorize(deps.store, principal, projectId, 'manage_data_sources');
   const dataSource = await deps.store.getDataSource(projectId, dataSourceId);
   if (!dataSource) throw notFound('Data source', dataSourceId);
@@ -143,20 +216,17 @@ export async function testDataSourceConnection(
     );
   }
   const connection = await openConnection(deps, dataSource, environmentId);
-  const started = deps.clock.now().getTime();
-  try {
-    await deps.engines.testConnection(dataSource.kind, {
+  return {
+    dataSource,
+    check: {
       key: `test/${projectId}/${dataSourceId}/${environmentId}`,
       connection,
       signal: AbortSignal.timeout(15_000),
-    });
-    return { ok: true, durationMs: deps.clock.now().getTime() - started };
-  } catch (error) {
-    const durationMs = deps.clock.now().getTime() - started;
-    if (error instanceof DoguError)
-      return { ok: false, durationMs, error: { code: error.code, message: error.message } };
-    return { ok: false, durationMs, error: { code: 'data_source_error', message: 'The connection failed.' } };
-  }
+      ...(deps.files && deps.engines.fileKind(dataSource.kind)
+        ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
+        : {}),
+    },
+  };
 }
 
 export async function getDataSource(
@@ -195,6 +265,30 @@ export async function deleteDataSource(
       },
     );
   }
+  const dataSource = await deps.store.getDataSource(projectId, dataSourceId);
   if (!(await deps.store.deleteDataSource(projectId, dataSourceId)))
     throw notFound('Data source', dataSourceId);
+  if (dataSource && deps.files && deps.engines.fileKind(dataSource.kind)) {
+    await deleteAllFileVersions(
+      deps.files,
+      projectId,
+      dataSourceId,
+      await deps.store.listEnvironments(projectId),
+    );
+  }
+}
+
+/** A deleted data source's uploaded files go with it (a new one of the same id starts empty). */
+async function deleteAllFileVersions(
+  files: FileStorage,
+  projectId: string,
+  dataSourceId: string,
+  environments: { id: string }[],
+) {
+  for (const environment of environments) {
+    for (const version of await files.versions.listFileVersions(projectId, dataSourceId, environment.id)) {
+      await files.versions.deleteFileVersion(projectId, dataSourceId, environment.id, version.id);
+      await files.blobs.delete(blobKeyOf(version));
+    }
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { checkActionPermission } from '../authorize.ts';
 import { DoguError, forbidden, notFound } from '../errors.ts';
-import { type ExecutionDeps, type ExecutionOutcome, executeAction } from '../execute-action.ts';
+import { type ExecutionDeps, type ExecutionOutcome, executeAction, reviewEvent } from '../execute-action.ts';
 import type { Principal } from '../model.ts';
 import { effectiveStatus, type ReviewRequest, type ReviewStatus } from '../reviews.ts';
 import { authorize } from './access.ts';
@@ -75,6 +75,11 @@ async function decide(
     throw new DoguError(
       'state_conflict',
       `Review request '${review.id}' changed meanwhile; look at it again.`,
+    );
+  }
+  if (status !== 'cancelled') {
+    await deps.notifications?.notify(
+      reviewEvent({ id: review.actionId }, decided, 'review_decided', decided.decidedAt!),
     );
   }
   return decided;

@@ -94,7 +94,7 @@ export async function putUserGroup(
   const caller = await authorize(deps.store, principal, projectId, 'manage_members');
   const existing = await deps.store.getUserGroup(projectId, input.id);
   if (changesWhoIsAdmin(existing, input)) requireAdminToTouchAdmin(caller, [existing?.role, input.role]);
-  await requireExistingUsers(deps.store, input.members);
+  await requireExistingPrincipals(deps.store, projectId, input.members);
   const now = deps.clock.now().toISOString();
   const group: UserGroup = {
     ...input,
@@ -144,20 +144,43 @@ function changesWhoIsAdmin(existing: UserGroup | undefined, input: UserGroupInpu
   return before.size !== input.members.length || input.members.some((m) => !before.has(m));
 }
 
-/** Users must exist (422 naming each unknown one); service accounts are accepted by id. */
-async function requireExistingUsers(store: Store, members: readonly string[]) {
+/**
+ * Users must exist, and service accounts must exist in this project (they belong to one project,
+ * as members.ts requires of members): 422 naming each unknown one. A service account of another
+ * project would otherwise be given this project's role through the group.
+ */
+async function requireExistingPrincipals(store: Store, projectId: string, members: readonly string[]) {
   const userIds = members.filter((id) => kindOfPrincipal(id) === 'user');
-  if (userIds.length === 0) return;
-  const found = new Set((await store.getUsers(userIds)).map((u) => u.id));
-  const unknown = members
-    .map((id, index) => ({ id, index }))
-    .filter(({ id }) => kindOfPrincipal(id) === 'user' && !found.has(id));
+  const accountIds = members.filter((id) => kindOfPrincipal(id) === 'service_account');
+  const [users, accounts] = await Promise.all([
+    userIds.length > 0 ? store.getUsers(userIds) : Promise.resolve([]),
+    Promise.all(accountIds.map((id) => store.getServiceAccount(projectId, id))),
+  ]);
+  const found = new Set([...users.map((u) => u.id), ...accounts.flatMap((a) => (a ? [a.id] : []))]);
+  const unknown = members.map((id, index) => ({ id, index })).filter(({ id }) => !found.has(id));
   if (unknown.length === 0) return;
-  throw new DoguError('invalid_definition', `Unknown users: ${unknown.map((u) => u.id).join(', ')}.`, {
-    errors: unknown.map(({ id, index }) => ({
-      pointer: `#/members/${index}`,
-      detail: `user '${id}' does not exist`,
-    })),
-    extra: { unknownUsers: unknown.map((u) => u.id) },
-  });
+  const describe = (id: string) =>
+    kindOfPrincipal(id) === 'user'
+      ? `user '${id}' does not exist`
+      : `service account '${id}' does not exist in project '${projectId}'`;
+  const unknownUsers = unknown.filter(({ id }) => kindOfPrincipal(id) === 'user').map((u) => u.id);
+  const unknownAccounts = unknown.filter(({ id }) => kindOfPrincipal(id) !== 'user').map((u) => u.id);
+  throw new DoguError(
+    'invalid_definition',
+    [
+      unknownUsers.length > 0 ? `Unknown users: ${unknownUsers.join(', ')}.` : '',
+      unknownAccounts.length > 0
+        ? `Service accounts not in project '${projectId}': ${unknownAccounts.join(', ')}.`
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+    {
+      errors: unknown.map(({ id, index }) => ({ pointer: `#/members/${index}`, detail: describe(id) })),
+      extra: {
+        ...(unknownUsers.length > 0 ? { unknownUsers } : {}),
+        ...(unknownAccounts.length > 0 ? { unknownServiceAccounts: unknownAccounts } : {}),
+      },
+    },
+  );
 }

@@ -6,6 +6,7 @@
  * Execution statuses: queued → running → succeeded | failed | timed_out.
  */
 import { resolveExecutableAction } from '../authorize.ts';
+import { refuseUnpublishedSecretReads } from '../draft-secrets.ts';
 import { DoguError } from '../errors.ts';
 import { type ExecuteActionRequest, masterDataOf } from '../execute-action.ts';
 import type { Execution } from '../model.ts';
@@ -23,6 +24,7 @@ export async function startAsyncExecution(
 ): Promise<Execution> {
   const { principal } = request;
   const { action, environment } = await resolveExecutableAction(deps.store, principal, request);
+  await refuseUnpublishedSecretReads(deps, action, environment.id);
   if (action.review?.required) {
     throw new DoguError(
       'state_conflict',

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { resourceIdSchema } from '../definitions/data-source.ts';
 import { scheduleSchema } from './schedule.ts';
 
 /** Stored with the job (one store item): arguments of a scheduled run stay well inside it. */
@@ -19,10 +20,10 @@ export const cronJobInputSchema = z
       .refine((name) => [...name].length >= 1 && [...name].length <= 128, 'must be 1 to 128 characters'),
     schedule: scheduleSchema,
     timeZone: z.string().min(1).max(64).optional(),
-    actionId: z.string().min(1),
+    actionId: resourceIdSchema,
     arguments: scheduledArgumentsSchema.default({}),
     executor: z
-      .object({ kind: z.enum(['user', 'service_account']), id: z.string().min(1) })
+      .object({ kind: z.enum(['user', 'service_account']), id: z.string().min(1).max(128) })
       .strict()
       .optional(),
     state: z.enum(['running', 'stopped']).optional(),

@@ -6,10 +6,12 @@
  *   cancelled                                  (missed: stopped, runtime down, overlap skipped)
  *   completed | error | cancelled → waiting    (manual retry: a new attempt of the same time)
  */
+import { dateProblemText, parseIsoDateTime } from '../dates.ts';
 import { DoguError, notFound } from '../errors.ts';
 import { executeAction } from '../execute-action.ts';
 import { authorize } from '../manage/access.ts';
 import type { Principal } from '../model.ts';
+import type { NotificationEvent } from '../notifications/model.ts';
 import { auditScheduledExecution } from './audit-run.ts';
 import type { JobScope } from './cron-jobs.ts';
 import { loadJob } from './cron-jobs.ts';
@@ -26,8 +28,14 @@ const finalStatuses: readonly CronRunStatus[] = ['completed', 'cancelled', 'erro
 
 /** Scheduled times are whole minutes (EventBridge fires within the minute). */
 export function normaliseScheduledTime(value: string): string {
-  const time = new Date(value);
-  if (Number.isNaN(time.getTime())) throw new DoguError('bad_request', `'${value}' is not a scheduled time.`);
+  const parsed = parseIsoDateTime(value);
+  if (typeof parsed === 'string') {
+    throw new DoguError(
+      'bad_request',
+      `'${value}' is not a scheduled time: ${parsed === 'format' ? 'write it as 2026-11-22T02:30:00Z' : dateProblemText[parsed]}.`,
+    );
+  }
+  const time = new Date(parsed.time);
   time.setUTCSeconds(0, 0);
   return time.toISOString();
 }
@@ -91,9 +99,17 @@ async function settleStale(deps: SchedulingDeps, run: CronRun, now: Date): Promi
     finishedAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  return (await deps.schedules.updateCronRun(settled, { status: 'running', attempt: run.attempt }))
-    ? settled
-    : undefined;
+  if (!(await deps.schedules.updateCronRun(settled, { status: 'running', attempt: run.attempt })))
+    return undefined;
+  await notifyInterrupted(deps, settled);
+  return settled;
+}
+
+/** A run whose worker stopped failed too: its job's failure rules hear of it. */
+async function notifyInterrupted(deps: SchedulingDeps, run: CronRun) {
+  if (!deps.notifications) return;
+  const job = await deps.schedules.getCronJob(run.projectId, run.jobId).catch(() => undefined);
+  if (job) await deps.notifications.notify(cronRunEvent(job, run, false, run.reason));
 }
 
 /** How long past its time limit a run may still report back (a slow store write, a retried Lambda). */
@@ -116,6 +132,8 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
   await new Promise((resolve) => setImmediate(resolve));
   let outcome: Pick<CronRun, 'status' | 'reason'>;
   let ran = false;
+  let timedOut = false;
+  let shareableReason: string | undefined;
   try {
     const principal = await principalOfExecutor(deps.store, job.projectId, job.executor);
     const result = await executeAction(deps, {
@@ -129,6 +147,8 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
       origin: { cronJobId: job.id, scheduledAt: waiting.scheduledAt },
     });
     ran = result.kind === 'executed';
+    timedOut = result.kind === 'executed' && result.execution.status === 'timed_out';
+    if (result.kind === 'executed') shareableReason = result.shareableError?.message;
     if (result.kind === 'executed') await auditScheduledExecution(deps, principal, result.execution);
     if (result.kind === 'executed' && result.execution.status === 'succeeded')
       outcome = { status: 'completed' };
@@ -150,7 +170,33 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
     updatedAt: deps.clock.now().toISOString(),
   };
   await deps.schedules.updateCronRun(finished, { status: 'running', attempt: running.attempt });
+  await deps.notifications?.notify(
+    cronRunEvent(job, finished, timedOut, ran ? shareableReason : finished.reason),
+  );
   return finished;
+}
+
+/** `reason` is the run's own, or (when the action ran) its error without argument or secret values. */
+function cronRunEvent(
+  job: CronJob,
+  run: CronRun,
+  timedOut: boolean,
+  reason: string | undefined,
+): NotificationEvent {
+  return {
+    projectId: job.projectId,
+    environmentId: job.environmentId,
+    subject: { kind: 'cron_job', id: job.id, name: job.name, actionId: job.actionId },
+    outcome: run.status === 'completed' ? 'succeeded' : timedOut ? 'timed_out' : 'failed',
+    occurredAt: run.finishedAt ?? run.updatedAt,
+    cronRun: {
+      scheduledAt: run.scheduledAt,
+      attempt: run.attempt,
+      status: run.status,
+      ...(reason ? { reason } : {}),
+    },
+    ...(run.executionId ? { execution: { id: run.executionId, status: run.status, via: 'cron' } } : {}),
+  };
 }
 
 /** Records every scheduled time of `job` in (from, to] that has no run as cancelled, with the reason. */
@@ -203,7 +249,10 @@ export async function recoverInterruptedRuns(deps: SchedulingDeps): Promise<numb
             : 'The runtime stopped before the run started.',
         updatedAt: deps.clock.now().toISOString(),
       };
-      if (await deps.schedules.updateCronRun(next, { status, attempt: run.attempt })) recovered++;
+      if (await deps.schedules.updateCronRun(next, { status, attempt: run.attempt })) {
+        recovered++;
+        if (status === 'running') await notifyInterrupted(deps, next);
+      }
     }
   }
   return recovered;
@@ -231,8 +280,13 @@ export async function retryCronRun(
 ): Promise<CronRun> {
   await authorize(deps.store, principal, scope.projectId, 'manage_cron_jobs');
   const job = await loadJob(deps, scope, jobId);
-  const time = normaliseScheduledTime(scheduledAt);
-  const found = await deps.schedules.getCronRun(jobId, time);
+  // A manual run's time keeps its seconds; a scheduled time is read as its whole minute.
+  const exact = new Date(scheduledAt);
+  const manual = Number.isNaN(exact.getTime())
+    ? undefined
+    : await deps.schedules.getCronRun(jobId, exact.toISOString());
+  const time = manual ? manual.scheduledAt : normaliseScheduledTime(scheduledAt);
+  const found = manual ?? (await deps.schedules.getCronRun(jobId, time));
   if (!found) throw notFound('Run', `${jobId} at ${time}`);
   // A run whose worker died long ago can be retried too: it is settled as interrupted first.
   const now = deps.clock.now();
@@ -263,4 +317,38 @@ export async function retryCronRun(
     throw new DoguError('state_conflict', `The run at ${time} is being retried by someone else.`);
   }
   return runAttempt(deps, job, waiting);
+}
+
+/**
+ * "Run now": one run of the job at this moment, recorded in its history as a manual run (by whom).
+ * It runs whether the job is running or stopped and whatever its overlap policy: a person asked.
+ */
+export async function runCronJobNow(
+  deps: SchedulingDeps,
+  principal: Principal,
+  scope: JobScope,
+  jobId: string,
+): Promise<CronRun> {
+  await authorize(deps.store, principal, scope.projectId, 'manage_cron_jobs');
+  const job = await loadJob(deps, scope, jobId);
+  const now = deps.clock.now();
+  // Never a whole minute, so a manual run cannot take the key of a scheduled time.
+  const at = new Date(now.getTime() + (now.getTime() % 60_000 === 0 ? 1 : 0)).toISOString();
+  const run: CronRun = {
+    jobId: job.id,
+    projectId: job.projectId,
+    environmentId: job.environmentId,
+    scheduledAt: at,
+    attempt: 1,
+    status: 'waiting',
+    manual: { by: { id: principal.id, email: principal.email } },
+    updatedAt: now.toISOString(),
+  };
+  if (!(await deps.schedules.createCronRun(run))) {
+    throw new DoguError(
+      'state_conflict',
+      'A manual run started at the same moment; look at the run history.',
+    );
+  }
+  return runAttempt(deps, job, run);
 }

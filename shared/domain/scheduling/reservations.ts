@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { resolveExecutableAction } from '../authorize.ts';
+import { resourceIdSchema } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';
 import { executeAction, masterDataOf } from '../execute-action.ts';
 import { authorize, requireEnvironment } from '../manage/access.ts';
@@ -25,7 +26,7 @@ const maxAheadMs = 366 * 24 * 3600_000;
 
 export const reservationInputSchema = z
   .object({
-    actionId: z.string().min(1),
+    actionId: resourceIdSchema,
     arguments: scheduledArgumentsSchema.default({}),
     runAt: z.iso.datetime({ offset: true }),
     timeZone: z.string().min(1).max(64).optional(),

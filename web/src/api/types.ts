@@ -1,7 +1,10 @@
 /**
- * The API shapes the console reads. Mirrors of shared/domain (kept separate so the browser
- * bundle never pulls server code); the OpenAPI document at /openapi.json is the reference.
+ * The API shapes the console reads: from the generated OpenAPI types (openapi.gen.ts, `npm run
+ * api-types`) where the document names them, the rest declared here until it does.
  */
+import type { components } from './openapi.gen.ts';
+
+type Schemas = components['schemas'];
 
 export interface Principal {
   kind: 'user' | 'service_account';
@@ -35,59 +38,10 @@ export interface ListOf<T> {
   data: T[];
 }
 
-export interface Choice {
-  value: string | number | boolean;
-  label: string;
-}
+export type Choice = Schemas['Choice'];
 
-interface ParameterCommon {
-  name: string;
-  label?: string;
-  description?: string;
-  required?: boolean;
-}
-
-interface WithChoices {
-  choices?: Choice[];
-  masterData?: string;
-}
-
-export type Parameter =
-  | (ParameterCommon &
-      WithChoices & {
-        kind: 'text';
-        default?: string;
-        multiline?: boolean;
-        pattern?: string;
-        identifier?: boolean;
-      })
-  | (ParameterCommon &
-      WithChoices & { kind: 'number'; default?: number; integer?: boolean; min?: number; max?: number })
-  | (ParameterCommon & { kind: 'boolean'; default?: boolean; format?: 'boolean' | 'string' })
-  | (ParameterCommon & { kind: 'date'; default?: string; useAsUnixtime?: boolean; withTime?: boolean })
-  | (ParameterCommon &
-      WithChoices & {
-        kind: 'array';
-        itemKind: 'text' | 'number';
-        format: 'sql' | 'json' | 'delimiter';
-        delimiter?: string;
-        default?: (string | number)[];
-        maxItems?: number;
-      })
-  | (ParameterCommon & {
-      kind: 'tuple';
-      items: { kind: 'text' | 'number'; label?: string }[];
-      format: 'json' | 'delimiter';
-      delimiter?: string;
-      default?: (string | number)[];
-    })
-  | (ParameterCommon & { kind: 'sql'; default?: string })
-  | (ParameterCommon & { kind: 'json'; default?: unknown })
-  | (ParameterCommon & { kind: 'file'; accept?: string[]; maxBytes?: number })
-  | (ParameterCommon & {
-      kind: 'system';
-      value: 'currentUser.id' | 'currentUser.name' | 'currentUser.email' | 'executionId' | 'now';
-    });
+/** A typed {{ parameter }} of an action, as the API takes it. */
+export type Parameter = Schemas['Parameter'];
 
 export type ParameterKind = Parameter['kind'];
 
@@ -95,7 +49,7 @@ export interface ActionDefinition {
   id: string;
   name: string;
   description?: string;
-  kind: 'sql' | 'http';
+  kind: Schemas['ActionInput']['kind'];
   dataSourceId: string;
   parameters: Parameter[];
   review?: { required: boolean; expiresInMinutes?: number };
@@ -121,41 +75,11 @@ export interface ActionGroup {
   actionIds: string[];
 }
 
-export type ColumnType = 'string' | 'number' | 'boolean' | 'bigint' | 'json';
-export type MediaKind = 'image' | 'video' | 'pdf';
-
-export interface ResultColumn {
-  name: string;
-  type: ColumnType;
-  media?: MediaKind;
-}
-
-export interface StatementResult {
-  title?: string;
-  status: string;
-  columns?: ResultColumn[];
-  rows?: Record<string, unknown>[];
-  rowCount?: number;
-  messages?: string[];
-  truncated?: boolean;
-  error?: string;
-  /** An HTTP response that is itself an image, video or PDF. */
-  media?: { kind: MediaKind; contentType: string; base64: string };
-  /** An HTTP response that is JSON but not rows. */
-  value?: unknown;
-}
-
-export interface Execution {
-  id: string;
-  status: string;
-  actionId: string;
-  actionVersion?: number;
-  startedAt?: string;
-  finishedAt?: string;
-  durationMs?: number;
-  arguments?: Record<string, unknown>;
-  results: StatementResult[];
-}
+export type ResultColumn = Schemas['ResultColumn'];
+export type ColumnType = ResultColumn['type'];
+export type MediaKind = Schemas['MediaKind'];
+export type StatementResult = Schemas['StatementResult'];
+export type Execution = Schemas['Execution'];
 
 export interface ReviewRequested {
   reviewRequest: { id: string; status: string; expiresAt?: string; [key: string]: unknown };

@@ -3,9 +3,11 @@
  * `Screen[]` from its folder; concatenate them here.
  */
 
+import { accountScreens } from './accounts/screens.ts';
 import { editorScreens } from './editors/screens.ts';
 import { governanceScreens } from './governance/screens.ts';
 import { identityScreens } from './identity/screens.ts';
+import { notificationScreens } from './notifications/screens.ts';
 import type { Screen } from './registry.ts';
 import { schedulingScreens } from './scheduling/screens.ts';
 
@@ -14,4 +16,6 @@ export const extraScreens: Screen[] = [
   ...schedulingScreens,
   ...editorScreens,
   ...identityScreens,
+  ...accountScreens,
+  ...notificationScreens,
 ];

@@ -34,7 +34,7 @@ export function ResultView({
       <div className="results-header">
         <h2>{t('result.title')}</h2>
         <span className={`status status-${execution.status}`}>{t(`status.${execution.status}`)}</span>
-        {execution.durationMs !== undefined ? (
+        {execution.durationMs != null ? (
           <span className="muted small">{t('result.duration', { ms: execution.durationMs })}</span>
         ) : null}
         <span className="muted small mono">{execution.id}</span>
@@ -147,7 +147,7 @@ function StatementView({
           </Button>
         ) : null}
       </div>
-      {result.error ? <div className="notice notice-error">{result.error}</div> : null}
+      {result.error ? <div className="notice notice-error">{result.error.message}</div> : null}
       {result.truncated ? <div className="notice notice-warning">{t('result.truncated')}</div> : null}
       {result.messages?.length ? (
         <ul className="result-messages">

@@ -19,7 +19,7 @@ import {
   type ParameterDraft,
 } from './action-draft.ts';
 import { type DataSource, editorPaths } from './api.ts';
-import { loadConnectorKinds } from './connector-kinds.ts';
+import { loadCatalog, loadConnectorKinds } from './connector-kinds.ts';
 
 const parameterKinds: ParameterDraft['kind'][] = [
   'text',
@@ -242,6 +242,13 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
             values={draft.rest}
             errors={errors}
             onChange={(name, value) => set({ rest: { ...draft.rest, [name]: value } })}
+            {...(draft.dataSourceId
+              ? {
+                  loadCatalog: () => loadCatalog(projectId, draft.dataSourceId, workspace.environmentId),
+                  onFill: (fill: Record<string, unknown>) =>
+                    setDraft((current) => ({ ...current, rest: { ...current.rest, ...fill } })),
+                }
+              : {})}
           />
         ) : (
           <div className="inline-fields">

@@ -3,13 +3,13 @@
  * A kind without an editor of its own is edited from its descriptor: its fields are rendered with
  * their labels, typed values reach the draft's own fields, and the body carries them unchanged.
  */
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { I18nProvider } from '../../i18n/index.tsx';
 import { ActionFields } from './ActionFields.tsx';
 import { actionBody, emptyActionDraft } from './action-draft.ts';
-import type { FormField } from './connector-kinds.ts';
+import type { CatalogEntry, FormField } from './connector-kinds.ts';
 
 afterEach(cleanup);
 
@@ -69,5 +69,65 @@ describe('ActionFields', () => {
     expect(result.body).toMatchObject({ kind: 'grpc', service: 's', method: 'M' });
     expect(result.body.statements).toBeUndefined();
     expect(result.body.path).toBeUndefined();
+  });
+
+  it('offers the data source’s catalog for a field marked catalog and fills the fields an entry names', async () => {
+    const catalogFields: FormField[] = [
+      { name: 'service', type: 'text', label: { en: 'Service', ja: 'サービス' } },
+      { name: 'method', type: 'text', label: { en: 'Method', ja: 'メソッド' }, catalog: true },
+      { name: 'request', type: 'code', label: { en: 'Request (JSON)', ja: 'リクエスト (JSON)' } },
+    ];
+    const entries: CatalogEntry[] = [
+      {
+        id: 'shop.v1.OrderService/GetOrder',
+        label: 'shop.v1.OrderService/GetOrder',
+        fill: { service: 'shop.v1.OrderService', method: 'GetOrder', request: '{\n  "id": ""\n}' },
+      },
+      {
+        id: 'shop.v1.OrderService/ListOrders',
+        label: 'shop.v1.OrderService/ListOrders',
+        fill: { method: 'ListOrders' },
+      },
+    ];
+    let loads = 0;
+    function CatalogHarness() {
+      const [values, setValues] = useState<Record<string, unknown>>({ service: 'old' });
+      seen = values;
+      return (
+        <I18nProvider language="en">
+          <ActionFields
+            fields={catalogFields}
+            values={values}
+            errors={{}}
+            onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
+            loadCatalog={async () => {
+              loads += 1;
+              return entries;
+            }}
+            onFill={(fill) => setValues((v) => ({ ...v, ...fill }))}
+          />
+        </I18nProvider>
+      );
+    }
+    render(<CatalogHarness />);
+    expect(loads).toBe(0);
+    const button = screen.getByRole('button', { name: 'Choose from the data source' });
+    expect(button.textContent).toBe('List from the data source');
+    fireEvent.click(button);
+    const picker = await waitFor(() => screen.getByRole('combobox', { name: 'Choose from the data source' }));
+    expect(picker.textContent).toContain('Choose one of 2…');
+    expect(loads).toBe(1);
+    fireEvent.change(picker, { target: { value: 'shop.v1.OrderService/GetOrder' } });
+    expect(seen).toEqual({
+      service: 'shop.v1.OrderService',
+      method: 'GetOrder',
+      request: '{\n  "id": ""\n}',
+    });
+    expect((screen.getByLabelText('Request (JSON)') as HTMLTextAreaElement).value).toBe('{\n  "id": ""\n}');
+  });
+
+  it('shows no picker without a catalog loader', () => {
+    render(<Harness language="en" />);
+    expect(screen.queryByText('List from the data source')).toBeNull();
   });
 });

@@ -30,6 +30,7 @@ import {
   presenceField,
   testConnectionPath,
 } from './connector-kinds.ts';
+import { FileVersionsPanel } from './FileVersionsPanel.tsx';
 
 type AuthActionDraft = { actionId: string; tokenPath: string; cacheSeconds: string };
 type Draft = Omit<DataSource, 'environments' | 'authAction'> & {
@@ -281,6 +282,13 @@ export function DataSourcesScreen() {
                       </Button>
                       <ConnectionTestOutcome result={tests[environment.id]} />
                     </div>
+                  ) : null}
+                  {kind.files && editing?.original ? (
+                    <FileVersionsPanel
+                      projectId={projectId}
+                      dataSourceId={editing.original.id}
+                      environmentId={environment.id}
+                    />
                   ) : null}
                 </>
               ) : null,

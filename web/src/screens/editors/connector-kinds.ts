@@ -1,32 +1,13 @@
 /** The data-source kinds the server knows (GET /api/v1/connector-kinds): forms are rendered from them. */
 import { api, pathOf } from '../../api/client.ts';
+import type { components } from '../../api/openapi.gen.ts';
 import type { Language } from '../../i18n/index.tsx';
 
-export interface Labels {
-  en: string;
-  ja: string;
-}
+type Schemas = components['schemas'];
 
-export interface FormField {
-  name: string;
-  type: 'text' | 'textarea' | 'number' | 'boolean' | 'password' | 'select' | 'key-value-list' | 'code';
-  label: Labels;
-  hint?: Labels;
-  required?: boolean;
-  secret?: boolean;
-  options?: string[];
-  default?: unknown;
-}
-
-export interface ConnectorKind {
-  kind: string;
-  actionKind: string;
-  label: Labels;
-  secretFields: string[];
-  authAction: boolean;
-  connectionFields: FormField[];
-  actionFields: FormField[];
-}
+export type Labels = Schemas['Labels'];
+export type FormField = Schemas['FormField'];
+export type ConnectorKind = Schemas['ConnectorKind'];
 
 export const connectorKindsPath = pathOf`/api/v1/connector-kinds`;
 
@@ -37,11 +18,14 @@ export const labelIn = (labels: Labels, language: Language) => labels[language] 
 /** `password` → `hasPassword`: how a read shows that a secret field is set. */
 export const presenceField = (field: string) => `has${field[0]?.toUpperCase()}${field.slice(1)}`;
 
-export interface ConnectionTestResult {
-  ok: boolean;
-  durationMs: number;
-  error?: { code: string; message: string };
-}
+export type ConnectionTestResult = Schemas['ConnectionTestResult'];
+export type CatalogEntry = Schemas['DataSourceCatalog']['entries'][number];
+
+export const catalogPath = (projectId: string, dataSourceId: string, environmentId: string) =>
+  pathOf`/api/v1/projects/${projectId}/data-sources/${dataSourceId}/environments/${environmentId}/catalog`;
+
+export const loadCatalog = async (projectId: string, dataSourceId: string, environmentId: string) =>
+  (await api.get<Schemas['DataSourceCatalog']>(catalogPath(projectId, dataSourceId, environmentId))).entries;
 
 export const testConnectionPath = (projectId: string, dataSourceId: string, environmentId: string) =>
   pathOf`/api/v1/projects/${projectId}/data-sources/${dataSourceId}/environments/${environmentId}/test-connection`;

@@ -3,6 +3,7 @@ import type { Screen } from '../registry.ts';
 import { ActionEditorListScreen } from './ActionEditorListScreen.tsx';
 import { ActionEditorScreen } from './ActionEditorScreen.tsx';
 import { DataSourcesScreen } from './DataSourcesScreen.tsx';
+import { UploadTokensScreen } from './UploadTokensScreen.tsx';
 import { VariablesScreen } from './VariablesScreen.tsx';
 
 const base = '/p/:projectId/e/:environmentId';
@@ -24,5 +25,11 @@ export const editorScreens: Screen[] = [
     path: `${base}/variables`,
     nav: { labelKey: 'nav.editors.variables', order: 52 },
     component: VariablesScreen,
+  },
+  // Project settings: tokens of the protoset upload API (spec 4.3).
+  {
+    path: `${base}/settings/upload-tokens`,
+    nav: { labelKey: 'nav.editors.uploadTokens', order: 53 },
+    component: UploadTokensScreen,
   },
 ];

@@ -69,7 +69,7 @@ export function ExecutionStatusScreen({ params }: { params: Record<string, strin
             <dt>{t('scheduling.execution.startedAt')}</dt>
             <dd>{formatTime(execution.startedAt, language)}</dd>
             <dt>{t('scheduling.execution.finishedAt')}</dt>
-            <dd>{formatTime(execution.finishedAt, language)}</dd>
+            <dd>{formatTime(execution.finishedAt ?? undefined, language)}</dd>
           </dl>
           {!unfinished.has(execution.status) && execution.results?.length ? (
             <ResultView

@@ -1,0 +1,112 @@
+/** Named schemas of the OpenAPI document that are not request schemas (those come from the domain). */
+import * as z from 'zod';
+
+export const problem = z
+  .object({
+    type: z.string(),
+    code: z.string(),
+    status: z.number().int(),
+    title: z.string(),
+    detail: z.string().optional(),
+    instance: z.string(),
+    errors: z.array(z.object({ pointer: z.string(), detail: z.string() })).optional(),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 Problem Details' });
+
+/** The token endpoint answers as OAuth does (RFC 6749 section 5.2), not with Problem Details. */
+export const oauthError = z
+  .object({ error: z.string(), error_description: z.string() })
+  .meta({ id: 'OAuthError', description: 'RFC 6749 error response of the token endpoint' });
+
+const labels = z.object({ en: z.string(), ja: z.string() }).meta({ id: 'Labels' });
+
+const formField = z
+  .object({
+    name: z.string(),
+    type: z.enum(['text', 'textarea', 'number', 'boolean', 'password', 'select', 'key-value-list', 'code']),
+    label: labels,
+    hint: labels.optional(),
+    required: z.boolean().optional(),
+    secret: z.boolean().optional(),
+    options: z.array(z.string()).optional(),
+    default: z.unknown().optional(),
+    language: z.string().optional(),
+    /** Chosen from the data source's catalog (GET …/environments/{environmentId}/catalog). */
+    catalog: z.boolean().optional(),
+  })
+  .meta({ id: 'FormField', description: "One input of a kind's generated form" });
+
+export const connectorKind = z
+  .object({
+    kind: z.string(),
+    actionKind: z.string(),
+    label: labels,
+    secretFields: z.array(z.string()),
+    authAction: z.boolean(),
+    connectionFields: z.array(formField),
+    actionFields: z.array(formField),
+    files: z.object({ name: z.string(), maxBytes: z.number().int(), pinField: z.string() }).nullable().meta({
+      description: 'Files the kind keeps as versions per environment (gRPC: protosets); null when none',
+    }),
+  })
+  .meta({ id: 'ConnectorKind', description: 'A data-source kind and its form descriptor' });
+
+const mediaKind = z.enum(['image', 'video', 'pdf']).meta({ id: 'MediaKind' });
+
+const column = z
+  .object({
+    name: z.string(),
+    type: z.enum(['string', 'number', 'boolean', 'bigint', 'json']),
+    media: mediaKind.optional(),
+  })
+  .meta({ id: 'ResultColumn' });
+
+export const statementResult = z
+  .object({
+    title: z.string(),
+    status: z.enum(['succeeded', 'failed']),
+    columns: z.array(column),
+    rows: z.array(z.record(z.string(), z.unknown())),
+    rowCount: z.number().int(),
+    messages: z.array(z.string()),
+    truncated: z.boolean().optional(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    http: z
+      .object({ status: z.number().int(), contentType: z.string().optional(), bytes: z.number().int() })
+      .optional()
+      .meta({ description: 'HTTP actions: the response status, media type and size' }),
+    value: z.unknown().optional().meta({ description: 'HTTP actions: a JSON or text body that is not rows' }),
+    media: z
+      .object({ kind: mediaKind, contentType: z.string(), base64: z.string() })
+      .optional()
+      .meta({ description: 'HTTP actions: a body that is an image, a video or a PDF' }),
+  })
+  .meta({ id: 'StatementResult' });
+
+export const execution = z
+  .object({
+    id: z.string(),
+    status: z.enum(['running', 'succeeded', 'failed', 'timed_out']),
+    projectId: z.string(),
+    environmentId: z.string(),
+    actionId: z.string(),
+    actionVersion: z.number().int(),
+    executedBy: z.object({ kind: z.enum(['user', 'service_account']), id: z.string(), email: z.string() }),
+    startedAt: z.string(),
+    finishedAt: z.string().nullable(),
+    durationMs: z.number().nullable(),
+    arguments: z.record(z.string(), z.unknown()),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    results: z.array(statementResult),
+  })
+  .meta({ id: 'Execution' });
+
+export const connectionTestResult = z
+  .object({
+    ok: z.boolean(),
+    durationMs: z.number(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  })
+  .meta({ id: 'ConnectionTestResult' });
+
+export const list = (item: z.ZodType) => z.object({ data: z.array(item) });

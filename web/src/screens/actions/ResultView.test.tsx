@@ -1,0 +1,58 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Execution } from '../../api/types.ts';
+import { WorkspaceProvider } from '../../app/workspace.tsx';
+import { I18nProvider } from '../../i18n/index.tsx';
+import { ResultView } from './ResultView.tsx';
+
+afterEach(cleanup);
+
+const failed: Execution = {
+  id: 'exe_1',
+  status: 'failed',
+  projectId: 'demo',
+  environmentId: 'development',
+  actionId: 'find-orders',
+  actionVersion: 1,
+  executedBy: { kind: 'user', id: 'usr_1', email: 'ops@example.com' },
+  startedAt: '2026-11-26T00:00:00.000Z',
+  finishedAt: null,
+  durationMs: null,
+  arguments: {},
+  error: { code: 'data_source_error', message: 'syntax error at or near "SELEC"' },
+  results: [
+    {
+      title: 'Statement 1',
+      status: 'failed',
+      columns: [],
+      rows: [],
+      rowCount: 0,
+      messages: [],
+      error: { code: 'data_source_error', message: 'syntax error at or near "SELEC"' },
+    },
+  ],
+};
+
+const workspace = {
+  projectId: 'demo',
+  environmentId: 'development',
+  projects: [],
+  environments: [],
+  project: undefined,
+  environment: undefined,
+  href: (path: string) => `/p/demo/e/development${path}`,
+};
+
+describe('result view', () => {
+  it("shows a failed statement's message (the API's error object), not a blank screen", () => {
+    render(
+      <I18nProvider language="en">
+        <WorkspaceProvider value={workspace}>
+          <ResultView execution={failed} actionId="find-orders" arguments={{}} />
+        </WorkspaceProvider>
+      </I18nProvider>,
+    );
+    expect(screen.getByText('syntax error at or near "SELEC"')).toBeTruthy();
+  });
+});
