@@ -5,6 +5,8 @@ import { resultToCsv } from '../shared/http/csv.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
 import { defineHandler, type HttpResult } from '../shared/http/handler.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, schedulingDeps } from '../shared/runtime/services.ts';
@@ -98,5 +100,5 @@ export const handler = defineHandler(
       },
     };
   },
-  compose(secretValues, actionEngines, scheduling),
+  compose(secretValues, actionEngines, scheduling, notificationCenter, fileStorage),
 );

@@ -5,12 +5,13 @@ import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { finishBatch } from '../shared/domain/batch/run-batch.ts';
 import { connectorCatalog } from '../shared/runtime/groups/connector-catalog.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
 
 /** Settles a batch; runs no action. */
-const composition = compose(secretValues, connectorCatalog, scheduling);
+const composition = compose(secretValues, connectorCatalog, scheduling, notificationCenter);
 
 export interface FinishBatchEvent {
   projectId: string;

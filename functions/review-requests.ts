@@ -5,6 +5,8 @@ import type { ReviewStatus } from '../shared/domain/reviews.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { type CoreServices, compose, type Services } from '../shared/runtime/services.ts';
 
@@ -71,5 +73,5 @@ export const handler = defineRoutes(
       };
     },
   },
-  compose(secretValues, actionEngines),
+  compose(secretValues, actionEngines, notificationCenter, fileStorage),
 );

@@ -5,12 +5,14 @@ import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { runQueuedExecution } from '../shared/domain/scheduling/async-executions.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
 
 /** Runs actions: the engines with connector runtimes (docs/decisions/0022). */
-const composition = compose(secretValues, actionEngines, scheduling);
+const composition = compose(secretValues, actionEngines, scheduling, notificationCenter, fileStorage);
 
 export interface RunJobEvent {
   projectId: string;

@@ -9,12 +9,14 @@ import { logger } from '../shared/commons/logger.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
 
 /** Runs actions: the engines with connector runtimes (docs/decisions/0022). */
-const composition = compose(secretValues, actionEngines, scheduling);
+const composition = compose(secretValues, actionEngines, scheduling, notificationCenter, fileStorage);
 
 export type ScheduledRunEvent =
   | { kind: 'cron'; projectId: string; jobId: string; scheduledAt: string }
