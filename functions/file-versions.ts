@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { badRequest, DoguError } from '../shared/domain/errors.ts';
+import { DoguError } from '../shared/domain/errors.ts';
 import * as fileVersions from '../shared/domain/manage/file-versions.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 import { connectorFiles } from '../shared/runtime/groups/connector-files.ts';
