@@ -5,7 +5,7 @@ import { deploymentAuditLog } from '../shared/http/audit-recording.ts';
 import { newConsoleSession } from '../shared/http/console-session.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 import { cookie, requestOrigin, sessionTokenOf } from '../shared/http/session-cookie.ts';
-import type { Services } from '../shared/runtime/services.ts';
+import type { CoreServices } from '../shared/runtime/services.ts';
 
 /**
  * /api/v1/users[/{userId}[/invitation|/revoke-sessions]] for account administrators, and
@@ -82,7 +82,7 @@ export const handler = defineRoutes({
   },
 });
 
-async function renewedLogin(request: HttpRequest, services: Services) {
+async function renewedLogin(request: HttpRequest, services: CoreServices) {
   const caller = request.caller();
   const [user] = await services.store.getUsers([caller.id]);
   if (sessionTokenOf(request.event) && !request.event.headers.authorization) {

@@ -1,7 +1,10 @@
 import * as batches from '../shared/domain/batch/batches.ts';
 import { badRequest, DoguError } from '../shared/domain/errors.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
-import { schedulingDeps } from '../shared/runtime/services.ts';
+import { connectorCatalog } from '../shared/runtime/groups/connector-catalog.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose, schedulingDeps } from '../shared/runtime/services.ts';
 
 /**
  * Batches of an environment (docs/batch.md): the CSV template of an action, creating a batch from
@@ -33,72 +36,75 @@ function concurrencyOf(request: HttpRequest): number | undefined {
   return n;
 }
 
-export const handler = defineRoutes({
-  getBatchTemplate: async (request, services) => {
-    const actionId = request.pathParameters.actionId!;
-    const csv = await batches.batchTemplate(schedulingDeps(services), request.caller(), {
-      ...scopeOf(request),
-      actionId,
-    });
-    return { status: 200, text: csv, headers: csvHeaders(`${actionId}-template.csv`) };
-  },
-  createBatch: async (request, services) => {
-    const scope = { ...scopeOf(request), actionId: request.pathParameters.actionId! };
-    const contentType = (request.event.headers['content-type'] ?? '').toLowerCase();
-    let created: Awaited<ReturnType<typeof batches.createBatch>>;
-    if (contentType.startsWith('text/csv')) {
-      const concurrency = concurrencyOf(request);
-      created = await batches.createBatch(
+export const handler = defineRoutes(
+  {
+    getBatchTemplate: async (request, services) => {
+      const actionId = request.pathParameters.actionId!;
+      const csv = await batches.batchTemplate(schedulingDeps(services), request.caller(), {
+        ...scopeOf(request),
+        actionId,
+      });
+      return { status: 200, text: csv, headers: csvHeaders(`${actionId}-template.csv`) };
+    },
+    createBatch: async (request, services) => {
+      const scope = { ...scopeOf(request), actionId: request.pathParameters.actionId! };
+      const contentType = (request.event.headers['content-type'] ?? '').toLowerCase();
+      let created: Awaited<ReturnType<typeof batches.createBatch>>;
+      if (contentType.startsWith('text/csv')) {
+        const concurrency = concurrencyOf(request);
+        created = await batches.createBatch(
+          schedulingDeps(services),
+          request.caller(),
+          scope,
+          { csv: csvBody(request) },
+          concurrency ? { concurrency } : {},
+        );
+      } else {
+        const input = request.parseBody(batches.batchInputSchema);
+        created = await batches.createBatch(
+          schedulingDeps(services),
+          request.caller(),
+          scope,
+          { rows: input.rows },
+          input.concurrency ? { concurrency: input.concurrency } : {},
+        );
+      }
+      const location = `/api/v1/projects/${scope.projectId}/environments/${scope.environmentId}/batches/${created.batch.id}`;
+      return { status: 202, body: { ...created, links: { self: location } }, headers: { location } };
+    },
+    listBatches: async (request, services) => ({
+      status: 200,
+      body: { data: await batches.listBatches(schedulingDeps(services), request.caller(), scopeOf(request)) },
+    }),
+    getBatch: async (request, services) => ({
+      status: 200,
+      body: await batches.getBatch(
         schedulingDeps(services),
         request.caller(),
-        scope,
-        { csv: csvBody(request) },
-        concurrency ? { concurrency } : {},
-      );
-    } else {
-      const input = request.parseBody(batches.batchInputSchema);
-      created = await batches.createBatch(
+        scopeOf(request),
+        request.pathParameters.batchId!,
+      ),
+    }),
+    retryBatch: async (request, services) => ({
+      status: 202,
+      body: await batches.retryFailedRows(
         schedulingDeps(services),
         request.caller(),
-        scope,
-        { rows: input.rows },
-        input.concurrency ? { concurrency: input.concurrency } : {},
+        scopeOf(request),
+        request.pathParameters.batchId!,
+      ),
+    }),
+    getBatchResults: async (request, services) => {
+      const batchId = request.pathParameters.batchId!;
+      const { csv } = await batches.batchResults(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        batchId,
       );
-    }
-    const location = `/api/v1/projects/${scope.projectId}/environments/${scope.environmentId}/batches/${created.batch.id}`;
-    return { status: 202, body: { ...created, links: { self: location } }, headers: { location } };
+      if (!csv) throw new DoguError('not_found', `Batch '${batchId}' has no results.`);
+      return { status: 200, text: csv, headers: csvHeaders(`${batchId}-results.csv`) };
+    },
   },
-  listBatches: async (request, services) => ({
-    status: 200,
-    body: { data: await batches.listBatches(schedulingDeps(services), request.caller(), scopeOf(request)) },
-  }),
-  getBatch: async (request, services) => ({
-    status: 200,
-    body: await batches.getBatch(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.batchId!,
-    ),
-  }),
-  retryBatch: async (request, services) => ({
-    status: 202,
-    body: await batches.retryFailedRows(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.batchId!,
-    ),
-  }),
-  getBatchResults: async (request, services) => {
-    const batchId = request.pathParameters.batchId!;
-    const { csv } = await batches.batchResults(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      batchId,
-    );
-    if (!csv) throw new DoguError('not_found', `Batch '${batchId}' has no results.`);
-    return { status: 200, text: csv, headers: csvHeaders(`${batchId}-results.csv`) };
-  },
-});
+  compose(secretValues, connectorCatalog, scheduling),
+);

@@ -5,11 +5,15 @@ import * as jobs from '../shared/domain/scheduling/cron-jobs.ts';
 import * as runs from '../shared/domain/scheduling/cron-runs.ts';
 import type { CronRunStatus } from '../shared/domain/scheduling/model.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
-import { schedulingDeps } from '../shared/runtime/services.ts';
+import { connectorCatalog } from '../shared/runtime/groups/connector-catalog.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose, schedulingDeps } from '../shared/runtime/services.ts';
 
 /**
- * /api/v1/projects/{projectId}/environments/{environmentId}/cron-jobs[/{jobId}[/stop|/resume|/runs[/{scheduledAt}/retry]]]:
- * cron jobs of an environment, their planned times and run history (docs/scheduling.md).
+ * /api/v1/projects/{projectId}/environments/{environmentId}/cron-jobs[/{jobId}[/stop|/resume|/runs]]:
+ * cron jobs of an environment, their planned times and run history (docs/scheduling.md). Run now
+ * and retry run the action at once, so they have a function of their own (cron-run-now.ts).
  */
 const scopeOf = (request: HttpRequest) => ({
   projectId: request.pathParameters.projectId!,
@@ -49,106 +53,89 @@ function runQuery(request: HttpRequest) {
   };
 }
 
-export const handler = defineRoutes({
-  listCronJobs: async (request, services) => ({
-    status: 200,
-    body: { data: await jobs.listCronJobs(schedulingDeps(services), request.caller(), scopeOf(request)) },
-  }),
-  createCronJob: async (request, services) => ({
-    status: 201,
-    body: await jobs.createCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.parseBody(cronJobInputSchema),
-    ),
-  }),
-  previewCronSchedule: async (request, services) => ({
-    status: 200,
-    body: await jobs.previewCronSchedule(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.parseBody(schedulePreviewSchema),
-    ),
-  }),
-  getCronJob: async (request, services) => ({
-    status: 200,
-    body: await jobs.getCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-    ),
-  }),
-  putCronJob: async (request, services) => ({
-    status: 200,
-    body: await jobs.updateCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-      request.parseBody(cronJobInputSchema),
-    ),
-  }),
-  deleteCronJob: async (request, services) => {
-    await jobs.deleteCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-    );
-    return { status: 204 };
-  },
-  stopCronJob: async (request, services) => ({
-    status: 200,
-    body: await jobs.stopCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-    ),
-  }),
-  resumeCronJob: async (request, services) => ({
-    status: 200,
-    body: await jobs.resumeCronJob(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-    ),
-  }),
-  /** POST …/{jobId}/run-now: one run at this moment, recorded as manual in the history (201, the finished run). */
-  runCronJobNow: async (request, services) => ({
-    status: 201,
-    body: await runs.runCronJobNow(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-    ),
-  }),
-  listCronRuns: async (request, services) => ({
-    status: 200,
-    body: await runs
-      .listCronRuns(
+export const handler = defineRoutes(
+  {
+    listCronJobs: async (request, services) => ({
+      status: 200,
+      body: { data: await jobs.listCronJobs(schedulingDeps(services), request.caller(), scopeOf(request)) },
+    }),
+    createCronJob: async (request, services) => ({
+      status: 201,
+      body: await jobs.createCronJob(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.parseBody(cronJobInputSchema),
+      ),
+    }),
+    previewCronSchedule: async (request, services) => ({
+      status: 200,
+      body: await jobs.previewCronSchedule(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.parseBody(schedulePreviewSchema),
+      ),
+    }),
+    getCronJob: async (request, services) => ({
+      status: 200,
+      body: await jobs.getCronJob(
         schedulingDeps(services),
         request.caller(),
         scopeOf(request),
         request.pathParameters.jobId!,
-        runQuery(request),
-      )
-      .then(({ runs: data, cursor }) => ({ data, ...(cursor ? { cursor } : {}) })),
-  }),
-  retryCronRun: async (request, services) => ({
-    status: 200,
-    body: await runs.retryCronRun(
-      schedulingDeps(services),
-      request.caller(),
-      scopeOf(request),
-      request.pathParameters.jobId!,
-      // Path parameters arrive decoded (API Gateway and route-matcher.ts): decoding again would misread '%'.
-      request.pathParameters.scheduledAt!,
-    ),
-  }),
-});
+      ),
+    }),
+    putCronJob: async (request, services) => ({
+      status: 200,
+      body: await jobs.updateCronJob(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.pathParameters.jobId!,
+        request.parseBody(cronJobInputSchema),
+      ),
+    }),
+    deleteCronJob: async (request, services) => {
+      await jobs.deleteCronJob(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.pathParameters.jobId!,
+      );
+      return { status: 204 };
+    },
+    stopCronJob: async (request, services) => ({
+      status: 200,
+      body: await jobs.stopCronJob(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.pathParameters.jobId!,
+      ),
+    }),
+    resumeCronJob: async (request, services) => ({
+      status: 200,
+      body: await jobs.resumeCronJob(
+        schedulingDeps(services),
+        request.caller(),
+        scopeOf(request),
+        request.pathParameters.jobId!,
+      ),
+    }),
+    /** POST …/{jobId}/run-now: one run at this moment, recorded as manual in the history (201, the finished run). */
+    listCronRuns: async (request, services) => ({
+      status: 200,
+      body: await runs
+        .listCronRuns(
+          schedulingDeps(services),
+          request.caller(),
+          scopeOf(request),
+          request.pathParameters.jobId!,
+          runQuery(request),
+        )
+        .then(({ runs: data, cursor }) => ({ data, ...(cursor ? { cursor } : {}) })),
+    }),
+  },
+  compose(secretValues, connectorCatalog, scheduling),
+);

@@ -4,86 +4,102 @@ import { startAsyncExecution } from '../shared/domain/scheduling/async-execution
 import { resultToCsv } from '../shared/http/csv.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
 import { defineHandler, type HttpResult } from '../shared/http/handler.ts';
-import { schedulingDeps } from '../shared/runtime/services.ts';
+import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
+import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose, schedulingDeps } from '../shared/runtime/services.ts';
 
 /**
  * POST …/actions/{actionId}/executions: run an action with `{"arguments": {...}}`.
  * `Accept: text/csv` answers one statement's rows as a CSV download (`?statement=N`, default 0).
  */
-export const handler = defineHandler('executeAction', async (request, services): Promise<HttpResult> => {
-  const wantsCsv = /\btext\/csv\b/i.test(request.event.headers.accept ?? '');
-  const query = request.event.queryStringParameters ?? {};
-  const statementIndex = Number(query.statement ?? 0);
-  if (wantsCsv && (!Number.isInteger(statementIndex) || statementIndex < 0)) {
-    throw badRequest("'statement' must be the index of a statement: 0, 1, …");
-  }
-  const body = request.jsonBody();
-  const args = body.arguments ?? {};
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw badRequest("'arguments' must be a JSON object mapping parameter names to values.", [
-      { pointer: '#/arguments', detail: 'must be an object' },
-    ]);
-  }
-  const { projectId, environmentId, actionId } = request.pathParameters;
-  if (body.async !== undefined && typeof body.async !== 'boolean') {
-    throw badRequest("'async' must be true or false.", [{ pointer: '#/async', detail: 'must be a boolean' }]);
-  }
-  if (body.async === true) {
-    // Run as a job (spec 8: up to 30 minutes): answered at once; the client polls the execution.
-    const execution = await startAsyncExecution(schedulingDeps(services), {
-      principal: request.caller(),
-      projectId: projectId!,
-      environmentId: environmentId!,
-      actionId: actionId!,
-      arguments: args as Record<string, unknown>,
-    });
-    const location = `/public/v1/projects/${projectId}/environments/${environmentId}/executions/${execution.id}`;
-    return {
-      status: 202,
-      body: { execution: executionBody(execution), links: { self: location } },
-      headers: { location },
-    };
-  }
-  const outcome = await executeAction(
-    { ...services, maxExecutionMs: services.settings.maxExecutionMs },
-    {
-      principal: request.caller(),
-      projectId: projectId!,
-      environmentId: environmentId!,
-      actionId: actionId!,
-      arguments: args as Record<string, unknown>,
-      via: 'public_api',
-      ...(typeof body.comment === 'string' ? { comment: body.comment.slice(0, 2000) } : {}),
-    },
-  );
-  if (outcome.kind === 'review_requested') {
-    // Spec 2.1: a review-gated action runs only after approval; the client polls the request.
-    const { review } = outcome;
-    const location = `/public/v1/projects/${projectId}/environments/${environmentId}/review-requests/${review.id}`;
-    return { status: 202, body: { reviewRequest: review, links: { self: location } }, headers: { location } };
-  }
-  const { execution, results } = outcome;
-  const bodyOut = executionBody(execution, results);
-  if (execution.status !== 'succeeded') {
-    // A failed run is still recorded; the problem carries the execution so nothing is hidden.
-    throw new DoguError(execution.error!.code as never, execution.error!.message, {
-      extra: { execution: bodyOut },
-    });
-  }
-  if (!wantsCsv) return { status: 200, body: bodyOut };
-  const result = results[statementIndex];
-  if (!result)
-    throw badRequest(
-      `The action has ${results.length} statement(s); there is no statement ${statementIndex}.`,
+export const handler = defineHandler(
+  'executeAction',
+  async (request, services): Promise<HttpResult> => {
+    const wantsCsv = /\btext\/csv\b/i.test(request.event.headers.accept ?? '');
+    const query = request.event.queryStringParameters ?? {};
+    const statementIndex = Number(query.statement ?? 0);
+    if (wantsCsv && (!Number.isInteger(statementIndex) || statementIndex < 0)) {
+      throw badRequest("'statement' must be the index of a statement: 0, 1, …");
+    }
+    const body = request.jsonBody();
+    const args = body.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      throw badRequest("'arguments' must be a JSON object mapping parameter names to values.", [
+        { pointer: '#/arguments', detail: 'must be an object' },
+      ]);
+    }
+    const { projectId, environmentId, actionId } = request.pathParameters;
+    if (body.async !== undefined && typeof body.async !== 'boolean') {
+      throw badRequest("'async' must be true or false.", [
+        { pointer: '#/async', detail: 'must be a boolean' },
+      ]);
+    }
+    if (body.async === true) {
+      // Run as a job (spec 8: up to 30 minutes): answered at once; the client polls the execution.
+      const execution = await startAsyncExecution(schedulingDeps(services), {
+        principal: request.caller(),
+        projectId: projectId!,
+        environmentId: environmentId!,
+        actionId: actionId!,
+        arguments: args as Record<string, unknown>,
+      });
+      const location = `/public/v1/projects/${projectId}/environments/${environmentId}/executions/${execution.id}`;
+      return {
+        status: 202,
+        body: { execution: executionBody(execution), links: { self: location } },
+        headers: { location },
+      };
+    }
+    const outcome = await executeAction(
+      { ...services, maxExecutionMs: services.settings.maxExecutionMs },
+      {
+        principal: request.caller(),
+        projectId: projectId!,
+        environmentId: environmentId!,
+        actionId: actionId!,
+        arguments: args as Record<string, unknown>,
+        via: 'public_api',
+        ...(typeof body.comment === 'string' ? { comment: body.comment.slice(0, 2000) } : {}),
+      },
     );
-  return {
-    status: 200,
-    text: resultToCsv(result, { escapeFormulas: query.escapeFormulas !== 'false' }),
-    headers: {
-      'content-type': 'text/csv; charset=utf-8; header=present',
-      'content-disposition': `attachment; filename="${actionId}-${execution.id}.csv"`,
-      'x-dogu-execution-id': execution.id,
-      ...(result.truncated ? { 'x-dogu-truncated': 'true' } : {}),
-    },
-  };
-});
+    if (outcome.kind === 'review_requested') {
+      // Spec 2.1: a review-gated action runs only after approval; the client polls the request.
+      const { review } = outcome;
+      const location = `/public/v1/projects/${projectId}/environments/${environmentId}/review-requests/${review.id}`;
+      return {
+        status: 202,
+        body: { reviewRequest: review, links: { self: location } },
+        headers: { location },
+      };
+    }
+    const { execution, results } = outcome;
+    const bodyOut = executionBody(execution, results);
+    if (execution.status !== 'succeeded') {
+      // A failed run is still recorded; the problem carries the execution so nothing is hidden.
+      throw new DoguError(execution.error!.code as never, execution.error!.message, {
+        extra: { execution: bodyOut },
+      });
+    }
+    if (!wantsCsv) return { status: 200, body: bodyOut };
+    const result = results[statementIndex];
+    if (!result)
+      throw badRequest(
+        `The action has ${results.length} statement(s); there is no statement ${statementIndex}.`,
+      );
+    return {
+      status: 200,
+      text: resultToCsv(result, { escapeFormulas: query.escapeFormulas !== 'false' }),
+      headers: {
+        'content-type': 'text/csv; charset=utf-8; header=present',
+        'content-disposition': `attachment; filename="${actionId}-${execution.id}.csv"`,
+        'x-dogu-execution-id': execution.id,
+        ...(result.truncated ? { 'x-dogu-truncated': 'true' } : {}),
+      },
+    };
+  },
+  compose(secretValues, actionEngines, ownIdp, scheduling, notificationCenter, fileStorage),
+);

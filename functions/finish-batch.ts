@@ -4,7 +4,14 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { finishBatch } from '../shared/domain/batch/run-batch.ts';
-import { getServices, schedulingDeps } from '../shared/runtime/services.ts';
+import { connectorCatalog } from '../shared/runtime/groups/connector-catalog.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
+
+/** Settles a batch; runs no action. */
+const composition = compose(secretValues, connectorCatalog, scheduling, notificationCenter);
 
 export interface FinishBatchEvent {
   projectId: string;
@@ -15,7 +22,7 @@ export const handler = middy<FinishBatchEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
     logger.appendKeys({ projectId: event.projectId, batchId: event.batchId });
-    await finishBatch(schedulingDeps(await getServices()), {
+    await finishBatch(schedulingDeps(await getServices(composition)), {
       projectId: event.projectId,
       batchId: event.batchId,
     });

@@ -6,11 +6,14 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
-import { getServices } from '../shared/runtime/services.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
+import { compose, getServices } from '../shared/runtime/services.ts';
+
+const composition = compose(notificationCenter);
 
 export const handler = middy<unknown, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async () => {
-    const { notifications } = await getServices();
+    const { notifications } = await getServices(composition);
     await notifications.drainDue();
   });

@@ -6,13 +6,15 @@ import {
 } from '../shared/domain/notifications/input.ts';
 import * as notifications from '../shared/domain/notifications/settings.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
-import type { Services } from '../shared/runtime/services.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { type CoreServices, compose, type Services } from '../shared/runtime/services.ts';
 
 /**
  * /api/v1/projects/{projectId}/notifications[/network-policy|/targets[/{targetId}[/test]]|/rules[/{ruleId}]|/deliveries]:
  * a project's notification targets and rules, the delivery log and a test send (docs/notifications.md).
  */
-const deps = (services: Services) => ({
+const deps = (services: CoreServices & Pick<Services, 'notifications' | 'schedules'>) => ({
   store: services.store,
   notifications: services.notifications,
   schedules: services.schedules,
@@ -28,101 +30,104 @@ function pageQuery(request: HttpRequest) {
   return { limit, ...(query.cursor ? { cursor: query.cursor } : {}) };
 }
 
-export const handler = defineRoutes({
-  getNotificationSettings: async (request, services) => ({
-    status: 200,
-    body: await notifications.getNotificationSettings(deps(services), request.caller(), projectOf(request)),
-  }),
-  putNotificationNetworkPolicy: async (request, services) => ({
-    status: 200,
-    body: await notifications.setNetworkPolicy(
-      deps(services),
-      request.caller(),
-      projectOf(request),
-      request.parseBody(networkPolicySchema).allowPrivateNetworks,
-    ),
-  }),
-  createNotificationTarget: async (request, services) => ({
-    status: 201,
-    body: await notifications.saveTarget(
-      deps(services),
-      request.caller(),
-      projectOf(request),
-      undefined,
-      request.parseBody(targetInputSchema),
-    ),
-  }),
-  putNotificationTarget: async (request, services) => ({
-    status: 200,
-    body: await notifications.saveTarget(
-      deps(services),
-      request.caller(),
-      projectOf(request),
-      request.pathParameters.targetId!,
-      request.parseBody(targetInputSchema),
-    ),
-  }),
-  deleteNotificationTarget: async (request, services) => {
-    await notifications.deleteTarget(
-      deps(services),
-      request.caller(),
-      projectOf(request),
-      request.pathParameters.targetId!,
-    );
-    return { status: 204 };
-  },
-  testNotificationTarget: async (request, services) => ({
-    status: 200,
-    body: await notifications.sendTest(
-      deps(services),
-      request.caller(),
-      projectOf(request),
-      request.pathParameters.targetId!,
-    ),
-  }),
-  createNotificationRule: async (request, services) => ({
-    status: 201,
-    body: await notifications.saveRule(
-      deps(services),
-      request.caller(),
-      projectOf(request),
-      undefined,
-      request.parseBody(ruleInputSchema),
-    ),
-  }),
-  putNotificationRule: async (request, services) => ({
-    status: 200,
-    body: await notifications.saveRule(
-      deps(services),
-      request.caller(),
-      projectOf(request),
-      request.pathParameters.ruleId!,
-      request.parseBody(ruleInputSchema),
-    ),
-  }),
-  deleteNotificationRule: async (request, services) => {
-    await notifications.deleteRule(
-      deps(services),
-      request.caller(),
-      projectOf(request),
-      request.pathParameters.ruleId!,
-    );
-    return { status: 204 };
-  },
-  listNotificationDeliveries: async (request, services) => {
-    const page = await notifications.listDeliveries(
-      deps(services),
-      request.caller(),
-      projectOf(request),
-      pageQuery(request),
-    );
-    return {
+export const handler = defineRoutes(
+  {
+    getNotificationSettings: async (request, services) => ({
       status: 200,
-      body: {
-        data: page.deliveries,
-        has_more: page.cursor !== undefined,
-        ...(page.cursor ? { next_cursor: page.cursor } : {}),
-      },
-    };
+      body: await notifications.getNotificationSettings(deps(services), request.caller(), projectOf(request)),
+    }),
+    putNotificationNetworkPolicy: async (request, services) => ({
+      status: 200,
+      body: await notifications.setNetworkPolicy(
+        deps(services),
+        request.caller(),
+        projectOf(request),
+        request.parseBody(networkPolicySchema).allowPrivateNetworks,
+      ),
+    }),
+    createNotificationTarget: async (request, services) => ({
+      status: 201,
+      body: await notifications.saveTarget(
+        deps(services),
+        request.caller(),
+        projectOf(request),
+        undefined,
+        request.parseBody(targetInputSchema),
+      ),
+    }),
+    putNotificationTarget: async (request, services) => ({
+      status: 200,
+      body: await notifications.saveTarget(
+        deps(services),
+        request.caller(),
+        projectOf(request),
+        request.pathParameters.targetId!,
+        request.parseBody(targetInputSchema),
+      ),
+    }),
+    deleteNotificationTarget: async (request, services) => {
+      await notifications.deleteTarget(
+        deps(services),
+        request.caller(),
+        projectOf(request),
+        request.pathParameters.targetId!,
+      );
+      return { status: 204 };
+    },
+    testNotificationTarget: async (request, services) => ({
+      status: 200,
+      body: await notifications.sendTest(
+        deps(services),
+        request.caller(),
+        projectOf(request),
+        request.pathParameters.targetId!,
+      ),
+    }),
+    createNotificationRule: async (request, services) => ({
+      status: 201,
+      body: await notifications.saveRule(
+        deps(services),
+        request.caller(),
+        projectOf(request),
+        undefined,
+        request.parseBody(ruleInputSchema),
+      ),
+    }),
+    putNotificationRule: async (request, services) => ({
+      status: 200,
+      body: await notifications.saveRule(
+        deps(services),
+        request.caller(),
+        projectOf(request),
+        request.pathParameters.ruleId!,
+        request.parseBody(ruleInputSchema),
+      ),
+    }),
+    deleteNotificationRule: async (request, services) => {
+      await notifications.deleteRule(
+        deps(services),
+        request.caller(),
+        projectOf(request),
+        request.pathParameters.ruleId!,
+      );
+      return { status: 204 };
+    },
+    listNotificationDeliveries: async (request, services) => {
+      const page = await notifications.listDeliveries(
+        deps(services),
+        request.caller(),
+        projectOf(request),
+        pageQuery(request),
+      );
+      return {
+        status: 200,
+        body: {
+          data: page.deliveries,
+          has_more: page.cursor !== undefined,
+          ...(page.cursor ? { next_cursor: page.cursor } : {}),
+        },
+      };
+    },
   },
-});
+  compose(notificationCenter, scheduling),
+);

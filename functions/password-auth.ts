@@ -9,14 +9,14 @@ import { recordLogin } from '../shared/http/audit-recording.ts';
 import { newConsoleSession } from '../shared/http/console-session.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 import { cookie } from '../shared/http/session-cookie.ts';
-import type { Services } from '../shared/runtime/services.ts';
+import type { CoreServices } from '../shared/runtime/services.ts';
 
 /**
  * Password sign-in (console: POST /auth/sign-in sets the session cookie; CLI and scripts:
  * POST /public/v1/login/password answers a token) and invitations
  * (GET /auth/invitations/{token}, POST /auth/invitations/{token}/accept). docs/accounts.md.
  */
-async function signedInConsole(request: HttpRequest, services: Services, user: User) {
+async function signedInConsole(request: HttpRequest, services: CoreServices, user: User) {
   const session = await newConsoleSession(services, user);
   return {
     status: 200,

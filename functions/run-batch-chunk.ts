@@ -7,7 +7,16 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { runBatchChunk } from '../shared/domain/batch/run-batch.ts';
-import { getServices, schedulingDeps } from '../shared/runtime/services.ts';
+import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
+import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
+
+/** Runs actions: the engines with connector runtimes (docs/decisions/0022). */
+const composition = compose(secretValues, actionEngines, ownIdp, scheduling, notificationCenter, fileStorage);
 
 export interface RunBatchChunkEvent {
   projectId: string;
@@ -19,7 +28,7 @@ export const handler = middy<RunBatchChunkEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event, context) => {
     logger.appendKeys({ projectId: event.projectId, batchId: event.batchId, chunk: event.chunk });
-    await runBatchChunk(schedulingDeps(await getServices()), {
+    await runBatchChunk(schedulingDeps(await getServices(composition)), {
       projectId: event.projectId,
       batchId: event.batchId,
       chunk: event.chunk,

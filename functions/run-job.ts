@@ -4,7 +4,16 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { runQueuedExecution } from '../shared/domain/scheduling/async-executions.ts';
-import { getServices, schedulingDeps } from '../shared/runtime/services.ts';
+import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
+import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
+
+/** Runs actions: the engines with connector runtimes (docs/decisions/0022). */
+const composition = compose(secretValues, actionEngines, ownIdp, scheduling, notificationCenter, fileStorage);
 
 export interface RunJobEvent {
   projectId: string;
@@ -16,7 +25,7 @@ export const handler = middy<RunJobEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
     logger.appendKeys({ projectId: event.projectId, executionId: event.executionId });
-    await runQueuedExecution(schedulingDeps(await getServices()), {
+    await runQueuedExecution(schedulingDeps(await getServices(composition)), {
       projectId: event.projectId,
       executionId: event.executionId,
     });

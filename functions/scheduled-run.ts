@@ -8,7 +8,16 @@ import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
-import { getServices, schedulingDeps } from '../shared/runtime/services.ts';
+import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
+import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
+import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
+import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
+
+/** Runs actions: the engines with connector runtimes (docs/decisions/0022). */
+const composition = compose(secretValues, actionEngines, ownIdp, scheduling, notificationCenter, fileStorage);
 
 export type ScheduledRunEvent =
   | { kind: 'cron'; projectId: string; jobId: string; scheduledAt: string }
@@ -17,7 +26,7 @@ export type ScheduledRunEvent =
 export const handler = middy<ScheduledRunEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
-    const deps = schedulingDeps(await getServices());
+    const deps = schedulingDeps(await getServices(composition));
     if (event.kind === 'cron') {
       logger.appendKeys({ projectId: event.projectId, jobId: event.jobId, scheduledAt: event.scheduledAt });
       await deliverCronRun(deps, {

@@ -5,19 +5,24 @@ import {
   ssoProviderSchema,
 } from '../shared/adapters/oidc/sso-provider.ts';
 import { defineRoutes } from '../shared/http/handler.ts';
+import { secretValues } from '../shared/runtime/groups/secret-values.ts';
+import { compose } from '../shared/runtime/services.ts';
 
 /** /api/v1/sso-provider: the OpenID Connect provider for single sign-on (account administrators; decision 0030). */
-export const handler = defineRoutes({
-  getSsoProvider: async (request, services) => ({
-    status: 200,
-    body: await getSsoProvider(services, request.caller()),
-  }),
-  putSsoProvider: async (request, services) => ({
-    status: 200,
-    body: await putSsoProvider(services, request.caller(), request.parseBody(ssoProviderSchema)),
-  }),
-  deleteSsoProvider: async (request, services) => {
-    await deleteSsoProvider(services, request.caller());
-    return { status: 204 };
+export const handler = defineRoutes(
+  {
+    getSsoProvider: async (request, services) => ({
+      status: 200,
+      body: await getSsoProvider(services, request.caller()),
+    }),
+    putSsoProvider: async (request, services) => ({
+      status: 200,
+      body: await putSsoProvider(services, request.caller(), request.parseBody(ssoProviderSchema)),
+    }),
+    deleteSsoProvider: async (request, services) => {
+      await deleteSsoProvider(services, request.caller());
+      return { status: 204 };
+    },
   },
-});
+  compose(secretValues),
+);

@@ -8,7 +8,7 @@ import { logger } from '../shared/commons/logger.ts';
 import { exchangeToken, TokenEndpointError } from '../shared/domain/identity/token-exchange.ts';
 import { originOf } from '../shared/http/audit-recording.ts';
 import { defineHandler, type HttpRequest, type HttpResult } from '../shared/http/handler.ts';
-import type { Services } from '../shared/runtime/services.ts';
+import type { CoreServices } from '../shared/runtime/services.ts';
 
 /** Request bodies bigger than this are refused before parsing (400 invalid_request: spec 7.1 has no 413). */
 export const maxTokenRequestBytes = 64 * 1024;
@@ -42,7 +42,7 @@ function errorResult(error: TokenEndpointError): HttpResult {
   };
 }
 
-export async function exchange(request: HttpRequest, services: Services): Promise<HttpResult> {
+export async function exchange(request: HttpRequest, services: CoreServices): Promise<HttpResult> {
   try {
     const body = parseBody(request);
     const response = await exchangeToken(

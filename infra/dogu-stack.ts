@@ -4,14 +4,16 @@
  * (Scheduler, Step Functions, S3, CloudFront) here as further constructs.
  */
 import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { grantConnectorPermissions } from './connector-permissions.ts';
 import { ConsoleHosting } from './console-hosting.ts';
 import { BlobBucket } from './constructs/blob-bucket.ts';
 import { DataTable } from './constructs/data-table.ts';
-import { HandlerFunction } from './constructs/handler-function.ts';
+import { HandlerFunction, logRetention } from './constructs/handler-function.ts';
 import { DoguHttpApi } from './constructs/http-api.ts';
 import { SigningKey } from './constructs/signing-key.ts';
 import { deployableHandlers, type HandlerName } from './deployable-routes.ts';
@@ -38,7 +40,13 @@ const maxSynchronousExecutionMs = 28_000;
 const executionTimeout = Duration.seconds(35);
 /** Everything else is one or two DynamoDB calls; a short timeout ends a stuck call quickly. */
 const defaultTimeout = Duration.seconds(10);
-const timeoutByHandler: Partial<Record<HandlerName, Duration>> = { 'execute-action': executionTimeout };
+const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
+  'execute-action': executionTimeout,
+  // A connection test or a catalog read may wait for an unreachable host (10 s by default).
+  'data-source-connection': executionTimeout,
+  // Run now and retry execute the cron job's action at once, as a synchronous execution does.
+  'cron-run-now': executionTimeout,
+};
 
 /**
  * Per-route defaults for the whole API. Well below the account limit (10,000 rps) so a runaway
@@ -46,15 +54,14 @@ const timeoutByHandler: Partial<Record<HandlerName, Duration>> = { 'execute-acti
  */
 const apiThrottle = { rateLimit: 100, burstLimit: 200 };
 
-/** Handlers that keep and delete uploaded files; the test connection of data-sources reads them too. */
-const fileWriters: readonly HandlerName[] = ['data-sources', 'upload-protoset'];
-/** Handlers that run actions (an engine may read its data source's files). */
+/** Handlers that keep and delete uploaded files. */
+const fileWriters: readonly HandlerName[] = ['data-sources', 'file-versions', 'upload-protoset'];
+/** Handlers that run actions or test connections (an engine may read its data source's files). */
 const actionRunners: readonly HandlerName[] = [
   'execute-action',
   'review-requests',
-  'cron-jobs',
-  'reservations',
-  'batches',
+  'cron-run-now',
+  'data-source-connection',
 ];
 
 const stageNamePattern = /^[a-z][a-z0-9-]{0,30}$/;
@@ -63,6 +70,11 @@ export class DoguStack extends Stack {
   readonly dataTable: DataTable;
   readonly signingKey: SigningKey;
   readonly functionsByHandler: ReadonlyMap<string, IFunction>;
+  /** The role of the API functions that read no uploaded file (the workers have roles of their own). */
+  readonly apiRole: Role;
+  /** Every API function role: base, file reader, file writer (decision 0023). */
+  readonly apiRoles: readonly Role[];
+  readonly apiLogGroup: LogGroup;
   readonly httpApi: DoguHttpApi;
   readonly scheduling: Scheduling;
   readonly blobs: BlobBucket;
@@ -84,7 +96,7 @@ export class DoguStack extends Stack {
     this.dataTable = new DataTable(this, 'Data', { deletionProtection: isProduction });
     this.signingKey = new SigningKey(this, 'SigningKey', { retain: isProduction });
 
-    // The names shared/runtime/aws-services.ts reads when a Lambda container starts.
+    // The names shared/runtime/aws-core.ts and the service groups read when a Lambda container starts.
     const environment: Record<string, string> = {
       DOGU_TABLE_NAME: this.dataTable.table.tableName,
       DOGU_SIGNING_KEY_SECRET_ARN: this.signingKey.secret.secretArn,
@@ -99,6 +111,39 @@ export class DoguStack extends Stack {
       environment.DOGU_LOGIN_TOKEN_SECONDS = String(loginTokenSeconds);
     }
 
+    // Three roles and one log group for all API functions instead of one each: CloudFormation
+    // allows 500 resources per stack and every handler would add three (decision 0023). The roles
+    // differ only in the uploaded-files bucket: none, read (action runners), read and write.
+    const apiRole = (id: string, what: string) =>
+      new Role(this, id, {
+        description: `Dogu (${stage}) API functions${what}`,
+        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+        managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+      });
+    this.apiRole = apiRole('ApiFunctionRole', '');
+    const fileReaderRole = apiRole('ApiFileReaderRole', ' that read uploaded files');
+    const fileWriterRole = apiRole('ApiFileWriterRole', ' that keep uploaded files');
+    this.apiRoles = [this.apiRole, fileReaderRole, fileWriterRole];
+    const roleOf = (handler: HandlerName) =>
+      fileWriters.includes(handler)
+        ? fileWriterRole
+        : actionRunners.includes(handler)
+          ? fileReaderRole
+          : this.apiRole;
+    // Every handler resolves its core services (store and token verifier) on a cold start, even
+    // health, so the roles need the table and the key. grantReadWriteData includes the table
+    // key's encrypt/decrypt; grantRead is GetSecretValue and DescribeSecret only.
+    for (const role of this.apiRoles) {
+      this.dataTable.table.grantReadWriteData(role);
+      this.signingKey.secret.grantRead(role);
+      this.dataTable.encryptionKey.grantEncryptDecrypt(role);
+    }
+    // Each entry carries the function name (Powertools logger), so one group stays searchable.
+    this.apiLogGroup = new LogGroup(this, 'ApiFunctionLogs', {
+      retention: logRetention,
+      removalPolicy: isProduction ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+
     const functionsByHandler = new Map<string, IFunction>();
     for (const handler of deployableHandlers()) {
       const { function: fn } = new HandlerFunction(this, `Handler-${handler}`, {
@@ -106,13 +151,9 @@ export class DoguStack extends Stack {
         timeout: timeoutByHandler[handler] ?? defaultTimeout,
         environment,
         retainLogs: isProduction,
+        role: roleOf(handler),
+        logGroup: this.apiLogGroup,
       });
-      // Every handler resolves its services (store and token verifier) on a cold start, even
-      // health, so each one needs the table and the key. grantReadWriteData includes the
-      // table key's encrypt/decrypt; grantRead is GetSecretValue and DescribeSecret only.
-      this.dataTable.table.grantReadWriteData(fn);
-      this.signingKey.secret.grantRead(fn);
-      this.dataTable.encryptionKey.grantEncryptDecrypt(fn);
       functionsByHandler.set(handler, fn);
     }
     this.functionsByHandler = functionsByHandler;
@@ -122,10 +163,13 @@ export class DoguStack extends Stack {
       dataTable: this.dataTable,
       signingKey: this.signingKey,
       apiFunctions: functionsByHandler.values(),
+      apiRoles: this.apiRoles,
       retainLogs: isProduction,
     });
 
-    // Uploaded data-source files (protosets): only the functions that keep them or run actions.
+    // Uploaded data-source files (protosets): the bucket's name only for the functions that keep
+    // them or run actions. The API functions share one role (decision 0023), so its grants are
+    // the union of what these need.
     this.blobs = new BlobBucket(this, 'Blobs');
     for (const handler of fileWriters) {
       const fn = functionsByHandler.get(handler);
@@ -155,8 +199,9 @@ export class DoguStack extends Stack {
       secretStringValue: SecretValue.unsafePlainText('{"keys":[]}'),
       removalPolicy: isProduction ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+    for (const role of this.apiRoles) idpKeys.grantRead(role);
+    for (const worker of this.scheduling.functions) idpKeys.grantRead(worker);
     for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
-      idpKeys.grantRead(fn);
       const lambdaFunction = fn as LambdaFunction;
       lambdaFunction.addEnvironment('DOGU_IDP_ISSUER', `${this.httpApi.defaultStage.url}idp`);
       lambdaFunction.addEnvironment('DOGU_IDP_KEYS_SECRET_ARN', idpKeys.secretArn);

@@ -9,3 +9,6 @@ export const lockFilePath = fileURLToPath(new URL('../package-lock.json', import
 /** `functions/<handler>.ts`, the module that exports the route's `handler`. */
 export const handlerEntry = (handler: string) =>
   fileURLToPath(new URL(`../functions/${handler}.ts`, import.meta.url));
+
+/** `functions/`, the handler modules (one Lambda function each). */
+export const functionsDir = fileURLToPath(new URL('../functions', import.meta.url));

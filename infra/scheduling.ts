@@ -6,7 +6,7 @@
 import { Arn, ArnFormat, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
-import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -31,8 +31,10 @@ export interface SchedulingProps {
   environment: Record<string, string>;
   dataTable: DataTable;
   signingKey: SigningKey;
-  /** The API Lambdas: they create schedules and start state machines. */
+  /** The API Lambdas: they create schedules and start state machines (variables set on each). */
   apiFunctions: Iterable<IFunction>;
+  /** The roles the API Lambdas share: the grants go to each once (docs/decisions/0023). */
+  apiRoles: readonly IRole[];
   retainLogs: boolean;
 }
 
@@ -213,7 +215,15 @@ export class Scheduling extends Construct {
       const lambdaFunction = fn as LambdaFunction;
       for (const [name, value] of Object.entries(adapterEnvironment))
         lambdaFunction.addEnvironment(name, value);
-      fn.addToRolePolicy(
+    }
+    // Whatever finishes work may send a notification's first attempt; e-mail goes through SES.
+    const sendEmail = new PolicyStatement({
+      effect: Effect.ALLOW,
+      actions: ['ses:SendEmail'],
+      resources: ['*'],
+    });
+    for (const apiRole of props.apiRoles) {
+      apiRole.addToPrincipalPolicy(
         new PolicyStatement({
           effect: Effect.ALLOW,
           actions: [
@@ -226,7 +236,7 @@ export class Scheduling extends Construct {
           resources: [scheduleArn(`${this.groupPrefix}.*/*`)],
         }),
       );
-      fn.addToRolePolicy(
+      apiRole.addToPrincipalPolicy(
         new PolicyStatement({
           effect: Effect.ALLOW,
           actions: ['scheduler:CreateScheduleGroup'],
@@ -234,19 +244,15 @@ export class Scheduling extends Construct {
         }),
       );
       // ListSchedules has no resource type in IAM: it can only be granted on '*'.
-      fn.addToRolePolicy(
+      apiRole.addToPrincipalPolicy(
         new PolicyStatement({ effect: Effect.ALLOW, actions: ['scheduler:ListSchedules'], resources: ['*'] }),
       );
-      this.schedulerRole.grantPassRole(fn.grantPrincipal);
-      this.asyncExecutions.grantStartExecution(fn);
-      this.batches.grantStartExecution(fn);
+      this.schedulerRole.grantPassRole(apiRole);
+      this.asyncExecutions.grantStartExecution(apiRole);
+      this.batches.grantStartExecution(apiRole);
+      apiRole.addToPrincipalPolicy(sendEmail);
     }
-    // Whatever finishes work may send a notification's first attempt; e-mail goes through SES.
-    for (const fn of [...props.apiFunctions, ...this.functions]) {
-      fn.addToRolePolicy(
-        new PolicyStatement({ effect: Effect.ALLOW, actions: ['ses:SendEmail'], resources: ['*'] }),
-      );
-    }
+    for (const fn of this.functions) fn.addToRolePolicy(sendEmail);
   }
 
   /** The workers that run actions (their engines may read uploaded files). */

@@ -27,9 +27,11 @@ import { TimerWakeups } from '../shared/adapters/notifications/timer-wakeups.ts'
 import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
 import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-config.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
-import type { ConnectorDefinition } from '../shared/connectors/connector.ts';
+import type { ConnectorDefinition, ConnectorRuntimeModule } from '../shared/connectors/connector.ts';
 import { createActionEngines } from '../shared/connectors/engines.ts';
+import { loadFileParser } from '../shared/connectors/file-parsers.ts';
 import { connectors as registeredConnectors } from '../shared/connectors/index.ts';
+import { loadConnectorRuntime } from '../shared/connectors/runtimes.ts';
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
 import { NotificationCenter } from '../shared/domain/notifications/center.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
@@ -73,6 +75,8 @@ export interface LocalRuntimeOptions {
   notificationTimeoutMs?: number;
   /** The data-source kinds served (tests add kinds of their own); default: the registry. */
   connectors?: readonly ConnectorDefinition[];
+  /** Runtimes of kinds added by `connectors` (tests): kind → what its runtime.ts would export. */
+  connectorRuntimes?: Readonly<Record<string, ConnectorRuntimeModule>>;
 }
 
 export interface LocalRuntime {
@@ -144,7 +148,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const store = new CachingStore(journal, 5 * 60_000);
     const engines = createActionEngines(
       { poolSize: options.demoDatabaseUrl ? 10 : 4 },
-      options.connectors ?? registeredConnectors,
+      {
+        connectors: options.connectors ?? registeredConnectors,
+        // Tests hand the runtimes of their own kinds; every other kind loads its runtime.ts.
+        loadRuntime: async (kind) => options.connectorRuntimes?.[kind] ?? loadConnectorRuntime(kind),
+        loadFileParser,
+      },
     );
     closers.push(() => engines.close());
     // The IdP's issuer is this runtime's URL, known once the server listens (below).

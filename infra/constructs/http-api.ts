@@ -4,16 +4,24 @@
  * routes of one handler share its integration.
  * No API Gateway authorizer: the handlers verify bearer tokens themselves, so the
  * embedded runtime and AWS run the same authentication code.
+ *
+ * One integration per function, shared by all its routes, invoked with one role for the whole API
+ * (not an integration and a permission per route): a new route costs one resource (decision 0023).
  */
 import {
   HttpApi,
+  HttpIntegrationType,
   HttpMethod,
   HttpRoute,
+  HttpRouteIntegration,
+  type HttpRouteIntegrationConfig,
   HttpRouteKey,
   type HttpStage,
+  IntegrationCredentials,
+  PayloadFormatVersion,
   type ThrottleSettings,
 } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { type Route, routeKeyOf } from '../../shared/http/routes.ts';
@@ -41,8 +49,34 @@ export function httpRouteKeyOf(route: Route): HttpRouteKey {
   return key;
 }
 
+/**
+ * A Lambda proxy integration that API Gateway invokes with a role (CDK's HttpLambdaIntegration
+ * adds a resource-based permission per route, or per function with `scopePermissionToRoute: false`).
+ */
+class FunctionIntegration extends HttpRouteIntegration {
+  readonly #fn: IFunction;
+  readonly #credentials: IntegrationCredentials;
+
+  constructor(id: string, fn: IFunction, credentials: IntegrationCredentials) {
+    super(id);
+    this.#fn = fn;
+    this.#credentials = credentials;
+  }
+
+  bind(): HttpRouteIntegrationConfig {
+    return {
+      type: HttpIntegrationType.AWS_PROXY,
+      uri: this.#fn.functionArn,
+      payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+      credentials: this.#credentials,
+    };
+  }
+}
+
 export class DoguHttpApi extends Construct {
   readonly api: HttpApi;
+  /** The role API Gateway invokes every function with. */
+  readonly invokeRole: Role;
   readonly defaultStage: HttpStage;
 
   constructor(scope: Construct, id: string, props: DoguHttpApiProps) {
@@ -60,18 +94,24 @@ export class DoguHttpApi extends Construct {
       throttle: props.throttle,
     });
 
-    // One integration and one API-wide invoke permission per function, shared by its routes: per
-    // route they cost two more resources each, and the stack's 500-resource limit was reached.
-    const integrations = new Map<string, HttpLambdaIntegration>();
+    // API Gateway invokes the functions with this role: one role and its policy instead of a
+    // resource-based permission per function (decision 0023).
+    this.invokeRole = new Role(this, 'InvokeRole', {
+      description: `Dogu (${props.stage}) HTTP API invokes its functions`,
+      // Only principals allowed to pass this role (iam:PassRole) can attach it to an integration.
+      assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
+    });
+    const credentials = IntegrationCredentials.fromRole(this.invokeRole);
+    const integrations = new Map<string, FunctionIntegration>();
     for (const route of deployableRoutes()) {
       const fn = props.functionsByHandler.get(route.handler);
       if (!fn) throw new Error(`Route '${route.name}': no function for handler '${route.handler}'.`);
       let integration = integrations.get(route.handler);
       if (!integration) {
-        integration = new HttpLambdaIntegration(`${handlerIdOf(route.handler)}Integration`, fn, {
-          scopePermissionToRoute: false,
-        });
+        // The first route of a handler makes its integration; the others reuse it.
+        integration = new FunctionIntegration(`${handlerIdOf(route.handler)}Integration`, fn, credentials);
         integrations.set(route.handler, integration);
+        fn.grantInvoke(this.invokeRole);
       }
       new HttpRoute(this, `${route.name}Route`, {
         httpApi: this.api,

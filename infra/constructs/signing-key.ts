@@ -18,7 +18,7 @@ export class SigningKey extends Construct {
     super(scope, id);
     this.secret = new Secret(this, 'Secret', {
       description: 'Dogu token signing key (HS256). The SecretString is the raw key.',
-      // No template: the SecretString is the key itself, as shared/runtime/aws-services.ts reads it.
+      // No template: the SecretString is the key itself, as shared/runtime/aws-core.ts reads it.
       generateSecretString: { passwordLength: signingKeyLength, excludePunctuation: true },
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });

@@ -1,7 +1,8 @@
 /**
  * What one data-source kind is: its definition (schemas, secret fields, form, permissions,
- * references and save-time checks) and its runtime, imported on first use. A kind is one folder
- * under shared/connectors/ plus one line in index.ts (docs/connectors.md).
+ * references and save-time checks) and its runtime, `<kind>/runtime.ts`, imported on first use by
+ * the functions that run actions only. A kind is one folder under shared/connectors/ plus one line
+ * in index.ts (docs/connectors.md, docs/decisions/0022).
  */
 import type { z } from 'zod';
 import type { ActionInput } from '../domain/definitions/action.ts';
@@ -88,7 +89,6 @@ export interface ConnectorDefinition {
   files?: FileKind;
   /** The kind connects with OAuth (a Connect button; docs/decisions/0041-oauth-connection-seam.md). */
   oauth?: OAuthHook;
-  runtime(settings: RuntimeSettings): Promise<ConnectorRuntime>;
 }
 
 /**
@@ -100,6 +100,17 @@ export interface OAuthHook {
   provider(connection: Record<string, unknown>): OAuthProvider;
 }
 
+/**
+ * What `shared/connectors/<kind>/runtime.ts` exports. The definition never imports it: a module
+ * that imports a runtime, even lazily, puts its driver into every bundle that imports the module.
+ */
+export interface ConnectorRuntimeModule {
+  createRuntime(settings: RuntimeSettings): ConnectorRuntime | Promise<ConnectorRuntime>;
+}
+
+/** Loads a registered kind's runtime module (shared/connectors/runtimes.ts). */
+export type RuntimeLoader = (kind: string) => Promise<ConnectorRuntimeModule>;
+
 export interface FileKind {
   /** What the file is, e.g. "protoset". */
   name: string;
@@ -110,8 +121,15 @@ export interface FileKind {
    */
   pinField?: string;
   /**
-   * Parses an uploaded file before it is kept (load its parser lazily); rejects with a DoguError
-   * naming what is wrong; resolves to what is shown of the version (e.g. the services found).
+   * Parses an uploaded file before it is kept; rejects with a DoguError naming what is wrong;
+   * resolves to what is shown of the version (e.g. the services found). A parser with a library
+   * of its own lives in `<kind>/files.ts` (`describeFile`) instead, loaded by file-parsers.ts only
+   * where files are kept: a dynamic import here would put it into every bundle (decision 0022).
    */
-  describe(bytes: Uint8Array): Promise<Record<string, unknown>>;
+  describe?(bytes: Uint8Array): Promise<Record<string, unknown>>;
+}
+
+/** What `shared/connectors/<kind>/files.ts` exports. */
+export interface FileParserModule {
+  describeFile(bytes: Uint8Array): Promise<Record<string, unknown>>;
 }

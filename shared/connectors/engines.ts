@@ -1,19 +1,36 @@
 /**
  * The domain's ActionEngines port over the registry: each kind's runtime (and its driver or SDK)
- * is imported on the first run or connection test of that kind, then kept for the process.
+ * is imported on the first run or connection test of that kind, then kept for the process. The
+ * loader is given by the composition root: functions that do not run actions compose the engines
+ * without one, so no driver reaches their bundle (docs/decisions/0022).
  */
 import type { ActionInput } from '../domain/definitions/action.ts';
 import { DoguError } from '../domain/errors.ts';
 import type { DataSource } from '../domain/model.ts';
 import type { ActionEngines, ActionProblems, ConnectionCheck, EngineRun } from '../domain/ports.ts';
 import { referencesIn } from '../domain/template.ts';
-import type { ConnectorDefinition, ConnectorRuntime, RuntimeSettings } from './connector.ts';
+import type {
+  ConnectorDefinition,
+  ConnectorRuntime,
+  FileParserModule,
+  RuntimeLoader,
+  RuntimeSettings,
+} from './connector.ts';
 import { connectors as registered } from './index.ts';
+
+export interface ActionEnginesOptions {
+  /** Loads a kind's runtime; without it the engines describe and validate but do not run. */
+  loadRuntime?: RuntimeLoader;
+  /** Loads a kind's file parser (`<kind>/files.ts`); only the functions that keep files need it. */
+  loadFileParser?: (kind: string) => Promise<FileParserModule>;
+  connectors?: readonly ConnectorDefinition[];
+}
 
 export function createActionEngines(
   settings: RuntimeSettings,
-  connectors: readonly ConnectorDefinition[] = registered,
+  options: ActionEnginesOptions = {},
 ): ActionEngines {
+  const { loadRuntime, loadFileParser, connectors = registered } = options;
   const runtimes = new Map<string, Promise<ConnectorRuntime>>();
   const definition = (kind: string): ConnectorDefinition => {
     const found = connectors.find((c) => c.kind === kind);
@@ -23,7 +40,17 @@ export function createActionEngines(
   const runtimeOf = (kind: string): Promise<ConnectorRuntime> => {
     let runtime = runtimes.get(kind);
     if (!runtime) {
-      runtime = definition(kind).runtime(settings);
+      const known = definition(kind);
+      if (!loadRuntime) {
+        // A wiring mistake, not a user's: this function was composed without connector runtimes.
+        return Promise.reject(
+          new DoguError(
+            'internal_error',
+            'This function does not run actions (it has no connector runtimes).',
+          ),
+        );
+      }
+      runtime = loadRuntime(known.kind).then((module) => module.createRuntime(settings));
       runtime.catch(() => runtimes.delete(kind));
       runtimes.set(kind, runtime);
     }
@@ -76,7 +103,11 @@ export function createActionEngines(
     async describeFile(kind: string, bytes: Uint8Array) {
       const files = definition(kind).files;
       if (!files) throw new DoguError('bad_request', `A ${kind} data source keeps no files.`);
-      return files.describe(bytes);
+      if (files.describe) return files.describe(bytes);
+      if (!loadFileParser) {
+        throw new DoguError('internal_error', 'This function keeps no files (it has no file parsers).');
+      }
+      return (await loadFileParser(kind)).describeFile(bytes);
     },
     oauthProvider: (kind, connection) => connectors.find((c) => c.kind === kind)?.oauth?.provider(connection),
     async close() {

@@ -2,7 +2,7 @@
  * The request schemas of data sources and actions, assembled from the registry where requests are
  * parsed (handlers, OpenAPI, CLI): the domain defines what kinds share, each kind its own part.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ActionInput, actionCommonShape } from '../domain/definitions/action.ts';
 import {
   authActionSchema,

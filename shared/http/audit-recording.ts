@@ -8,7 +8,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { logger } from '../commons/logger.ts';
 import type { AuditEntry } from '../domain/audit.ts';
 import type { Principal } from '../domain/model.ts';
-import type { Services } from '../runtime/services.ts';
+import type { CoreServices } from '../runtime/services.ts';
 import type { Route, RouteName } from './routes.ts';
 
 interface AuditedRoute {
@@ -164,7 +164,7 @@ function detailsOf(routeName: string, status: number, body: Record<string, unkno
 }
 
 export async function recordAudit(
-  services: Services,
+  services: CoreServices,
   input: {
     route: Route;
     event: APIGatewayProxyEventV2;
@@ -215,7 +215,7 @@ export async function recordAudit(
 
 /** A login belongs to no project: it is recorded in each project the user is a direct member of. */
 export async function recordLogin(
-  services: Services,
+  services: CoreServices,
   user: { id: string; email: string },
   event: APIGatewayProxyEventV2,
   details: Record<string, unknown>,

@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { issueUserToken } from '../domain/accounts/sign-in.ts';
 import type { User } from '../domain/model.ts';
-import type { Services } from '../runtime/services.ts';
+import type { CoreServices } from '../runtime/services.ts';
 
-export async function newConsoleSession(services: Services, user: User) {
+export async function newConsoleSession(services: CoreServices, user: User) {
   const csrf = randomBytes(32).toString('base64url');
   const { token, expiresAt } = await issueUserToken(services, user, { csrf });
   return { token, expiresAt, csrf };

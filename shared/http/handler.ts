@@ -13,7 +13,7 @@ import { badRequest, DoguError, forbidden, unauthorized } from '../domain/errors
 import { inexactNumbersIn } from '../domain/exact-numbers.ts';
 import { principalOfBearer } from '../domain/identity/access-tokens.ts';
 import type { Principal } from '../domain/model.ts';
-import { getServices, type Services } from '../runtime/services.ts';
+import { type Composition, type CoreServices, coreOnly, getServices } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
 import { checkPathParameters } from './path-parameters.ts';
 import { problemResponse, toDoguError } from './problem.ts';
@@ -45,14 +45,27 @@ export interface HttpResult {
   headers?: Record<string, string>;
 }
 
-export type RouteFunction = (request: HttpRequest, services: Services) => Promise<HttpResult>;
+export type RouteFunction<S extends CoreServices = CoreServices> = (
+  request: HttpRequest,
+  services: S,
+) => Promise<HttpResult>;
 
-export function defineHandler(routeName: RouteName, run: RouteFunction) {
-  return defineRoutes({ [routeName]: run });
+export function defineHandler<S extends CoreServices = CoreServices>(
+  routeName: RouteName,
+  run: RouteFunction<NoInfer<S>>,
+  composition?: Composition<S>,
+) {
+  return defineRoutes<S>({ [routeName]: run }, composition);
 }
 
-/** One Lambda handler serving several routes of the table; it dispatches on the route key. */
-export function defineRoutes(functions: Partial<Record<RouteName, RouteFunction>>) {
+/**
+ * One Lambda handler serving several routes of the table; it dispatches on the route key. Its
+ * routes see the core services and the groups of `composition` (shared/runtime/services.ts).
+ */
+export function defineRoutes<S extends CoreServices = CoreServices>(
+  functions: Partial<Record<RouteName, RouteFunction<NoInfer<S>>>>,
+  composition: Composition<S> = coreOnly as Composition<S>,
+) {
   const byKey = new Map(
     Object.entries(functions).map(([name, run]) => {
       const route = routeNamed(name as RouteName);
@@ -64,7 +77,7 @@ export function defineRoutes(functions: Partial<Record<RouteName, RouteFunction>
     .handler(async (event, context) => {
       const requestId = event.requestContext?.requestId ?? context.awsRequestId;
       const target = byKey.get(event.routeKey) ?? (byKey.size === 1 ? [...byKey.values()][0] : undefined);
-      let services: Services | undefined;
+      let services: S | undefined;
       let principal: Principal | undefined;
       const audit = async (status: number, body: unknown) => {
         if (target && services && target.route.method !== 'GET') {
@@ -75,7 +88,7 @@ export function defineRoutes(functions: Partial<Record<RouteName, RouteFunction>
         if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
         const { route, run } = target;
         checkPathParameters(event.pathParameters ?? {});
-        services = await getServices();
+        services = await getServices(composition);
         principal = await authenticate(route, event, services);
         const caller = principal;
         const result = await run(
@@ -117,7 +130,7 @@ export function defineRoutes(functions: Partial<Record<RouteName, RouteFunction>
     });
 }
 
-async function authenticate(route: Route, event: APIGatewayProxyEventV2, services: Services) {
+async function authenticate(route: Route, event: APIGatewayProxyEventV2, services: CoreServices) {
   if (route.auth === 'none') return undefined;
   if (route.auth === 'loopback') {
     const ip = event.requestContext.http.sourceIp;
@@ -141,7 +154,7 @@ async function authenticate(route: Route, event: APIGatewayProxyEventV2, service
 }
 
 /** A user's token stops working when the account is disabled or its sessions were ended (user-access.ts). */
-async function stillAllowed(token: string, principal: Principal, services: Services): Promise<Principal> {
+async function stillAllowed(token: string, principal: Principal, services: CoreServices): Promise<Principal> {
   if (principal.kind !== 'user') return principal;
   const { claims } = await services.tokens.verifyWithClaims(token);
   await services.accounts.access.check(principal, claims);

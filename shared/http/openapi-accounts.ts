@@ -1,5 +1,5 @@
 /** OpenAPI entries of accounts, sign-in, single sign-on and "run now" (docs/accounts.md, docs/api.md). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ssoProviderSchema } from '../adapters/oidc/sso-provider.ts';
 import { acceptInvitationSchema } from '../domain/accounts/invitations.ts';
 import { createAccountSchema, updateAccountSchema } from '../domain/accounts/manage-accounts.ts';

@@ -1,5 +1,5 @@
 /** Named schemas of the OpenAPI document that are not request schemas (those come from the domain). */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const problem = z
   .object({

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of the deployed API, generated from the route table
  * and the same zod schemas that validate requests, so it cannot drift.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { actionInputSchema, dataSourceInputSchema } from '../connectors/schemas.ts';
 import { batchInputSchema } from '../domain/batch/batches.ts';

@@ -70,13 +70,15 @@ const serviceAccountRoute = routesOf('service-accounts', {
 const demoRoute = routesOf('demo-api', { auth: 'none', localOnly: true });
 const environmentPrefix = '/api/v1/projects/{projectId}/environments/{environmentId}';
 const cronRoute = routesOf('cron-jobs', { prefix: `${environmentPrefix}/cron-jobs` });
+// Run now and retry run the action at once: their own function, with the action engines (decision 0022).
+const cronNowRoute = routesOf('cron-run-now', { prefix: `${environmentPrefix}/cron-jobs` });
 const reservationRoute = routesOf('reservations', { prefix: `${environmentPrefix}/reservations` });
 const batchRoute = routesOf('batches', { prefix: environmentPrefix });
 const passwordRoute = routesOf('password-auth', { auth: 'none' });
 const accountRoute = routesOf('accounts');
 const ssoProviderRoute = routesOf('sso-provider');
 const notificationRoute = routesOf('notifications', { prefix: '/api/v1/projects/{projectId}/notifications' });
-const fileVersionRoute = routesOf('data-sources', {
+const fileVersionRoute = routesOf('file-versions', {
   prefix: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}',
 });
 const uploadTokenRoute = routesOf('projects', { prefix: '/api/v1/projects/{projectId}/upload-tokens' });
@@ -123,7 +125,8 @@ export const routes = [
     name: 'testDataSourceConnection',
     method: 'POST',
     path: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/test-connection',
-    handler: 'data-sources',
+    // Its own function: testing connects with the kind's driver, which the management functions lack.
+    handler: 'data-source-connection',
     auth: 'bearer',
   },
   // Uploaded files (protoset versions) of a data source environment (docs/grpc.md, decision 0033).
@@ -158,7 +161,8 @@ export const routes = [
     name: 'getDataSourceCatalog',
     method: 'GET',
     path: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/catalog',
-    handler: 'data-sources',
+    // Reading the catalog connects through the kind's runtime, as a connection test does.
+    handler: 'data-source-connection',
     auth: 'bearer',
   },
   // Every data-source kind with its form descriptor (the console renders its forms from it).
@@ -268,8 +272,8 @@ export const routes = [
   cronRoute('stopCronJob', 'POST', '/{jobId}/stop'),
   cronRoute('resumeCronJob', 'POST', '/{jobId}/resume'),
   cronRoute('listCronRuns', 'GET', '/{jobId}/runs'),
-  cronRoute('retryCronRun', 'POST', '/{jobId}/runs/{scheduledAt}/retry'),
-  cronRoute('runCronJobNow', 'POST', '/{jobId}/run-now'),
+  cronNowRoute('retryCronRun', 'POST', '/{jobId}/runs/{scheduledAt}/retry'),
+  cronNowRoute('runCronJobNow', 'POST', '/{jobId}/run-now'),
   reservationRoute('listReservations', 'GET', ''),
   reservationRoute('createReservation', 'POST', ''),
   reservationRoute('getReservation', 'GET', '/{reservationId}'),

@@ -9,7 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { forbidden, unauthorized } from '../domain/errors.ts';
 import type { Principal } from '../domain/model.ts';
-import type { Services } from '../runtime/services.ts';
+import type { CoreServices } from '../runtime/services.ts';
 
 export const sessionCookieNames = { secure: '__Host-dogu_session', plain: 'dogu_session' };
 export const flowCookieName = 'dogu_sso_flow';
@@ -71,7 +71,7 @@ export function sessionTokenOf(event: APIGatewayProxyEventV2): string | undefine
 export async function principalOfSession(
   token: string,
   event: APIGatewayProxyEventV2,
-  services: Services,
+  services: CoreServices,
 ): Promise<Principal> {
   const { principal, claims } = await services.tokens.verifyWithClaims(token);
   const csrf = claims.csrf;
@@ -100,7 +100,7 @@ const liveFor = 10_000;
 const seenLive = new Map<string, number>();
 const seenEnded = new Set<string>();
 
-async function sessionEnded(services: Services, csrf: string): Promise<boolean> {
+async function sessionEnded(services: CoreServices, csrf: string): Promise<boolean> {
   const marker = endedMarker(csrf);
   if (seenEnded.has(marker)) return true;
   const checkedAt = seenLive.get(marker);
@@ -116,7 +116,7 @@ async function sessionEnded(services: Services, csrf: string): Promise<boolean> 
   return false;
 }
 
-export async function endSession(services: Services, token: string): Promise<void> {
+export async function endSession(services: CoreServices, token: string): Promise<void> {
   const { claims } = await services.tokens.verifyWithClaims(token);
   if (typeof claims.csrf !== 'string') return;
   const marker = endedMarker(claims.csrf);

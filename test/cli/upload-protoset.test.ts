@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { connectors } from '../../shared/connectors/index.ts';
 import { apiClient } from '../support/api.ts';
-import { sampleFile, sampleFileConnector } from '../support/file-connector.ts';
+import { sampleFile, sampleFileConnector, sampleFileRuntime } from '../support/file-connector.ts';
 import { run } from '../support/process.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
@@ -24,7 +24,10 @@ const dogu = (env: Record<string, string>, ...args: string[]) =>
 beforeAll(async () => {
   dataDir = await tempDir('cli-upload-data');
   home = await tempDir('cli-upload-home');
-  runtime = await startTestRuntime(dataDir.path, { connectors: [...connectors, sampleFileConnector] });
+  runtime = await startTestRuntime(dataDir.path, {
+    connectors: [...connectors, sampleFileConnector],
+    connectorRuntimes: { 'sample-files': sampleFileRuntime },
+  });
   const now = new Date().toISOString();
   await runtime.services.store.putDataSource({
     projectId: 'demo',

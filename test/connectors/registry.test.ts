@@ -5,9 +5,10 @@
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ConnectorDefinition } from '../../shared/connectors/connector.ts';
+import type { ConnectorDefinition, ConnectorRuntimeModule } from '../../shared/connectors/connector.ts';
 import { createActionEngines } from '../../shared/connectors/engines.ts';
 import { connectors } from '../../shared/connectors/index.ts';
+import { loadConnectorRuntime } from '../../shared/connectors/runtimes.ts';
 import { actionInputSchema, dataSourceInputSchema } from '../../shared/connectors/schemas.ts';
 import type { Action, DataSource } from '../../shared/domain/model.ts';
 
@@ -57,9 +58,15 @@ describe('the registry', () => {
     expect(sqlWithAuth.authAction).toBeUndefined();
   });
 
-  it('keeps every driver out of what importing the registry loads', async () => {
+  it('keeps every driver out of the registry and engines, and gives each kind a lazy chunk of its own', async () => {
+    const definitions = [
+      'shared/connectors/index.ts',
+      'shared/connectors/schemas.ts',
+      'shared/connectors/engines.ts',
+    ];
+    const loader = 'shared/connectors/runtimes.ts';
     const result = await build({
-      entryPoints: ['shared/connectors/index.ts', 'shared/connectors/schemas.ts'],
+      entryPoints: [...definitions, loader],
       bundle: true,
       splitting: true,
       format: 'esm',
@@ -69,39 +76,57 @@ describe('the registry', () => {
       metafile: true,
       logLevel: 'silent',
     });
-    const outputs = Object.values(result.metafile.outputs);
+    const { outputs } = result.metafile;
+    // protobufjs may come lazily with the gRPC kind's protoset parser (files.describe), which the
+    // functions that keep files need; gRPC's transport, like every driver, comes only with a runtime.
     const drivers =
-      /node_modules\/(pg|mysql2|pg-protocol|iconv-lite|@grpc\/grpc-js|protobufjs|@aws-sdk\/client-athena|jose|@aws-sdk\/client-s3|@aws-sdk\/client-sts|@aws-sdk\/s3-request-presigner)\//;
-    const entries = ['shared/connectors/index.ts', 'shared/connectors/schemas.ts'];
-    for (const entry of outputs.filter((o) => entries.includes(o.entryPoint ?? ''))) {
-      const eager = new Set<string>(Object.keys(entry.inputs));
-      // What an entry imports statically is loaded with it; dynamic imports are not.
-      for (const imported of entry.imports.filter((i) => i.kind === 'import-statement')) {
-        for (const input of Object.keys(result.metafile.outputs[imported.path]?.inputs ?? {}))
-          eager.add(input);
+      /node_modules\/(pg|mysql2|pg-protocol|iconv-lite|@grpc\/grpc-js|@aws-sdk\/client-athena|@aws-sdk\/client-s3|@aws-sdk\/client-sts|@aws-sdk\/s3-request-presigner)\//;
+    /** Every input an output loads, statically or lazily, following its imports. */
+    const reachable = (path: string, kinds: string[], seen = new Set<string>()): Set<string> => {
+      if (seen.has(path)) return new Set();
+      seen.add(path);
+      const inputs = new Set(Object.keys(outputs[path]?.inputs ?? {}));
+      for (const imported of outputs[path]?.imports ?? []) {
+        if (!kinds.includes(imported.kind)) continue;
+        for (const input of reachable(imported.path, kinds, seen)) inputs.add(input);
       }
+      return inputs;
+    };
+    const outputOf = (entry: string) => Object.keys(outputs).find((o) => outputs[o]!.entryPoint === entry)!;
+    for (const entry of definitions) {
+      // Not even lazily: a dynamic import puts its target into every bundle of the importer.
+      const all = reachable(outputOf(entry), ['import-statement', 'dynamic-import']);
       expect(
-        [...eager].filter((i) => drivers.test(i)),
-        entry.entryPoint,
+        [...all].filter((i) => drivers.test(i)),
+        entry,
       ).toEqual([]);
     }
-    const lazy = outputs
-      .filter((o) => !entries.includes(o.entryPoint ?? ''))
-      .flatMap((o) => Object.keys(o.inputs));
-    expect(lazy.some((i) => /node_modules\/pg\//.test(i))).toBe(true);
-    expect(lazy.some((i) => /node_modules\/mysql2\//.test(i))).toBe(true);
-    expect(lazy.some((i) => /node_modules\/@grpc\/grpc-js\//.test(i))).toBe(true);
-    expect(lazy.some((i) => /node_modules\/protobufjs\//.test(i))).toBe(true);
-    expect(lazy.some((i) => /node_modules\/@aws-sdk\/client-athena\//.test(i))).toBe(true);
-    expect(lazy.some((i) => /node_modules\/jose\//.test(i))).toBe(true);
-    expect(lazy.some((i) => /node_modules\/@aws-sdk\/client-s3\//.test(i))).toBe(true);
-    expect(lazy.some((i) => /node_modules\/@aws-sdk\/client-sts\//.test(i))).toBe(true);
-    expect(lazy.some((i) => /node_modules\/@aws-sdk\/s3-request-presigner\//.test(i))).toBe(true);
+    const eager = reachable(outputOf(loader), ['import-statement']);
+    expect([...eager].filter((i) => drivers.test(i))).toEqual([]);
+    const lazyChunks = outputs[outputOf(loader)]!.imports.filter((i) => i.kind === 'dynamic-import');
+    const chunkWith = (driver: RegExp) =>
+      lazyChunks.filter((chunk) =>
+        [...reachable(chunk.path, ['import-statement'])].some((input) => driver.test(input)),
+      );
+    expect(chunkWith(/node_modules\/pg\//)).toHaveLength(1);
+    expect(chunkWith(/node_modules\/mysql2\//)).toHaveLength(1);
+    expect(chunkWith(/node_modules\/@grpc\/grpc-js\//)).toHaveLength(1);
+    expect(chunkWith(/node_modules\/@aws-sdk\/client-athena\//)).toHaveLength(1);
+    expect(chunkWith(/node_modules\/@aws-sdk\/s3-request-presigner\//)).toHaveLength(1);
+    expect(chunkWith(/node_modules\/pg\//)[0]).not.toEqual(chunkWith(/node_modules\/mysql2\//)[0]);
+  });
+
+  it('finds a runtime module for every registered kind', async () => {
+    for (const c of connectors) {
+      const module = await loadConnectorRuntime(c.kind);
+      expect(typeof module.createRuntime, c.kind).toBe('function');
+    }
+    await expect(loadConnectorRuntime('../sql')).rejects.toThrow("Dogu has no data source kind '../sql'.");
   });
 });
 
 describe('the engines', () => {
-  const counting = (): ConnectorDefinition & { loads: number } => {
+  const counting = (): ConnectorDefinition & ConnectorRuntimeModule & { loads: number } => {
     const definition = {
       loads: 0,
       kind: 'echo',
@@ -114,7 +139,7 @@ describe('the engines', () => {
       cloudPermissions: [],
       actionTexts: (action: { text?: unknown }) => [['#/text', String(action.text)]] as [string, string][],
       connectionTexts: (connection: { greeting?: unknown }) => [String(connection.greeting)],
-      async runtime() {
+      createRuntime() {
         definition.loads += 1;
         return {
           run: async (run: { values: Record<string, unknown>; connection: Record<string, unknown> }) => [
@@ -131,7 +156,7 @@ describe('the engines', () => {
         };
       },
     };
-    return definition as unknown as ConnectorDefinition & { loads: number };
+    return definition as unknown as ConnectorDefinition & ConnectorRuntimeModule & { loads: number };
   };
   const dataSource = {
     id: 'e',
@@ -146,7 +171,10 @@ describe('the engines', () => {
 
   it('loads a runtime on first use only, once, and runs through it', async () => {
     const echo = counting();
-    const engines = createActionEngines({ poolSize: 1 }, [echo]);
+    const engines = createActionEngines(
+      { poolSize: 1 },
+      { connectors: [echo], loadRuntime: async () => echo },
+    );
     expect(echo.loads).toBe(0);
     expect(engines.secretFields('echo')).toEqual(['token']);
     expect([...engines.references(action, dataSource, 'dev')].sort()).toEqual(['name', 'vars.who']);
@@ -169,7 +197,11 @@ describe('the engines', () => {
   });
 
   it('refuses an action of another kind and an unknown kind with a clear error', async () => {
-    const engines = createActionEngines({ poolSize: 1 }, [counting()]);
+    const echo = counting();
+    const engines = createActionEngines(
+      { poolSize: 1 },
+      { connectors: [echo], loadRuntime: async () => echo },
+    );
     const run = {
       action: { ...action, kind: 'sql' } as Action,
       dataSource,
@@ -187,25 +219,17 @@ describe('the engines', () => {
     );
   });
 
-  it('asks a kind for its catalog through the runtime, and refuses a kind without one', async () => {
+  it('refuses to run where the composition has no runtimes, without loading any', async () => {
     const echo = counting();
-    const withCatalog = {
-      ...echo,
-      kind: 'listing',
-      async runtime() {
-        return {
-          ...(await echo.runtime({ poolSize: 1 })),
-          catalog: async (check: { connection: Record<string, unknown> }) => ({
-            entries: [{ id: 'x', label: String(check.connection.greeting), fill: { text: 'x' } }],
-          }),
-        };
-      },
-    } as ConnectorDefinition;
-    const engines = createActionEngines({ poolSize: 1 }, [echo, withCatalog]);
-    const check = { key: 'k', connection: { greeting: 'hi' }, signal: AbortSignal.timeout(1000) };
-    expect(await engines.catalog('listing', check)).toEqual({
-      entries: [{ id: 'x', label: 'hi', fill: { text: 'x' } }],
-    });
-    await expect(engines.catalog('echo', check)).rejects.toThrow('A echo data source has no catalog');
+    const engines = createActionEngines({ poolSize: 1 }, { connectors: [echo] });
+    expect(engines.secretFields('echo')).toEqual(['token']);
+    await expect(
+      engines.testConnection('echo', {
+        connection: {},
+        key: 'k',
+        signal: AbortSignal.timeout(1000),
+      } as never),
+    ).rejects.toThrow('This function does not run actions (it has no connector runtimes).');
+    expect(echo.loads).toBe(0);
   });
 });

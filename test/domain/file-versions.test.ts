@@ -48,7 +48,7 @@ describe('keepFileVersion', () => {
     dir = await tempDir('file-versions');
   });
   afterAll(() => dir.remove());
-  const engines = createActionEngines({ poolSize: 1 }, [sampleFileConnector]);
+  const engines = createActionEngines({ poolSize: 1 }, { connectors: [sampleFileConnector] });
   let n = 0;
   const deps = (blobs: LocalBlobStore, versions: FileVersionStore) => ({
     files: { blobs, versions, uploadTokens: undefined as never },

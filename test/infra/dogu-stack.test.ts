@@ -4,14 +4,17 @@
  * shared/ (not from infra/), so a stack that drifts from them fails.
  */
 
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DoguStack } from '../../infra/dogu-stack.ts';
 import { schedulingEnv } from '../../shared/adapters/aws/aws-scheduling.ts';
 import { tableSchema } from '../../shared/adapters/dynamodb/table-schema.ts';
+import { connectors } from '../../shared/connectors/index.ts';
 import { type Route, routeKeyOf, routes } from '../../shared/http/routes.ts';
 
 interface Resource {
@@ -38,6 +41,7 @@ const deployable = allRoutes.filter((route) => !route.localOnly);
 const localOnly = allRoutes.filter((route) => route.localOnly);
 const expectedHandlers = [...new Set(deployable.map((route) => route.handler))];
 
+let app: App;
 let production: DoguStack;
 let prodTemplate: Template;
 let devTemplate: Template;
@@ -78,7 +82,7 @@ beforeAll(() => {
   // One app, one synth for the whole file: production is bundled for real (esbuild must work on
   // every handler); development skips bundling because only its stage-dependent settings are read.
   // The built-in CloudFormation validation (several seconds) runs in `cdk synth`, not here.
-  const app = new App({
+  app = new App({
     builtinCloudFormationValidation: false,
     context: {
       'aws:cdk:bundling-stacks': ['Dogu-production'],
@@ -151,8 +155,9 @@ function blobBucket(template: Template): [string, Resource] {
 }
 
 /** Which handlers may touch the blob bucket, and how (decision 0033). */
-const blobWriters = new Set(['data-sources', 'upload-protoset']);
-const blobReaders = new Set(['execute-action', 'review-requests', 'cron-jobs', 'reservations', 'batches']);
+const blobWriters = new Set(['data-sources', 'file-versions', 'upload-protoset']);
+/** The functions that run actions or test connections (decision 0022): an engine may read files. */
+const blobReaders = new Set(['execute-action', 'review-requests', 'cron-run-now', 'data-source-connection']);
 
 describe('blob bucket', () => {
   it('is private, encrypted, TLS-only and retained in every stage', () => {
@@ -255,11 +260,35 @@ describe('HTTP API', () => {
     }
   });
 
-  it('lets API Gateway invoke each function', () => {
-    const invokers = resourcesOf(prodTemplate, 'AWS::Lambda::Permission')
-      .filter(([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com')
-      .map(([, p]) => field(p, 'Properties', 'FunctionName', 'Fn::GetAtt', 0));
-    for (const handler of expectedHandlers) expect(invokers).toContain(functionIdOf(handler));
+  it('invokes every function with one role that may invoke exactly these functions', () => {
+    const integrations = resourcesOf(prodTemplate, 'AWS::ApiGatewayV2::Integration');
+    const roles = new Set(
+      integrations.map(([, i]) => field(i, 'Properties', 'CredentialsArn', 'Fn::GetAtt', 0)),
+    );
+    expect(roles.size).toBe(1);
+    const roleId = [...roles][0] as string;
+    const role = resourceById(prodTemplate, roleId);
+    expect(JSON.stringify(role.Properties.AssumeRolePolicyDocument)).toContain('apigateway.amazonaws.com');
+    // CDK moves what does not fit the role's inline policy into managed overflow policies.
+    const policies = JSON.stringify(
+      [
+        ...resourcesOf(prodTemplate, 'AWS::IAM::Policy'),
+        ...resourcesOf(prodTemplate, 'AWS::IAM::ManagedPolicy'),
+      ].filter(([, p]) => isDeepStrictEqual(p.Properties.Roles, [{ Ref: roleId }])),
+    );
+    expect(policies).toContain('lambda:InvokeFunction');
+    for (const handler of expectedHandlers) expect(policies, handler).toContain(`"${functionIdOf(handler)}"`);
+    // No resource-based permission per route or function any more.
+    const permissions = resourcesOf(prodTemplate, 'AWS::Lambda::Permission').filter(
+      ([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com',
+    );
+    expect(permissions).toEqual([]);
+  });
+
+  it('has one integration per function, shared by all its routes', () => {
+    const integrations = resourcesOf(prodTemplate, 'AWS::ApiGatewayV2::Integration');
+    const targets = integrations.map(([, i]) => field(i, 'Properties', 'IntegrationUri', 'Fn::GetAtt', 0));
+    expect(targets.sort()).toEqual(expectedHandlers.map(functionIdOf).sort());
   });
 
   it('has a throttled, auto-deployed $default stage and outputs its URL', () => {
@@ -299,7 +328,9 @@ describe('Lambda functions', () => {
       expect(fn.Properties.MemorySize).toBe(1024);
       expect(fn.Properties.Handler).toBe('index.handler');
       // API Gateway waits 30 s: executions are cut at 28 s, the function may live 35 s to answer.
-      expect(fn.Properties.Timeout).toBe(handler === 'execute-action' ? 35 : 10);
+      expect(fn.Properties.Timeout).toBe(
+        ['execute-action', 'data-source-connection', 'cron-run-now'].includes(handler) ? 35 : 10,
+      );
       expect(fn.Metadata?.['aws:asset:is-bundled']).toBe(true);
       expect(field(fn, 'Properties', 'Environment', 'Variables')).toEqual({
         DOGU_TABLE_NAME: { Ref: tableId },
@@ -323,24 +354,28 @@ describe('Lambda functions', () => {
     }
   });
 
-  it('log to their own log group kept for 30 days (retained in production only)', () => {
-    for (const handler of expectedHandlers) {
-      const logGroupId = field(
-        functionOf(handler),
-        'Properties',
-        'LoggingConfig',
-        'LogGroup',
-        'Ref',
-      ) as string;
-      const logGroup = resourceById(prodTemplate, logGroupId);
-      expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
-      expect(logGroup.Properties.RetentionInDays).toBe(30);
-      expect(logGroup.DeletionPolicy).toBe('Retain');
-    }
+  it('log to one API log group kept for 30 days (retained in production only)', () => {
+    const apiLogGroups = new Set(
+      expectedHandlers.map((handler) =>
+        field(functionOf(handler), 'Properties', 'LoggingConfig', 'LogGroup', 'Ref'),
+      ),
+    );
+    expect(apiLogGroups.size).toBe(1);
+    const logGroup = resourceById(prodTemplate, [...apiLogGroups][0] as string);
+    expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
+    expect(logGroup.Properties.RetentionInDays).toBe(30);
+    expect(logGroup.DeletionPolicy).toBe('Retain');
     const devLogGroups = resourcesOf(devTemplate, 'AWS::Logs::LogGroup');
     // Plus one for each of the five workers of infra/scheduling.ts (four scheduling, one notification drain).
-    expect(devLogGroups).toHaveLength(expectedHandlers.length + 5);
-    for (const [, logGroup] of devLogGroups) expect(logGroup.DeletionPolicy).toBe('Delete');
+    expect(devLogGroups).toHaveLength(1 + 5);
+    for (const [, group] of devLogGroups) expect(group.DeletionPolicy).toBe('Delete');
+  });
+
+  it('share three roles, which differ only in the uploaded-files bucket', () => {
+    const roles = new Set(
+      expectedHandlers.map((handler) => field(functionOf(handler), 'Properties', 'Role', 'Fn::GetAtt', 0)),
+    );
+    expect(roles.size).toBe(3);
   });
 
   it('may read and write the table (with its key) and read the signing key, on named resources only', () => {
@@ -375,7 +410,104 @@ describe('Lambda functions', () => {
       const wildcardActions = statements
         .filter((s) => [s.Resource].flat().includes('*'))
         .flatMap((s) => [s.Action].flat());
-      expect(wildcardActions).toEqual(['scheduler:ListSchedules']);
+      // And SES's SendEmail, whose sender identity is configured at deploy time (docs/notifications.md).
+      expect(wildcardActions.sort()).toEqual(['scheduler:ListSchedules', 'ses:SendEmail']);
     }
+  });
+});
+
+/**
+ * The JavaScript a function loads (entry and chunks; source maps are read only for stack traces).
+ * Limits of docs/decisions/0022: a function that runs no action carries no driver and stays within
+ * 1 MiB.
+ */
+const nonActionLimitBytes = 1024 * 1024;
+/** Action functions carry every kind's runtime as lazy chunks (3 MiB); the limit keeps an eye on them. */
+const actionLimitBytes = 3 * 1024 * 1024;
+
+describe('function bundles', () => {
+  const bundleOf = (handler: string) => {
+    const assetPath = functionOf(handler).Metadata?.['aws:asset:path'] as string;
+    const dir = join(app.outdir, assetPath);
+    const files = readdirSync(dir);
+    const javaScript = files.filter((f) => f.endsWith('.mjs'));
+    return {
+      files,
+      bytes: javaScript.reduce((sum, f) => sum + statSync(join(dir, f)).size, 0),
+      runtimeChunks: javaScript.filter((f) => /^runtime-[A-Z0-9]+\.mjs$/.test(f)),
+      canRunActions: canRunActions(dir, javaScript),
+    };
+  };
+  /**
+   * Whether the bundle holds the code that runs an action or tests a connection, told by texts of
+   * executeAction and testDataSourceConnection that minifying keeps. Such a function must compose
+   * the action engines: with the connector catalog it would fail at the first run.
+   */
+  const canRunActions = (dir: string, javaScript: string[]) =>
+    javaScript.some((f) => {
+      const code = readFileSync(join(dir, f), 'utf8');
+      return code.includes('levels deep (does it call itself?)') || code.includes('The connection failed.');
+    });
+  /** A function runs actions when its module composes the action engines (shared/runtime/groups/). */
+  const runsActions = (handler: string) =>
+    readFileSync(new URL(`../../functions/${handler}.ts`, import.meta.url), 'utf8').includes(
+      '/groups/action-engines.ts',
+    );
+  const workers = ['scheduled-run', 'run-job', 'run-batch-chunk', 'finish-batch'];
+  const workerFunction = (handler: string) =>
+    (production.scheduling.functions.find((fn) => fn.node.scope?.node.id === handler) as LambdaFunction)!;
+  const workerBundle = (handler: string) => {
+    const id = production.getLogicalId(workerFunction(handler).node.defaultChild as CfnFunction);
+    const resource = resourceById(prodTemplate, id);
+    const dir = join(app.outdir, resource.Metadata?.['aws:asset:path'] as string);
+    const javaScript = readdirSync(dir).filter((f) => f.endsWith('.mjs'));
+    return {
+      bytes: javaScript.reduce((sum, f) => sum + statSync(join(dir, f)).size, 0),
+      runtimeChunks: javaScript.filter((f) => /^runtime-[A-Z0-9]+\.mjs$/.test(f)),
+      canRunActions: canRunActions(dir, javaScript),
+    };
+  };
+
+  it('keep functions that run no action under 1 MB, without any connector runtime', () => {
+    const lean = expectedHandlers.filter((handler) => !runsActions(handler));
+    expect(lean).toContain('health');
+    for (const handler of lean) {
+      const bundle = bundleOf(handler);
+      expect(bundle.files, handler).toContain('index.mjs');
+      expect(bundle.runtimeChunks, handler).toEqual([]);
+      expect(bundle.canRunActions, `${handler} runs actions without the action engines`).toBe(false);
+      expect(bundle.bytes, `${handler}: ${bundle.bytes} bytes`).toBeLessThanOrEqual(nonActionLimitBytes);
+    }
+    const finish = workerBundle('finish-batch');
+    expect(finish.runtimeChunks).toEqual([]);
+    expect(finish.canRunActions).toBe(false);
+    expect(finish.bytes).toBeLessThanOrEqual(nonActionLimitBytes);
+  });
+
+  it('give functions that run actions one lazy chunk per kind, within their limit', () => {
+    const action = expectedHandlers.filter(runsActions);
+    expect(action).toEqual(expect.arrayContaining(['execute-action', 'data-source-connection']));
+    const bundles = [
+      ...action.map((handler) => [handler, bundleOf(handler)] as const),
+      ...workers.filter((w) => w !== 'finish-batch').map((w) => [w, workerBundle(w)] as const),
+    ];
+    for (const [handler, bundle] of bundles) {
+      expect(bundle.canRunActions, handler).toBe(true);
+      expect(bundle.runtimeChunks, handler).toHaveLength(connectors.length);
+      expect(bundle.bytes, `${handler}: ${bundle.bytes} bytes`).toBeLessThanOrEqual(actionLimitBytes);
+    }
+  });
+});
+
+/** CloudFormation's limit is 500; decision 0023 keeps Dogu under 300 with room for growth. */
+const resourceBudget = 300;
+
+describe('resource budget', () => {
+  it('stays under 300 resources: one per route, two per function, the rest fixed', () => {
+    const resources = Object.keys(prodTemplate.toJSON().Resources).length;
+    expect(resources).toBeLessThan(resourceBudget);
+    // The function and its integration per handler; the route per entry.
+    const perRouteAndHandler = deployable.length + 2 * expectedHandlers.length;
+    expect(resources - perRouteAndHandler, 'fixed resources').toBeLessThanOrEqual(70);
   });
 });

@@ -11,7 +11,12 @@ import type { LocalRuntime } from '../../local/runtime.ts';
 import { connectors } from '../../shared/connectors/index.ts';
 import { putDataSource } from '../../shared/domain/manage/data-sources.ts';
 import { apiClient } from '../support/api.ts';
-import { sampleFile, sampleFileConnector, sampleFileLimit } from '../support/file-connector.ts';
+import {
+  sampleFile,
+  sampleFileConnector,
+  sampleFileLimit,
+  sampleFileRuntime,
+} from '../support/file-connector.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
 const project = 'demo';
@@ -57,7 +62,10 @@ async function blobFiles(): Promise<string[]> {
 
 beforeAll(async () => {
   dir = await tempDir('protoset');
-  runtime = await startTestRuntime(dir.path, { connectors: [...connectors, sampleFileConnector] });
+  runtime = await startTestRuntime(dir.path, {
+    connectors: [...connectors, sampleFileConnector],
+    connectorRuntimes: { 'sample-files': sampleFileRuntime },
+  });
   login = await loginToken(runtime);
   api = apiClient(runtime, login);
   const now = new Date().toISOString();

@@ -3,8 +3,8 @@
  * text: a first line `SAMPLE` and one `service <name>` per line; anything else is refused. Its
  * actions answer which version they read and what it says.
  */
-import { z } from 'zod';
-import type { ConnectorDefinition } from '../../shared/connectors/connector.ts';
+import * as z from 'zod';
+import type { ConnectorDefinition, ConnectorRuntimeModule } from '../../shared/connectors/connector.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
 import type { DataSourceFiles } from '../../shared/domain/ports.ts';
 
@@ -58,7 +58,11 @@ export const sampleFileConnector: ConnectorDefinition = {
       return { services };
     },
   },
-  async runtime() {
+};
+
+/** Its runtime, as `<kind>/runtime.ts` would export it (handed to the test runtime directly). */
+export const sampleFileRuntime: ConnectorRuntimeModule = {
+  createRuntime() {
     return {
       async run(run) {
         const { versionId, bytes } = await readSample(run.files, run.connection.sampleVersionId);

@@ -14,7 +14,11 @@ export function startTestRuntime(
   extra: Partial<
     Pick<
       LocalRuntimeOptions,
-      'demoDatabaseUrl' | 'notificationRetryDelaysMs' | 'notificationTimeoutMs' | 'connectors'
+      | 'demoDatabaseUrl'
+      | 'notificationRetryDelaysMs'
+      | 'notificationTimeoutMs'
+      | 'connectors'
+      | 'connectorRuntimes'
     >
   > = {},
 ): Promise<LocalRuntime> {

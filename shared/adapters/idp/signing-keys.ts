@@ -28,7 +28,7 @@ import {
   importJWK,
   type JWK,
 } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type ActiveSigningKey,
   maxStorageIdTokenSeconds,

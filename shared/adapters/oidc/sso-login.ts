@@ -12,7 +12,7 @@ import { issueUserToken } from '../../domain/accounts/sign-in.ts';
 import { DoguError, forbidden, unauthorized } from '../../domain/errors.ts';
 import type { User } from '../../domain/model.ts';
 import { recordLogin } from '../../http/audit-recording.ts';
-import type { Services } from '../../runtime/services.ts';
+import type { CoreServices } from '../../runtime/services.ts';
 import { isLoopbackHttp, type SsoConfig } from './sso-config.ts';
 import { ssoStep } from './sso-provider.ts';
 
@@ -91,7 +91,7 @@ export async function verifyIdpIdToken(
  * allowed e-mail domain, and then joins the configured projects (just-in-time membership).
  */
 export async function loginWithIdentity(
-  services: Services,
+  services: CoreServices,
   identity: SsoIdentity,
   via: { client: 'cli' | 'console'; event: APIGatewayProxyEventV2 },
   extraClaims: Record<string, string> = {},
@@ -108,7 +108,7 @@ export async function loginWithIdentity(
 }
 
 async function admit(
-  services: Services,
+  services: CoreServices,
   identity: SsoIdentity,
   admission: NonNullable<SsoConfig['admission']>,
 ): Promise<User> {

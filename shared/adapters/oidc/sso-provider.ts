@@ -4,19 +4,24 @@
  * over DOGU_OIDC_ISSUER (the operator's setting wins). Read at most every 10 s per container.
  */
 import * as oidc from 'openid-client';
-import { z } from 'zod';
+import * as z from 'zod';
 import { requireAccountAdministrator } from '../../domain/accounts/account-records.ts';
 import type { SsoProviderSettings } from '../../domain/accounts/model.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { Principal } from '../../domain/model.ts';
 import { roles } from '../../domain/model.ts';
-import type { Services } from '../../runtime/services.ts';
+import type { CoreServices, Services } from '../../runtime/services.ts';
+
+/** The provider's client secret is kept encrypted: its functions compose the secret values. */
+type SsoServices = CoreServices & Pick<Services, 'secrets'>;
+
 import { isLoopbackHttp, type SsoConfig, ssoConfig, ssoConfigFromEnv } from './sso-config.ts';
 
 const secretContext = { deployment: 'sso-provider', field: 'clientSecret' };
 const rereadMs = 10_000;
 /** Per runtime (tests run several in one process), so one runtime's provider never leaks into another. */
-const cachedFor = new WeakMap<Services, { at: number; config: SsoConfig | undefined }>();
+// Keyed by the accounts service, which every handler's view of the services shares.
+const cachedFor = new WeakMap<object, { at: number; config: SsoConfig | undefined }>();
 
 export const ssoProviderSchema = z
   .object({
@@ -52,20 +57,20 @@ export const ssoStep = (
 ) => `Single sign-on failed at the ${step} step: ${detail}`;
 
 /** The IdP users sign in at: DOGU_OIDC_ISSUER, else the administrator's provider, else the development IdP. */
-export async function activeSsoConfig(services: Services): Promise<SsoConfig | undefined> {
+export async function activeSsoConfig(services: SsoServices): Promise<SsoConfig | undefined> {
   const fromEnv = ssoConfigFromEnv(process.env);
   if (fromEnv) return fromEnv;
   const now = services.clock.now().getTime();
-  let cached = cachedFor.get(services);
+  let cached = cachedFor.get(services.accounts);
   if (!cached || now - cached.at >= rereadMs) {
     const settings = await services.accounts.store.getSsoProvider();
     cached = { at: now, config: settings ? await configOf(services, settings) : undefined };
-    cachedFor.set(services, cached);
+    cachedFor.set(services.accounts, cached);
   }
   return cached.config ?? ssoConfig();
 }
 
-async function configOf(services: Services, settings: SsoProviderSettings): Promise<SsoConfig> {
+async function configOf(services: SsoServices, settings: SsoProviderSettings): Promise<SsoConfig> {
   const secret = settings.encryptedClientSecret
     ? await services.secrets.decrypt(settings.encryptedClientSecret, secretContext)
     : undefined;
@@ -84,7 +89,7 @@ const viewOf = (settings: SsoProviderSettings) => {
   return { ...rest, hasClientSecret: encryptedClientSecret !== undefined };
 };
 
-export async function getSsoProvider(services: Services, principal: Principal) {
+export async function getSsoProvider(services: SsoServices, principal: Principal) {
   await requireAccountAdministrator(services, principal);
   const settings = await services.accounts.store.getSsoProvider();
   if (!settings) throw new DoguError('not_found', 'No single sign-on provider is configured.');
@@ -93,7 +98,7 @@ export async function getSsoProvider(services: Services, principal: Principal) {
 
 /** Saves after checking discovery, so a wrong issuer is caught now, not at the first sign-in. */
 export async function putSsoProvider(
-  services: Services,
+  services: SsoServices,
   principal: Principal,
   input: z.infer<typeof ssoProviderSchema>,
 ) {
@@ -129,14 +134,14 @@ export async function putSsoProvider(
     updatedBy: { id: principal.id, email: principal.email },
   };
   await services.accounts.store.putSsoProvider(settings);
-  cachedFor.delete(services);
+  cachedFor.delete(services.accounts);
   return viewOf(settings);
 }
 
-export async function deleteSsoProvider(services: Services, principal: Principal) {
+export async function deleteSsoProvider(services: SsoServices, principal: Principal) {
   await requireAccountAdministrator(services, principal);
   if (!(await services.accounts.store.deleteSsoProvider())) {
     throw new DoguError('not_found', 'No single sign-on provider is configured.');
   }
-  cachedFor.delete(services);
+  cachedFor.delete(services.accounts);
 }

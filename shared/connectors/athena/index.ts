@@ -54,5 +54,4 @@ export const athena: ConnectorDefinition = {
   cloudPermissions: athenaCloudPermissions,
   actionTexts: sqlActionTexts,
   validate: (action, context) => validateSqlAction(action, context, 'athena'),
-  runtime: async () => (await import('./runtime.ts')).athenaRuntime(),
 };

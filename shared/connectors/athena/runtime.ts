@@ -102,3 +102,6 @@ export function athenaRuntime(
     },
   };
 }
+
+/** The module's entry for the engines' loader (shared/connectors/runtimes.ts). */
+export const createRuntime = () => athenaRuntime();

@@ -61,5 +61,4 @@ export const bigquery: ConnectorDefinition = {
   cloudPermissions: [],
   actionTexts: sqlActionTexts,
   validate: (action, context) => validateSqlAction(action, context, 'bigquery'),
-  runtime: async () => (await import('./runtime.ts')).bigQueryRuntime(),
 };

@@ -55,3 +55,6 @@ export function bigQueryRuntime(
     },
   };
 }
+
+/** The module's entry for the engines' loader (shared/connectors/runtimes.ts). */
+export const createRuntime = () => bigQueryRuntime();

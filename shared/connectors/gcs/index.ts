@@ -83,5 +83,4 @@ export const gcs: ConnectorDefinition = {
   cloudPermissions: [],
   actionTexts: (action) => storageActionTexts(action as StorageActionInput),
   validate: validateStorageAction,
-  runtime: async () => (await import('./runtime.ts')).gcsRuntime(),
 };

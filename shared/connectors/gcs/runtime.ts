@@ -288,3 +288,6 @@ function lifetimeWithin(seconds: number, access: GoogleAccess): number {
   const left = Math.floor((access.expiresAt.getTime() - Date.now()) / 1000);
   return Math.max(1, Math.min(seconds, left));
 }
+
+/** The module's entry for the engines' loader (shared/connectors/runtimes.ts). */
+export const createRuntime = () => gcsRuntime();

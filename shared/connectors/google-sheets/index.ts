@@ -113,5 +113,4 @@ export const googleSheets: ConnectorDefinition = {
       context.fail('#/range', 'clear_range needs a range (a whole sheet is not cleared by accident)');
   },
   oauth: { provider: googleProvider },
-  runtime: async () => (await import('./runtime.ts')).sheetsRuntime(),
 };

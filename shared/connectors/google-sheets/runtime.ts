@@ -47,3 +47,6 @@ export function sheetsRuntime(tokens = new AccessTokens()): ConnectorRuntime {
     },
   };
 }
+
+/** The module's entry for the engines' loader (shared/connectors/runtimes.ts). */
+export const createRuntime = () => sheetsRuntime();

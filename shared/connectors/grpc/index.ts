@@ -117,7 +117,5 @@ export const grpc: ConnectorDefinition = {
   files: {
     name: 'protoset',
     maxBytes: maxProtosetBytes,
-    describe: async (bytes) => (await import('./protoset.ts')).describeProtoset(bytes),
   },
-  runtime: async () => (await import('./runtime.ts')).grpcRuntime(),
 };

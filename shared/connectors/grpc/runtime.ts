@@ -1,6 +1,6 @@
 /** The gRPC kind's runtime: channels per data source environment, service descriptions, calls. */
 import type { ConnectionCheck, EngineRun } from '../../domain/ports.ts';
-import type { ConnectorRuntime } from '../connector.ts';
+import type { ConnectorRuntime, RuntimeSettings } from '../connector.ts';
 import { type ChannelSettings, Channels, channelSettingsFromEnv } from './channel.ts';
 import type { GrpcConnection } from './definition.ts';
 import { Descriptors } from './descriptors.ts';
@@ -90,4 +90,9 @@ function waitForReady(
         );
     });
   });
+}
+
+/** The kind's runtime as the engines load it (docs/connectors.md): pool settings do not apply. */
+export function createRuntime(_settings: RuntimeSettings): ConnectorRuntime {
+  return grpcRuntime();
 }

@@ -1,5 +1,5 @@
 /** The HTTP API kind's schemas (spec 2.3, 2.5): connection per environment and the action. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ActionInput } from '../../domain/definitions/action.ts';
 import { keyValueListSchema } from '../../domain/definitions/data-source.ts';
 

@@ -68,5 +68,4 @@ export const http: ConnectorDefinition = {
       context.fail('#/body/type', `${httpAction.method} requests carry no body; use request type none`);
     }
   },
-  runtime: async () => (await import('./runtime.ts')).httpRuntime(),
 };

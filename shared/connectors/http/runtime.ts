@@ -2,7 +2,7 @@
 import { NodeHttpClient } from '../../adapters/http/node-http-client.ts';
 import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
 import type { EngineRun, HttpClient } from '../../domain/ports.ts';
-import type { ConnectorRuntime } from '../connector.ts';
+import type { ConnectorRuntime, RuntimeSettings } from '../connector.ts';
 import type { HttpActionInput, HttpConnection } from './definition.ts';
 import { runHttpAction } from './run-http.ts';
 
@@ -30,4 +30,9 @@ export function httpRuntime(
       );
     },
   };
+}
+
+/** The kind's runtime as the engines load it (docs/connectors.md): pool settings do not apply. */
+export function createRuntime(_settings: RuntimeSettings): ConnectorRuntime {
+  return httpRuntime();
 }

@@ -5,11 +5,4 @@ export const mysql = sqlConnector({
   kind: 'mysql',
   label: { en: 'MySQL / MariaDB', ja: 'MySQL / MariaDB' },
   defaultPort: 3306,
-  runtime: async (settings) => {
-    const [{ sqlRuntime }, { openMysqlConnector }] = await Promise.all([
-      import('../sql/runtime.ts'),
-      import('./mysql-connector.ts'),
-    ]);
-    return sqlRuntime('mysql', openMysqlConnector, settings);
-  },
 });

@@ -76,5 +76,4 @@ export const s3: ConnectorDefinition = {
   cloudPermissions: ['s3:GetObject', 's3:ListBucket', 's3:PutObject'],
   actionTexts: (action) => storageActionTexts(action as StorageActionInput),
   validate: validateStorageAction,
-  runtime: async () => (await import('./runtime.ts')).s3Runtime(),
 };

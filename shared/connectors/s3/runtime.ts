@@ -350,3 +350,6 @@ function lifetimeWithin(
   const left = Math.floor((credentials.expiration.getTime() - Date.now()) / 1000);
   return Math.max(1, Math.min(seconds, left));
 }
+
+/** The module's entry for the engines' loader (shared/connectors/runtimes.ts). */
+export const createRuntime = () => s3Runtime();

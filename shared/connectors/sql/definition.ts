@@ -4,10 +4,8 @@ import type { ActionInput } from '../../domain/definitions/action.ts';
 import { kindsRefusedInSql } from '../../domain/definitions/parameter.ts';
 import type {
   ConnectorDefinition,
-  ConnectorRuntime,
   FormField,
   Labels,
-  RuntimeSettings,
   ValidationContext,
 } from '../connector.ts';
 import type { SqlDialect, SqlSyntax } from './sql-ports.ts';
@@ -110,7 +108,6 @@ export function sqlConnector(options: {
   kind: SqlDialect;
   label: Labels;
   defaultPort: number;
-  runtime(settings: RuntimeSettings): Promise<ConnectorRuntime>;
 }): ConnectorDefinition {
   return {
     kind: options.kind,
@@ -123,6 +120,5 @@ export function sqlConnector(options: {
     cloudPermissions: [],
     actionTexts: sqlActionTexts,
     validate: (action, context) => validateSqlAction(action, context, options.kind),
-    runtime: options.runtime,
   };
 }

@@ -3,7 +3,7 @@
  * may correct the name). A used, replaced or expired link is refused with a reason the console
  * shows (409 with `reason`); an unknown one with 404.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DoguError, notFound } from '../errors.ts';
 import type { User } from '../model.ts';
 import { hashOfToken, saveOver } from './account-records.ts';

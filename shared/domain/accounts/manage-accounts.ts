@@ -3,7 +3,7 @@
  * e-mail (a link to copy, or delivered by the notifications hook), disable and enable, grant or
  * take the administrator flag, end a user's sessions.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DoguError, forbidden } from '../errors.ts';
 import type { Principal } from '../model.ts';
 import {

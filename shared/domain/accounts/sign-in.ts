@@ -3,7 +3,7 @@
  * password and a wrong password get the same answer, after the same scrypt work; only with the
  * right password does a disabled account learn that it is disabled.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DoguError, unauthorized } from '../errors.ts';
 import type { Principal, User } from '../model.ts';
 import { ensureAccount, loadAccount, saveOver } from './account-records.ts';

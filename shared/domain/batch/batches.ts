@@ -1,5 +1,5 @@
 /** Creating, watching and retrying batches; their CSV template and results (docs/batch.md). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveExecutableAction } from '../authorize.ts';
 import { refuseUnpublishedSecretReads } from '../draft-secrets.ts';
 import { DoguError, notFound } from '../errors.ts';

@@ -1,5 +1,5 @@
 /** What every action shares (spec 2.1): parameters, permission, review; each kind's fields live in its connector. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { roles } from '../model.ts';
 import { resourceIdSchema } from './data-source.ts';
 import { parameterSchema } from './parameter.ts';

@@ -1,5 +1,5 @@
 /** What every data source kind shares (spec 2.3); each kind's connection schema lives in its connector. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const resourceIdSchema = z
   .string()

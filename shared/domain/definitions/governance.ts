@@ -4,7 +4,7 @@
  * role for all their members) and action groups (spec 2.6, ordered actions on
  * one screen).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { roles } from '../model.ts';
 import { resourceIdSchema } from './data-source.ts';
 

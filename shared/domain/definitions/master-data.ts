@@ -1,5 +1,5 @@
 /** Master data: a project's named list of values with labels, for parameter choices. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { nameSchema } from './parameter.ts';
 
 export const masterDataInputSchema = z.object({

@@ -2,7 +2,7 @@
  * Parameter definitions: the ten kinds of spec 2.1 with their options. The
  * schemas validate API input, generate OpenAPI and the config JSON Schema.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const nameSchema = z
   .string()

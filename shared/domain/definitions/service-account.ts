@@ -2,7 +2,7 @@
  * Request bodies of service accounts and trust policies (spec 2.9). The pattern syntax of bound
  * claims is checked with the matcher's own parser, so what is accepted here is what matches later.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { boundClaimProblems, matchesAnything } from '../identity/bound-claims.ts';
 import { resourceIdSchema } from './data-source.ts';
 import { roleSchema } from './governance.ts';

@@ -2,7 +2,7 @@
  * The protoset upload API (spec 4.3): a file for one data source environment of the upload
  * token's project, kept as a new version. Everything is checked before anything is stored.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AuditLog, RequestOrigin } from '../audit.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { DefinitionReader } from '../ports.ts';

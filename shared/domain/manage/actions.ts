@@ -8,8 +8,11 @@ import type { ActionVersion } from '../versions.ts';
 import { authorize } from './access.ts';
 import type { ManageDeps } from './data-sources.ts';
 
+/** Actions are validated against their data source's kind; they hold no secret values. */
+export type ActionDeps = Pick<ManageDeps, 'store' | 'clock' | 'engines'>;
+
 export async function putAction(
-  deps: ManageDeps,
+  deps: ActionDeps,
   principal: Principal,
   projectId: string,
   input: ActionInput,
@@ -84,7 +87,7 @@ function checkPermissionHolder(input: ActionInput, holder: Action | undefined): 
  * crashed between the head and its version record (and heads saved before
  * versioning existed): the head holds the definition, so nothing is lost.
  */
-export async function ensureVersionRecorded(deps: ManageDeps, head: Action, message = ''): Promise<void> {
+export async function ensureVersionRecorded(deps: ActionDeps, head: Action, message = ''): Promise<void> {
   if (await deps.store.getActionVersion(head.projectId, head.id, head.version)) return;
   await deps.store.createActionVersion(versionOf(head, message)).catch((error) => {
     if (!(error instanceof AlreadyExistsError)) throw error;
@@ -112,20 +115,20 @@ const conflict = (actionId: string, currentVersion: number | undefined) =>
       : `Action '${actionId}' is at version ${currentVersion}, not the version your change was based on.`,
   );
 
-export async function getAction(deps: ManageDeps, principal: Principal, projectId: string, actionId: string) {
+export async function getAction(deps: ActionDeps, principal: Principal, projectId: string, actionId: string) {
   await authorize(deps.store, principal, projectId, 'view');
   const action = await deps.store.getAction(projectId, actionId);
   if (!action) throw notFound('Action', actionId);
   return action;
 }
 
-export async function listActions(deps: ManageDeps, principal: Principal, projectId: string) {
+export async function listActions(deps: ActionDeps, principal: Principal, projectId: string) {
   await authorize(deps.store, principal, projectId, 'view');
   return deps.store.listActions(projectId);
 }
 
 export async function deleteAction(
-  deps: ManageDeps,
+  deps: ActionDeps,
   principal: Principal,
   projectId: string,
   actionId: string,

@@ -24,14 +24,14 @@ function checkValue(value: unknown): string {
 
 type Scope = { projectId: string; environmentId: string };
 
-export async function listVariables(deps: ManageDeps, principal: Principal, scope: Scope) {
+export async function listVariables(deps: Pick<ManageDeps, 'store'>, principal: Principal, scope: Scope) {
   await authorize(deps.store, principal, scope.projectId, 'view');
   await requireEnvironment(deps.store, scope.projectId, scope.environmentId);
   return deps.store.listVariables(scope.projectId, scope.environmentId);
 }
 
 export async function putVariable(
-  deps: ManageDeps,
+  deps: Pick<ManageDeps, 'store'>,
   principal: Principal,
   scope: Scope,
   name: string,
@@ -46,14 +46,19 @@ export async function putVariable(
   return { created: !existed };
 }
 
-export async function deleteVariable(deps: ManageDeps, principal: Principal, scope: Scope, name: string) {
+export async function deleteVariable(
+  deps: Pick<ManageDeps, 'store'>,
+  principal: Principal,
+  scope: Scope,
+  name: string,
+) {
   await authorize(deps.store, principal, scope.projectId, 'manage_variables');
   if (!(await deps.store.deleteVariable(scope.projectId, scope.environmentId, name)))
     throw notFound('Variable', name);
 }
 
 /** Names and change times only: a secret's value never leaves the service. */
-export async function listSecrets(deps: ManageDeps, principal: Principal, scope: Scope) {
+export async function listSecrets(deps: Pick<ManageDeps, 'store'>, principal: Principal, scope: Scope) {
   await authorize(deps.store, principal, scope.projectId, 'view');
   await requireEnvironment(deps.store, scope.projectId, scope.environmentId);
   const secrets = await deps.store.listSecrets(scope.projectId, scope.environmentId);
@@ -61,7 +66,7 @@ export async function listSecrets(deps: ManageDeps, principal: Principal, scope:
 }
 
 export async function putSecret(
-  deps: ManageDeps,
+  deps: Pick<ManageDeps, 'store' | 'secrets' | 'clock'>,
   principal: Principal,
   scope: Scope,
   name: string,
@@ -83,7 +88,12 @@ export async function putSecret(
   return { created: !existed };
 }
 
-export async function deleteSecret(deps: ManageDeps, principal: Principal, scope: Scope, name: string) {
+export async function deleteSecret(
+  deps: Pick<ManageDeps, 'store'>,
+  principal: Principal,
+  scope: Scope,
+  name: string,
+) {
   await authorize(deps.store, principal, scope.projectId, 'manage_secrets');
   if (!(await deps.store.deleteSecret(scope.projectId, scope.environmentId, name)))
     throw notFound('Secret', name);

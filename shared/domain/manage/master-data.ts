@@ -5,8 +5,11 @@ import type { Principal } from '../model.ts';
 import { authorize } from './access.ts';
 import type { ManageDeps } from './data-sources.ts';
 
+/** Definitions only: neither secret values nor connector engines (docs/decisions/0022). */
+type DefinitionDeps = Pick<ManageDeps, 'store' | 'clock'>;
+
 export async function putMasterData(
-  deps: ManageDeps,
+  deps: DefinitionDeps,
   principal: Principal,
   projectId: string,
   input: MasterDataInput,
@@ -24,20 +27,25 @@ export async function putMasterData(
   return { list, created: !existed };
 }
 
-export async function getMasterData(deps: ManageDeps, principal: Principal, projectId: string, id: string) {
+export async function getMasterData(
+  deps: DefinitionDeps,
+  principal: Principal,
+  projectId: string,
+  id: string,
+) {
   await authorize(deps.store, principal, projectId, 'view');
   const list = await deps.store.getMasterData(projectId, id);
   if (!list) throw notFound('Master data', id);
   return list;
 }
 
-export async function listMasterData(deps: ManageDeps, principal: Principal, projectId: string) {
+export async function listMasterData(deps: DefinitionDeps, principal: Principal, projectId: string) {
   await authorize(deps.store, principal, projectId, 'view');
   return deps.store.listMasterData(projectId);
 }
 
 export async function deleteMasterData(
-  deps: ManageDeps,
+  deps: DefinitionDeps,
   principal: Principal,
   projectId: string,
   id: string,

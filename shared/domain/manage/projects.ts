@@ -1,11 +1,14 @@
 /** Projects and their environments. Whoever creates a project is its first administrator. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { resourceIdSchema } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { Environment, Principal, Project } from '../model.ts';
 import { AlreadyExistsError } from '../ports.ts';
 import { authorize } from './access.ts';
 import type { ManageDeps } from './data-sources.ts';
+
+/** Definitions only: neither secret values nor connector engines (docs/decisions/0022). */
+type DefinitionDeps = Pick<ManageDeps, 'store' | 'clock'>;
 
 export const projectInputSchema = z.object({ id: resourceIdSchema, name: z.string().min(1).max(200) });
 export const environmentInputSchema = z.object({
@@ -16,7 +19,7 @@ export const environmentInputSchema = z.object({
 });
 
 /** The projects the caller is a direct member of, with the caller's role. */
-export async function listMyProjects(deps: ManageDeps, principal: Principal) {
+export async function listMyProjects(deps: DefinitionDeps, principal: Principal) {
   const memberships = await deps.store.listMembershipsOfPrincipal(principal.id);
   const projects = await Promise.all(memberships.map((m) => deps.store.getProject(m.projectId)));
   return projects.flatMap((project, i) => (project ? [{ ...project, role: memberships[i]!.role }] : []));
@@ -27,7 +30,7 @@ export async function listMyProjects(deps: ManageDeps, principal: Principal) {
  * company that wants otherwise puts creation behind its IdP groups later).
  */
 export async function createProject(
-  deps: ManageDeps,
+  deps: DefinitionDeps,
   principal: Principal,
   input: z.infer<typeof projectInputSchema>,
 ): Promise<Project> {
@@ -45,13 +48,13 @@ export async function createProject(
   return project;
 }
 
-export async function listEnvironments(deps: ManageDeps, principal: Principal, projectId: string) {
+export async function listEnvironments(deps: DefinitionDeps, principal: Principal, projectId: string) {
   await authorize(deps.store, principal, projectId, 'view');
   return deps.store.listEnvironments(projectId);
 }
 
 export async function createEnvironment(
-  deps: ManageDeps,
+  deps: DefinitionDeps,
   principal: Principal,
   projectId: string,
   input: z.infer<typeof environmentInputSchema>,
@@ -78,7 +81,7 @@ export const projectSettingsSchema = z.object({
 });
 
 export async function putProjectSettings(
-  deps: ManageDeps,
+  deps: DefinitionDeps,
   principal: Principal,
   projectId: string,
   settings: z.infer<typeof projectSettingsSchema>,
@@ -91,7 +94,7 @@ export async function putProjectSettings(
   return updated;
 }
 
-export async function getProject(deps: ManageDeps, principal: Principal, projectId: string) {
+export async function getProject(deps: DefinitionDeps, principal: Principal, projectId: string) {
   await authorize(deps.store, principal, projectId, 'view');
   const project = await deps.store.getProject(projectId);
   if (!project) throw notFound('Project', projectId);

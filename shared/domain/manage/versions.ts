@@ -3,10 +3,13 @@ import { DoguError, notFound } from '../errors.ts';
 import type { Action, Principal } from '../model.ts';
 import { diffDefinitions, type Publication } from '../versions.ts';
 import { authorize, requireEnvironment } from './access.ts';
-import { putAction, versionOf } from './actions.ts';
+import { type ActionDeps, putAction, versionOf } from './actions.ts';
 import type { ManageDeps } from './data-sources.ts';
 
-async function headOf(deps: ManageDeps, projectId: string, actionId: string): Promise<Action> {
+/** Definitions only: neither secret values nor connector engines (docs/decisions/0022). */
+type DefinitionDeps = Pick<ManageDeps, 'store' | 'clock'>;
+
+async function headOf(deps: DefinitionDeps, projectId: string, actionId: string): Promise<Action> {
   const head = await deps.store.getAction(projectId, actionId);
   if (!head) throw notFound('Action', actionId);
   return head;
@@ -14,7 +17,7 @@ async function headOf(deps: ManageDeps, projectId: string, actionId: string): Pr
 
 /** Newest first; the head counts even if its record was never written (older data). */
 export async function listVersions(
-  deps: ManageDeps,
+  deps: DefinitionDeps,
   principal: Principal,
   projectId: string,
   actionId: string,
@@ -30,7 +33,7 @@ export async function listVersions(
 }
 
 export async function getVersion(
-  deps: ManageDeps,
+  deps: DefinitionDeps,
   principal: Principal,
   projectId: string,
   actionId: string,
@@ -61,7 +64,7 @@ export async function loadVersion(
 }
 
 export async function diffVersions(
-  deps: ManageDeps,
+  deps: DefinitionDeps,
   principal: Principal,
   projectId: string,
   actionId: string,
@@ -78,7 +81,7 @@ export async function diffVersions(
 
 /** Points an environment at a version: publishing a new one, or rolling back to an earlier one. */
 export async function publishVersion(
-  deps: ManageDeps,
+  deps: DefinitionDeps,
   principal: Principal,
   scope: { projectId: string; actionId: string; environmentId: string },
   version: number,
@@ -99,7 +102,7 @@ export async function publishVersion(
 
 /** The environment follows the latest version again. */
 export async function unpublish(
-  deps: ManageDeps,
+  deps: DefinitionDeps,
   principal: Principal,
   scope: { projectId: string; actionId: string; environmentId: string },
 ) {
@@ -114,7 +117,7 @@ export async function unpublish(
 
 /** A new action with the same settings and a new id (version 1). */
 export async function copyAction(
-  deps: ManageDeps,
+  deps: ActionDeps,
   principal: Principal,
   projectId: string,
   sourceId: string,

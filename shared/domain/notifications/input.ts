@@ -1,5 +1,5 @@
 /** Request bodies of the notification settings API (checked before anything is stored). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { eventTypes, subjectKinds } from './model.ts';
 
 const name = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');

@@ -3,7 +3,7 @@
  * conditional write from `scheduled`, so a repeated trigger runs it once. Transitions:
  *   scheduled → running → completed | error;  scheduled → cancelled (by a member, or missed while down)
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveExecutableAction } from '../authorize.ts';
 import { resourceIdSchema } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';

@@ -2,7 +2,7 @@
  * The schedule of a cron job (spec 2.8): the form (days and times) or a cron expression.
  * Parsing, validation, EventBridge expressions and next run times live in schedule-expression.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const weekdays = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
 export type Weekday = (typeof weekdays)[number];

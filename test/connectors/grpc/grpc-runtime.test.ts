@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoGrpcServer, startDemoGrpcServer } from '../../../local/demo-grpc/server.ts';
 import type { ConnectorRuntime } from '../../../shared/connectors/connector.ts';
+import { describeFile } from '../../../shared/connectors/grpc/files.ts';
 import { grpc } from '../../../shared/connectors/grpc/index.ts';
 import { grpcRuntime } from '../../../shared/connectors/grpc/runtime.ts';
 import type { StatementResult } from '../../../shared/domain/model.ts';
@@ -158,17 +159,15 @@ describe('calls described by a protoset', () => {
   });
 
   it('checks an upload before it is kept: services and unary methods, or why it is refused', async () => {
-    expect(await grpc.files!.describe(await demoProtoset())).toEqual({
+    expect(await describeFile(await demoProtoset())).toEqual({
       services: ['shop.v1.OrderService'],
       methods: 2,
     });
-    await expect(grpc.files!.describe(new Uint8Array())).rejects.toMatchObject({
+    await expect(describeFile(new Uint8Array())).rejects.toMatchObject({
       code: 'argument_invalid',
       message: 'The protoset is empty.',
     });
-    await expect(
-      grpc.files!.describe(new TextEncoder().encode('not a protoset at all')),
-    ).rejects.toMatchObject({
+    await expect(describeFile(new TextEncoder().encode('not a protoset at all'))).rejects.toMatchObject({
       code: 'argument_invalid',
       message: expect.stringContaining('not a protoset'),
     });
@@ -176,7 +175,7 @@ describe('calls described by a protoset', () => {
     const descriptor = await import('protobufjs/ext/descriptor.js');
     const root = protobuf.parse('syntax = "proto3"; package x; message Only { string a = 1; }').root;
     const serviceless = descriptor.FileDescriptorSet.encode(root.toDescriptor('proto3')).finish();
-    await expect(grpc.files!.describe(serviceless)).rejects.toThrow('The protoset defines no service');
+    await expect(describeFile(serviceless)).rejects.toThrow('The protoset defines no service');
     expect(grpc.files!.maxBytes).toBe(8 * 1024 * 1024);
   });
 });

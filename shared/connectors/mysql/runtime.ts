@@ -1,0 +1,8 @@
+/** The MySQL / MariaDB runtime: the shared SQL runner over this kind's driver (loaded on first use). */
+import type { ConnectorRuntime, RuntimeSettings } from '../connector.ts';
+import { sqlRuntime } from '../sql/sql-runtime.ts';
+import { openMysqlConnector } from './mysql-connector.ts';
+
+export function createRuntime(settings: RuntimeSettings): ConnectorRuntime {
+  return sqlRuntime('mysql', openMysqlConnector, settings);
+}
