@@ -57,7 +57,7 @@ const apiThrottle = { rateLimit: 100, burstLimit: 200 };
 /** Handlers that keep and delete uploaded files. */
 const fileWriters: readonly HandlerName[] = ['data-sources', 'file-versions', 'upload-protoset'];
 /** Handlers that run actions or test connections (an engine may read its data source's files). */
-const actionRunners: readonly HandlerName[] = [
+export const actionRunners: readonly HandlerName[] = [
   'execute-action',
   'review-requests',
   'cron-run-now',

@@ -81,6 +81,9 @@ const notificationRoute = routesOf('notifications', { prefix: '/api/v1/projects/
 const fileVersionRoute = routesOf('file-versions', {
   prefix: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}',
 });
+const oauthRoute = routesOf('data-sources', {
+  prefix: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}',
+});
 const uploadTokenRoute = routesOf('projects', { prefix: '/api/v1/projects/{projectId}/upload-tokens' });
 
 export const routes = [
@@ -135,8 +138,8 @@ export const routes = [
   fileVersionRoute('deleteFileVersion', 'DELETE', '/file-versions/{versionId}'),
   fileVersionRoute('pinFileVersion', 'PUT', '/file-pin'),
   // OAuth connections of kinds that connect with a Connect button (decision 0041, docs/google-sheets.md).
-  fileVersionRoute('startDataSourceOAuth', 'POST', '/oauth/start'),
-  fileVersionRoute('disconnectDataSourceOAuth', 'DELETE', '/oauth'),
+  oauthRoute('startDataSourceOAuth', 'POST', '/oauth/start'),
+  oauthRoute('disconnectDataSourceOAuth', 'DELETE', '/oauth'),
   {
     name: 'completeDataSourceOAuth',
     method: 'GET',

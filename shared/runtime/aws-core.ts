@@ -4,9 +4,7 @@
  */
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createAccountServices, withInvitationMail } from '../adapters/auth/account-services.ts';
-import { invitationMailFromEnv } from '../adapters/auth/invitation-mail.ts';
-import type { Mailer } from '../adapters/notifications/http-notification-channels.ts';
+import { createAccountServices } from '../adapters/auth/account-services.ts';
 import { TokenService } from '../adapters/auth/token-service.ts';
 import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
@@ -56,21 +54,9 @@ export async function createAwsCore(): Promise<CoreServices> {
     oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
     // Every handler checks the caller's account (disabled users are refused everywhere within this
     // time, as other containers change accounts too).
-    accounts: withInvitationMail(
-      createAccountServices(
-        new DynamoDbAccountStore(sharedDocumentClient(), tableName),
-        Number(process.env.DOGU_USER_CACHE_MS ?? 5_000),
-      ),
-      lazySesMailer,
-      invitationMailFromEnv(process.env, () => requiredEnv('DOGU_PUBLIC_URL'), 'ses'),
+    accounts: createAccountServices(
+      new DynamoDbAccountStore(sharedDocumentClient(), tableName),
+      Number(process.env.DOGU_USER_CACHE_MS ?? 5_000),
     ),
   };
 }
-
-/** SES for invitation e-mails, loaded only when an administrator invites someone. */
-const lazySesMailer: Mailer = {
-  async send(message) {
-    const { SesMailer } = await import('../adapters/notifications/ses-mailer.ts');
-    await new SesMailer().send(message);
-  },
-};

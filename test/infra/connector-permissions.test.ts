@@ -8,7 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connectorPermissions } from '../../infra/connector-permissions.ts';
-import { DoguStack } from '../../infra/dogu-stack.ts';
+import { actionRunners, DoguStack } from '../../infra/dogu-stack.ts';
 import { athena } from '../../shared/connectors/athena/index.ts';
 
 interface Statement {
@@ -18,7 +18,8 @@ interface Statement {
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 
 const env = { account: '123456789012', region: 'ap-northeast-1' };
-const actionRunnerHandlers = ['execute-action', 'review-requests', 'cron-jobs', 'reservations', 'batches'];
+// The functions that run actions or test connections (one shared role, decision 0022).
+const actionRunnerHandlers: readonly string[] = actionRunners;
 let withRole: DoguStack;
 let withoutRole: DoguStack;
 

@@ -422,8 +422,11 @@ describe('Lambda functions', () => {
  * 1 MiB.
  */
 const nonActionLimitBytes = 1024 * 1024;
-/** Action functions carry every kind's runtime as lazy chunks (3 MiB); the limit keeps an eye on them. */
-const actionLimitBytes = 3 * 1024 * 1024;
+/**
+ * Action functions carry every kind's runtime as lazy chunks (about 3 MiB with the AWS SDKs of
+ * Athena and S3); the limit keeps an eye on them and is raised on purpose when a kind needs it.
+ */
+const actionLimitBytes = 4 * 1024 * 1024;
 
 describe('function bundles', () => {
   const bundleOf = (handler: string) => {

@@ -1,5 +1,5 @@
 /** Amazon Athena data sources (spec 2.3): where queries run, where results go, whose keys. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** s3://bucket/prefix with a bucket name S3 accepts (3–63 lower-case letters, digits, dots, hyphens). */
 export const s3LocationPattern = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\s]*)?$/;

@@ -1,5 +1,5 @@
 /** Google BigQuery data sources (spec 2.3): a service-account key, the project that pays, limits. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The parts of a service-account key Dogu uses; the rest of Google's key file is kept as given. */
 export interface ServiceAccountKey {

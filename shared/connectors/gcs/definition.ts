@@ -2,7 +2,7 @@
  * The GCS kind's connection (spec 2.3, object storage B): a service-account JSON key, or workload
  * identity federation (Dogu's ID token → Google STS → service-account impersonation).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const gcsAuthenticationModes = ['service-account-key', 'workload-identity'] as const;
 

@@ -1,5 +1,5 @@
 /** The Google Sheets kind's schemas (spec 2.3 spreadsheet service): connection per environment and the action. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ActionInput } from '../../domain/definitions/action.ts';
 import { keyValueListSchema } from '../../domain/definitions/data-source.ts';
 import type { OAuthProvider } from '../../domain/ports.ts';

@@ -3,7 +3,7 @@
  * objects, issue a signed URL. Bucket and object key are templates; how their values are kept
  * inside the bucket and the key is object-names.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ActionInput } from '../../domain/definitions/action.ts';
 import { referencesIn } from '../../domain/template.ts';
 import type { ValidationContext } from '../connector.ts';

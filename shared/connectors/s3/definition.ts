@@ -1,5 +1,5 @@
 /** The S3 kind's connection (spec 2.3, object storage A): access keys, or OIDC through Dogu's own IdP. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** function-role: the AWS credentials Dogu itself runs with (the Lambda role; locally the default chain). */
 export const s3AuthenticationModes = ['keys', 'oidc', 'function-role'] as const;

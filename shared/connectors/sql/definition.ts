@@ -1,5 +1,5 @@
 /** What the SQL kinds (PostgreSQL, MySQL) share: connection and action schemas, form, references, checks. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ActionInput } from '../../domain/definitions/action.ts';
 import { kindsRefusedInSql } from '../../domain/definitions/parameter.ts';
 import type {
