@@ -2,10 +2,11 @@
 import type { ConnectorDefinition } from './connector.ts';
 import { grpc } from './grpc/index.ts';
 import { http } from './http/index.ts';
+import { javascript } from './javascript/index.ts';
 import { mysql } from './mysql/index.ts';
 import { postgresql } from './postgresql/index.ts';
 
-export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc];
+export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc, javascript];
 
 export function connectorOf(kind: string): ConnectorDefinition | undefined {
   return connectors.find((c) => c.kind === kind);

@@ -158,6 +158,14 @@ export interface EngineRun {
   deadlineAt: number;
   /** Runs another action of the project for the same caller (an authentication action); depth-limited. */
   callAction(actionId: string): Promise<StatementResult[]>;
+  /**
+   * `actions.run` of a JavaScript action: runs another action as the calling user through the whole
+   * execution path (permission with this action as caller, review, environment version, history under
+   * this execution); resolves to its value, rejects with a DoguError the script sees (decision 0040).
+   */
+  runAction?(actionId: string, args: Record<string, unknown>): Promise<unknown>;
+  /** Runs user JavaScript in isolation (JavaScript actions). */
+  sandbox?: ScriptSandbox;
   /** This data source environment's uploaded files (protoset versions); absent where none are kept. */
   files?: DataSourceFiles;
 }

@@ -1,4 +1,5 @@
 /** Services of a Lambda container, configured by the environment the CDK stack sets. */
+
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { TokenService } from '../adapters/auth/token-service.ts';
@@ -16,6 +17,7 @@ import { HttpNotificationChannels } from '../adapters/notifications/http-notific
 import { SesMailer } from '../adapters/notifications/ses-mailer.ts';
 import { scheduledDrainWakeups } from '../adapters/notifications/timer-wakeups.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
+import { createLambdaSandbox, lambdaInvoker } from '../adapters/sandbox/lambda-sandbox.ts';
 import { KmsSecretCipher } from '../adapters/secrets/kms-cipher.ts';
 import { createActionEngines } from '../connectors/engines.ts';
 import { NotificationCenter } from '../domain/notifications/center.ts';
@@ -71,6 +73,8 @@ export async function createAwsServices(): Promise<Services> {
       ids: uuidV7Ids,
     }),
     files: awsFileStorage(documentClient),
+    // Scripts run in a function of their own whose role grants nothing (decision 0039).
+    sandbox: createLambdaSandbox(lambdaInvoker(process.env.DOGU_SANDBOX_FUNCTION ?? 'dogu-script-sandbox')),
   };
 }
 

@@ -30,7 +30,11 @@ export interface QuickJsRequest {
 /** Answers `actions.run`; rejects with an Error whose message the script sees. */
 export type HostCall = (actionId: string, args: Record<string, unknown>) => Promise<unknown>;
 
+/** What a script may allocate unless its runtime says otherwise. */
+export const defaultScriptMemoryBytes = 64 * 1024 * 1024;
 export const userFile = 'script.js';
+export const suspendedMessage = 'suspended for an action run';
+const suspension = new Error(suspendedMessage);
 const wrapperHead = '(async function () {';
 const maxLogs = 1000;
 const maxLogChars = 64 * 1024;
@@ -113,7 +117,15 @@ const prelude = `(() => {
   };
 })();`;
 
-export async function runInQuickJs(request: QuickJsRequest, host: HostCall): Promise<ScriptOutcome> {
+/**
+ * Runs the script to its end, or until `suspended` resolves (the AWS sandbox function stops where
+ * the script waits for an action it has no answer for yet: decision 0039).
+ */
+export async function runInQuickJs(
+  request: QuickJsRequest,
+  host: HostCall,
+  suspended?: Promise<void>,
+): Promise<ScriptOutcome> {
   const started = Date.now();
   const deadline = started + request.timeLimitMs;
   const logs: ScriptLog[] = [];
@@ -171,6 +183,7 @@ export async function runInQuickJs(request: QuickJsRequest, host: HostCall): Pro
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
           ...pending,
+          ...(suspended ? [suspended.then(() => Promise.reject(suspension))] : []),
           new Promise((resolve) => {
             timer = setTimeout(resolve, left);
           }),
@@ -181,6 +194,7 @@ export async function runInQuickJs(request: QuickJsRequest, host: HostCall): Pro
       promise.dispose();
     }
   } catch (error) {
+    if (error === suspension) return fail('script_error', suspendedMessage);
     if (interrupted) return timedOut();
     return fail('script_error', error instanceof Error ? error.message : String(error));
   } finally {

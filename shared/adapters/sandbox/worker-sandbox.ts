@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { DoguError } from '../../domain/errors.ts';
 import type { ScriptOutcome, ScriptRun, ScriptSandbox } from '../../domain/ports.ts';
-import type { QuickJsRequest } from './quickjs-run.ts';
+import { defaultScriptMemoryBytes, type QuickJsRequest } from './quickjs-run.ts';
 import type { FromWorker, ToWorker } from './sandbox-worker.ts';
 
 export interface WorkerSandboxOptions {
@@ -14,8 +14,6 @@ export interface WorkerSandboxOptions {
   /** Runs at the same time; later ones wait (their time limit runs while they wait). Default 4. */
   concurrency?: number;
 }
-
-export const defaultScriptMemoryBytes = 64 * 1024 * 1024;
 
 export function createWorkerSandbox(options: WorkerSandboxOptions = {}): ScriptSandbox {
   const concurrency = options.concurrency ?? 4;
