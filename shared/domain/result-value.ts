@@ -39,12 +39,20 @@ export function resultOfValue(title: string, value: unknown, logs: ScriptLog[]):
   };
 }
 
+/** What went wrong, in front of the interpreter's own message (the error code is `script_error`). */
+const scriptFailureKinds: Record<string, string> = {
+  script_syntax_error: 'Syntax error: ',
+  script_memory_limit: 'Memory limit: ',
+  script_result_not_json: 'Result not JSON: ',
+};
+
 export function failedScriptResult(
   title: string,
   error: { code: string; message: string; line?: number; column?: number; stack?: string },
   logs: ScriptLog[],
 ): ScriptStatementResult {
   const where = error.line !== undefined ? ` (line ${error.line}, column ${error.column ?? 1})` : '';
+  const kind = scriptFailureKinds[error.code] ?? '';
   return {
     title,
     status: 'failed',
@@ -53,8 +61,8 @@ export function failedScriptResult(
     rowCount: 0,
     messages: error.stack ? [error.stack] : [],
     error: {
-      code: error.code === 'script_timeout' ? 'execution_timeout' : error.code,
-      message: `${error.message}${where}`,
+      code: error.code === 'script_timeout' ? 'execution_timeout' : 'script_error',
+      message: `${kind}${error.message}${where}`,
     },
     logs,
   };

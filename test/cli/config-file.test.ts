@@ -56,6 +56,8 @@ describe('the published JSON Schema', () => {
       'HttpActionInput',
       'HttpBody',
       'HttpConnection',
+      'JavascriptActionInput',
+      'JavascriptConnection',
       'KeyValueList',
       'MasterDataList',
       'Member',
@@ -167,7 +169,7 @@ actions:
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc\n`,
+        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, javascript\n`,
       );
       expect(result.stdout).toBe('');
     } finally {

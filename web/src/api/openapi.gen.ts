@@ -433,8 +433,8 @@ export type webhooks = Record<string, never>;
 
 export type components = {
   schemas: {
-    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"];
-    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"];
+    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["JavascriptActionInput"];
+    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["JavascriptActionInputOutput"];
     Choice: {
       label: string;
       value: string | number | boolean;
@@ -477,7 +477,7 @@ export type components = {
           label: string;
         }[];
     };
-    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"];
+    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["JavascriptDataSourceInput"];
     Execution: {
       actionId: string;
       actionVersion: number;
@@ -498,6 +498,10 @@ export type components = {
       };
       finishedAt: string | null;
       id: string;
+      /** @description The runs this execution started with actions.run, in order */
+      nestedExecutionIds?: string[];
+      /** @description Run by actions.run inside this execution of a JavaScript action */
+      parentExecutionId?: string;
       projectId: string;
       results: components["schemas"]["StatementResult"][];
       startedAt: string;
@@ -575,6 +579,10 @@ export type components = {
         required: boolean;
       };
       service: string;
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     GrpcActionInputOutput: {
       dataSourceId: string;
@@ -601,6 +609,10 @@ export type components = {
         required: boolean;
       };
       service: string;
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     /** @description A gRPC data source */
     GrpcDataSourceInput: {
@@ -706,6 +718,10 @@ export type components = {
         expiresInMinutes?: number;
         required: boolean;
       };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     HttpActionInputOutput: {
       /**
@@ -780,6 +796,10 @@ export type components = {
         expiresInMinutes?: number;
         required: boolean;
       };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     /** @description A HTTP API data source */
     HttpDataSourceInput: {
@@ -803,6 +823,73 @@ export type components = {
       id: string;
       /** @constant */
       kind: "http";
+      name: string;
+    };
+    JavascriptActionInput: {
+      code: string;
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "javascript";
+      name: string;
+      /** @default [] */
+      parameters?: components["schemas"]["Parameter"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+    };
+    JavascriptActionInputOutput: {
+      code: string;
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "javascript";
+      name: string;
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+    };
+    /** @description A JavaScript data source */
+    JavascriptDataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          timeoutMs?: number;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "javascript";
       name: string;
     };
     Labels: {
@@ -1142,6 +1229,10 @@ export type components = {
           sql: string;
           title: string;
         }[];
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     SqlActionInputOutput: {
       dataSourceId: string;
@@ -1169,6 +1260,10 @@ export type components = {
           sql: string;
           title: string;
         }[];
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     StatementResult: {
       columns: components["schemas"]["ResultColumn"][];
@@ -1182,6 +1277,12 @@ export type components = {
         contentType?: string;
         status: number;
       };
+      /** @description JavaScript actions and transformers: what the script wrote with console.* */
+      logs?: ({
+          /** @enum {string} */
+          level: "log" | "info" | "warn" | "error" | "debug";
+          message: string;
+        })[];
       /** @description HTTP actions: a body that is an image, a video or a PDF */
       media?: {
         base64: string;
@@ -1197,7 +1298,7 @@ export type components = {
       status: "succeeded" | "failed";
       title: string;
       truncated?: boolean;
-      /** @description HTTP actions: a JSON or text body that is not rows */
+      /** @description HTTP and JavaScript actions, transformers: the value itself (rows show it as a table) */
       value?: unknown;
     };
     UploadToken: {
