@@ -75,12 +75,9 @@ export const statementResult = z
       .object({ status: z.number().int(), contentType: z.string().optional(), bytes: z.number().int() })
       .optional()
       .meta({ description: 'HTTP actions: the response status, media type and size' }),
-    value: z
-      .unknown()
-      .optional()
-      .meta({
-        description: 'HTTP and JavaScript actions, transformers: the value itself (rows show it as a table)',
-      }),
+    value: z.unknown().optional().meta({
+      description: 'HTTP and JavaScript actions, transformers: the value itself (rows show it as a table)',
+    }),
     logs: z
       .array(z.object({ level: z.enum(['log', 'info', 'warn', 'error', 'debug']), message: z.string() }))
       .optional()
