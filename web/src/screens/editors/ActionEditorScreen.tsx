@@ -20,6 +20,7 @@ import {
 } from './action-draft.ts';
 import { type DataSource, editorPaths } from './api.ts';
 import { loadCatalog, loadConnectorKinds } from './connector-kinds.ts';
+import { callableActions, ScriptEditor } from './ScriptEditor.tsx';
 
 const parameterKinds: ParameterDraft['kind'][] = [
   'text',
@@ -54,6 +55,20 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
     [projectId],
   );
   const kinds = useAsync(loadConnectorKinds, []);
+  const projectActions = useAsync(
+    () =>
+      api.get<{
+        data: {
+          id: string;
+          name: string;
+          kind: string;
+          parameters?: { name: string }[];
+          permission?: unknown;
+        }[];
+      }>(editorPaths.actions(projectId)),
+    [projectId],
+  );
+  const javascriptActions = (projectActions.data?.data ?? []).filter((a) => a.kind === 'javascript');
   const [draft, setDraft] = useState<ActionDraft>(emptyActionDraft);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>();
@@ -123,6 +138,7 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
     'review',
     'method',
     'path',
+    'transformer',
   ]);
   return (
     <section className="screen" aria-labelledby="action-editor-title">
@@ -242,6 +258,7 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
             values={draft.rest}
             errors={errors}
             onChange={(name, value) => set({ rest: { ...draft.rest, [name]: value } })}
+            callable={callableActions(projectActions.data?.data ?? [], draft.id)}
             {...(draft.dataSourceId
               ? {
                   loadCatalog: () => loadCatalog(projectId, draft.dataSourceId, workspace.environmentId),
@@ -360,6 +377,37 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
         </fieldset>
 
         <fieldset className="arguments">
+          <legend className="field-label">{t('editors.actions.transformer')}</legend>
+          <Field
+            label={t('editors.actions.transformerScript')}
+            hint={t('editors.actions.transformerHint')}
+            error={errorAt(errors, 'transformer/script') ?? errorAt(errors, 'transformer')}
+          >
+            {(control) => (
+              <ScriptEditor
+                control={control}
+                rows={5}
+                value={draft.transformerScript}
+                onChange={(transformerScript) => set({ transformerScript })}
+              />
+            )}
+          </Field>
+          <Field
+            label={t('editors.actions.transformerTimeLimit')}
+            error={errorAt(errors, 'transformer/timeLimitMs')}
+          >
+            <input
+              type="number"
+              min={100}
+              max={60000}
+              value={draft.transformerTimeLimitMs}
+              placeholder="5000"
+              onChange={(e) => set({ transformerTimeLimitMs: e.target.value })}
+            />
+          </Field>
+        </fieldset>
+
+        <fieldset className="arguments">
           <legend className="field-label">{t('editors.actions.permission')}</legend>
           <Field label={t('editors.actions.permissionMode')} error={errorAt(errors, 'permission')}>
             <select
@@ -371,6 +419,25 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
               <option value="javascript_action">{t('editors.actions.mode.javascript_action')}</option>
             </select>
           </Field>
+          {draft.permissionMode === 'javascript_action' ? (
+            <Field
+              label={t('editors.actions.permissionJavascriptAction')}
+              hint={t('editors.actions.permissionJavascriptActionHint')}
+              error={errorAt(errors, 'permission/javascriptActionId')}
+            >
+              <select
+                value={draft.permissionJavascriptActionId}
+                onChange={(e) => set({ permissionJavascriptActionId: e.target.value })}
+              >
+                <option value="">{t('editors.actions.chooseJavascriptAction')}</option>
+                {javascriptActions.map((action) => (
+                  <option key={action.id} value={action.id}>
+                    {action.name} ({action.id})
+                  </option>
+                ))}
+              </select>
+            </Field>
+          ) : null}
           {draft.permissionMode === 'restricted' ? (
             <>
               <Field label={t('editors.actions.permissionUsers')} hint={t('editors.actions.commaSeparated')}>

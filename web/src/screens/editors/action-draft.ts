@@ -29,6 +29,11 @@ export interface ActionDraft {
   permissionUsers: string;
   permissionRoles: string[];
   permissionGroups: string;
+  /** Mode javascript_action: the JavaScript action that alone may run this one. */
+  permissionJavascriptActionId: string;
+  /** Optional script that reshapes the result (docs/javascript.md); empty: none. */
+  transformerScript: string;
+  transformerTimeLimitMs: string;
   reviewRequired: boolean;
   reviewExpiresInMinutes: string;
   changeMessage: string;
@@ -50,6 +55,9 @@ export const emptyActionDraft = (): ActionDraft => ({
   permissionUsers: '',
   permissionRoles: [],
   permissionGroups: '',
+  permissionJavascriptActionId: '',
+  transformerScript: '',
+  transformerTimeLimitMs: '',
   reviewRequired: false,
   reviewExpiresInMinutes: '',
   changeMessage: '',
@@ -75,6 +83,7 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     parameters,
     permission,
     review,
+    transformer,
     version: _v,
     createdAt: _c,
     updatedAt: _u,
@@ -87,7 +96,9 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     users?: string[];
     roles?: string[];
     groups?: string[];
+    javascriptActionId?: string;
   };
+  const script = (transformer ?? {}) as { script?: string; timeLimitMs?: number };
   const rev = (review ?? {}) as { required?: boolean; expiresInMinutes?: number };
   return {
     id: id ?? '',
@@ -120,6 +131,9 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     permissionUsers: (perm.users ?? []).join(', '),
     permissionRoles: perm.roles ?? [],
     permissionGroups: (perm.groups ?? []).join(', '),
+    permissionJavascriptActionId: perm.javascriptActionId ?? '',
+    transformerScript: script.script ?? '',
+    transformerTimeLimitMs: script.timeLimitMs ? String(script.timeLimitMs) : '',
     reviewRequired: Boolean(rev.required),
     reviewExpiresInMinutes: rev.expiresInMinutes ? String(rev.expiresInMinutes) : '',
     changeMessage: '',
@@ -160,6 +174,9 @@ export function actionBody(
           ...(list(draft.permissionUsers).length ? { users: list(draft.permissionUsers) } : {}),
           ...(draft.permissionRoles.length ? { roles: draft.permissionRoles } : {}),
           ...(list(draft.permissionGroups).length ? { groups: list(draft.permissionGroups) } : {}),
+          ...(draft.permissionMode === 'javascript_action' && draft.permissionJavascriptActionId
+            ? { javascriptActionId: draft.permissionJavascriptActionId }
+            : {}),
         };
   const body: Record<string, unknown> = {
     ...draft.rest,
@@ -175,6 +192,14 @@ export function actionBody(
       ...(draft.reviewExpiresInMinutes ? { expiresInMinutes: Number(draft.reviewExpiresInMinutes) } : {}),
     },
     ...(draft.changeMessage ? { changeMessage: draft.changeMessage } : {}),
+    ...(draft.transformerScript.trim()
+      ? {
+          transformer: {
+            script: draft.transformerScript,
+            ...(draft.transformerTimeLimitMs ? { timeLimitMs: Number(draft.transformerTimeLimitMs) } : {}),
+          },
+        }
+      : {}),
   };
   // SQL and HTTP have editors of their own; another kind's fields live in `rest`, edited from its descriptor.
   if (draft.kind === 'sql') body.statements = draft.statements;
