@@ -163,6 +163,32 @@ describe('JavaScript actions', () => {
     expect((await api.execute('double', { n: 1 })).body.status).toBe('succeeded');
   }, 60_000);
 
+  it('records a review request for a review-gated action instead of running it', async () => {
+    await save('gated', 'return "gated ran";', { review: { required: true } });
+    await save('calls-gated', 'return await actions.run("gated");');
+    const run = await api.execute('calls-gated', {});
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    const { reviewRequested } = run.body.results[0].value;
+    expect(reviewRequested.id).toMatch(/^rev_/);
+    const review = await api.get(`${base}/review-requests/${reviewRequested.id}`);
+    expect(review.body).toMatchObject({ actionId: 'gated', status: 'pending' });
+    expect(run.body.nestedExecutionIds).toBeUndefined();
+  });
+
+  it('never shows a secret the script logs or throws', async () => {
+    const canary = 'sk-live-canary-6d1f0c';
+    const put = await api.put(`${base}/environments/development/secrets/script_token`, { value: canary });
+    expect(put.status).toBe(201);
+    await save(
+      'leaky',
+      'console.log("token", {{ secrets.script_token }});\nthrow new Error("bad " + {{ secrets.script_token }});',
+    );
+    const run = await failedRun('leaky');
+    const text = JSON.stringify(run.problem);
+    expect(text).not.toContain(canary);
+    expect(run.execution.results[0].logs[0].message).toBe('token [secret]');
+  });
+
   it('refuses a script that refers to an unknown parameter when saved', async () => {
     const saved = await script('bad-ref', 'return {{ nobody }};');
     expect(saved.status).toBe(422);
