@@ -286,7 +286,7 @@ export const demoScriptActions: ActionInput[] = [
     parameters: [{ name: 'since', kind: 'date', label: 'Ordered since', default: '2026-03-01' }],
     code: [
       "const orders = await actions.run('find-orders', { since: params.since, statuses: ['paid', 'shipped', 'delivered'] });",
-      'console.log(`find-orders returned ${orders.length} orders since ${params.since}`);',
+      "console.log('find-orders returned', orders.length, 'orders since', params.since);",
       'const byStatus = {};',
       'for (const order of orders) {',
       '  const entry = (byStatus[order.status] ??= { status: order.status, orders: 0, total_yen: 0 });',
