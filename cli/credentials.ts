@@ -10,8 +10,11 @@ export interface Credentials {
   expiresAt: number;
   /** The Dogu the token was issued by. */
   url: string;
-  /** 'local': the embedded runtime's loopback admin login; 'sso': a login at the IdP (login --sso/--device). */
-  kind: 'local' | 'sso';
+  /**
+   * 'local': the embedded runtime's loopback admin login; 'sso': a login at the IdP (login --sso/--device);
+   * 'password': e-mail and password (login --email).
+   */
+  kind: 'local' | 'sso' | 'password';
   /** SSO only: the IdP's refresh token, used to renew an expired token (spec 5.1). */
   refreshToken?: string;
   /** SSO only: the IdP and the CLI's client id there. */

@@ -17,6 +17,7 @@ Commands:
                              --sso         log in at the IdP in a browser (code + PKCE)
                              --device      log in on another device (device flow)
                              --open        with --sso: start the browser
+                             --email <a>   sign in with a password (DOGU_PASSWORD, or asked)
   print-access-token       Print the stored token (renewed first when expired)
   logout                   Remove the stored token
   execute <action>         Run an action: --project P --env E [--arg name=value ...]
@@ -55,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
       sso: { type: 'boolean', default: false },
       device: { type: 'boolean', default: false },
       open: { type: 'boolean', default: false },
+      email: { type: 'string' },
       'data-source': { type: 'string' },
       environment: { type: 'string' },
       name: { type: 'string' },
@@ -73,6 +75,7 @@ async function main(argv: string[]): Promise<number> {
         sso: values.sso!,
         device: values.device!,
         open: values.open!,
+        ...(values.email ? { email: values.email } : {}),
       });
       const expires = new Date(credentials.expiresAt * 1000).toISOString();
       process.stderr.write(

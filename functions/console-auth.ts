@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { consoleClient } from '../shared/adapters/oidc/oidc-client.ts';
-import { ssoConfig } from '../shared/adapters/oidc/sso-config.ts';
 import { loginWithIdentity, verifyIdpIdToken } from '../shared/adapters/oidc/sso-login.ts';
+import { activeSsoConfig, ssoStep } from '../shared/adapters/oidc/sso-provider.ts';
 import { badRequest, DoguError, unauthorized } from '../shared/domain/errors.ts';
 import { defineRoutes } from '../shared/http/handler.ts';
 import {
@@ -14,12 +14,13 @@ import {
   requestOrigin,
   sessionTokenOf,
 } from '../shared/http/session-cookie.ts';
+import type { Services } from '../shared/runtime/services.ts';
 
 const flowSeconds = 600;
 const callbackPath = '/auth/callback';
 
-const configured = () => {
-  const config = ssoConfig();
+const configured = async (services: Services) => {
+  const config = await activeSsoConfig(services);
   if (!config) throw new DoguError('not_found', 'This Dogu has no IdP configured for SSO login.');
   return config;
 };
@@ -32,8 +33,8 @@ interface Flow {
 
 export const handler = defineRoutes({
   /** GET /auth/login: to the IdP, with state, nonce and the PKCE verifier kept in a short-lived cookie. */
-  consoleLogin: async (request) => {
-    const config = configured();
+  consoleLogin: async (request, services) => {
+    const config = await configured(services);
     const client = await consoleClient(config);
     const flow: Flow = {
       state: oidc.randomState(),
@@ -64,7 +65,7 @@ export const handler = defineRoutes({
   },
   /** GET /auth/callback: code exchange, user by e-mail, session cookie, back to the console. */
   consoleCallback: async (request, services) => {
-    const config = configured();
+    const config = await configured(services);
     const raw = cookiesOf(request.event).get(flowCookieName);
     if (!raw)
       throw badRequest('The login took too long or was not started here; start again at /auth/login.');
@@ -88,11 +89,22 @@ export const handler = defineRoutes({
       });
       idToken = tokens.id_token;
     } catch (error) {
-      throw unauthorized(`The IdP login failed: ${(error as Error).message}`);
+      // The token endpoint's refusal or unreachability, or openid-client's own ID token checks.
+      const step =
+        error instanceof oidc.ResponseBodyError || error instanceof TypeError
+          ? 'token'
+          : 'id token validation';
+      throw unauthorized(ssoStep(step, (error as Error).message));
     }
     const identity = await verifyIdpIdToken(config, idToken!, config.consoleClientId, services.clock.now());
     const csrf = randomBytes(32).toString('base64url');
-    const { token } = await loginWithIdentity(services, identity, { client: 'console', event }, { csrf });
+    const { token } = await loginWithIdentity(
+      services,
+      identity,
+      { client: 'console', event },
+      { csrf },
+      config,
+    );
     return {
       status: 302,
       headers: {

@@ -118,6 +118,16 @@ export const handler = defineRoutes({
       request.pathParameters.jobId!,
     ),
   }),
+  /** POST …/{jobId}/run-now: one run at this moment, recorded as manual in the history (201, the finished run). */
+  runCronJobNow: async (request, services) => ({
+    status: 201,
+    body: await runs.runCronJobNow(
+      schedulingDeps(services),
+      request.caller(),
+      scopeOf(request),
+      request.pathParameters.jobId!,
+    ),
+  }),
   listCronRuns: async (request, services) => ({
     status: 200,
     body: await runs

@@ -31,6 +31,10 @@ const stage = contextString('stage') ?? defaultStage;
 new DoguStack(app, `Dogu-${stage}`, {
   stage,
   loginTokenSeconds: contextPositiveInteger('loginTokenSeconds'),
+  functionRoleKinds: (contextString('functionRoleKinds') ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean),
   env: {
     // The account of the credentials the CDK CLI runs with; unset (no credentials) synthesizes
     // an account-agnostic template, which is enough for `cdk synth`.

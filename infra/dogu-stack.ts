@@ -7,6 +7,7 @@ import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { grantConnectorPermissions } from './connector-permissions.ts';
 import { ConsoleHosting } from './console-hosting.ts';
 import { BlobBucket } from './constructs/blob-bucket.ts';
 import { DataTable } from './constructs/data-table.ts';
@@ -22,6 +23,8 @@ export interface DoguStackProps extends StackProps {
   stage: string;
   /** Lifetime of login tokens in seconds; unset keeps the runtime's default (12 hours). */
   loginTokenSeconds?: number;
+  /** Data-source kinds that may run with the action functions' own role (their cloudPermissions are granted). */
+  functionRoleKinds?: readonly string[];
 }
 
 export const productionStage = 'production';
@@ -66,7 +69,7 @@ export class DoguStack extends Stack {
   readonly blobs: BlobBucket;
 
   constructor(scope: Construct, id: string, props: DoguStackProps) {
-    const { stage, loginTokenSeconds, ...stackProps } = props;
+    const { stage, loginTokenSeconds, functionRoleKinds = [], ...stackProps } = props;
     // The stage is part of the stack, API and tag names; one spelling per stage avoids twins.
     if (!stageNamePattern.test(stage)) {
       throw new Error(`Stage '${stage}' must be lower-case letters, digits and '-', starting with a letter.`);
@@ -134,6 +137,10 @@ export class DoguStack extends Stack {
       if (fn) this.blobs.allowRead(fn as LambdaFunction);
     }
     for (const fn of this.scheduling.actionRunners) this.blobs.allowRead(fn);
+    grantConnectorPermissions(
+      [...actionRunners.flatMap((h) => functionsByHandler.get(h) ?? []), ...this.scheduling.actionRunners],
+      functionRoleKinds,
+    );
 
     // JavaScript actions and transformers run in a function whose role grants nothing (decision 0039).
     const sandbox = new ScriptSandbox(this, 'ScriptSandbox');
@@ -171,6 +178,8 @@ export class DoguStack extends Stack {
       DOGU_OIDC_ISSUER: this.node.tryGetContext('oidcIssuer'),
       DOGU_OIDC_CLI_CLIENT_ID: this.node.tryGetContext('oidcCliClientId'),
       DOGU_OIDC_CONSOLE_CLIENT_ID: this.node.tryGetContext('oidcConsoleClientId'),
+      // Who administers accounts (docs/accounts.md): there is no loopback administrator on AWS.
+      DOGU_ACCOUNT_ADMINS: this.node.tryGetContext('accountAdmins'),
     };
     for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
       for (const [name, value] of Object.entries(ssoSettings)) {

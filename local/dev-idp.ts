@@ -19,7 +19,11 @@ import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type KoaContextWithOIDC, type OidcClient } from 'oidc-provider';
 import type { SsoConfig } from '../shared/adapters/oidc/sso-config.ts';
 
-export const devIdpAccounts = [{ email: 'admin@dogu.local', name: 'Local Administrator' }];
+export const devIdpAccounts = [
+  { email: 'admin@dogu.local', name: 'Local Administrator' },
+  // The demo's second person (local/accounts-startup.ts), so request → approve works by SSO too.
+  { email: 'reviewer@dogu.local', name: 'Demo Reviewer' },
+];
 export const devIdpClientIds = { cli: 'dogu-cli', console: 'dogu-console' };
 const thirtyDays = 30 * 24 * 3600;
 
@@ -34,6 +38,8 @@ export async function startDevIdp(options: {
   port: number;
   /** The runtime's `/auth/callback` (console SSO). */
   consoleRedirectUris: string[];
+  /** Who may sign in (tests use it as an external provider with other people); default devIdpAccounts. */
+  accounts?: { email: string; name: string }[];
 }): Promise<DevIdp> {
   const keys = await persistentKeys(join(options.dataDir, 'dev-idp-keys.json'));
   const server = createServer();
@@ -42,7 +48,7 @@ export async function startDevIdp(options: {
   const { port } = server.address() as AddressInfo;
   const host = options.host === '0.0.0.0' || options.host === '' ? '127.0.0.1' : options.host;
   const issuer = `http://${host}:${port}`;
-  const accounts = new Map(devIdpAccounts.map((a) => [a.email, a]));
+  const accounts = new Map((options.accounts ?? devIdpAccounts).map((a) => [a.email, a]));
   const provider = new Provider(issuer, {
     clients: [
       {

@@ -1,6 +1,7 @@
 /** `npm start`: run Dogu on this machine with the embedded runtime. */
 import { resolve } from 'node:path';
 import { logger } from '../shared/commons/logger.ts';
+import { demoPassword } from './accounts-startup.ts';
 import { startLocalRuntime } from './runtime.ts';
 
 // Node 20 is supported here with pinned SDK versions (docs/decisions/0003-node-20-and-pins.md).
@@ -31,13 +32,21 @@ Dogu is running at ${url}   (data: ${dataDir}${runtime.seeded ? ', demo seeded n
   Demo action:       ${demo.action}
   Demo gRPC:         ${demo.grpcDataSource}   (shop.v1.OrderService at ${demo.grpcAddress}, server reflection)
 
+${accountLines(runtime)}
   Get a token:       npx dogu login && npx dogu print-access-token
-  SSO (dev IdP):     npx dogu login --sso   ${runtime.devIdpIssuer ? `(${runtime.devIdpIssuer}: admin@dogu.local, any password)` : ''}
-  Run the demo:      curl -X POST -H "Authorization: Bearer $(npx dogu print-access-token)" \\
+${runtime.devIdpIssuer ? `  SSO (dev IdP):     npx dogu login --sso   (${runtime.devIdpIssuer}: the demo users, any password)\n` : ''}  Run the demo:      curl -X POST -H "Authorization: Bearer $(npx dogu print-access-token)" \\
                        -H 'Content-Type: application/json' -d '{"arguments":{"status":"shipped","limit":5}}' \\
                        ${execute}
 `);
 logger.info('dogu started', { url, dataDir });
+
+function accountLines({ url, accounts }: typeof runtime): string {
+  if (accounts.adminInvitationPath) {
+    return `  Set the administrator's password (admin@dogu.local), then invite your team:\n                     ${url}${accounts.adminInvitationPath}`;
+  }
+  if (accounts.demoUsers.length === 0) return `  Sign in:           with your account at ${url}`;
+  return `  Sign in at ${url} as ${accounts.demoUsers.join(' or ')}\n                     with the demo password  ${demoPassword}   (this machine only; docs/accounts.md)`;
+}
 
 runtime.onFailure((error) => {
   logger.error('dogu cannot continue', { error });

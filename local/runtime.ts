@@ -8,9 +8,12 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createAccountServices, withInvitationMail } from '../shared/adapters/auth/account-services.ts';
+import { invitationMailFromEnv } from '../shared/adapters/auth/invitation-mail.ts';
 import { TokenService } from '../shared/adapters/auth/token-service.ts';
 import { LocalBlobStore } from '../shared/adapters/blobs/local-blob-store.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
+import { DynamoDbAccountStore } from '../shared/adapters/dynamodb/dynamodb-account-store.ts';
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
 import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
@@ -34,6 +37,7 @@ import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
 import { SecretValues } from '../shared/domain/secret-values.ts';
 import { provideServices, type Services, schedulingDeps } from '../shared/runtime/services.ts';
+import { type AccountsAtStart, accountsConfigured, prepareAccounts } from './accounts-startup.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
 import { startDemoGrpcServer } from './demo-grpc/server.ts';
@@ -62,6 +66,8 @@ export interface LocalRuntimeOptions {
   demoGrpcPort?: number;
   /** Port of the built-in development IdP (used unless DOGU_OIDC_ISSUER is set); 0 picks a free one. */
   devIdpPort?: number;
+  /** The team's own accounts (default: DOGU_ACCOUNTS=on): no demo passwords, no development IdP. */
+  accounts?: boolean;
   /** Waits between notification attempts (tests shorten them); default 10 s, 1 min, 5 min, 30 min. */
   notificationRetryDelaysMs?: number[];
   /** Time-out of one notification attempt; default 5 s. */
@@ -76,6 +82,8 @@ export interface LocalRuntime {
   seeded: boolean;
   /** The built-in development IdP's issuer, when no external IdP is configured. */
   devIdpIssuer?: string;
+  /** Demo users with the demo password, or the administrator's invitation (docs/accounts.md). */
+  accounts: AccountsAtStart;
   demo: typeof demoIds & { database: SqlConnection; grpcAddress: string };
   services: Services;
   /** The embedded DynamoDB's client and table, for tools that look underneath the store. */
@@ -192,10 +200,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       schedules,
       scheduler,
       jobs,
+      // One process changes accounts and forgets its remembered answers at once (user-access.ts).
+      accounts: withInvitationMail(
+        createAccountServices(new DynamoDbAccountStore(dynamo.client, tableName), 60_000),
+        new SmtpMailer(),
+        invitationMailFromEnv(process.env, () => baseUrl, 'smtp'),
+      ),
       notifications,
       files: await localFileStorage(dynamo.client, tableName, options.dataDir),
       sandbox,
     };
+    const teamAccounts = options.accounts ?? accountsConfigured(process.env);
     provideServices(async () => services);
 
     // Listen first (the demo HTTP data source needs this runtime's URL); requests wait for the seed.
@@ -217,7 +232,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const { port } = server.address() as AddressInfo;
     const url = `http://${loopbackFor(options.host)}:${port}`;
     let devIdpIssuer: string | undefined;
-    if (!ssoConfigFromEnv(process.env)) {
+    // The development IdP is the demo's: not with team accounts, DOGU_OIDC_ISSUER or an administrator's provider.
+    const ownProvider = await services.accounts.store.getSsoProvider();
+    if (!ssoConfigFromEnv(process.env) && !teamAccounts && !ownProvider) {
       const devIdp = await startDevIdp({
         dataDir: options.dataDir,
         host: '127.0.0.1',
@@ -232,6 +249,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       devIdpIssuer = devIdp.config.issuer;
     }
     baseUrl = url;
+    const accounts = await prepareAccounts(services, { demo: !teamAccounts });
     const seeded = await seedDemo(
       { ...services, scheduling: schedulingDeps(services) },
       { database, runtimeUrl: url, grpcAddress: demoGrpc.address },
@@ -253,6 +271,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       dataDir: options.dataDir,
       seeded,
       ...(devIdpIssuer ? { devIdpIssuer } : {}),
+      accounts,
       demo: { ...demoIds, database, grpcAddress: demoGrpc.address },
       services,
       storage: { client: dynamo.client, tableName },

@@ -64,6 +64,7 @@ const steps: {
   { marker: 'seed:demo:v2', run: seedMoreExamples },
   { marker: 'seed:demo:v3', run: seedScheduleExample },
   { marker: 'seed:demo:v4', run: seedGrpcExample },
+  { marker: 'seed:demo:v5', run: seedReviewer },
   { marker: 'seed:demo:javascript', run: seedScriptExample },
 ];
 
@@ -89,6 +90,29 @@ async function seedGrpcExample(deps: SeedDeps, targets: DemoTargets, admin: Prin
   await deps.store.putDataSource({ ...dataSource, managedBy: 'embedded-demo' });
   for (const action of demoGrpcActions) await putAction(deps, admin, demoIds.project, action);
 }
+
+/** A second person, so a newcomer can request a review as the administrator and approve it as the reviewer. */
+async function seedReviewer(deps: SeedDeps): Promise<void> {
+  let reviewer = await deps.store.getUserByEmail(demoReviewerEmail);
+  reviewer ??= await deps.store
+    .createUser({
+      id: deps.ids.next('usr'),
+      email: demoReviewerEmail,
+      name: 'Demo Reviewer',
+      createdAt: deps.clock.now().toISOString(),
+    })
+    .catch(async (error) => {
+      ignoreExisting(error);
+      return (await deps.store.getUserByEmail(demoReviewerEmail))!;
+    });
+  await deps.store.putMembership({
+    projectId: demoIds.project,
+    principalId: reviewer.id,
+    role: 'operations_lead',
+  });
+}
+
+export const demoReviewerEmail = 'reviewer@dogu.local';
 
 /** A cron job to look at in the console: the sales report every weekday at 09:00 JST (read-only SQL). */
 async function seedScheduleExample(deps: SeedDeps, _targets: DemoTargets, admin: Principal): Promise<void> {

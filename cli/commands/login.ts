@@ -1,5 +1,6 @@
 import { callApi } from '../api-client.ts';
 import { type Credentials, writeCredentials } from '../credentials.ts';
+import { passwordLogin } from './password-login.ts';
 import { ssoLogin } from './sso.ts';
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -11,6 +12,8 @@ export interface LoginOptions {
   device?: boolean;
   /** Start the system browser on the login URL. */
   open?: boolean;
+  /** Sign in with this address and a password (DOGU_PASSWORD or asked for). */
+  email?: string;
   print?: (text: string) => void;
 }
 
@@ -29,9 +32,14 @@ export async function login(baseUrl: string, options: LoginOptions = {}): Promis
     await writeCredentials(credentials);
     return credentials;
   }
+  if (options.email) {
+    const credentials = await passwordLogin(url.origin, options.email);
+    await writeCredentials(credentials);
+    return credentials;
+  }
   if (!loopbackHosts.has(url.hostname)) {
     throw new Error(
-      `${url.origin} is not on this machine. The local login works only against the embedded runtime (npm start); log in to a deployed Dogu with \`dogu login --sso\` (or --device).`,
+      `${url.origin} is not on this machine. The local login works only against the embedded runtime (npm start); log in to a deployed Dogu with \`dogu login --sso\` (or --device, or --email <address> with a password).`,
     );
   }
   const body = (await callApi(new URL('/local/v1/login', url).toString(), { method: 'POST' })) as {

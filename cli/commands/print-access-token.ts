@@ -18,6 +18,11 @@ export async function accessToken(now = Date.now()): Promise<Credentials> {
   const nowSeconds = Math.floor(now / 1000);
   if (credentials.kind !== 'sso') {
     if (credentials.expiresAt - expirySkewSeconds > nowSeconds) return credentials;
+    if (credentials.kind === 'password') {
+      throw new Error(
+        `The login has expired. Log in again: \`npx dogu login --email ${credentials.email}\`.`,
+      );
+    }
     return login(credentials.url);
   }
   const lastUsedAt = credentials.lastUsedAt ?? 0;

@@ -18,13 +18,21 @@ import {
   userGroupInFileSchema,
 } from './schema.ts';
 
+const capitalized = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
+function connectionDefinitionName(connector: (typeof connectors)[number]): string {
+  const sharing = connectors.filter((c) => c.connection === connector.connection);
+  return `${capitalized(sharing.length > 1 ? connector.actionKind : connector.kind)}Connection`;
+}
+
 /** Definitions under `$defs` with readable names; everything else is written inline. */
 const definitionNames = new Map<z.core.$ZodType, string>([
   [dataSourceInFileSchema, 'DataSource'],
-  // One definition per kind's connection (kinds sharing a schema share it): SqlConnection, HttpConnection …
+  // One definition per kind's connection: kinds sharing a schema share it under their action kind's
+  // name (SqlConnection for PostgreSQL and MySQL); a kind with a schema of its own is named after
+  // itself (HttpConnection, AthenaConnection …).
   ...connectors.map((c): [z.core.$ZodType, string] => [
     connectionInFileSchema(c),
-    `${c.actionKind[0]!.toUpperCase()}${c.actionKind.slice(1)}Connection`,
+    connectionDefinitionName(c),
   ]),
   [actionInputSchema, 'Action'],
   [parameterSchema, 'Parameter'],

@@ -1,6 +1,7 @@
 /**
  * The HTTP API: one route per deployable entry of shared/http/routes.ts, each
- * integrated (payload format 2.0) with the Lambda function of its handler.
+ * integrated (payload format 2.0) with the Lambda function of its handler; the
+ * routes of one handler share its integration.
  * No API Gateway authorizer: the handlers verify bearer tokens themselves, so the
  * embedded runtime and AWS run the same authentication code.
  */
@@ -59,15 +60,28 @@ export class DoguHttpApi extends Construct {
       throttle: props.throttle,
     });
 
+    // One integration and one API-wide invoke permission per function, shared by its routes: per
+    // route they cost two more resources each, and the stack's 500-resource limit was reached.
+    const integrations = new Map<string, HttpLambdaIntegration>();
     for (const route of deployableRoutes()) {
       const fn = props.functionsByHandler.get(route.handler);
       if (!fn) throw new Error(`Route '${route.name}': no function for handler '${route.handler}'.`);
-      // One integration per route: each adds a Lambda permission scoped to its own route path.
+      let integration = integrations.get(route.handler);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${handlerIdOf(route.handler)}Integration`, fn, {
+          scopePermissionToRoute: false,
+        });
+        integrations.set(route.handler, integration);
+      }
       new HttpRoute(this, `${route.name}Route`, {
         httpApi: this.api,
         routeKey: httpRouteKeyOf(route),
-        integration: new HttpLambdaIntegration(`${route.name}Integration`, fn),
+        integration,
       });
     }
   }
 }
+
+/** `review-requests` → `ReviewRequests`: a construct id per handler module. */
+const handlerIdOf = (handler: string) =>
+  handler.replace(/(^|-)([a-z])/g, (_match, _dash, letter: string) => letter.toUpperCase());

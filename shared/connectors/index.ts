@@ -1,4 +1,6 @@
 /** The registry: every data-source kind Dogu knows, one line each (docs/connectors.md). */
+import { athena } from './athena/index.ts';
+import { bigquery } from './bigquery/index.ts';
 import type { ConnectorDefinition } from './connector.ts';
 import { grpc } from './grpc/index.ts';
 import { http } from './http/index.ts';
@@ -6,7 +8,15 @@ import { javascript } from './javascript/index.ts';
 import { mysql } from './mysql/index.ts';
 import { postgresql } from './postgresql/index.ts';
 
-export const connectors: readonly ConnectorDefinition[] = [postgresql, mysql, http, grpc, javascript];
+export const connectors: readonly ConnectorDefinition[] = [
+  postgresql,
+  mysql,
+  http,
+  grpc,
+  athena,
+  bigquery,
+  javascript,
+];
 
 export function connectorOf(kind: string): ConnectorDefinition | undefined {
   return connectors.find((c) => c.kind === kind);

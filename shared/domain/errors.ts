@@ -20,7 +20,8 @@ export type ErrorCode =
   | 'script_error'
   | 'execution_timeout'
   | 'internal_error'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'too_many_requests';
 
 export const statusOf: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -40,6 +41,7 @@ export const statusOf: Record<ErrorCode, number> = {
   execution_timeout: 504,
   internal_error: 500,
   service_unavailable: 503,
+  too_many_requests: 429,
 };
 
 export const titleOf: Record<ErrorCode, string> = {
@@ -60,6 +62,7 @@ export const titleOf: Record<ErrorCode, string> = {
   execution_timeout: 'Execution timed out',
   internal_error: 'Internal error',
   service_unavailable: 'Service unavailable',
+  too_many_requests: 'Too many requests',
 };
 
 /** One offending input, addressed by a JSON Pointer into the request body. */

@@ -17,6 +17,8 @@ interface AuditedRoute {
   /** The path parameter naming the target; absent: read `targetFromBody` from the response. */
   targetParameter?: string;
   targetFromBody?: string;
+  /** Recorded under the deployment (account administration), not a project. */
+  deployment?: boolean;
 }
 
 const target = (event: string, targetType: string, targetParameter: string): AuditedRoute => ({
@@ -80,6 +82,20 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   stopCronJob: target('cron_job.stop', 'cron_job', 'jobId'),
   resumeCronJob: target('cron_job.resume', 'cron_job', 'jobId'),
   retryCronRun: target('cron_job.retry_run', 'cron_job', 'jobId'),
+  runCronJobNow: target('cron_job.run_now', 'cron_job', 'jobId'),
+  // Accounts belong to no project: recorded in the deployment's own log (GET /api/v1/users/audit-log).
+  createUser: { event: 'account.create', targetType: 'user', targetFromBody: 'userId', deployment: true },
+  updateUser: { ...target('account.save', 'user', 'userId'), deployment: true },
+  inviteUser: { ...target('account.invite', 'user', 'userId'), deployment: true },
+  revokeUserSessions: { ...target('account.revoke_sessions', 'user', 'userId'), deployment: true },
+  changePassword: { event: 'account.change_password', targetType: 'user', deployment: true },
+  putSsoProvider: {
+    event: 'sso_provider.save',
+    targetType: 'sso_provider',
+    targetFromBody: 'issuer',
+    deployment: true,
+  },
+  deleteSsoProvider: { event: 'sso_provider.delete', targetType: 'sso_provider', deployment: true },
   createReservation: { event: 'reservation.create', targetType: 'reservation', targetFromBody: 'id' },
   cancelReservation: target('reservation.cancel', 'reservation', 'reservationId'),
   createBatch: target('batch.create', 'action', 'actionId'),
@@ -111,6 +127,10 @@ export const unauditedMutations: ReadonlySet<string> = new Set([
   'consoleLogout',
   'demoApiLogin',
   'notFound',
+  // Audited inside (event login, per project of the user); a failed sign-in is no change.
+  'passwordSignIn',
+  'passwordLogin',
+  'acceptInvitation',
   // Reads the schedule it is given; changes nothing.
   'previewCronSchedule',
   // Audited inside the use case (token.exchange): the path names no project, the matched policy does.
@@ -118,6 +138,9 @@ export const unauditedMutations: ReadonlySet<string> = new Set([
   // Audited inside the use case (file_version.upload): the path names no project, the token does.
   'uploadProtoset',
 ]);
+
+/** The audit log of the deployment itself (accounts, single sign-on): not a valid project id. */
+export const deploymentAuditLog = '_deployment';
 
 export const originOf = (event: APIGatewayProxyEventV2) => ({
   sourceIp: event.requestContext?.http?.sourceIp ?? '',
@@ -149,7 +172,7 @@ export async function recordAudit(
   },
 ): Promise<void> {
   const audited = auditedRoutes[input.route.name as RouteName];
-  const projectId = input.event.pathParameters?.projectId;
+  const projectId = audited?.deployment ? deploymentAuditLog : input.event.pathParameters?.projectId;
   // Without a verified caller or a project there is nobody and nowhere to record.
   if (!audited || !input.principal || !projectId) return;
   const { status } = input;
@@ -159,7 +182,9 @@ export async function recordAudit(
     status === 401 || status === 403 ? 'refused' : status < 400 ? 'succeeded' : 'failed';
   const targetId = audited.targetParameter
     ? input.event.pathParameters?.[audited.targetParameter]
-    : (input.body?.[audited.targetFromBody!] as string | undefined);
+    : audited.targetFromBody
+      ? (input.body?.[audited.targetFromBody] as string | undefined)
+      : input.principal.id;
   const details = detailsOf(input.route.name, status, input.body);
   const executionId = failedRun ? (failedRun as { id?: string }).id : undefined;
   const environmentId = input.event.pathParameters?.environmentId;

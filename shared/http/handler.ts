@@ -117,18 +117,25 @@ async function authenticate(route: Route, event: APIGatewayProxyEventV2, service
     return undefined;
   }
   const header = event.headers.authorization ?? '';
-  if (!header) {
-    // The web console: its session cookie, with the CSRF check on changes (session-cookie.ts).
-    const session = sessionTokenOf(event);
-    if (session) return principalOfSession(session, event, services);
-  }
+  const session = header ? undefined : sessionTokenOf(event);
+  // The web console: its session cookie, with the CSRF check on changes (session-cookie.ts).
+  if (session) return stillAllowed(session, await principalOfSession(session, event, services), services);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized('An Authorization header with a Bearer token is required.');
-  return principalOfBearer(match[1]!, event.pathParameters?.projectId, {
+  const principal = await principalOfBearer(match[1]!, event.pathParameters?.projectId, {
     ...services.oidc,
     tokens: services.tokens,
     definitions: services.definitions,
   });
+  return stillAllowed(match[1]!, principal, services);
+}
+
+/** A user's token stops working when the account is disabled or its sessions were ended (user-access.ts). */
+async function stillAllowed(token: string, principal: Principal, services: Services): Promise<Principal> {
+  if (principal.kind !== 'user') return principal;
+  const { claims } = await services.tokens.verifyWithClaims(token);
+  await services.accounts.access.check(principal, claims);
+  return principal;
 }
 
 const isLoopback = (ip: string) => ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');

@@ -27,6 +27,7 @@ import {
 import { networkPolicySchema, ruleInputSchema, targetInputSchema } from '../domain/notifications/input.ts';
 import { cronJobInputSchema, schedulePreviewSchema } from '../domain/scheduling/cron-job-input.ts';
 import { reservationInputSchema } from '../domain/scheduling/reservations.ts';
+import { accountOperations } from './openapi-accounts.ts';
 import {
   connectionTestResult,
   connectorKind,
@@ -36,25 +37,13 @@ import {
   problem,
 } from './openapi-components.ts';
 import { errorResponsesOf } from './openapi-errors.ts';
+import type { OperationSpec } from './openapi-spec.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
 
 const dataSourceInput = dataSourceInputSchema.meta({ id: 'DataSourceInput' });
 const actionInput = actionInputSchema.meta({ id: 'ActionInput' });
 const valueBody = z.object({ value: z.string() }).meta({ id: 'ValueBody' });
 const decisionBody = z.object({ comment: z.string().optional() });
-
-interface OperationSpec {
-  summary: string;
-  body?: z.ZodType;
-  ok?: { status: '200' | '201' | '204'; schema?: z.ZodType };
-  contentTypes?: Record<string, z.ZodType>;
-  /** A multipart/form-data request body instead of JSON. */
-  multipart?: z.ZodType;
-  /** Problem Details statuses the operation answers besides the default (named per status). */
-  errors?: Record<string, string>;
-  /** Authenticated by a project's upload token header instead of a Bearer token. */
-  uploadToken?: boolean;
-}
 
 const fileVersion = z
   .object({
@@ -438,6 +427,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   deleteTrustPolicy: { summary: 'Delete a trust policy (its tokens stop working)', ok: { status: '204' } },
   listAuditLog: { summary: 'Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=)' },
   exportAuditLog: { summary: 'Download matching audit entries (?format=csv|json)' },
+  ...accountOperations,
   // Notifications (docs/notifications.md)
   getNotificationSettings: {
     summary: 'Targets (secrets never returned, only hasSecret), rules and the private-network policy',

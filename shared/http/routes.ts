@@ -72,6 +72,9 @@ const environmentPrefix = '/api/v1/projects/{projectId}/environments/{environmen
 const cronRoute = routesOf('cron-jobs', { prefix: `${environmentPrefix}/cron-jobs` });
 const reservationRoute = routesOf('reservations', { prefix: `${environmentPrefix}/reservations` });
 const batchRoute = routesOf('batches', { prefix: environmentPrefix });
+const passwordRoute = routesOf('password-auth', { auth: 'none' });
+const accountRoute = routesOf('accounts');
+const ssoProviderRoute = routesOf('sso-provider');
 const notificationRoute = routesOf('notifications', { prefix: '/api/v1/projects/{projectId}/notifications' });
 const fileVersionRoute = routesOf('data-sources', {
   prefix: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}',
@@ -256,6 +259,7 @@ export const routes = [
   cronRoute('resumeCronJob', 'POST', '/{jobId}/resume'),
   cronRoute('listCronRuns', 'GET', '/{jobId}/runs'),
   cronRoute('retryCronRun', 'POST', '/{jobId}/runs/{scheduledAt}/retry'),
+  cronRoute('runCronJobNow', 'POST', '/{jobId}/run-now'),
   reservationRoute('listReservations', 'GET', ''),
   reservationRoute('createReservation', 'POST', ''),
   reservationRoute('getReservation', 'GET', '/{reservationId}'),
@@ -284,6 +288,22 @@ export const routes = [
   { name: 'consoleCallback', method: 'GET', path: '/auth/callback', handler: 'console-auth', auth: 'none' },
   { name: 'consoleSession', method: 'GET', path: '/auth/session', handler: 'console-auth', auth: 'bearer' },
   { name: 'consoleLogout', method: 'POST', path: '/auth/logout', handler: 'console-auth', auth: 'bearer' },
+  // Accounts (docs/accounts.md): password sign-in, invitations, administration of people's accounts.
+  passwordRoute('passwordSignIn', 'POST', '/auth/sign-in'),
+  passwordRoute('passwordLogin', 'POST', '/public/v1/login/password'),
+  passwordRoute('getInvitation', 'GET', '/auth/invitations/{token}'),
+  passwordRoute('acceptInvitation', 'POST', '/auth/invitations/{token}/accept'),
+  accountRoute('listUsers', 'GET', '/api/v1/users'),
+  accountRoute('createUser', 'POST', '/api/v1/users'),
+  accountRoute('getUser', 'GET', '/api/v1/users/{userId}'),
+  accountRoute('updateUser', 'PATCH', '/api/v1/users/{userId}'),
+  accountRoute('inviteUser', 'POST', '/api/v1/users/{userId}/invitation'),
+  accountRoute('revokeUserSessions', 'POST', '/api/v1/users/{userId}/revoke-sessions'),
+  accountRoute('changePassword', 'POST', '/api/v1/me/password'),
+  accountRoute('listAccountAuditLog', 'GET', '/api/v1/account-audit-log'),
+  ssoProviderRoute('getSsoProvider', 'GET', '/api/v1/sso-provider'),
+  ssoProviderRoute('putSsoProvider', 'PUT', '/api/v1/sso-provider'),
+  ssoProviderRoute('deleteSsoProvider', 'DELETE', '/api/v1/sso-provider'),
   {
     name: 'localLogin',
     method: 'POST',

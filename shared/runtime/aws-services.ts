@@ -2,10 +2,13 @@
 
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { createAccountServices, withInvitationMail } from '../adapters/auth/account-services.ts';
+import { invitationMailFromEnv } from '../adapters/auth/invitation-mail.ts';
 import { TokenService } from '../adapters/auth/token-service.ts';
 import { createAwsScheduling } from '../adapters/aws/aws-scheduling.ts';
 import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
+import { DynamoDbAccountStore } from '../adapters/dynamodb/dynamodb-account-store.ts';
 import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbFileStore } from '../adapters/dynamodb/dynamodb-file-store.ts';
 import { DynamoDbNotificationStore } from '../adapters/dynamodb/dynamodb-notification-store.ts';
@@ -62,6 +65,15 @@ export async function createAwsServices(): Promise<Services> {
     idp: createAwsOwnIdp({ clock: systemClock, env: process.env }),
     schedules: new DynamoDbSchedulingStore(documentClient, required('DOGU_TABLE_NAME')),
     ...createAwsScheduling(process.env),
+    // Other containers change accounts too: a disabled user is refused everywhere within this time.
+    accounts: withInvitationMail(
+      createAccountServices(
+        new DynamoDbAccountStore(documentClient, required('DOGU_TABLE_NAME')),
+        Number(process.env.DOGU_USER_CACHE_MS ?? 5_000),
+      ),
+      new SesMailer(),
+      invitationMailFromEnv(process.env, () => required('DOGU_PUBLIC_URL'), 'ses'),
+    ),
     // First attempts run in the container that saw the event; retries and anything a frozen
     // container left behind are sent by the minute drain (decision 0031).
     notifications: new NotificationCenter({

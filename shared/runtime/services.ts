@@ -3,6 +3,7 @@
  * once per process (embedded runtime) and shared by every handler.
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
+import type { AccountServices } from '../domain/accounts/deps.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { FileStorage } from '../domain/files/model.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
@@ -53,6 +54,8 @@ export interface Services {
   scheduler: Scheduler;
   /** Runs long work: Step Functions on AWS, in-process locally. */
   jobs: JobRunner;
+  /** People's accounts: passwords, invitations, disabling, sessions (docs/accounts.md). */
+  accounts: AccountServices;
   /** Notification targets, rules and deliveries with retries (docs/notifications.md). */
   notifications: NotificationCenter;
   /** Uploaded data-source files (protosets): blobs (S3 / data directory), versions, upload tokens. */

@@ -48,6 +48,8 @@ describe('the published JSON Schema', () => {
     expect(Object.keys(schema.$defs).sort()).toEqual([
       'Action',
       'ActionGroup',
+      'AthenaConnection',
+      'BigqueryConnection',
       'Choice',
       'CronJob',
       'DataSource',
@@ -72,6 +74,8 @@ describe('the published JSON Schema', () => {
     expect(schema.additionalProperties).toBe(false);
     expect(schema.$defs.SqlConnection.properties.passwordFromEnv.type).toBe('string');
     expect(schema.$defs.SecretReference.required).toEqual(['fromEnv']);
+    expect(schema.$defs.AthenaConnection.properties.secretAccessKeyFromEnv.type).toBe('string');
+    expect(schema.$defs.BigqueryConnection.properties.serviceAccountKeyFromEnv.type).toBe('string');
   });
 });
 

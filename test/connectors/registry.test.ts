@@ -70,7 +70,8 @@ describe('the registry', () => {
       logLevel: 'silent',
     });
     const outputs = Object.values(result.metafile.outputs);
-    const drivers = /node_modules\/(pg|mysql2|pg-protocol|iconv-lite|@grpc\/grpc-js|protobufjs)\//;
+    const drivers =
+      /node_modules\/(pg|mysql2|pg-protocol|iconv-lite|@grpc\/grpc-js|protobufjs|@aws-sdk\/client-athena|jose)\//;
     const entries = ['shared/connectors/index.ts', 'shared/connectors/schemas.ts'];
     for (const entry of outputs.filter((o) => entries.includes(o.entryPoint ?? ''))) {
       const eager = new Set<string>(Object.keys(entry.inputs));
@@ -91,6 +92,8 @@ describe('the registry', () => {
     expect(lazy.some((i) => /node_modules\/mysql2\//.test(i))).toBe(true);
     expect(lazy.some((i) => /node_modules\/@grpc\/grpc-js\//.test(i))).toBe(true);
     expect(lazy.some((i) => /node_modules\/protobufjs\//.test(i))).toBe(true);
+    expect(lazy.some((i) => /node_modules\/@aws-sdk\/client-athena\//.test(i))).toBe(true);
+    expect(lazy.some((i) => /node_modules\/jose\//.test(i))).toBe(true);
   });
 });
 

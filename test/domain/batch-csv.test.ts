@@ -156,7 +156,12 @@ describe('parseBatchCsv: the cell rules of spec 2.7, per kind', () => {
     ['date the JS parser would guess', { name: 'p', kind: 'date' }, 'hello 2026', `'p' must be a date`],
     ['date impossible with slashes', { name: 'p', kind: 'date' }, '2026/2/29', `'p' must be a date such as`],
     ['date impossible time', { name: 'p', kind: 'date' }, '2026/11/22 24:00', `'p' must be a date such as`],
-    ['date impossible ISO', { name: 'p', kind: 'date' }, '2026-13-45', "'p' is not a valid date."],
+    [
+      'date impossible ISO',
+      { name: 'p', kind: 'date' },
+      '2026-13-45',
+      "'p' is not a valid date: no such day or time on the calendar.",
+    ],
     [
       'boolean other text',
       { name: 'p', kind: 'boolean' },

@@ -34,14 +34,16 @@ describe('embedded runtime restart', () => {
     expect(first.status).toBe(200);
     // The execution may still be in the journal (written to the store within milliseconds).
     const { execution: _maybeJournaled, ...definitions } = await itemCounts(runtime);
-    // Seeded once: the demo's records (four seed steps: four markers; one cron job).
+    // Seeded once: the demo's records (five seed steps: five markers; one cron job; the
+    // administrator and the reviewer, each with an account and a membership).
     expect(definitions).toMatchObject({
       project: 1,
       environment: 2,
-      user: 1,
-      userEmail: 1,
-      membership: 1,
-      marker: 4,
+      user: 2,
+      userEmail: 2,
+      account: 2,
+      membership: 2,
+      marker: 5,
       cronJob: 1,
     });
     expect(definitions.action).toBeGreaterThanOrEqual(9);

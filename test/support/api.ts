@@ -31,6 +31,7 @@ export function apiClient(runtime: LocalRuntime, token: string) {
     put: (path: string, body: unknown, headers?: Record<string, string>) => call('PUT', path, body, headers),
     post: (path: string, body: unknown) => call('POST', path, body),
     delete: (path: string) => call('DELETE', path),
+    request: (method: string, path: string, body?: unknown) => call(method, path, body),
     execute: (
       actionId: string,
       args: Record<string, unknown>,

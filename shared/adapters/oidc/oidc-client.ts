@@ -6,7 +6,8 @@ import { isLoopbackHttp, type SsoConfig } from './sso-config.ts';
 const configurations = new Map<string, Promise<oidc.Configuration>>();
 
 export function consoleClient(config: SsoConfig): Promise<oidc.Configuration> {
-  const key = `${config.issuer} ${config.consoleClientId}`;
+  // The secret is part of the key: an administrator's corrected secret takes effect at once.
+  const key = `${config.issuer} ${config.consoleClientId} ${config.consoleClientSecret ?? ''}`;
   let configuration = configurations.get(key);
   if (!configuration) {
     configuration = oidc
@@ -19,7 +20,10 @@ export function consoleClient(config: SsoConfig): Promise<oidc.Configuration> {
       )
       .catch((error: Error) => {
         configurations.delete(key);
-        throw new DoguError('service_unavailable', `The IdP could not be reached: ${error.message}.`);
+        throw new DoguError(
+          'service_unavailable',
+          `Single sign-on failed at the discovery step: the IdP could not be reached: ${error.message}.`,
+        );
       });
     configurations.set(key, configuration);
   }

@@ -12,6 +12,14 @@ export interface SsoConfig {
   consoleClientSecret?: string;
   /** Whether the IdP offers the device authorization grant to the CLI client. */
   deviceAuthorization: boolean;
+  /**
+   * Set for the provider an administrator configured (decision 0030): who may come in without an
+   * account yet (by e-mail domain), and the projects they join then.
+   */
+  admission?: {
+    allowedDomains: string[];
+    defaultMemberships: { projectId: string; role: import('../../domain/model.ts').Role }[];
+  };
 }
 
 let provided: SsoConfig | undefined;

@@ -7,13 +7,14 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
-import { DoguError, unauthorized } from '../../domain/errors.ts';
-import { principalOf } from '../../domain/local-login.ts';
+import { ensureAccount, findOrCreateUser } from '../../domain/accounts/account-records.ts';
+import { issueUserToken } from '../../domain/accounts/sign-in.ts';
+import { DoguError, forbidden, unauthorized } from '../../domain/errors.ts';
 import type { User } from '../../domain/model.ts';
-import { AlreadyExistsError } from '../../domain/ports.ts';
 import { recordLogin } from '../../http/audit-recording.ts';
 import type { Services } from '../../runtime/services.ts';
 import { isLoopbackHttp, type SsoConfig } from './sso-config.ts';
+import { ssoStep } from './sso-provider.ts';
 
 const jwksByIssuer = new Map<string, { jwksUri: string; jwks: ReturnType<typeof createRemoteJWKSet> }>();
 
@@ -30,10 +31,16 @@ async function jwksOf(issuer: string) {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     metadata = (await response.json()) as typeof metadata;
   } catch (error) {
-    throw new DoguError('service_unavailable', `The IdP could not be reached: ${(error as Error).message}.`);
+    throw new DoguError(
+      'service_unavailable',
+      ssoStep('discovery', `the IdP could not be reached: ${(error as Error).message}.`),
+    );
   }
   if (metadata.issuer !== issuer || typeof metadata.jwks_uri !== 'string') {
-    throw new DoguError('service_unavailable', 'The IdP published unusable discovery metadata.');
+    throw new DoguError(
+      'service_unavailable',
+      ssoStep('discovery', 'the IdP published unusable discovery metadata.'),
+    );
   }
   const jwks = createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: 5000 });
   jwksByIssuer.set(issuer, { jwksUri: metadata.jwks_uri, jwks });
@@ -62,8 +69,11 @@ export async function verifyIdpIdToken(
       algorithms: ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'],
     }));
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw unauthorized('The ID token has expired.');
-    if (error instanceof joseErrors.JOSEError) throw unauthorized('The ID token is invalid.');
+    if (error instanceof joseErrors.JWTExpired)
+      throw unauthorized(ssoStep('id token validation', 'the ID token has expired.'));
+    if (error instanceof joseErrors.JOSEError) {
+      throw unauthorized(ssoStep('id token validation', `the ID token is invalid (${error.code}).`));
+    }
     throw error;
   }
   const { email, name, email_verified: verified } = payload;
@@ -74,37 +84,54 @@ export async function verifyIdpIdToken(
   return { email: email.toLowerCase(), name: typeof name === 'string' && name ? name : email };
 }
 
-/** Finds or creates the user, records a `login` audit entry per project of the user, and returns a login JWT. */
+/**
+ * Finds or creates the user, records a `login` audit entry per project of the user, and returns a
+ * login JWT carrying the account's token generation. A disabled account is refused. With an
+ * administrator's provider (`config.admission`), a user without an account comes in only by an
+ * allowed e-mail domain, and then joins the configured projects (just-in-time membership).
+ */
 export async function loginWithIdentity(
   services: Services,
   identity: SsoIdentity,
   via: { client: 'cli' | 'console'; event: APIGatewayProxyEventV2 },
   extraClaims: Record<string, string> = {},
+  config?: SsoConfig,
 ): Promise<{ user: User; token: string; expiresAt: number }> {
-  const user = await findOrCreateUser(services, identity);
-  const { token, expiresAt } = await services.tokens.issue(
-    principalOf(user),
-    services.settings.loginTokenSeconds,
-    extraClaims,
-  );
+  const user = config?.admission
+    ? await admit(services, identity, config.admission)
+    : await findOrCreateUser(services, identity.email, identity.name);
+  const account = await ensureAccount(services, user);
+  if (account.disabled) throw forbidden('This account is disabled; ask an administrator.');
+  const { token, expiresAt } = await issueUserToken(services, user, extraClaims);
   await recordLogin(services, user, via.event, { method: 'oidc', client: via.client });
   return { user, token, expiresAt };
 }
 
-async function findOrCreateUser(services: Services, identity: SsoIdentity): Promise<User> {
+async function admit(
+  services: Services,
+  identity: SsoIdentity,
+  admission: NonNullable<SsoConfig['admission']>,
+): Promise<User> {
   const existing = await services.store.getUserByEmail(identity.email);
-  if (existing) return existing;
-  try {
-    return await services.store.createUser({
-      id: services.ids.next('usr'),
-      email: identity.email,
-      name: identity.name,
-      createdAt: services.clock.now().toISOString(),
-    });
-  } catch (error) {
-    if (!(error instanceof AlreadyExistsError)) throw error;
-    const created = await services.store.getUserByEmail(identity.email);
-    if (!created) throw error;
-    return created;
+  if (existing && (await services.accounts.store.getAccount(existing.id))) return existing;
+  const domain = identity.email.split('@').pop()!;
+  if (!admission.allowedDomains.includes(domain)) {
+    throw forbidden(
+      ssoStep(
+        'domain not allowed',
+        `'${domain}' is not an allowed e-mail domain; ask an administrator to invite you.`,
+      ),
+    );
   }
+  const user = existing ?? (await findOrCreateUser(services, identity.email, identity.name));
+  await ensureAccount(services, user, { ssoProvisioned: true });
+  for (const { projectId, role } of admission.defaultMemberships) {
+    // Only adds: a role someone gave the user already is left as it is.
+    if (!(await services.store.getProject(projectId))) continue;
+    const members = await services.store.listMemberships(projectId);
+    if (!members.some((m) => m.principalId === user.id)) {
+      await services.store.putMembership({ projectId, principalId: user.id, role });
+    }
+  }
+  return user;
 }

@@ -8,8 +8,9 @@ import type {
   FormField,
   Labels,
   RuntimeSettings,
+  ValidationContext,
 } from '../connector.ts';
-import type { SqlDialect } from './sql-ports.ts';
+import type { SqlDialect, SqlSyntax } from './sql-ports.ts';
 import { scanSql } from './sql-scan.ts';
 
 export const sqlConnectionSchema = z.object({
@@ -42,13 +43,47 @@ export type SqlActionInput = ActionInput & {
   parseJsonValues?: boolean;
 };
 
-const field = (
+/** Every statement's text, for the references a run must resolve. */
+export const sqlActionTexts = (action: ActionInput): [string, string][] =>
+  (action as SqlActionInput).statements.map((s, i): [string, string] => [`#/statements/${i}/sql`, s.sql]);
+
+/** Save-time checks every SQL kind shares: refused parameter kinds, references placed where a placeholder works. */
+export function validateSqlAction(action: ActionInput, context: ValidationContext, syntax: SqlSyntax): void {
+  const sql = action as SqlActionInput;
+  sql.parameters.forEach((parameter, i) => {
+    if (kindsRefusedInSql.includes(parameter.kind))
+      context.fail(
+        `#/parameters/${i}/kind`,
+        `the ${parameter.kind} kind cannot be used in SQL actions (spec 2.2)`,
+      );
+  });
+  sql.statements.forEach((statement, i) => {
+    const pointer = `#/statements/${i}/sql`;
+    for (const reference of scanSql(statement.sql, syntax)) {
+      if (reference.insideOf) {
+        context.fail(
+          pointer,
+          `{{ ${reference.name} }} stands inside a ${reference.insideOf}; values are bound as parameters, so write it without quotes`,
+        );
+      }
+      context.check(reference.name, pointer);
+    }
+  });
+}
+
+export const field = (
   name: string,
   type: FormField['type'],
   en: string,
   ja: string,
   extra: Partial<FormField> = {},
 ): FormField => ({ name, type, label: { en, ja }, ...extra });
+
+/** The action form every SQL kind shares. */
+export const sqlActionFields: readonly FormField[] = [
+  field('statements', 'code', 'Statements', 'ステートメント', { required: true, language: 'sql' }),
+  field('parseJsonValues', 'boolean', 'Parse JSON values', 'JSON の値を解析する'),
+];
 
 const sqlForm = (defaultPort: number) => ({
   connection: [
@@ -66,10 +101,7 @@ const sqlForm = (defaultPort: number) => ({
     field('ssl', 'boolean', 'Use TLS (SSL)', 'TLS（SSL）を使う'),
     field('statementTimeoutMs', 'number', 'Statement time limit (ms)', 'ステートメントの制限時間（ミリ秒）'),
   ],
-  action: [
-    field('statements', 'code', 'Statements', 'ステートメント', { required: true, language: 'sql' }),
-    field('parseJsonValues', 'boolean', 'Parse JSON values', 'JSON の値を解析する'),
-  ],
+  action: sqlActionFields,
   authAction: false,
 });
 
@@ -89,30 +121,8 @@ export function sqlConnector(options: {
     secretFields: ['password'],
     form: sqlForm(options.defaultPort),
     cloudPermissions: [],
-    actionTexts: (action) =>
-      (action as SqlActionInput).statements.map((s, i): [string, string] => [`#/statements/${i}/sql`, s.sql]),
-    validate(action, context) {
-      const sql = action as SqlActionInput;
-      sql.parameters.forEach((parameter, i) => {
-        if (kindsRefusedInSql.includes(parameter.kind))
-          context.fail(
-            `#/parameters/${i}/kind`,
-            `the ${parameter.kind} kind cannot be used in SQL actions (spec 2.2)`,
-          );
-      });
-      sql.statements.forEach((statement, i) => {
-        const pointer = `#/statements/${i}/sql`;
-        for (const reference of scanSql(statement.sql, options.kind)) {
-          if (reference.insideOf) {
-            context.fail(
-              pointer,
-              `{{ ${reference.name} }} stands inside a ${reference.insideOf}; values are bound as parameters, so write it without quotes`,
-            );
-          }
-          context.check(reference.name, pointer);
-        }
-      });
-    },
+    actionTexts: sqlActionTexts,
+    validate: (action, context) => validateSqlAction(action, context, options.kind),
     runtime: options.runtime,
   };
 }

@@ -5,12 +5,12 @@ import { DoguError } from '../../domain/errors.ts';
 import { annotateMediaColumns } from '../../domain/media.ts';
 import type { StatementResult } from '../../domain/model.ts';
 import type { SqlActionInput } from './definition.ts';
-import type { SqlConnector, SqlDialect } from './sql-ports.ts';
+import type { SqlConnector, SqlSyntax } from './sql-ports.ts';
 import { renderSql } from './sql-template.ts';
 
 export async function runSqlStatements(input: {
   action: SqlActionInput;
-  dialect: SqlDialect;
+  dialect: SqlSyntax;
   connector: SqlConnector;
   values: Record<string, unknown>;
   signal: AbortSignal;

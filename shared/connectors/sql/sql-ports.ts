@@ -15,6 +15,8 @@ export interface RawStatementResult {
   columns: Column[];
   rows: Record<string, unknown>[];
   messages: string[];
+  /** Rows were left unread at the result size limit (warehouses read results page by page). */
+  truncated?: boolean;
 }
 
 export interface SqlRunOptions {
@@ -34,6 +36,12 @@ export interface SqlConnector {
 }
 
 export type SqlDialect = 'postgresql' | 'mysql';
+
+/**
+ * How a statement's text is read and written: PostgreSQL binds `$n`, the others `?` in order;
+ * MySQL and BigQuery quote names with backticks and strings with either quote (backslash escapes).
+ */
+export type SqlSyntax = SqlDialect | 'athena' | 'bigquery';
 
 export interface ConnectorFactory {
   /** One pool per key (data source and environment), replaced when the connection changes. */

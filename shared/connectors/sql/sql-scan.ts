@@ -15,9 +15,12 @@ export interface Reference {
 
 const referencePattern = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\}\}/y;
 
-/** MySQL strings take backslash escapes and "double quotes" delimit strings, not names. */
-export function scanSql(sql: string, dialect: 'postgresql' | 'mysql' = 'postgresql'): Reference[] {
-  const mysql = dialect === 'mysql';
+/** MySQL and BigQuery strings take backslash escapes and "double quotes" delimit strings, not names. */
+export function scanSql(
+  sql: string,
+  dialect: 'postgresql' | 'mysql' | 'athena' | 'bigquery' = 'postgresql',
+): Reference[] {
+  const mysql = dialect === 'mysql' || dialect === 'bigquery';
   const references: Reference[] = [];
   let context: Reference['insideOf'];
   let closer = '';

@@ -6,11 +6,11 @@
  */
 import type { ParameterDefinition } from '../../domain/definitions/parameter.ts';
 import { DoguError } from '../../domain/errors.ts';
-import type { CompiledStatement, SqlDialect } from './sql-ports.ts';
+import type { CompiledStatement, SqlSyntax } from './sql-ports.ts';
 import { type Reference, scanSql } from './sql-scan.ts';
 
 export interface RenderInput {
-  dialect: SqlDialect;
+  dialect: SqlSyntax;
   title: string;
   sql: string;
   parameters: ReadonlyMap<string, ParameterDefinition>;
@@ -23,7 +23,7 @@ export function renderSql(input: RenderInput): CompiledStatement {
   const placeholderNames: string[] = [];
   const positions = new Map<string, number>();
   const placeholder = (key: string, value: unknown): string => {
-    if (input.dialect === 'mysql') {
+    if (input.dialect !== 'postgresql') {
       values.push(value);
       placeholderNames.push(key);
       return '?';
@@ -92,8 +92,8 @@ function listText(items: unknown[], format: 'json' | 'delimiter', delimiter = ',
 }
 
 /** Quoting per dialect; the value was already checked against the identifier pattern. */
-export function quoteIdentifier(name: string, dialect: SqlDialect): string {
-  const quote = dialect === 'mysql' ? '`' : '"';
+export function quoteIdentifier(name: string, dialect: SqlSyntax): string {
+  const quote = dialect === 'mysql' || dialect === 'bigquery' ? '`' : '"';
   return name
     .split('.')
     .map((part) => quote + part.replaceAll(quote, quote + quote) + quote)

@@ -280,8 +280,13 @@ export async function retryCronRun(
 ): Promise<CronRun> {
   await authorize(deps.store, principal, scope.projectId, 'manage_cron_jobs');
   const job = await loadJob(deps, scope, jobId);
-  const time = normaliseScheduledTime(scheduledAt);
-  const found = await deps.schedules.getCronRun(jobId, time);
+  // A manual run's time keeps its seconds; a scheduled time is read as its whole minute.
+  const exact = new Date(scheduledAt);
+  const manual = Number.isNaN(exact.getTime())
+    ? undefined
+    : await deps.schedules.getCronRun(jobId, exact.toISOString());
+  const time = manual ? manual.scheduledAt : normaliseScheduledTime(scheduledAt);
+  const found = manual ?? (await deps.schedules.getCronRun(jobId, time));
   if (!found) throw notFound('Run', `${jobId} at ${time}`);
   // A run whose worker died long ago can be retried too: it is settled as interrupted first.
   const now = deps.clock.now();
@@ -312,4 +317,38 @@ export async function retryCronRun(
     throw new DoguError('state_conflict', `The run at ${time} is being retried by someone else.`);
   }
   return runAttempt(deps, job, waiting);
+}
+
+/**
+ * "Run now": one run of the job at this moment, recorded in its history as a manual run (by whom).
+ * It runs whether the job is running or stopped and whatever its overlap policy: a person asked.
+ */
+export async function runCronJobNow(
+  deps: SchedulingDeps,
+  principal: Principal,
+  scope: JobScope,
+  jobId: string,
+): Promise<CronRun> {
+  await authorize(deps.store, principal, scope.projectId, 'manage_cron_jobs');
+  const job = await loadJob(deps, scope, jobId);
+  const now = deps.clock.now();
+  // Never a whole minute, so a manual run cannot take the key of a scheduled time.
+  const at = new Date(now.getTime() + (now.getTime() % 60_000 === 0 ? 1 : 0)).toISOString();
+  const run: CronRun = {
+    jobId: job.id,
+    projectId: job.projectId,
+    environmentId: job.environmentId,
+    scheduledAt: at,
+    attempt: 1,
+    status: 'waiting',
+    manual: { by: { id: principal.id, email: principal.email } },
+    updatedAt: now.toISOString(),
+  };
+  if (!(await deps.schedules.createCronRun(run))) {
+    throw new DoguError(
+      'state_conflict',
+      'A manual run started at the same moment; look at the run history.',
+    );
+  }
+  return runAttempt(deps, job, run);
 }

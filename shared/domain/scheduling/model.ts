@@ -50,6 +50,11 @@ export interface CronRun {
   scheduledAt: string;
   /** 1 for the scheduled attempt, +1 per manual retry. */
   attempt: number;
+  /**
+   * Set on a "run now" run: started by hand at `scheduledAt` (not a whole minute, so it never
+   * takes the key of a scheduled time), by this member.
+   */
+  manual?: { by: { id: string; email: string } };
   status: CronRunStatus;
   /** Why it was cancelled or failed (missed while stopped, runtime down, overlap, interrupted…). */
   reason?: string;

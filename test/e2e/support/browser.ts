@@ -126,12 +126,14 @@ export async function startConsole(options: { demoDatabaseUrl?: string } = {}): 
 }
 
 /**
- * Signs in through the console's "Sign in" button and the development IdP's login form
+ * Signs in through the console's single sign-on button and the development IdP's login form
  * (oidc-provider devInteractions: any password, only seeded accounts), then waits for the app.
  */
 export async function login(page: Page, user = 'admin@dogu.local', path = '/'): Promise<void> {
   await page.goto(path);
-  await page.getByRole('button', { name: /^(Sign in|ログイン)$/ }).click();
+  await page
+    .getByRole('button', { name: /^(Sign in with single sign-on|シングルサインオンでログイン)$/ })
+    .click();
   await page.locator('input[name="login"]').fill(user);
   await page.locator('input[name="password"]').fill('dev');
   await page.locator('button[type="submit"]').click();
@@ -151,4 +153,13 @@ export async function screenshot(
   const path = join(screenshotDir, `${name}.png`);
   await page.screenshot({ path, fullPage: options.fullPage ?? false, animations: 'disabled' });
   return path;
+}
+
+/** Signs in with e-mail and password on the console's own form, then waits for the app. */
+export async function passwordSignIn(page: Page, email: string, password: string, path = '/'): Promise<void> {
+  await page.goto(path);
+  await page.getByLabel(/^(E-mail address|メールアドレス)/).fill(email);
+  await page.getByLabel(/^(Password|パスワード)/).fill(password);
+  await page.getByRole('button', { name: /^(Sign in|ログイン)$/ }).click();
+  await page.locator('.app-header').waitFor();
 }

@@ -129,6 +129,8 @@ export const api = {
   get: async <T>(path: string): Promise<T> => (await json<T>('GET', path)).body,
   post: async <T>(path: string, body?: unknown): Promise<T> => (await json<T>('POST', path, body ?? {})).body,
   put: async <T>(path: string, body?: unknown): Promise<T> => (await json<T>('PUT', path, body ?? {})).body,
+  patch: async <T>(path: string, body?: unknown): Promise<T> =>
+    (await json<T>('PATCH', path, body ?? {})).body,
   del: async (path: string): Promise<void> => {
     await send('DELETE', path);
   },

@@ -11,9 +11,17 @@ type XOR<T, U> = (T | U) extends object ? (Without<T, U> & U) | (Without<U, T> &
 type OneOf<T extends any[]> = T extends [infer Only] ? Only : T extends [infer A, infer B, ...infer Rest] ? OneOf<[XOR<A, B>, ...Rest]> : never;
 
 export type paths = {
+  "/api/v1/account-audit-log": {
+    /** Account and single sign-on changes, newest first (?limit=&cursor=) */
+    get: operations["listAccountAuditLog"];
+  };
   "/api/v1/connector-kinds": {
     /** Every data-source kind with its form descriptor (en/ja labels, fields, secret fields) */
     get: operations["listConnectorKinds"];
+  };
+  "/api/v1/me/password": {
+    /** Change your password; other sessions end, this one gets a new token or cookie */
+    post: operations["changePassword"];
   };
   "/api/v1/projects": {
     /** The caller's projects with the caller's role */
@@ -166,6 +174,10 @@ export type paths = {
   "/api/v1/projects/{projectId}/environments/{environmentId}/cron-jobs/{jobId}/resume": {
     /** Resume: times missed while stopped are recorded as cancelled */
     post: operations["resumeCronJob"];
+  };
+  "/api/v1/projects/{projectId}/environments/{environmentId}/cron-jobs/{jobId}/run-now": {
+    /** Run the cron job now: a manual run in its history (answers the finished run) */
+    post: operations["runCronJobNow"];
   };
   "/api/v1/projects/{projectId}/environments/{environmentId}/cron-jobs/{jobId}/runs": {
     /** Run history, newest first; filter by status and scheduled-time range */
@@ -363,9 +375,45 @@ export type paths = {
     /** Delete a user group no action permission names */
     delete: operations["deleteUserGroup"];
   };
+  "/api/v1/sso-provider": {
+    /** The OpenID Connect provider for single sign-on (the secret is never answered) */
+    get: operations["getSsoProvider"];
+    /** Configure the OpenID Connect provider: issuer, client, allowed e-mail domains, default projects */
+    put: operations["putSsoProvider"];
+    /** Remove the single sign-on provider */
+    delete: operations["deleteSsoProvider"];
+  };
+  "/api/v1/users": {
+    /** People's accounts with their status (account administrators) */
+    get: operations["listUsers"];
+    /** Create an account with a password, or invite by e-mail (answers the link once) */
+    post: operations["createUser"];
+  };
+  "/api/v1/users/{userId}": {
+    /** One account (administrators, or the user themself) */
+    get: operations["getUser"];
+    /** Rename, grant or take the administrator flag, disable (ends every session) or enable */
+    patch: operations["updateUser"];
+  };
+  "/api/v1/users/{userId}/invitation": {
+    /** A new invitation link for the account (the previous one stops working) */
+    post: operations["inviteUser"];
+  };
+  "/api/v1/users/{userId}/revoke-sessions": {
+    /** End every session and token of the user (administrators, or the user themself) */
+    post: operations["revokeUserSessions"];
+  };
   "/auth/callback": {
     /** Console SSO: the redirect back from the IdP; sets the session cookie */
     get: operations["consoleCallback"];
+  };
+  "/auth/invitations/{token}": {
+    /** Who an invitation link is for, and until when */
+    get: operations["getInvitation"];
+  };
+  "/auth/invitations/{token}/accept": {
+    /** Set the password of an invited account; signs in (session cookie) */
+    post: operations["acceptInvitation"];
   };
   "/auth/login": {
     /** Console SSO: redirect to the IdP (authorization code + PKCE) */
@@ -378,6 +426,10 @@ export type paths = {
   "/auth/session": {
     /** The console session: the user and the CSRF token */
     get: operations["consoleSession"];
+  };
+  "/auth/sign-in": {
+    /** Console: sign in with e-mail and password; sets the session cookie */
+    post: operations["passwordSignIn"];
   };
   "/healthz": {
     /** Readiness check */
@@ -402,6 +454,10 @@ export type paths = {
   "/public/v1/login/oidc": {
     /** Exchange an ID token of the configured IdP (CLI client) for a Dogu login token */
     post: operations["oidcLogin"];
+  };
+  "/public/v1/login/password": {
+    /** CLI and scripts: a login token for e-mail and password */
+    post: operations["passwordLogin"];
   };
   "/public/v1/me": {
     /** The principal of the token */
@@ -433,8 +489,63 @@ export type webhooks = Record<string, never>;
 
 export type components = {
   schemas: {
+    Account: {
+      administrator: boolean;
+      createdAt: string;
+      email: string;
+      hasPassword: boolean;
+      invitationExpiresAt?: string;
+      name: string;
+      /** @enum {string} */
+      status: "invited" | "active" | "disabled" | "single_sign_on";
+      updatedAt: string;
+      userId: string;
+    };
     ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["JavascriptActionInput"];
     ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["JavascriptActionInputOutput"];
+    /** @description A Amazon Athena data source */
+    AthenaDataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          accessKeyId?: string;
+          catalog?: string;
+          database: string;
+          /** Format: uri */
+          endpoint?: string;
+          outputLocation: string;
+          region: string;
+          secretAccessKey?: string;
+          statementTimeoutMs?: number;
+          workgroup?: string;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "athena";
+      name: string;
+    };
+    /** @description A Google BigQuery data source */
+    BigqueryDataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          /** Format: uri */
+          apiEndpoint?: string;
+          defaultDataset?: string;
+          dryRunFirst?: boolean;
+          location?: string;
+          maximumBytesBilled?: number;
+          projectId: string;
+          serviceAccountKey?: string;
+          statementTimeoutMs?: number;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "bigquery";
+      name: string;
+    };
     Choice: {
       label: string;
       value: string | number | boolean;
@@ -477,7 +588,7 @@ export type components = {
           label: string;
         }[];
     };
-    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["JavascriptDataSourceInput"];
+    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["AthenaDataSourceInput"] | components["schemas"]["BigqueryDataSourceInput"] | components["schemas"]["JavascriptDataSourceInput"];
     Execution: {
       actionId: string;
       actionVersion: number;
@@ -1331,6 +1442,39 @@ export type external = Record<string, never>;
 
 export type operations = {
 
+  /** Account and single sign-on changes, newest first (?limit=&cursor=) */
+  listAccountAuditLog: {
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not an account administrator */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   /** Every data-source kind with its form descriptor (en/ja labels, fields, secret fields) */
   listConnectorKinds: {
     responses: {
@@ -1356,6 +1500,83 @@ export type operations = {
       };
       /** @description The caller's role does not allow this */
       403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Change your password; other sessions end, this one gets a new token or cookie */
+  changePassword: {
+    requestBody: {
+      content: {
+        "application/json": {
+          currentPassword: string;
+          newPassword: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No account (a service account) */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The account signs in by single sign-on only */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Wrong current password, or a weak new one */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many wrong current passwords */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3790,6 +4011,58 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Run the cron job now: a manual run in its history (answers the finished run) */
+  runCronJobNow: {
+    parameters: {
+      path: {
+        projectId: string;
+        environmentId: string;
+        jobId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Lacks manage_cron_jobs */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such job */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Another manual run at the same instant */
+      409: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7085,6 +7358,518 @@ export type operations = {
       };
     };
   };
+  /** The OpenID Connect provider for single sign-on (the secret is never answered) */
+  getSsoProvider: {
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not an account administrator */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description None configured */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Configure the OpenID Connect provider: issuer, client, allowed e-mail domains, default projects */
+  putSsoProvider: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @default [] */
+          allowedDomains?: string[];
+          cliClientId?: string;
+          clientId: string;
+          clientSecret?: string;
+          /** @default [] */
+          defaultMemberships?: ({
+              projectId: string;
+              /** @enum {string} */
+              role: "admin" | "development_lead" | "developer" | "operations_lead" | "member";
+            })[];
+          /** Format: uri */
+          issuer: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not an account administrator */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Bad field, or discovery at the issuer failed (named) */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Remove the single sign-on provider */
+  deleteSsoProvider: {
+    responses: {
+      /** @description Done */
+      204: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not an account administrator */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description None configured */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** People's accounts with their status (account administrators) */
+  listUsers: {
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["Account"][];
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not an account administrator */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Create an account with a password, or invite by e-mail (answers the link once) */
+  createUser: {
+    requestBody: {
+      content: {
+        "application/json": {
+          administrator?: boolean;
+          /** Format: email */
+          email: string;
+          name?: string;
+          password?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": {
+            administrator: boolean;
+            createdAt: string;
+            email: string;
+            hasPassword: boolean;
+            invitation?: {
+              expiresAt: string;
+              path: string;
+              sent: boolean;
+              url: string;
+            };
+            invitationExpiresAt?: string;
+            name: string;
+            /** @enum {string} */
+            status: "invited" | "active" | "disabled" | "single_sign_on";
+            updatedAt: string;
+            userId: string;
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not an account administrator */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An account with this address exists */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Bad address or weak password (pointer names the field) */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** One account (administrators, or the user themself) */
+  getUser: {
+    parameters: {
+      path: {
+        userId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Account"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not an account administrator */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such account */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Rename, grant or take the administrator flag, disable (ends every session) or enable */
+  updateUser: {
+    parameters: {
+      path: {
+        userId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          administrator?: boolean;
+          disabled?: boolean;
+          name?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Account"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not an account administrator, or disabling yourself */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such account */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The last administrator must stay, or a concurrent change */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A new invitation link for the account (the previous one stops working) */
+  inviteUser: {
+    parameters: {
+      path: {
+        userId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            administrator: boolean;
+            createdAt: string;
+            email: string;
+            hasPassword: boolean;
+            invitation?: {
+              expiresAt: string;
+              path: string;
+              sent: boolean;
+              url: string;
+            };
+            invitationExpiresAt?: string;
+            name: string;
+            /** @enum {string} */
+            status: "invited" | "active" | "disabled" | "single_sign_on";
+            updatedAt: string;
+            userId: string;
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not an account administrator */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such account */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The account is disabled */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** End every session and token of the user (administrators, or the user themself) */
+  revokeUserSessions: {
+    parameters: {
+      path: {
+        userId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Account"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Not an account administrator */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such account */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   /** Console SSO: the redirect back from the IdP; sets the session cookie */
   consoleCallback: {
     responses: {
@@ -7094,6 +7879,126 @@ export type operations = {
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Who an invitation link is for, and until when */
+  getInvitation: {
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            email: string;
+            expiresAt: string;
+            name: string;
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown invitation link */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The invitation was used, replaced or has expired (`reason`), or the account is disabled */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Set the password of an invited account; signs in (session cookie) */
+  acceptInvitation: {
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            csrfToken: string;
+            expiresAt: number;
+            user: {
+              email: string;
+              id: string;
+              /** @constant */
+              kind: "user";
+              name: string;
+            };
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown invitation link */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The invitation was used, replaced or has expired (`reason`), or the account is disabled */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The password is too short, too long, common or contains the address */
+      422: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7181,6 +8086,83 @@ export type operations = {
       };
       /** @description The caller's role does not allow this */
       403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Console: sign in with e-mail and password; sets the session cookie */
+  passwordSignIn: {
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            csrfToken: string;
+            expiresAt: number;
+            user: {
+              email: string;
+              id: string;
+              /** @constant */
+              kind: "user";
+              name: string;
+            };
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown e-mail address or wrong password (the same answer for both) */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The account is disabled, or the demo password is used from another machine */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not {email, password} */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many failed sign-ins for the address or from the client (Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7337,6 +8319,79 @@ export type operations = {
       };
       /** @description The body does not fit the schema: `errors` names each field */
       422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** CLI and scripts: a login token for e-mail and password */
+  passwordLogin: {
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            email: string;
+            expiresAt: number;
+            token: string;
+            /** @constant */
+            tokenType: "Bearer";
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown e-mail address or wrong password (the same answer for both) */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The account is disabled, or the demo password is used from another machine */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not {email, password} */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many failed sign-ins for the address or from the client (Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };

@@ -1,6 +1,7 @@
 /** The console: language, toasts, the login gate, then the screen the URL names. */
 import { EmptyState, ToastProvider } from '../components/index.ts';
 import { I18nProvider, useT } from '../i18n/index.tsx';
+import { InvitationScreen } from '../screens/accounts/InvitationScreen.tsx';
 import { type Screen, screens } from '../screens/registry.ts';
 import { Home } from './Home.tsx';
 import { LoginGate } from './LoginGate.tsx';
@@ -11,11 +12,21 @@ export function App({ screenList = screens }: { screenList?: Screen[] }) {
   return (
     <I18nProvider>
       <ToastProvider>
-        <LoginGate>
-          <Outlet screenList={screenList} />
-        </LoginGate>
+        <Gate screenList={screenList} />
       </ToastProvider>
     </I18nProvider>
+  );
+}
+
+/** An invitation link is opened before anyone is signed in; everything else is behind the login gate. */
+function Gate({ screenList }: { screenList: Screen[] }) {
+  const { path } = useRoute();
+  const invitation = matchPath('/invitations/:token', path);
+  if (invitation) return <InvitationScreen token={invitation.token!} />;
+  return (
+    <LoginGate>
+      <Outlet screenList={screenList} />
+    </LoginGate>
   );
 }
 

@@ -1,19 +1,21 @@
 /**
- * Without a session: one "Sign in" button to `/auth/login` (SSO, code + PKCE). The page the user
- * wanted is kept in sessionStorage and opened again after the IdP sends them back to `/`.
+ * Without a session: e-mail and password, and a single sign-on button to `/auth/login` (code +
+ * PKCE) when an IdP is configured. The page the user wanted is kept in sessionStorage and opened
+ * again after the IdP sends them back to `/`.
  */
 import { type ReactNode, useEffect } from 'react';
 import { Button, ErrorBanner } from '../components/index.ts';
 import { useT } from '../i18n/index.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { navigate } from './router.tsx';
+import { SignInForm } from './SignInForm.tsx';
 import { SessionProvider, useSessionLoader } from './session.tsx';
 
 const returnKey = 'dogu.returnTo';
 
 export function LoginGate({ children }: { children: ReactNode }) {
   const t = useT();
-  const { state, retry, signOut } = useSessionLoader();
+  const { state, retry, signOut, signedIn } = useSessionLoader();
 
   useEffect(() => {
     if (state.status !== 'signed-in') return;
@@ -48,13 +50,16 @@ export function LoginGate({ children }: { children: ReactNode }) {
           <h1>{t('app.name')}</h1>
         </div>
         <p>{t(state.status === 'signed-out' && state.expired ? 'login.expired' : 'login.intro')}</p>
-        {state.status === 'failed' ? <ErrorBanner error={state.error} /> : null}
-        <div className="gate-actions">
-          <Button variant="primary" onClick={signIn}>
-            {t('login.signIn')}
-          </Button>
-          {state.status === 'failed' ? <Button onClick={retry}>{t('common.retry')}</Button> : null}
-        </div>
+        {state.status === 'failed' ? (
+          <>
+            <ErrorBanner error={state.error} />
+            <div className="gate-actions">
+              <Button onClick={retry}>{t('common.retry')}</Button>
+            </div>
+          </>
+        ) : (
+          <SignInForm onSignedIn={signedIn} onSso={signIn} />
+        )}
         <LanguageSwitch />
       </div>
     </main>

@@ -150,6 +150,12 @@ function UserMenu() {
       </summary>
       <div className="user-menu-panel">
         <div className="muted small">{user.email}</div>
+        <Link href="/account" className="btn btn-quiet">
+          {t('accounts.menu.account')}
+        </Link>
+        <Link href="/admin/users" className="btn btn-quiet">
+          {t('accounts.menu.users')}
+        </Link>
         <button type="button" className="btn btn-quiet" onClick={() => void signOut()}>
           {t('app.signOut')}
         </button>

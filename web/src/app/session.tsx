@@ -27,7 +27,13 @@ export function useSession(): SessionValue {
   return value;
 }
 
-export function useSessionLoader(): { state: SessionState; retry(): void; signOut(): Promise<void> } {
+export function useSessionLoader(): {
+  state: SessionState;
+  retry(): void;
+  signOut(): Promise<void>;
+  /** After a password sign-in: its answer is the session. */
+  signedIn(session: Session): void;
+} {
   const [state, setState] = useState<SessionState>({ status: 'loading' });
   const load = useCallback(() => {
     setState({ status: 'loading' });
@@ -61,7 +67,11 @@ export function useSessionLoader(): { state: SessionState; retry(): void; signOu
       setState({ status: 'signed-out', expired: false });
     }
   }, []);
-  return { state, retry: load, signOut };
+  const signedIn = useCallback((session: Session) => {
+    setCsrfToken(session.csrfToken);
+    setState({ status: 'signed-in', user: session.user });
+  }, []);
+  return { state, retry: load, signOut, signedIn };
 }
 
 export function SessionProvider({ value, children }: { value: SessionValue; children: ReactNode }) {

@@ -3,6 +3,8 @@
  * Each area keeps `<area>.en.ts` and `<area>.ja.ts` next to this file; import both here and
  * spread them into `en` and `ja`. Keys are prefixed with the area (`editors.dataSources.title`).
  */
+import { accountsEn } from './accounts.en.ts';
+import { accountsJa } from './accounts.ja.ts';
 import { editorsEn } from './editors.en.ts';
 import { editorsJa } from './editors.ja.ts';
 import { governanceEn } from './governance.en.ts';
@@ -15,6 +17,6 @@ import { schedulingEn } from './scheduling.en.ts';
 import { schedulingJa } from './scheduling.ja.ts';
 
 export const extraMessages: { en: Record<string, string>; ja: Record<string, string> } = {
-  en: { ...schedulingEn, ...governanceEn, ...editorsEn, ...identityEn, ...notificationsEn },
-  ja: { ...schedulingJa, ...governanceJa, ...editorsJa, ...identityJa, ...notificationsJa },
+  en: { ...schedulingEn, ...governanceEn, ...editorsEn, ...identityEn, ...notificationsEn, ...accountsEn },
+  ja: { ...schedulingJa, ...governanceJa, ...editorsJa, ...identityJa, ...notificationsJa, ...accountsJa },
 };

@@ -187,4 +187,7 @@ export const schedulingEn: Record<string, string> = {
   'scheduling.execution.polling': '(checking every second)',
   'scheduling.execution.startedAt': 'Started',
   'scheduling.execution.finishedAt': 'Finished',
+  'scheduling.cron.runNow': 'Run now',
+  'scheduling.cron.ranNow': 'Ran now: {status}.',
+  'scheduling.runs.manualBy': 'Run now by {email}',
 };

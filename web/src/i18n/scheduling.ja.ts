@@ -189,4 +189,7 @@ export const schedulingJa: Record<string, string> = {
   'scheduling.execution.polling': '（1 秒ごとに確認中）',
   'scheduling.execution.startedAt': '開始',
   'scheduling.execution.finishedAt': '終了',
+  'scheduling.cron.runNow': '今すぐ実行',
+  'scheduling.cron.ranNow': '今すぐ実行しました: {status}',
+  'scheduling.runs.manualBy': '{email} が今すぐ実行',
 };

@@ -3,6 +3,7 @@
  * `Screen[]` from its folder; concatenate them here.
  */
 
+import { accountScreens } from './accounts/screens.ts';
 import { editorScreens } from './editors/screens.ts';
 import { governanceScreens } from './governance/screens.ts';
 import { identityScreens } from './identity/screens.ts';
@@ -15,5 +16,6 @@ export const extraScreens: Screen[] = [
   ...schedulingScreens,
   ...editorScreens,
   ...identityScreens,
+  ...accountScreens,
   ...notificationScreens,
 ];

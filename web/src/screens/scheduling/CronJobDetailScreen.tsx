@@ -1,5 +1,5 @@
 /**
- * One cron job: its next and second-next runs, arguments and executor; stop / resume; delete
+ * One cron job: its next and second-next runs, arguments and executor; run now; stop / resume; delete
  * after a confirmation; and the run history (CronRunHistory).
  */
 import { useState } from 'react';
@@ -9,7 +9,7 @@ import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, Dialog, ErrorBanner, useAsync, useToast } from '../../components/index.ts';
 import { formatInZone } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { type CronJob, schedulingPaths } from './api.ts';
+import { type CronJob, type CronRun, schedulingPaths } from './api.ts';
 import { CronRunHistory } from './CronRunHistory.tsx';
 import { describeSchedule } from './describe-schedule.ts';
 
@@ -27,6 +27,23 @@ export function CronJobDetailScreen({ params }: { params: Record<string, string>
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [ranNow, setRanNow] = useState(0);
+
+  const runNow = async () => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      const run = await api.post<CronRun>(
+        `${schedulingPaths.cronJob(projectId, environmentId, jobId)}/run-now`,
+      );
+      toast(t('scheduling.cron.ranNow', { status: t(`scheduling.runStatus.${run.status}`) }));
+      setRanNow((count) => count + 1);
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const toggle = async (current: CronJob) => {
     setBusy(true);
@@ -86,6 +103,9 @@ export function CronJobDetailScreen({ params }: { params: Record<string, string>
         >
           {t('scheduling.cron.edit')}
         </Link>
+        <Button variant="primary" busy={busy} onClick={() => void runNow()}>
+          {t('scheduling.cron.runNow')}
+        </Button>
         <Button busy={busy} onClick={() => void toggle(data)}>
           {data.state === 'running' ? t('scheduling.cron.stop') : t('scheduling.cron.resume')}
         </Button>
@@ -146,7 +166,7 @@ export function CronJobDetailScreen({ params }: { params: Record<string, string>
         <dt>{t('scheduling.field.overlap')}</dt>
         <dd>{t(`scheduling.overlap.${data.overlap}`)}</dd>
       </dl>
-      <CronRunHistory jobId={jobId} />
+      <CronRunHistory jobId={jobId} refreshKey={ranNow} />
       <Dialog
         open={confirmDelete}
         title={t('scheduling.cron.deleteTitle', { name: data.name })}

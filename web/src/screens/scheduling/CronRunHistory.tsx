@@ -13,7 +13,8 @@ import { useLanguage, useT } from '../../i18n/index.tsx';
 import { withLocalOffset } from '../actions/parameter-values.ts';
 import { type CronRun, cronRunStatuses, schedulingPaths } from './api.ts';
 
-export function CronRunHistory({ jobId }: { jobId: string }) {
+/** `refreshKey` changes when the job ran by hand, so the history shows the new run. */
+export function CronRunHistory({ jobId, refreshKey = 0 }: { jobId: string; refreshKey?: number }) {
   const t = useT();
   const toast = useToast();
   const { language } = useLanguage();
@@ -33,7 +34,7 @@ export function CronRunHistory({ jobId }: { jobId: string }) {
       api.get<{ data: CronRun[] }>(
         `${schedulingPaths.cronRuns(projectId, environmentId, jobId)}${queryText ? `?${queryText}` : ''}`,
       ),
-    [projectId, environmentId, jobId, queryText],
+    [projectId, environmentId, jobId, queryText, refreshKey],
   );
 
   const retry = async (run: CronRun) => {
@@ -100,7 +101,15 @@ export function CronRunHistory({ jobId }: { jobId: string }) {
               </span>
             </td>
             <td>{run.attempt}</td>
-            <td>{run.reason ?? ''}</td>
+            <td>
+              {run.manual ? (
+                <span className="run-manual">
+                  {t('scheduling.runs.manualBy', { email: run.manual.by.email })}
+                </span>
+              ) : null}
+              {run.manual && run.reason ? ' — ' : null}
+              {run.reason ?? ''}
+            </td>
             <td>
               {run.executionId ? (
                 <Link href={href(`/executions/${encodeURIComponent(run.executionId)}`)} className="mono">

@@ -66,6 +66,8 @@ export interface CronRun {
   executionId?: string;
   startedAt?: string;
   finishedAt?: string;
+  /** A "run now" run, by this member. */
+  manual?: { by: { id: string; email: string } };
 }
 
 export interface SchedulePreview {

@@ -1,0 +1,15 @@
+/** How one operation is described in the OpenAPI document (openapi.ts, openapi-accounts.ts). */
+import type { z } from 'zod';
+
+export interface OperationSpec {
+  summary: string;
+  body?: z.ZodType;
+  ok?: { status: '200' | '201' | '204'; schema?: z.ZodType };
+  contentTypes?: Record<string, z.ZodType>;
+  /** A multipart/form-data request body instead of JSON. */
+  multipart?: z.ZodType;
+  /** Problem Details statuses the operation answers besides the default (named per status). */
+  errors?: Record<string, string>;
+  /** Authenticated by a project's upload token header instead of a Bearer token. */
+  uploadToken?: boolean;
+}
