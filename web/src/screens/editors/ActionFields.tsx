@@ -49,6 +49,7 @@ export function ActionFields({ fields, values, errors, onChange, loadCatalog, on
           return (
             <Field
               key={field.name}
+              className="field-wide"
               label={label}
               required={field.required}
               hint={field.hint ? labelIn(field.hint, language) : undefined}
