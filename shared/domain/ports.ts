@@ -294,6 +294,14 @@ export interface ScriptRun {
    * A rejection with a DoguError reaches the script as a thrown Error with its message.
    */
   runAction?(actionId: string, args: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Document-database actions: the script gets `db`/`firestore` (document mode) or `datastore`
+   * (key-entity mode), whose operations the host performs with the data source's own key.
+   */
+  database?: {
+    mode: 'document' | 'key-entity';
+    call(operation: Record<string, unknown>): Promise<unknown>;
+  };
 }
 
 export interface ScriptLog {

@@ -59,7 +59,7 @@ describe('the sandbox function by replay', () => {
       timeLimitMs: 2000,
       memoryLimitBytes: 32 * 1024 * 1024,
       canRunActions: true,
-      calls: [{ actionId: 'a', args: {}, answer: { value: 1 } }],
+      calls: [{ request: { channel: 'action', actionId: 'a', args: {} }, answer: { value: 1 } }],
     });
     expect(outcome).toMatchObject({ kind: 'finished', outcome: { ok: false } });
     expect(JSON.stringify(outcome)).toContain('asked for a different action on replay');

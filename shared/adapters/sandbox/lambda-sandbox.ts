@@ -2,8 +2,8 @@
  * The AWS runtime's ScriptSandbox: invokes the sandbox function, answering each `actions.run` it
  * names by running the action here and invoking it again with the answer (decision 0039).
  */
-import { DoguError } from '../../domain/errors.ts';
 import type { ScriptOutcome, ScriptRun, ScriptSandbox } from '../../domain/ports.ts';
+import { answerHostRequest, hostErrorMessage } from './host-requests.ts';
 import { defaultScriptMemoryBytes } from './quickjs-run.ts';
 import type { ReplayAnswer, ReplayRequest, ReplayResponse } from './replay.ts';
 
@@ -33,19 +33,17 @@ export function createLambdaSandbox(invoke: InvokeSandbox): ScriptSandbox {
           timeLimitMs: left,
           memoryLimitBytes: script.memoryLimitBytes ?? defaultScriptMemoryBytes,
           canRunActions: script.runAction !== undefined,
+          ...(script.database ? { database: script.database.mode } : {}),
           calls,
         });
         if (response.kind === 'finished') return { ...response.outcome, durationMs: Date.now() - started };
         let answer: ReplayAnswer;
-        if (!script.runAction) answer = { error: 'This script cannot run actions.' };
-        else {
-          try {
-            answer = { value: await script.runAction(response.actionId, response.args) };
-          } catch (error) {
-            answer = { error: error instanceof DoguError ? error.message : 'The called action failed.' };
-          }
+        try {
+          answer = { value: await answerHostRequest(script, response.request) };
+        } catch (error) {
+          answer = { error: hostErrorMessage(error) };
         }
-        calls.push({ actionId: response.actionId, args: response.args, answer });
+        calls.push({ request: response.request, answer });
       }
     },
   };

@@ -17,6 +17,7 @@ import {
   type QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import type { ScriptErrorCode, ScriptLog, ScriptOutcome } from '../../domain/ports.ts';
+import { databaseClients } from './database-clients.ts';
 
 export interface QuickJsRequest {
   code: string;
@@ -25,10 +26,19 @@ export interface QuickJsRequest {
   memoryLimitBytes: number;
   /** Whether `actions.run` is offered. */
   canRunActions: boolean;
+  /** Document-database actions: which client objects the script gets (db/firestore or datastore). */
+  database?: DatabaseMode;
 }
 
-/** Answers `actions.run`; rejects with an Error whose message the script sees. */
-export type HostCall = (actionId: string, args: Record<string, unknown>) => Promise<unknown>;
+export type DatabaseMode = 'document' | 'key-entity';
+
+/** What the script asks of the host: an action run, or a database operation. */
+export type HostRequest =
+  | { channel: 'action'; actionId: string; args: Record<string, unknown> }
+  | { channel: 'database'; operation: Record<string, unknown> };
+
+/** Answers the script's requests; rejects with an Error whose message the script sees. */
+export type HostCall = (request: HostRequest) => Promise<unknown>;
 
 /** What a script may allocate unless its runtime says otherwise. */
 export const defaultScriptMemoryBytes = 64 * 1024 * 1024;
@@ -101,11 +111,18 @@ const prelude = `(() => {
       if (typeof actionId !== 'string') throw new TypeError('actions.run needs an action id (a string)');
       if (args === null || typeof args !== 'object' || Array.isArray(args))
         throw new TypeError('actions.run needs its arguments as an object, e.g. { id: 1 }');
-      return JSON.parse(await host(actionId, JSON.stringify(args)));
+      return JSON.parse(await host('action', JSON.stringify({ actionId, args })));
     },
   });
   if (globalThis.__doguActions) Object.defineProperty(globalThis, 'actions', { value: actions, enumerable: false });
   delete globalThis.__doguActions;
+  const database = globalThis.__doguDatabase;
+  delete globalThis.__doguDatabase;
+  if (database) {
+    const call = async (operation) => JSON.parse(await host('database', JSON.stringify(operation)));
+    for (const [name, value] of Object.entries((${databaseClients})(database, call)))
+      Object.defineProperty(globalThis, name, { value, enumerable: false });
+  }
   return (value) => {
     const text = JSON.stringify(value === undefined ? null : value, function (key, v) {
       const t = typeof v;
@@ -260,9 +277,16 @@ function defineHostFunctions(
   });
   vm.setProp(vm.global, '__doguLog', logFn);
   logFn.dispose();
-  const hostFn = vm.newFunction('run', (idHandle, argsHandle) => {
+  const hostFn = vm.newFunction('host', (channelHandle, payloadHandle) => {
     const deferred = vm.newPromise();
-    const call = (async () => host(vm.getString(idHandle), JSON.parse(vm.getString(argsHandle))))().then(
+    const channel = vm.getString(channelHandle);
+    const payload = JSON.parse(vm.getString(payloadHandle));
+    const call = (async () =>
+      host(
+        channel === 'database'
+          ? { channel: 'database', operation: payload }
+          : { channel: 'action', actionId: payload.actionId, args: payload.args },
+      ))().then(
       (value) => {
         if (!vm.alive) return;
         const text = vm.newString(JSON.stringify(value ?? null));
@@ -283,6 +307,11 @@ function defineHostFunctions(
   vm.setProp(vm.global, '__doguHost', hostFn);
   hostFn.dispose();
   if (request.canRunActions) vm.setProp(vm.global, '__doguActions', vm.true);
+  if (request.database) {
+    const mode = vm.newString(request.database);
+    vm.setProp(vm.global, '__doguDatabase', mode);
+    mode.dispose();
+  }
   for (const [name, value] of Object.entries(request.globals)) {
     const parsed = vm.unwrapResult(vm.evalCode(`(${JSON.stringify(JSON.stringify(value ?? null))})`));
     const parse = vm.unwrapResult(vm.evalCode('JSON.parse'));

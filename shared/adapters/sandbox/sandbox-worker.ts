@@ -5,10 +5,10 @@
  * parent as messages. The thread is reused for the next script only after a run that ended normally.
  */
 import { parentPort } from 'node:worker_threads';
-import { compiledQuickJs, type QuickJsRequest, runInQuickJs } from './quickjs-run.ts';
+import { compiledQuickJs, type HostRequest, type QuickJsRequest, runInQuickJs } from './quickjs-run.ts';
 
 export type FromWorker =
-  | { type: 'call'; callId: number; actionId: string; args: Record<string, unknown> }
+  | { type: 'call'; callId: number; request: HostRequest }
   | { type: 'done'; outcome: unknown };
 export type ToWorker =
   | { type: 'run'; request: QuickJsRequest }
@@ -31,11 +31,11 @@ port.on('message', (message: ToWorker) => {
 async function run(request: QuickJsRequest) {
   const outcome = await runInQuickJs(
     request,
-    (actionId, args) =>
+    (hostRequest) =>
       new Promise((resolve, reject) => {
         const callId = nextCallId++;
         waiting.set(callId, { resolve, reject });
-        port.postMessage({ type: 'call', callId, actionId, args } satisfies FromWorker);
+        port.postMessage({ type: 'call', callId, request: hostRequest } satisfies FromWorker);
       }),
   );
   waiting.clear();

@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { DoguError } from '../../domain/errors.ts';
 import type { ScriptOutcome, ScriptRun, ScriptSandbox } from '../../domain/ports.ts';
+import { answerHostRequest, hostErrorMessage } from './host-requests.ts';
 import { defaultScriptMemoryBytes, type QuickJsRequest } from './quickjs-run.ts';
 import type { FromWorker, ToWorker } from './sandbox-worker.ts';
 
@@ -64,6 +65,7 @@ export function createWorkerSandbox(options: WorkerSandboxOptions = {}): ScriptS
           timeLimitMs: left,
           memoryLimitBytes: script.memoryLimitBytes ?? memoryLimitBytes,
           canRunActions: script.runAction !== undefined,
+          ...(script.database ? { database: script.database.mode } : {}),
         };
         return await runOn(take(), request, script, started, { giveBack, discard });
       } finally {
@@ -120,11 +122,9 @@ function runOn(
         if (!settled)
           worker.postMessage({ type: 'answer', callId: message.callId, ...reply } satisfies ToWorker);
       };
-      if (!script.runAction) return answer({ error: 'This script cannot run actions.' });
-      script.runAction(message.actionId, message.args).then(
+      answerHostRequest(script, message.request).then(
         (value) => answer({ value }),
-        (error: unknown) =>
-          answer({ error: error instanceof DoguError ? error.message : 'The called action failed.' }),
+        (error: unknown) => answer({ error: hostErrorMessage(error) }),
       );
     });
     worker.on('error', (error) =>
