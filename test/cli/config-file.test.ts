@@ -53,6 +53,8 @@ describe('the published JSON Schema', () => {
       'Choice',
       'CronJob',
       'DataSource',
+      'DocumentActionInput',
+      'FirestoreConnection',
       'GrpcActionInput',
       'GrpcConnection',
       'HttpActionInput',
@@ -173,7 +175,7 @@ actions:
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, javascript\n`,
+        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, javascript, document\n`,
       );
       expect(result.stdout).toBe('');
     } finally {

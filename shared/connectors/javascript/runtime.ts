@@ -3,9 +3,9 @@ import { DoguError } from '../../domain/errors.ts';
 import type { StatementResult } from '../../domain/model.ts';
 import type { EngineRun } from '../../domain/ports.ts';
 import { failedScriptResult, resultOfValue } from '../../domain/result-value.ts';
-import { referencePattern } from '../../domain/template.ts';
 import type { ConnectorRuntime } from '../connector.ts';
 import type { JavascriptActionInput } from './definition.ts';
+import { currentUserOf, embedReferences, parametersOf } from './script-inputs.ts';
 
 export function javascriptRuntime(): ConnectorRuntime {
   return {
@@ -27,27 +27,5 @@ export function javascriptRuntime(): ConnectorRuntime {
     async testConnection() {
       // Nothing to connect to: the sandbox is part of Dogu.
     },
-  };
-}
-
-/**
- * `{{ name }}` becomes the value as a JavaScript literal (its JSON text), never spliced text:
- * `const id = {{ id }};` reads the bound value whatever it holds. Lines keep their numbers.
- */
-function embedReferences(code: string, values: Record<string, unknown>): string {
-  return code.replace(referencePattern, (_match, name: string) => JSON.stringify(values[name] ?? null));
-}
-
-function parametersOf(run: EngineRun): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (const parameter of run.action.parameters) params[parameter.name] = run.values[parameter.name] ?? null;
-  return params;
-}
-
-function currentUserOf(values: Record<string, unknown>) {
-  return {
-    id: values['currentUser.id'],
-    name: values['currentUser.name'],
-    email: values['currentUser.email'],
   };
 }

@@ -501,8 +501,8 @@ export type components = {
       updatedAt: string;
       userId: string;
     };
-    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["JavascriptActionInput"];
-    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["JavascriptActionInputOutput"];
+    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["JavascriptActionInput"] | components["schemas"]["DocumentActionInput"];
+    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["JavascriptActionInputOutput"] | components["schemas"]["DocumentActionInputOutput"];
     /** @description A Amazon Athena data source */
     AthenaDataSourceInput: {
       description?: string;
@@ -588,7 +588,61 @@ export type components = {
           label: string;
         }[];
     };
-    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["AthenaDataSourceInput"] | components["schemas"]["BigqueryDataSourceInput"] | components["schemas"]["JavascriptDataSourceInput"];
+    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["AthenaDataSourceInput"] | components["schemas"]["BigqueryDataSourceInput"] | components["schemas"]["JavascriptDataSourceInput"] | components["schemas"]["FirestoreDataSourceInput"];
+    DocumentActionInput: {
+      code: string;
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "document";
+      name: string;
+      /** @default [] */
+      parameters?: components["schemas"]["Parameter"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+    };
+    DocumentActionInputOutput: {
+      code: string;
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "document";
+      name: string;
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+    };
     Execution: {
       actionId: string;
       actionVersion: number;
@@ -650,6 +704,27 @@ export type components = {
         pinField: string;
       };
       pinnedVersionId: string | null;
+    };
+    /** @description A Firestore / Datastore data source */
+    FirestoreDataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          apiEndpoint?: string;
+          databaseId?: string;
+          /**
+           * @default document
+           * @enum {string}
+           */
+          mode?: "document" | "key-entity";
+          projectId: string;
+          serviceAccountKey?: string;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "firestore";
+      name: string;
     };
     /** @description One input of a kind's generated form */
     FormField: {
