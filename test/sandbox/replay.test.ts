@@ -70,4 +70,13 @@ describe('the sandbox function by replay', () => {
     const outcome = await sandbox.run({ code: 'for (;;) {}', globals: {}, timeLimitMs: 300 });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'script_timeout' } });
   });
+
+  it('fails the script clearly when the function cannot be invoked', async () => {
+    const sandbox = createLambdaSandbox(async () => {
+      throw new Error('Request must be smaller than 6291456 bytes for the InvokeFunction operation');
+    });
+    const outcome = await sandbox.run({ code: 'return 1', globals: {}, timeLimitMs: 1000 });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'script_error' } });
+    expect(JSON.stringify(outcome)).not.toContain('6291456');
+  });
 });

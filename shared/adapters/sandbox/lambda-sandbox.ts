@@ -27,15 +27,30 @@ export function createLambdaSandbox(invoke: InvokeSandbox): ScriptSandbox {
             durationMs: Date.now() - started,
           };
         }
-        const response = await invoke({
-          code: script.code,
-          globals: script.globals,
-          timeLimitMs: left,
-          memoryLimitBytes: script.memoryLimitBytes ?? defaultScriptMemoryBytes,
-          canRunActions: script.runAction !== undefined,
-          ...(script.database ? { database: script.database.mode } : {}),
-          calls,
-        });
+        let response: ReplayResponse;
+        try {
+          response = await invoke({
+            code: script.code,
+            globals: script.globals,
+            timeLimitMs: left,
+            memoryLimitBytes: script.memoryLimitBytes ?? defaultScriptMemoryBytes,
+            canRunActions: script.runAction !== undefined,
+            ...(script.database ? { database: script.database.mode } : {}),
+            calls,
+          });
+        } catch {
+          // Throttling, or a payload over Lambda's 6 MB: a run that read too much through its calls.
+          return {
+            ok: false,
+            error: {
+              code: 'script_error',
+              message:
+                'The script sandbox function could not be invoked (for example, the answers of its calls exceed 6 MB in all).',
+            },
+            logs: [],
+            durationMs: Date.now() - started,
+          };
+        }
         if (response.kind === 'finished') return { ...response.outcome, durationMs: Date.now() - started };
         let answer: ReplayAnswer;
         try {
