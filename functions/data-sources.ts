@@ -1,9 +1,14 @@
 import { z } from 'zod';
+import { oauthHttpClient } from '../shared/adapters/oauth/oauth-http-client.ts';
 import { dataSourceInputSchema } from '../shared/connectors/schemas.ts';
 import { badRequest, DoguError } from '../shared/domain/errors.ts';
 import * as dataSources from '../shared/domain/manage/data-sources.ts';
 import * as fileVersions from '../shared/domain/manage/file-versions.ts';
+import * as oauthConnections from '../shared/domain/manage/oauth-connections.ts';
+import { originOf } from '../shared/http/audit-recording.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
+import { requestOrigin } from '../shared/http/session-cookie.ts';
+import type { Services } from '../shared/runtime/services.ts';
 
 /** The console's upload: JSON with the file base64-encoded (docs/api.md). */
 export const fileUploadSchema = z.object({
@@ -29,6 +34,14 @@ const fileTarget = (request: HttpRequest) => ({
   dataSourceId: request.pathParameters.dataSourceId!,
   environmentId: request.pathParameters.environmentId!,
 });
+
+const oauthDeps = (services: Services) => ({ ...services, oauth: oauthHttpClient });
+
+/** The console's data-source screen for one environment, told how the OAuth connect flow ended. */
+function consolePage(target: oauthConnections.OAuthTarget, outcome: Record<string, string>): string {
+  const query = new URLSearchParams({ dataSource: target.dataSourceId, ...outcome });
+  return `/p/${encodeURIComponent(target.projectId)}/e/${encodeURIComponent(target.environmentId)}/data-sources?${query}`;
+}
 
 /**
  * /api/v1/projects/{projectId}/data-sources[/{dataSourceId}]: list, get, create or replace, delete;
@@ -120,9 +133,39 @@ export const handler = defineRoutes({
     );
     return { status: 200, body: catalog };
   },
+  startDataSourceOAuth: async (request, services) => ({
+    status: 200,
+    body: await oauthConnections.startOAuthConnection(
+      oauthDeps(services),
+      request.caller(),
+      fileTarget(request),
+      requestOrigin(request.event),
+    ),
+  }),
+  disconnectDataSourceOAuth: async (request, services) => {
+    await oauthConnections.disconnectOAuth(oauthDeps(services), request.caller(), fileTarget(request));
+    return { status: 204 };
+  },
+  /** The provider's redirect back (GET /api/v1/oauth/callback): then on to the console's page. */
+  completeDataSourceOAuth: async (request, services) => {
+    const query = request.event.queryStringParameters ?? {};
+    const deps = oauthDeps(services);
+    // Without a state of this session there is no page to return to: the answer is the problem itself.
+    const target = await oauthConnections.oauthTargetOf(deps, request.caller(), query.state);
+    try {
+      await oauthConnections.completeOAuthConnection(deps, request.caller(), query, originOf(request.event));
+      return { status: 302, headers: { location: consolePage(target, { oauth: 'connected' }) } };
+    } catch (error) {
+      if (!(error instanceof DoguError)) throw error;
+      return {
+        status: 302,
+        headers: { location: consolePage(target, { oauthError: error.message }) },
+      };
+    }
+  },
   deleteDataSource: async (request, services) => {
     const { projectId, dataSourceId } = request.pathParameters;
-    await dataSources.deleteDataSource(services, request.caller(), projectId!, dataSourceId!);
+    await dataSources.deleteDataSource(oauthDeps(services), request.caller(), projectId!, dataSourceId!);
     return { status: 204 };
   },
 });

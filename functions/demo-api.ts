@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { demoMediaFile } from '../local/demo-media.ts';
 import { DoguError } from '../shared/domain/errors.ts';
 import { defineRoutes } from '../shared/http/handler.ts';
 
@@ -39,6 +40,16 @@ export const handler = defineRoutes({
         currency,
         rate: Math.round((rate / baseRate) * 1e6) / 1e6,
       })),
+    };
+  },
+  /** The product gallery's pictures, clips and sheets: public, like a CDN's. */
+  demoApiMedia: async (request) => {
+    const file = await demoMediaFile(request.pathParameters.file ?? '');
+    if (!file) throw new DoguError('not_found', 'The demo has no such media file.');
+    return {
+      status: 200,
+      binary: file.body,
+      headers: { 'content-type': file.contentType, 'cache-control': 'public, max-age=86400' },
     };
   },
   demoApiShipment: async (request) => {

@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
+import { demoProducts, mediaFileOf } from './demo-media.ts';
 
 /** customers, orders and order items: a few hundred deterministic rows. */
 export const demoSchemaSql = `
@@ -49,22 +50,35 @@ SELECT 1 + i % 300, 'SKU-' || lpad((i % 40)::text, 4, '0'),
 FROM generate_series(1, 800) AS i;
 `;
 
-/** Products whose rows carry image and video URLs, for the media display (spec 1). */
+/**
+ * Products with the names of their media files, for the media display (spec 1). The files are
+ * served by the runtime (local/demo-media.ts); the product gallery makes URLs of them.
+ */
 export const demoProductsSql = `
 CREATE TABLE products (
   id serial PRIMARY KEY,
   sku text NOT NULL UNIQUE,
   name text NOT NULL,
   price_yen integer NOT NULL,
-  image_url text NOT NULL,
-  video_url text
+  image_file text NOT NULL,
+  video_file text,
+  sheet_file text NOT NULL
 );
-INSERT INTO products (sku, name, price_yen, image_url, video_url) VALUES
-  ('SKU-0001', 'Notebook', 480, 'https://placehold.co/320x200.png?text=Notebook', 'https://test-streams.mux.dev/x36xhzz/x36xhzz.m3u8'),
-  ('SKU-0002', 'Pen', 150, 'https://placehold.co/320x200.png?text=Pen', NULL),
-  ('SKU-0003', 'Tote bag', 1200, 'https://placehold.co/320x200.png?text=Tote+bag', 'https://storage.googleapis.com/gtv-videos-bucket/sample/ForBiggerBlazes.mp4'),
-  ('SKU-0004', 'Mug', 900, 'https://placehold.co/320x200.png?text=Mug', NULL),
-  ('SKU-0005', 'Desk lamp', 4800, 'https://placehold.co/320x200.png?text=Desk+lamp', 'https://storage.googleapis.com/gtv-videos-bucket/sample/ForBiggerJoyrides.mp4');
+INSERT INTO products (sku, name, price_yen, image_file, video_file, sheet_file) VALUES
+${demoProducts
+  .map(
+    (p) =>
+      `  ('${p.sku}', '${p.name}', ${p.priceYen}, '${mediaFileOf(p.sku, 'png')}', ${p.video ? `'${mediaFileOf(p.sku, 'webm')}'` : 'NULL'}, '${mediaFileOf(p.sku, 'pdf')}')`,
+  )
+  .join(',\n')};
+`;
+
+/** Demo databases made before the media were local held internet URLs: they get the file names too. */
+const localMediaSql = `
+ALTER TABLE products ADD COLUMN image_file text, ADD COLUMN video_file text, ADD COLUMN sheet_file text;
+UPDATE products SET image_file = lower(sku) || '.png',
+  video_file = CASE WHEN video_url IS NULL THEN NULL ELSE lower(sku) || '.webm' END,
+  sheet_file = lower(sku) || '.pdf';
 `;
 
 /** Creates each part of the demo schema once; a crash mid-way rolls back, so the next start retries. */
@@ -72,17 +86,18 @@ export async function ensureDemoSchema(connection: SqlConnection): Promise<void>
   const client = new pg.Client({ ...connection, password: connection.password ?? '' });
   await client.connect();
   try {
-    for (const [table, sql] of [
-      ['orders', demoSchemaSql],
-      ['products', demoProductsSql],
-    ] as const) {
-      const { rows } = await client.query<{ exists: boolean }>(
-        'SELECT to_regclass($1) IS NOT NULL AS exists',
-        [`public.${table}`],
-      );
+    const tableExists = 'SELECT to_regclass($1) IS NOT NULL AS exists';
+    const columnExists =
+      "SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'products' AND column_name = $1) AS exists";
+    for (const part of [
+      { done: tableExists, argument: 'public.orders', sql: demoSchemaSql },
+      { done: tableExists, argument: 'public.products', sql: demoProductsSql },
+      { done: columnExists, argument: 'image_file', sql: localMediaSql },
+    ]) {
+      const { rows } = await client.query<{ exists: boolean }>(part.done, [part.argument]);
       if (rows[0]?.exists) continue;
       await client.query('BEGIN');
-      await client.query(sql);
+      await client.query(part.sql);
       await client.query('COMMIT');
     }
   } catch (error) {

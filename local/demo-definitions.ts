@@ -142,14 +142,23 @@ export const demoSqlActions: ActionInput[] = [
   {
     id: 'product-gallery',
     name: 'Product gallery',
-    description: 'Image and video URLs in the result are shown as media.',
+    description:
+      'Image, video and PDF URLs in the result are shown as media (served by this runtime, no network needed).',
     kind: 'sql',
     dataSourceId: 'demo-postgres',
     parameters: [{ name: 'max_price', kind: 'number', label: 'Maximum price (¥)' }],
     statements: [
       {
         title: 'Products',
-        sql: 'SELECT sku, name, price_yen, image_url, video_url FROM products\nWHERE CAST({{ max_price }} AS integer) IS NULL OR price_yen <= {{ max_price }}\nORDER BY id',
+        sql: [
+          'SELECT sku, name, price_yen,',
+          "  CAST({{ vars.demo_media_url }} AS text) || '/' || image_file AS image_url,",
+          "  CAST({{ vars.demo_media_url }} AS text) || '/' || video_file AS video_url,",
+          "  CAST({{ vars.demo_media_url }} AS text) || '/' || sheet_file AS sheet_url",
+          'FROM products',
+          'WHERE CAST({{ max_price }} AS integer) IS NULL OR price_yen <= {{ max_price }}',
+          'ORDER BY id',
+        ].join('\n'),
       },
     ],
   },

@@ -22,6 +22,7 @@ import { createCronJob } from '../shared/domain/scheduling/cron-jobs.ts';
 import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
 import type { SecretValues } from '../shared/domain/secret-values.ts';
 import { demoGrpcActions, demoHttpActions, demoScriptActions, demoSqlActions } from './demo-definitions.ts';
+import { demoMediaPath } from './demo-media.ts';
 
 export const demoIds = {
   project: 'demo',
@@ -65,6 +66,7 @@ const steps: {
   { marker: 'seed:demo:v3', run: seedScheduleExample },
   { marker: 'seed:demo:v4', run: seedGrpcExample },
   { marker: 'seed:demo:v5', run: seedReviewer },
+  { marker: 'seed:demo:v6', run: seedLocalMedia },
   { marker: 'seed:demo:javascript', run: seedScriptExample },
 ];
 
@@ -77,6 +79,32 @@ async function seedScriptExample(deps: SeedDeps, _targets: DemoTargets, admin: P
     environments: Object.fromEntries(demoIds.environments.map((id) => [id, {}])),
   });
   for (const action of demoScriptActions) await putAction(deps, admin, demoIds.project, action);
+}
+
+/** Where the product gallery's media live in this run (the runtime serves them). */
+const mediaUrl = (targets: DemoTargets) => `${targets.runtimeUrl}${demoMediaPath}`;
+const mediaVariable = 'demo_media_url';
+
+/**
+ * The product gallery's media come from this runtime, not the internet: a variable per environment
+ * says where, and demos seeded before get the gallery that uses it (unless someone changed it).
+ */
+async function seedLocalMedia(deps: SeedDeps, targets: DemoTargets, admin: Principal): Promise<void> {
+  for (const environmentId of demoIds.environments) {
+    await putVariable(
+      deps,
+      admin,
+      { projectId: demoIds.project, environmentId },
+      mediaVariable,
+      mediaUrl(targets),
+    );
+  }
+  const gallery = demoSqlActions.find((action) => action.id === 'product-gallery')!;
+  const stored = await deps.store.getAction(demoIds.project, gallery.id);
+  const untouched = stored?.version === 1 && stored.updatedBy?.id === admin.id;
+  if (!stored || (untouched && JSON.stringify(stored.statements) !== JSON.stringify(gallery.statements))) {
+    await putAction(deps, admin, demoIds.project, gallery);
+  }
 }
 
 /** A gRPC data source over the demo service (server reflection, metadata with a secret) and its actions. */
@@ -208,6 +236,7 @@ async function seedMoreExamples(deps: SeedDeps, targets: DemoTargets, admin: Pri
     const scope = { projectId: demoIds.project, environmentId };
     const title = `${environmentId[0]!.toUpperCase()}${environmentId.slice(1)} sales report`;
     await putVariable(deps, admin, scope, 'report_title', title);
+    await putVariable(deps, admin, scope, mediaVariable, mediaUrl(targets));
     await putSecret(deps, admin, scope, 'demo_api_key', 'demo-key-123');
   }
   const httpSource = {
@@ -266,5 +295,12 @@ async function repointDemoDataSources(store: Store, targets: DemoTargets, now: s
     if (dataSource?.managedBy !== 'embedded-demo') continue;
     if (JSON.stringify(dataSource.environments) === JSON.stringify(environments)) continue;
     await store.putDataSource({ ...dataSource, environments, updatedAt: now } as DataSource);
+  }
+  // The media variable follows the runtime too, while it still points at a runtime's media.
+  for (const environmentId of demoIds.environments) {
+    const current = (await store.listVariables(demoIds.project, environmentId))[mediaVariable];
+    if (current?.endsWith(demoMediaPath) && current !== mediaUrl(targets)) {
+      await store.putVariable(demoIds.project, environmentId, mediaVariable, mediaUrl(targets));
+    }
   }
 }

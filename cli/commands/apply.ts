@@ -48,9 +48,12 @@ export async function apply(options: ApplyOptions): Promise<number> {
   for (const problem of plan.problems)
     stderr(`dogu: ${placeOf(problem.path, problem.at)}: ${problem.message}\n`);
   if (plan.problems.length > 0) return 1;
-  if (options.dryRun) return 0;
-
   const reason = cannotApplyReason(plan);
+  if (options.dryRun) {
+    // The plan is the dry run's answer (exit 0), but what would stop apply is said where CI shows it.
+    if (reason) stderr(`dogu: apply would stop here: ${reason}.\n`);
+    return 0;
+  }
   if (reason) {
     stderr(`dogu: nothing was applied: ${reason}.\n`);
     return 1;

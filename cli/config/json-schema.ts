@@ -18,7 +18,9 @@ import {
   userGroupInFileSchema,
 } from './schema.ts';
 
-const capitalized = (name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}`;
+/** `bigquery` → `Bigquery`, `google-sheets` → `GoogleSheets`. */
+const capitalized = (name: string) =>
+  name.replace(/(^|[-_])([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase());
 function connectionDefinitionName(connector: (typeof connectors)[number]): string {
   const sharing = connectors.filter((c) => c.connection === connector.connection);
   return `${capitalized(sharing.length > 1 ? connector.actionKind : connector.kind)}Connection`;

@@ -109,8 +109,8 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * saved without it first (when it is new itself), the authentication actions next, then the data
  * source with it, then every other action.
  *
- * Governance: new members come first — the API can tell that an e-mail address names no user only
- * when it is added, so such a file stops before anything else is written — and user groups, which
+ * Governance: new members come first (an unknown address is invited when an account administrator
+ * applies, decision 0028) — and user groups, which
  * name members and which actions' permissions name, before data sources and actions. Action groups
  * name actions and publications name their versions, so both come after the actions. Role changes
  * of existing members come last: a file that lowers the role of whoever runs apply then takes that

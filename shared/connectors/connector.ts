@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { ActionInput } from '../domain/definitions/action.ts';
 import type { DataSource, StatementResult } from '../domain/model.ts';
-import type { Catalog, ConnectionCheck, EngineRun } from '../domain/ports.ts';
+import type { Catalog, ConnectionCheck, EngineRun, OAuthProvider } from '../domain/ports.ts';
 
 export interface Labels {
   en: string;
@@ -86,7 +86,18 @@ export interface ConnectorDefinition {
   validate?(action: ActionInput, context: ValidationContext): void;
   /** Files a data source of this kind keeps as versions per environment (gRPC: protosets). */
   files?: FileKind;
+  /** The kind connects with OAuth (a Connect button; docs/decisions/0041-oauth-connection-seam.md). */
+  oauth?: OAuthHook;
   runtime(settings: RuntimeSettings): Promise<ConnectorRuntime>;
+}
+
+/**
+ * How a kind connects with OAuth 2.0 (authorization code + PKCE, offline access). The domain keeps
+ * the refresh token encrypted per data source environment; runtimes get it in `connection.oauth`.
+ */
+export interface OAuthHook {
+  /** The provider's endpoints and this data source's client, from one environment's connection. */
+  provider(connection: Record<string, unknown>): OAuthProvider;
 }
 
 export interface FileKind {

@@ -9,6 +9,7 @@ export function connectorKinds(connectors: readonly ConnectorDefinition[] = regi
     label: c.label,
     secretFields: c.secretFields,
     authAction: c.form.authAction,
+    oauth: c.oauth !== undefined,
     connectionFields: c.form.connection,
     actionFields: c.form.action,
     /** Files the kind keeps as versions per environment (gRPC: protosets); null when none. */

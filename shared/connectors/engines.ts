@@ -78,6 +78,7 @@ export function createActionEngines(
       if (!files) throw new DoguError('bad_request', `A ${kind} data source keeps no files.`);
       return files.describe(bytes);
     },
+    oauthProvider: (kind, connection) => connectors.find((c) => c.kind === kind)?.oauth?.provider(connection),
     async close() {
       const loaded = await Promise.allSettled(runtimes.values());
       runtimes.clear();

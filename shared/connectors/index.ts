@@ -3,6 +3,7 @@ import { athena } from './athena/index.ts';
 import { bigquery } from './bigquery/index.ts';
 import type { ConnectorDefinition } from './connector.ts';
 import { firestore } from './firestore/index.ts';
+import { googleSheets } from './google-sheets/index.ts';
 import { grpc } from './grpc/index.ts';
 import { http } from './http/index.ts';
 import { javascript } from './javascript/index.ts';
@@ -16,6 +17,7 @@ export const connectors: readonly ConnectorDefinition[] = [
   grpc,
   athena,
   bigquery,
+  googleSheets,
   javascript,
   firestore,
 ];

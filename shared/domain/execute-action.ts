@@ -11,6 +11,7 @@ import { DoguError } from './errors.ts';
 import type { FileStorage } from './files/model.ts';
 import { dataSourceFiles } from './files/versions.ts';
 import { openConnection } from './manage/data-sources.ts';
+import { isLostGrant, markReconnectNeeded } from './manage/oauth-stored.ts';
 import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
 import type { NotificationEvent } from './notifications/model.ts';
 import type { Notifier } from './notifications/ports.ts';
@@ -351,6 +352,9 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
     });
     return { bound, results: redactor.results(results), values };
   } catch (error) {
+    if (isLostGrant(error)) {
+      await markReconnectNeeded(deps.store, dataSource, environmentId, deps.clock.now()).catch(() => {});
+    }
     throw redactor.error(error);
   }
 }

@@ -228,7 +228,48 @@ export interface ActionEngines {
   fileKind(dataSourceKind: string): { name: string; maxBytes: number; pinField: string } | undefined;
   /** Parses an uploaded file of the kind; rejects with a DoguError naming what is wrong. */
   describeFile(dataSourceKind: string, bytes: Uint8Array): Promise<Record<string, unknown>>;
+  /** The OAuth provider of a kind that connects with OAuth (a Connect button); undefined otherwise. */
+  oauthProvider(dataSourceKind: string, connection: Record<string, unknown>): OAuthProvider | undefined;
   close(): Promise<void>;
+}
+
+/**
+ * An OAuth 2.0 authorization server and the data source's client at it (decision 0041). The
+ * client id and secret may be missing: the connect flow then says which fields to set.
+ */
+export interface OAuthProvider {
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** RFC 7009 revocation; without it a disconnect only forgets the token. */
+  revokeUrl?: string;
+  /** Answers `{ email }` for the access token: whom the connection acts as. */
+  userinfoUrl?: string;
+  scopes: readonly string[];
+  /** Provider-specific parameters of the authorization request (Google: access_type, prompt). */
+  authorizeParameters?: Record<string, string>;
+  clientId?: string;
+  clientSecret?: string;
+  /** Names the fields to set when the client is missing, for the error message. */
+  clientFields: { clientId: string; clientSecret: string };
+}
+
+/** What the token endpoint answered (RFC 6749 5.1). */
+export interface OAuthTokens {
+  accessToken: string;
+  refreshToken?: string;
+  expiresAt: number;
+  scopes: string[];
+}
+
+/** Talks to OAuth authorization servers (token, revocation, userinfo endpoints). */
+export interface OAuthClient {
+  exchangeCode(
+    provider: OAuthProvider,
+    grant: { code: string; codeVerifier: string; redirectUri: string },
+  ): Promise<OAuthTokens>;
+  refresh(provider: OAuthProvider, refreshToken: string): Promise<OAuthTokens>;
+  revoke(provider: OAuthProvider, token: string): Promise<void>;
+  accountOf(provider: OAuthProvider, accessToken: string): Promise<string | undefined>;
 }
 
 /** An HTTP request, fully resolved: no templates left. */

@@ -35,6 +35,8 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   putDataSource: target('data_source.save', 'data_source', 'dataSourceId'),
   deleteDataSource: target('data_source.delete', 'data_source', 'dataSourceId'),
   testDataSourceConnection: target('data_source.test_connection', 'data_source', 'dataSourceId'),
+  startDataSourceOAuth: target('data_source.oauth_start', 'data_source', 'dataSourceId'),
+  disconnectDataSourceOAuth: target('data_source.oauth_disconnect', 'data_source', 'dataSourceId'),
   putAction: target('action.save', 'action', 'actionId'),
   deleteAction: target('action.delete', 'action', 'actionId'),
   copyAction: target('action.copy', 'action', 'actionId'),

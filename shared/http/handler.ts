@@ -40,6 +40,8 @@ export interface HttpResult {
   body?: unknown;
   /** Sent as it is instead of `body` as JSON (with its own content-type header). */
   text?: string;
+  /** Bytes sent as they are (an image, a PDF), base64 in the Lambda result. */
+  binary?: Buffer;
   headers?: Record<string, string>;
 }
 
@@ -90,6 +92,14 @@ export function defineRoutes(functions: Partial<Record<RouteName, RouteFunction>
           services,
         );
         await audit(result.status, result.body);
+        if (result.binary) {
+          return {
+            statusCode: result.status,
+            headers: { 'content-type': 'application/octet-stream', ...result.headers },
+            body: result.binary.toString('base64'),
+            isBase64Encoded: true,
+          };
+        }
         return {
           statusCode: result.status,
           headers: { 'content-type': 'application/json', ...result.headers },

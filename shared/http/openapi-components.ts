@@ -43,6 +43,8 @@ export const connectorKind = z
     label: labels,
     secretFields: z.array(z.string()),
     authAction: z.boolean(),
+    /** The kind connects with OAuth: the console shows Connect / Disconnect (decision 0041). */
+    oauth: z.boolean(),
     connectionFields: z.array(formField),
     actionFields: z.array(formField),
     files: z.object({ name: z.string(), maxBytes: z.number().int(), pinField: z.string() }).nullable().meta({

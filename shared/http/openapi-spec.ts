@@ -4,7 +4,7 @@ import type { z } from 'zod';
 export interface OperationSpec {
   summary: string;
   body?: z.ZodType;
-  ok?: { status: '200' | '201' | '204'; schema?: z.ZodType };
+  ok?: { status: '200' | '201' | '204' | '302'; schema?: z.ZodType };
   contentTypes?: Record<string, z.ZodType>;
   /** A multipart/form-data request body instead of JSON. */
   multipart?: z.ZodType;

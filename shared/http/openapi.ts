@@ -146,6 +146,35 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: "Try one environment's connection: ok and the time taken, or why it failed",
     ok: { status: '200', schema: connectionTestResult },
   },
+  startDataSourceOAuth: {
+    summary:
+      'Connect (kinds that connect with OAuth): the provider URL to send the browser to (authorization code + PKCE, state bound to the caller)',
+    ok: { status: '200', schema: z.object({ authorizationUrl: z.string() }) },
+    errors: {
+      ...fileRouteErrors,
+      '400': 'The kind does not connect with OAuth',
+      '422': 'The OAuth client ID or secret of the environment is not set',
+    },
+  },
+  disconnectDataSourceOAuth: {
+    summary: "Disconnect: revoke the environment's refresh token at the provider and forget it",
+    ok: { status: '204' },
+    errors: {
+      ...fileRouteErrors,
+      '400': 'The kind does not connect with OAuth',
+      '409': 'The environment is not connected',
+      '422': 'The provider did not revoke the token',
+    },
+  },
+  completeDataSourceOAuth: {
+    summary:
+      "The provider's redirect back (?code&state or ?error&state): keeps the refresh token encrypted, then redirects to the console's data-source page (?oauth=connected or ?oauthError=…)",
+    ok: { status: '302' },
+    errors: {
+      '400': 'The state is missing, expired or was issued to another session',
+      '403': 'The caller may not manage data sources',
+    },
+  },
   listFileVersions: {
     summary:
       "A data source environment's uploaded file versions (newest first), the pinned and the active one",
@@ -349,7 +378,10 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'Add a member or change the role (never removing the last admin)',
     body: memberRoleInputSchema,
   },
-  addMemberByEmail: { summary: 'Add an existing user by e-mail address', body: memberByEmailInputSchema },
+  addMemberByEmail: {
+    summary: 'Add a user by e-mail address (an account administrator invites an unknown one)',
+    body: memberByEmailInputSchema,
+  },
   deleteMember: { summary: 'Remove a member (and from every user group)', ok: { status: '204' } },
   listUserGroups: { summary: 'User groups', ok: { status: '200' } },
   getUserGroup: { summary: 'One user group', ok: { status: '200' } },
@@ -489,7 +521,7 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
       : {}),
     responses: {
       [ok.status]: {
-        description: ok.status === '204' ? 'Done' : 'Success',
+        description: ok.status === '204' ? 'Done' : ok.status === '302' ? 'Redirect' : 'Success',
         ...(ok.schema ? { content: { 'application/json': { schema: ok.schema } } } : {}),
       },
       ...errorResponsesOf(

@@ -131,6 +131,16 @@ export const routes = [
   fileVersionRoute('uploadFileVersion', 'POST', '/file-versions'),
   fileVersionRoute('deleteFileVersion', 'DELETE', '/file-versions/{versionId}'),
   fileVersionRoute('pinFileVersion', 'PUT', '/file-pin'),
+  // OAuth connections of kinds that connect with a Connect button (decision 0041, docs/google-sheets.md).
+  fileVersionRoute('startDataSourceOAuth', 'POST', '/oauth/start'),
+  fileVersionRoute('disconnectDataSourceOAuth', 'DELETE', '/oauth'),
+  {
+    name: 'completeDataSourceOAuth',
+    method: 'GET',
+    path: '/api/v1/oauth/callback',
+    handler: 'data-sources',
+    auth: 'bearer',
+  },
   // Upload tokens of a project (spec 4.3, decision 0034); the upload API itself (auth: the token).
   uploadTokenRoute('listUploadTokens', 'GET', ''),
   uploadTokenRoute('createUploadToken', 'POST', ''),
@@ -316,6 +326,7 @@ export const routes = [
   demoRoute('demoApiLogin', 'POST', '/demo-api/v1/login'),
   demoRoute('demoApiExchangeRates', 'GET', '/demo-api/v1/exchange-rates'),
   demoRoute('demoApiShipment', 'GET', '/demo-api/v1/shipments/{orderId}'),
+  demoRoute('demoApiMedia', 'GET', '/demo-api/v1/media/{file}'),
   { name: 'notFound', method: 'ANY', path: '$default', handler: 'not-found', auth: 'none' },
 ] as const satisfies readonly Route[];
 

@@ -45,6 +45,8 @@ const writeConfig = async (name: string, text: string) => {
 };
 /** The plan's lines for resources, without the unchanged ones. */
 const changeLines = (markdown: string) => markdown.split('\n').filter((l) => /^- `[+~] /.test(l));
+/** A user's id in this installation, by e-mail address (invited users get theirs when apply adds them). */
+const userId = async (email: string) => (await runtime.services.store.getUserByEmail(email))?.id;
 
 beforeAll(async () => {
   [dataDir, home, files] = await Promise.all([
@@ -55,15 +57,14 @@ beforeAll(async () => {
   database = await createTestDatabase();
   runtime = await startTestRuntime(dataDir.path, { demoDatabaseUrl: database.url });
   api = apiClient(runtime, await loginToken(runtime));
-  // The example's members: users must exist in Dogu (members are named by e-mail address).
-  for (const name of ['ana', 'ops', 'carl']) {
-    await runtime.services.store.createUser({
-      id: `usr_${name}`,
-      email: `${name}@example.com`,
-      name,
-      createdAt: new Date().toISOString(),
-    });
-  }
+  // A fresh install: the example's members (ana, ops) have never signed in, so apply invites them.
+  // carl has signed in before (a later test adds him).
+  await runtime.services.store.createUser({
+    id: 'usr_carl',
+    email: 'carl@example.com',
+    name: 'carl',
+    createdAt: new Date().toISOString(),
+  });
   const login = await dogu(['login']);
   expect(login.code).toBe(0);
 });
@@ -89,7 +90,12 @@ describe('the example file on a fresh project', () => {
     expect(result.stdout).toContain('### Not in the file (left as they are)');
     expect(result.stdout).toContain('- action `list-orders`');
     expect(result.stdout).toContain('_Dry run: nothing was changed._');
+    // What would stop apply is said on stderr too, with the same words apply uses.
+    expect(result.stderr).toContain(
+      'dogu: apply would stop here: $CRM_API_KEY_DEVELOPMENT, $CRM_CLIENT_SECRET_DEVELOPMENT, $CRM_API_KEY_PRODUCTION, $CRM_CLIENT_SECRET_PRODUCTION, $SHOP_DB_PASSWORD_DEVELOPMENT, $SHOP_DB_PASSWORD_PRODUCTION are not set, and there is no stored value to keep',
+    );
     expect((await api.get('/api/v1/projects/demo/data-sources/crm-api')).status).toBe(404);
+    expect(await userId('ana@example.com')).toBeUndefined();
   });
 
   it('apply refuses before any request while a new secret has no value', async () => {
@@ -181,7 +187,8 @@ describe('the example file on a fresh project', () => {
     const roleOf = (email: string) => members.find((m: { email?: string }) => m.email === email)?.role;
     expect([roleOf('ana@example.com'), roleOf('ops@example.com')]).toEqual(['developer', 'operations_lead']);
     const group = await api.get('/api/v1/projects/demo/user-groups/order-managers');
-    expect(group.body.members).toEqual(['usr_ana', 'usr_ops']);
+    expect(group.body.members).toEqual([await userId('ana@example.com'), await userId('ops@example.com')]);
+    expect(group.body.members.every((id: string) => /^usr_/.test(id))).toBe(true);
     const actionGroup = await api.get('/api/v1/projects/demo/action-groups/orders');
     expect(actionGroup.body.actionIds).toEqual(['orders-by-status', 'order-details', 'stock-levels']);
     const versions = await api.get('/api/v1/projects/demo/actions/orders-by-status/versions');
@@ -518,8 +525,10 @@ publications:
     expect(progress[1]).toBe('✓ updated user group order-managers (version 2)');
     expect(progress.filter((l) => l.startsWith('✓')).at(-1)).toBe('✓ updated member ana@example.com');
     const group = await api.get('/api/v1/projects/demo/user-groups/order-managers');
-    expect([...group.body.members].sort()).toEqual(['usr_ana', 'usr_carl', 'usr_ops']);
-    const ops = await api.get('/api/v1/projects/demo/members/usr_ops');
+    expect([...group.body.members].sort()).toEqual(
+      [await userId('ana@example.com'), 'usr_carl', await userId('ops@example.com')].sort(),
+    );
+    const ops = await api.get(`/api/v1/projects/demo/members/${await userId('ops@example.com')}`);
     expect(ops.body.role).toBe('operations_lead');
     expect((await api.get('/api/v1/projects/demo/action-groups/orders')).body.actionIds.slice(0, 2)).toEqual([
       'order-details',
@@ -567,27 +576,34 @@ actions:
     expect((await api.get('/api/v1/projects/demo/user-groups/auditors')).status).toBe(404);
   });
 
-  it('a member whose e-mail address names no user stops apply at the first write, before anything else', async () => {
+  it('a member whose e-mail address names no user is invited: their first sign-in is that member', async () => {
     const path = await writeConfig(
       'ghost.yaml',
       `version: 1
 project: demo
-variables:
-  development:
-    ghost_test: "1"
 members:
-  - { email: ghost@example.com, role: member }
+  - { email: Ghost@example.com, role: member }
 `,
     );
+    const dryRun = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.stderr).toBe('');
     const result = await dogu(['apply', '-f', path]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(
-      `dogu: Could not create member ghost@example.com (members[0], ${path}:7:5): 404 No user with the e-mail address 'ghost@example.com' was found.`,
+    expect(result.stderr).toContain('✓ created member Ghost@example.com');
+    expect(result.code).toBe(0);
+    const invited = await runtime.services.store.getUserByEmail('ghost@example.com');
+    expect(invited).toMatchObject({ email: 'ghost@example.com' });
+    // The first SSO sign-in with that address finds the invited user, already a member.
+    const { loginWithIdentity } = await import('../../shared/adapters/oidc/sso-login.ts');
+    const event = { headers: {}, requestContext: { http: { sourceIp: '127.0.0.1', userAgent: 'test' } } };
+    const { user } = await loginWithIdentity(
+      runtime.services,
+      { email: 'ghost@example.com', name: 'Ghost' },
+      { client: 'cli', event: event as never },
     );
-    expect(result.stderr).toContain('Already applied: nothing.');
-    expect(
-      (await api.get('/api/v1/projects/demo/environments/development/variables/ghost_test')).status,
-    ).toBe(404);
+    expect(user.id).toBe(invited!.id);
+    const member = await api.get(`/api/v1/projects/demo/members/${invited!.id}`);
+    expect(member.body).toMatchObject({ email: 'ghost@example.com', role: 'member' });
   });
 
   it('a version that does not exist, and leaving the project without an administrator, are refused before any write', async () => {
@@ -610,6 +626,50 @@ publications:
     expect(result.stderr).toMatch(
       /bad-pins\.yaml:7:23: action 'orders-by-status' has no version 99: the latest is \d+/,
     );
+  });
+
+  it('what the service refuses when it saves an action is in the dry run, and apply writes nothing', async () => {
+    const path = await writeConfig(
+      'bad-actions.yaml',
+      `version: 1
+project: demo
+variables:
+  development:
+    bad_actions_test: "1"
+actions:
+  - id: orphan
+    name: Orphan
+    kind: sql
+    dataSourceId: no-such-source
+    parameters:
+      - { name: status, kind: text, masterData: no_such_list }
+    statements: [{ title: t, sql: SELECT 1 }]
+  - id: locked
+    name: Locked
+    kind: sql
+    dataSourceId: shop-db
+    permission: { mode: javascript_action, javascriptActionId: order-details }
+    statements: [{ title: t, sql: SELECT 1 }]
+`,
+    );
+    const dryRun = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(dryRun.code).toBe(1);
+    const problems = dryRun.stderr.split('\n').map((line) => line.replace(`dogu: ${path}:`, '').trim());
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^10:\d+: no data source 'no-such-source' in the file or in the project$/),
+        expect.stringMatching(/^12:\d+: no master data list 'no_such_list' in the file or in the project$/),
+        expect.stringMatching(
+          /^18:\d+: only a JavaScript action can hold "only from a JavaScript action" \('order-details' is a sql action, not a JavaScript action\); otherwise nobody could run 'locked'$/,
+        ),
+      ]),
+    );
+    const applied = await dogu(['apply', '-f', path]);
+    expect(applied.code).toBe(1);
+    expect(
+      (await api.get('/api/v1/projects/demo/environments/development/variables/bad_actions_test')).status,
+    ).toBe(404);
+    expect((await api.get('/api/v1/projects/demo/actions/locked')).status).toBe(404);
   });
 });
 

@@ -55,6 +55,7 @@ describe('the published JSON Schema', () => {
       'DataSource',
       'DocumentActionInput',
       'FirestoreConnection',
+      'GoogleSheetsConnection',
       'GrpcActionInput',
       'GrpcConnection',
       'HttpActionInput',
@@ -68,6 +69,7 @@ describe('the published JSON Schema', () => {
       'Parameter',
       'Schedule',
       'SecretReference',
+      'SheetsActionInput',
       'SqlActionInput',
       'SqlConnection',
       'UserGroup',
@@ -175,7 +177,7 @@ actions:
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, javascript, document\n`,
+        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, sheets, javascript, document\n`,
       );
       expect(result.stdout).toBe('');
     } finally {

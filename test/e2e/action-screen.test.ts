@@ -8,10 +8,11 @@ import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleUnderTest, login, screenshot, startConsole } from './support/browser.ts';
-import { solidPng } from './support/png.ts';
 
 let console_: ConsoleUnderTest;
 let page: Page;
+/** Requests the page tried to send off this machine (the demo's media must need none). */
+const offline: string[] = [];
 
 async function demoQuery<T extends Record<string, unknown>>(
   sql: string,
@@ -40,13 +41,14 @@ async function tableRows(target: Page, tableName: string): Promise<string[][]> {
 beforeAll(async () => {
   console_ = await startConsole();
   page = await console_.newPage();
-  // The demo's product images live on the internet; serve a local PNG in their place.
-  const png = solidPng(32, 20, [37, 87, 214]);
-  await page
-    .context()
-    .route('https://placehold.co/**', (route) =>
-      route.fulfill({ status: 200, contentType: 'image/png', body: png }),
-    );
+  // The demo's media come from the runtime itself: any request leaving 127.0.0.1 fails the test.
+  await page.context().route(
+    (url) => url.hostname !== '127.0.0.1',
+    (route) => {
+      offline.push(route.request().url());
+      return route.abort();
+    },
+  );
 }, 90_000);
 
 afterAll(async () => {
@@ -94,25 +96,44 @@ describe('action screen (Chromium, embedded runtime)', () => {
     await screenshot(page, 'action-screen', { fullPage: true });
   });
 
-  it("shows the API's validation message next to the input it concerns", async () => {
-    await page.getByLabel(/^Limit/).fill('5000');
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
+  it("says next to the input what breaks the parameter's rules, typed letters included", async () => {
     const limit = page.getByLabel(/^Limit/);
+    const message = async () => {
+      const describedBy = (await limit.getAttribute('aria-describedby'))!.split(' ');
+      return page.locator(`[id="${describedBy.at(-1)}"]`).textContent();
+    };
+    await limit.fill('5000');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await expect.poll(() => limit.getAttribute('aria-invalid')).toBe('true');
-    const describedBy = (await limit.getAttribute('aria-describedby'))!.split(' ');
-    const message = await page.locator(`[id="${describedBy.at(-1)}"]`).textContent();
-    expect(message).toMatch(/limit/i);
-    expect(message).toMatch(/1000/);
-    await page.getByLabel(/^Limit/).fill('4');
+    await expect(message()).resolves.toBe('Must be at most 1000.');
+    await limit.fill('');
+    await limit.pressSequentially('12abc');
+    await expect(limit.inputValue()).resolves.toBe('12abc');
+    await expect(message()).resolves.toBe('Enter a number.');
+    await limit.fill('4');
+    await expect.poll(() => limit.getAttribute('aria-invalid')).not.toBe('true');
   });
 
-  it('downloads one statement as CSV through the API, with the rows shown', async () => {
+  it('downloads the statement shown as CSV without running the action again', async () => {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     const shown = await tableRows(page, 'Orders');
+    const apiCalls: string[] = [];
+    const recordCall = (request: { method(): string; url(): string }) =>
+      apiCalls.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    page.on('request', recordCall);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
+    const [jsonDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download JSON' }).click(),
+    ]);
+    page.off('request', recordCall);
+    expect(apiCalls.filter((call) => call.includes('/executions'))).toEqual([]);
+    const executionId = (await page.locator('.results-header .mono').textContent())!;
+    expect(JSON.parse(await readFile((await jsonDownload.path())!, 'utf8')).id).toBe(executionId);
+    expect(download.suggestedFilename()).toBe(`find-orders-${executionId}.csv`);
     expect(download.suggestedFilename()).toMatch(/^find-orders-exe_[0-9a-f]+\.csv$/);
     const csv = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '');
     const lines = csv.trim().split('\r\n');
@@ -133,7 +154,63 @@ describe('action screen (Chromium, embedded runtime)', () => {
     // A loaded CI machine: the job is queued, run and polled once a second.
   }, 60_000);
 
+  it("a failed query shows the server's message inline, in the user's language, with the form kept", async () => {
+    await page.goto('/p/demo/e/development/actions/orders-where');
+    const condition = page.getByLabel(/WHERE condition/);
+    await condition.fill("staus = 'paid'");
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const banner = page.locator('.error-banner');
+    await banner.waitFor();
+    await expect(banner.textContent()).resolves.toMatch(/The data source reported an error.*staus/);
+    // The statement's own error reads as text, the rest of the console still stands.
+    await expect(page.locator('.statement .notice-error').textContent()).resolves.toMatch(
+      /^This statement failed: .*staus/,
+    );
+    await expect(condition.inputValue()).resolves.toBe("staus = 'paid'");
+    await expect(page.getByRole('heading', { name: 'Orders matching raw SQL' }).count()).resolves.toBe(1);
+
+    await condition.fill('true ORDER BY id LIMIT -5 --');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect.poll(() => banner.textContent()).toMatch(/LIMIT must not be negative/);
+    await expect(condition.inputValue()).resolves.toBe('true ORDER BY id LIMIT -5 --');
+
+    await page.getByLabel('Language').selectOption('ja');
+    await page.getByRole('button', { name: '実行', exact: true }).click();
+    await expect.poll(() => banner.textContent()).toMatch(/^データソースがエラーを返しました/);
+    await expect(page.locator('.statement .notice-error').textContent()).resolves.toMatch(
+      /^このステートメントは失敗しました: /,
+    );
+    await page.getByLabel('言語').selectOption('en');
+  });
+
+  it('a refused connection is shown inline too', async () => {
+    // A data source whose database port answers nothing: the run fails with the driver's reason.
+    const created = await page.evaluate<number>(`(async () => {
+      const session = await (await fetch('/auth/session')).json();
+      const headers = { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken };
+      const source = await fetch('/api/v1/projects/demo/data-sources/closed-port', { method: 'PUT', headers, body: JSON.stringify({
+        id: 'closed-port', name: 'Closed port', kind: 'postgresql',
+        environments: { development: { host: '127.0.0.1', port: 1, database: 'x', user: 'x' } } }) });
+      if (!source.ok) return source.status;
+      const action = await fetch('/api/v1/projects/demo/actions/closed-port-query', { method: 'PUT', headers, body: JSON.stringify({
+        id: 'closed-port-query', name: 'Closed port query', kind: 'sql', dataSourceId: 'closed-port',
+        parameters: [], statements: [{ title: 'One', sql: 'SELECT 1' }] }) });
+      return action.status;
+    })()`);
+    expect(created).toBe(201);
+    await page.goto('/p/demo/e/development/actions/closed-port-query');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const banner = page.locator('.error-banner');
+    await banner.waitFor();
+    await expect(banner.textContent()).resolves.toMatch(
+      /^The data source reported an error.*(refused|ECONNREFUSED)/i,
+    );
+    await expect(page.getByRole('button', { name: 'Run', exact: true }).isEnabled()).resolves.toBe(true);
+  });
+
   it('shows image URLs of a result as images', async () => {
+    // (The development IdP's sign-in page asks for a web font; that page is not the demo's media.)
+    offline.length = 0;
     await page.goto('/p/demo/e/development/actions/product-gallery');
     await page.getByLabel(/Maximum price/).fill('1000');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
@@ -142,26 +219,34 @@ describe('action screen (Chromium, embedded runtime)', () => {
       'SELECT name FROM products WHERE price_yen <= 1000 ORDER BY id',
     );
     const images = page.locator('img.media-thumb');
-    await expect.poll(() => images.count()).toBe(expected.length);
+    await expect.poll(() => images.count(), { timeout: 10_000 }).toBe(expected.length);
     const first = images.first();
     await expect
-      .poll(() => first.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
-      .toBe(32);
-    expect(await first.getAttribute('src')).toBe(
-      `https://placehold.co/320x200.png?text=${expected[0]!.name}`,
-    );
-    // Video URLs get a player button; an HLS stream plays natively where the browser can, else a note says so.
-    const hlsUrl = 'https://test-streams.mux.dev/x36xhzz/x36xhzz.m3u8';
+      .poll(() => first.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), {
+        timeout: 10_000,
+      })
+      .toBe(320);
+    expect(await first.getAttribute('src')).toBe(`${console_.url}/demo-api/v1/media/sku-0001.png`);
+    // The video plays from the runtime (a WebM clip), the PDF product sheet opens in the viewer.
     await page.getByRole('button', { name: /Play/ }).first().click();
-    const dialog = page.getByRole('dialog');
-    // Page scripts as strings: this project's type-check has no DOM library.
-    const nativeHls = await page.evaluate<boolean>(
-      "document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== ''",
-    );
-    if (nativeHls) expect(await dialog.locator('video').getAttribute('src')).toBe(hlsUrl);
-    else await expect(dialog.textContent()).resolves.toMatch(/HLS stream/);
+    const video = page.getByRole('dialog').locator('video');
+    expect(await video.getAttribute('src')).toBe(`${console_.url}/demo-api/v1/media/sku-0001.webm`);
+    await expect
+      .poll(() => video.evaluate((v) => (v as unknown as { readyState: number }).readyState), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThanOrEqual(1);
     await page.keyboard.press('Escape');
-    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await page
+      .getByRole('button', { name: /Open PDF/ })
+      .first()
+      .click();
+    await expect
+      .poll(() => page.getByRole('dialog').locator('object[data$="/demo-api/v1/media/sku-0001.pdf"]').count())
+      .toBe(1);
+    await page.keyboard.press('Escape');
+    expect(offline).toEqual([]);
     await screenshot(page, 'action-result-media', { fullPage: true });
   });
 

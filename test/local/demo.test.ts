@@ -100,11 +100,35 @@ describe('the demo', () => {
     expect(production.body.results[0].rows[0].title).toBe('Production sales report');
   });
 
-  it('product-gallery: image and video columns are marked as media', async () => {
+  it('product-gallery: image, video and PDF columns are marked as media', async () => {
     const run = await api.execute('product-gallery', {});
     const columns = run.body.results[0].columns as { name: string; media?: string }[];
     expect(columns.find((c) => c.name === 'image_url')?.media).toBe('image');
     expect(columns.find((c) => c.name === 'video_url')?.media).toBe('video');
+    expect(columns.find((c) => c.name === 'sheet_url')?.media).toBe('pdf');
+  });
+
+  it('product-gallery: every media URL is served by this runtime, no internet needed', async () => {
+    const run = await api.execute('product-gallery', {});
+    const rows = run.body.results[0].rows as Record<string, string | null>[];
+    const urls = rows
+      .flatMap((row) => [row.image_url, row.video_url, row.sheet_url])
+      .filter(Boolean) as string[];
+    expect(urls).toHaveLength(5 + 3 + 5);
+    const signatures = { 'image/png': '\x89PNG', 'video/webm': '\x1aE\xdf\xa3', 'application/pdf': '%PDF' };
+    for (const url of urls) {
+      expect(url.startsWith(`${runtime.url}/demo-api/v1/media/`), url).toBe(true);
+      const response = await fetch(url);
+      expect(response.status, url).toBe(200);
+      const type = response.headers.get('content-type') as keyof typeof signatures;
+      expect(Object.keys(signatures)).toContain(type);
+      const head = Buffer.from(await response.arrayBuffer())
+        .subarray(0, 4)
+        .toString('latin1');
+      expect(head, url).toBe(signatures[type]);
+    }
+    expect((await fetch(`${runtime.url}/demo-api/v1/media/sku-0002.webm`)).status).toBe(404);
+    expect((await fetch(`${runtime.url}/demo-api/v1/media/..%2Fruntime.ts`)).status).toBe(404);
   });
 
   it('exchange-rates: the HTTP data source logs in and sends the key', async () => {

@@ -134,14 +134,53 @@ describe('execution permission', () => {
     expect((await named.execute('which', {})).status).toBe(200);
   });
 
-  it('javascript_action mode: only that action may run it', async () => {
-    await admin.put(
-      `${base}/actions/which`,
-      valueAction('five', { permission: { mode: 'javascript_action', javascriptActionId: 'which-copy' } }),
+  it('javascript_action mode: a holder that is not a JavaScript action is refused, naming the field', async () => {
+    const refusals: [Record<string, unknown>, string][] = [
+      [
+        { mode: 'javascript_action', javascriptActionId: 'which-copy' },
+        "'which-copy' is a sql action, not a JavaScript action",
+      ],
+      [{ mode: 'javascript_action', javascriptActionId: 'nowhere' }, "no action 'nowhere' in this project"],
+      [
+        { mode: 'javascript_action', javascriptActionId: 'which' },
+        'an action cannot hold its own permission',
+      ],
+      [{ mode: 'javascript_action' }, 'name the JavaScript action that may run this action'],
+    ];
+    for (const [permission, detail] of refusals) {
+      const saved = await admin.put(`${base}/actions/which`, valueAction('five', { permission }));
+      expect(saved.status).toBe(422);
+      expect(saved.body.code).toBe('invalid_definition');
+      expect(saved.body.errors).toEqual([{ pointer: '#/permission/javascriptActionId', detail }]);
+    }
+    // Nothing was saved: the permission set before still holds.
+    expect((await admin.get(`${base}/actions/which`)).body.permission.mode).toBe('restricted');
+  });
+
+  it('javascript_action mode held by a JavaScript action: only that action may run it', async () => {
+    // No JavaScript connector is registered yet: the holder is written underneath the API.
+    const now = new Date().toISOString();
+    await runtime.services.store.saveAction(
+      {
+        ...valueAction('script'),
+        id: 'a-script',
+        name: 'A script',
+        kind: 'javascript',
+        projectId: 'demo',
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      } as never,
+      0,
     );
+    const saved = await admin.put(
+      `${base}/actions/which`,
+      valueAction('five', { permission: { mode: 'javascript_action', javascriptActionId: 'a-script' } }),
+    );
+    expect(saved.status).toBe(200);
     const run = await admin.execute('which', {});
     expect(run.status).toBe(403);
-    expect(run.body.detail).toBe("Action 'which' can only be run from the JavaScript action 'which-copy'.");
+    expect(run.body.detail).toBe("Action 'which' can only be run from the JavaScript action 'a-script'.");
   });
 });
 

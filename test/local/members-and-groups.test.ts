@@ -79,14 +79,37 @@ describe('members', () => {
     expect(Object.values(roles)).toContain('admin');
   });
 
-  it('adds by e-mail address; an unknown address is 404 naming it', async () => {
+  it('adds by e-mail address; an unknown address is invited by an account administrator', async () => {
     const bob = await user('bob');
     const added = await admin.post(`${demo}/members`, { email: 'bob@example.com', role: 'operations_lead' });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ principalId: bob.id, role: 'operations_lead' });
-    const unknown = await admin.post(`${demo}/members`, { email: 'nobody@example.com', role: 'member' });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.detail).toBe("No user with the e-mail address 'nobody@example.com' was found.");
+    const invited = await admin.post(`${demo}/members`, { email: 'Newcomer@example.com', role: 'member' });
+    expect(invited.status).toBe(201);
+    expect(invited.body).toMatchObject({ kind: 'user', email: 'newcomer@example.com', role: 'member' });
+    // One user per address: the invitation is the user a sign-in with that address finds.
+    const registered = await runtime.services.store.getUserByEmail('newcomer@example.com');
+    expect(registered?.id).toBe(invited.body.principalId);
+    const again = await admin.post(`${demo}/members`, { email: 'newcomer@example.com', role: 'developer' });
+    expect(again.status).toBe(200);
+    expect(again.body.principalId).toBe(invited.body.principalId);
+    // The person has an invited account (their link: Users → New invitation link, or e-mail).
+    const account = await admin.get(`/api/v1/users/${invited.body.principalId}`);
+    expect(account.body).toMatchObject({ email: 'newcomer@example.com', status: 'invited' });
+  });
+
+  it('a project administrator who is no account administrator cannot invite: 404 naming the address', async () => {
+    const inviter = await user('projadmin');
+    await projectWithAdmins('inviting', [inviter.id]);
+    const refused = await inviter.client.post('/api/v1/projects/inviting/members', {
+      email: 'stranger@example.com',
+      role: 'member',
+    });
+    expect(refused.status).toBe(404);
+    expect(refused.body.detail).toBe(
+      "No user with the e-mail address 'stranger@example.com' was found. An account administrator can add it here, which invites the person.",
+    );
+    expect(await runtime.services.store.getUserByEmail('stranger@example.com')).toBeUndefined();
   });
 
   it('refuses unknown users, malformed ids and roles; accepts service accounts by id', async () => {

@@ -34,7 +34,7 @@ describe('embedded runtime restart', () => {
     expect(first.status).toBe(200);
     // The execution may still be in the journal (written to the store within milliseconds).
     const { execution: _maybeJournaled, ...definitions } = await itemCounts(runtime);
-    // Seeded once: the demo's records (five seed steps: five markers; one cron job; the
+    // Seeded once: the demo's records (six seed steps: six markers; one cron job; the
     // administrator and the reviewer, each with an account and a membership).
     expect(definitions).toMatchObject({
       project: 1,
@@ -43,7 +43,7 @@ describe('embedded runtime restart', () => {
       userEmail: 2,
       account: 2,
       membership: 2,
-      marker: 5,
+      marker: 6,
       cronJob: 1,
     });
     expect(definitions.action).toBeGreaterThanOrEqual(9);

@@ -443,6 +443,7 @@ describe('batches', () => {
     const created = await admin.post(`${env}/actions/sched-echo/batches`, { rows, concurrency: 2 });
     expect(created.status).toBe(202);
     expect(created.body.progress).toMatchObject({ total: 3 });
+    expect(created.body.batch.source).toBe('rows');
     const done = await until(
       () => admin.get(`${env}/batches/${created.body.batch.id}`),
       (r) => r.body.batch.status === 'finished',
@@ -496,6 +497,8 @@ describe('batches', () => {
 
     const ok = await post('n,color\r\n10,Red\r\n11,Green\r\n12,\r\n');
     expect(ok.status).toBe(202);
+    // The console numbers a file's rows as the file does (and as these pointers do): from row 2.
+    expect(ok.body.batch.source).toBe('csv');
     const done = await until(
       () => admin.get(`${env}/batches/${ok.body.batch.id}`),
       (r) => r.body.batch.status === 'finished',

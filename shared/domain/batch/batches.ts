@@ -122,6 +122,7 @@ export async function createBatch(
     status: 'running',
     attempt: 1,
     rowCount: rows.length,
+    source: 'csv' in input ? 'csv' : 'rows',
     chunkSize: batchChunkSize,
     chunkCount: chunks.length,
     concurrency: options.concurrency ?? defaultBatchConcurrency,

@@ -18,6 +18,9 @@ export const permissionSchema = z.object({
 });
 export type ActionPermission = z.infer<typeof permissionSchema>;
 
+/** The action kind that may hold the `javascript_action` permission (spec 2.1). */
+export const javascriptActionKind = 'javascript';
+
 /** A run needs another user's approval; a request expires unanswered after `expiresInMinutes`. */
 export const reviewSchema = z.object({
   required: z.boolean(),

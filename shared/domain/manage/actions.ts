@@ -1,5 +1,5 @@
 /** Actions: create or replace (a new version each save), read, list, delete. */
-import type { ActionInput } from '../definitions/action.ts';
+import { type ActionInput, javascriptActionKind } from '../definitions/action.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { Action, Principal } from '../model.ts';
 import { AlreadyExistsError } from '../ports.ts';
@@ -16,11 +16,14 @@ export async function putAction(
   options: { expectedVersion?: number; message?: string } = {},
 ): Promise<{ action: Action; created: boolean }> {
   await authorize(deps.store, principal, projectId, 'edit_actions');
-  const [previous, dataSource, names, masterData] = await Promise.all([
+  const holderId =
+    input.permission?.mode === 'javascript_action' ? input.permission.javascriptActionId : undefined;
+  const [previous, dataSource, names, masterData, holder] = await Promise.all([
     deps.store.getAction(projectId, input.id),
     deps.store.getDataSource(projectId, input.dataSourceId),
     deps.store.listConfigurationNames(projectId),
     deps.store.listMasterData(projectId),
+    holderId ? deps.store.getAction(projectId, holderId) : Promise.resolve(undefined),
   ]);
   validateAction(
     input,
@@ -32,6 +35,7 @@ export async function putAction(
     },
     deps.engines,
   );
+  checkPermissionHolder(input, holder);
   const currentVersion = previous?.version ?? 0;
   if (options.expectedVersion !== undefined && options.expectedVersion !== currentVersion) {
     throw conflict(input.id, currentVersion);
@@ -51,6 +55,28 @@ export async function putAction(
   if (!(await deps.store.saveAction(action, currentVersion))) throw conflict(input.id, undefined);
   await ensureVersionRecorded(deps, action, options.message ?? '');
   return { action, created: !previous };
+}
+
+/**
+ * "Only from a JavaScript action" with a holder that is not one would lock everyone out of the
+ * action (nothing else can ever call it), so such a permission is refused when it is saved.
+ */
+function checkPermissionHolder(input: ActionInput, holder: Action | undefined): void {
+  if (input.permission?.mode !== 'javascript_action') return;
+  const holderId = input.permission.javascriptActionId;
+  const pointer = '#/permission/javascriptActionId';
+  let detail: string | undefined;
+  if (!holderId) detail = 'name the JavaScript action that may run this action';
+  else if (holderId === input.id) detail = 'an action cannot hold its own permission';
+  else if (!holder) detail = `no action '${holderId}' in this project`;
+  else if (holder.kind !== javascriptActionKind)
+    detail = `'${holderId}' is a ${holder.kind} action, not a JavaScript action`;
+  if (!detail) return;
+  throw new DoguError(
+    'invalid_definition',
+    `Only a JavaScript action can hold the permission "only from a JavaScript action" (${detail}); otherwise nobody could run '${input.id}'.`,
+    { errors: [{ pointer, detail }] },
+  );
 }
 
 /**

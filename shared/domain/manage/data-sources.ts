@@ -14,11 +14,19 @@ import type {
   Clock,
   ConnectionCheck,
   ConnectionCheckResult,
+  OAuthClient,
   Store,
 } from '../ports.ts';
 import { SecretRedactor } from '../secret-redaction.ts';
 import { type SecretValues, secretFieldContext } from '../secret-values.ts';
 import { authorize, requireEnvironment } from './access.ts';
+import {
+  isLostGrant,
+  markReconnectNeeded,
+  oauthField,
+  openOAuthConnection,
+  presentOAuthConnection,
+} from './oauth-stored.ts';
 
 export interface ManageDeps {
   store: Store;
@@ -27,6 +35,8 @@ export interface ManageDeps {
   engines: ActionEngines;
   /** Uploaded files (protosets) of data sources whose kind keeps them. */
   files?: FileStorage;
+  /** Revokes OAuth grants of a deleted data source (decision 0041). */
+  oauth?: OAuthClient;
 }
 
 type Connection = Record<string, unknown>;
@@ -92,6 +102,9 @@ export async function putDataSource(
     if (pinField && stored[pinField] === undefined && kept?.[pinField] !== undefined) {
       stored[pinField] = kept[pinField];
     }
+    // An OAuth connection is made with Connect (decision 0041), never by a save: a save keeps it.
+    delete stored[oauthField];
+    if (kept?.[oauthField] !== undefined) stored[oauthField] = kept[oauthField];
     environments[environmentId] = stored;
   }
   const dataSource = {
@@ -108,10 +121,10 @@ export async function putDataSource(
 /** What callers see: secret fields replaced by whether one is set. */
 export function presentDataSource(dataSource: DataSource, secretFields: readonly string[]) {
   const { managedBy: _managedBy, ...visible } = dataSource;
-  if (secretFields.length === 0) return visible;
   const environments: Record<string, Connection> = {};
   for (const [environmentId, connection] of Object.entries(dataSource.environments)) {
     const shown: Connection = { ...connection };
+    if (shown[oauthField] !== undefined) shown[oauthField] = presentOAuthConnection(shown[oauthField]);
     for (const field of secretFields) {
       shown[presenceField(field)] = shown[ciphertextField(field)] !== undefined;
       delete shown[ciphertextField(field)];
@@ -139,6 +152,14 @@ export async function openConnection(
       );
     }
   }
+  if (connection[oauthField] !== undefined) {
+    connection[oauthField] = await openOAuthConnection(
+      deps,
+      dataSource,
+      environmentId,
+      connection[oauthField],
+    );
+  }
   return connection;
 }
 
@@ -163,6 +184,9 @@ export async function testDataSourceConnection(
     return { ok: true, durationMs: deps.clock.now().getTime() - started };
   } catch (error) {
     const durationMs = deps.clock.now().getTime() - started;
+    if (isLostGrant(error)) {
+      await markReconnectNeeded(deps.store, dataSource, environmentId, deps.clock.now()).catch(() => {});
+    }
     if (error instanceof DoguError) {
       const message = secretsOf(deps, dataSource, check).text(error.message);
       return { ok: false, durationMs, error: { code: error.code, message } };
@@ -268,6 +292,7 @@ export async function deleteDataSource(
   const dataSource = await deps.store.getDataSource(projectId, dataSourceId);
   if (!(await deps.store.deleteDataSource(projectId, dataSourceId)))
     throw notFound('Data source', dataSourceId);
+  if (dataSource && deps.oauth) await revokeOAuthGrants({ ...deps, oauth: deps.oauth }, dataSource);
   if (dataSource && deps.files && deps.engines.fileKind(dataSource.kind)) {
     await deleteAllFileVersions(
       deps.files,
@@ -289,6 +314,24 @@ async function deleteAllFileVersions(
     for (const version of await files.versions.listFileVersions(projectId, dataSourceId, environment.id)) {
       await files.versions.deleteFileVersion(projectId, dataSourceId, environment.id, version.id);
       await files.blobs.delete(blobKeyOf(version));
+    }
+  }
+}
+
+/** A deleted data source's OAuth grants are revoked at the provider (best effort: it is gone either way). */
+async function revokeOAuthGrants(
+  deps: Pick<ManageDeps, 'secrets' | 'engines'> & { oauth: OAuthClient },
+  dataSource: DataSource,
+) {
+  for (const environmentId of Object.keys(dataSource.environments)) {
+    if (dataSource.environments[environmentId]?.[oauthField] === undefined) continue;
+    try {
+      const connection = await openConnection(deps, dataSource, environmentId);
+      const provider = deps.engines.oauthProvider(dataSource.kind, connection);
+      const refreshToken = (connection[oauthField] as { refreshToken?: string } | undefined)?.refreshToken;
+      if (provider && refreshToken) await deps.oauth.revoke(provider, refreshToken);
+    } catch {
+      // The provider may be unreachable; the token is forgotten with the data source.
     }
   }
 }

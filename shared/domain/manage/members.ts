@@ -4,10 +4,14 @@
  * project are serialised by a lease so two concurrent demotions cannot both
  * pass that check (docs/data-model.md, "Members").
  */
+
+import { requireAccountAdministrator } from '../accounts/account-records.ts';
+import type { AccountDeps } from '../accounts/deps.ts';
+import { createAccount } from '../accounts/manage-accounts.ts';
 import { kindOfPrincipal, principalIdSchema, type UserGroup } from '../definitions/governance.ts';
 import { badRequest, DoguError, notFound } from '../errors.ts';
 import type { Membership, Principal, PrincipalKind, Role, User } from '../model.ts';
-import type { Clock, Store } from '../ports.ts';
+import type { Clock, IdGenerator, Store } from '../ports.ts';
 import { authorize } from './access.ts';
 import { underLease } from './lease.ts';
 import { effectiveRole, requireAdminToTouchAdmin } from './user-groups.ts';
@@ -15,6 +19,7 @@ import { effectiveRole, requireAdminToTouchAdmin } from './user-groups.ts';
 export interface MembersDeps {
   store: Store;
   clock: Clock;
+  ids: IdGenerator;
 }
 
 export interface MemberView {
@@ -90,18 +95,42 @@ export async function setMemberRole(
   );
 }
 
-/** The user with this e-mail address joins with `role` (or gets it): 404 naming the address if unknown. */
+/**
+ * The user with this e-mail address joins with `role` (or gets it). An address Dogu does not know
+ * yet is an invitation when an account administrator adds it (decision 0028): the person's account
+ * is created as invited (their link is sent when notifications are configured, and an administrator
+ * can issue a new one under Users), and their first sign-in is that user, already a member. Anyone
+ * else gets 404 naming the address.
+ */
 export async function addMemberByEmail(
-  deps: MembersDeps,
+  deps: MembersDeps & AccountDeps,
   principal: Principal,
   projectId: string,
   email: string,
   role: Role,
 ) {
   const caller = await authorize(deps.store, principal, projectId, 'manage_members');
-  const user = await deps.store.getUserByEmail(email);
-  if (!user) throw new DoguError('not_found', `No user with the e-mail address '${email}' was found.`);
-  return applyRole(deps, caller, user.id, role, user);
+  const known = await deps.store.getUserByEmail(email);
+  if (known) return applyRole(deps, caller, known.id, role, known);
+  if (!(await isAccountAdministrator(deps, principal))) {
+    throw new DoguError(
+      'not_found',
+      `No user with the e-mail address '${email}' was found. An account administrator can add it here, which invites the person.`,
+    );
+  }
+  await createAccount(deps, principal, { email: email.toLowerCase() });
+  const invited = await deps.store.getUserByEmail(email);
+  if (!invited) throw notFound('User', email);
+  return applyRole(deps, caller, invited.id, role, invited);
+}
+
+async function isAccountAdministrator(deps: AccountDeps, principal: Principal): Promise<boolean> {
+  try {
+    await requireAccountAdministrator(deps, principal);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function applyRole(

@@ -113,6 +113,8 @@ export interface Batch {
   /** 1 for the first run, +1 per retry of failed rows (names the Step Functions execution). */
   attempt: number;
   rowCount: number;
+  /** Where the rows came from: a CSV file's rows are numbered as in the file (its row 1 is the header). */
+  source?: 'csv' | 'rows';
   /** Rows per chunk: the unit that is claimed, run and written together. */
   chunkSize: number;
   chunkCount: number;

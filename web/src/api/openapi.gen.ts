@@ -23,6 +23,10 @@ export type paths = {
     /** Change your password; other sessions end, this one gets a new token or cookie */
     post: operations["changePassword"];
   };
+  "/api/v1/oauth/callback": {
+    /** The provider's redirect back (?code&state or ?error&state): keeps the refresh token encrypted, then redirects to the console's data-source page (?oauth=connected or ?oauthError=…) */
+    get: operations["completeDataSourceOAuth"];
+  };
   "/api/v1/projects": {
     /** The caller's projects with the caller's role */
     get: operations["listProjects"];
@@ -120,6 +124,14 @@ export type paths = {
   "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/file-versions/{versionId}": {
     /** Delete a file version (not the pinned one) */
     delete: operations["deleteFileVersion"];
+  };
+  "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/oauth": {
+    /** Disconnect: revoke the environment's refresh token at the provider and forget it */
+    delete: operations["disconnectDataSourceOAuth"];
+  };
+  "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/oauth/start": {
+    /** Connect (kinds that connect with OAuth): the provider URL to send the browser to (authorization code + PKCE, state bound to the caller) */
+    post: operations["startDataSourceOAuth"];
   };
   "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/test-connection": {
     /** Try one environment's connection: ok and the time taken, or why it failed */
@@ -248,7 +260,7 @@ export type paths = {
   "/api/v1/projects/{projectId}/members": {
     /** Members with their direct and effective roles and groups */
     get: operations["listMembers"];
-    /** Add an existing user by e-mail address */
+    /** Add a user by e-mail address (an account administrator invites an unknown one) */
     post: operations["addMemberByEmail"];
   };
   "/api/v1/projects/{projectId}/members/{principalId}": {
@@ -501,8 +513,8 @@ export type components = {
       updatedAt: string;
       userId: string;
     };
-    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["JavascriptActionInput"] | components["schemas"]["DocumentActionInput"];
-    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["JavascriptActionInputOutput"] | components["schemas"]["DocumentActionInputOutput"];
+    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["SheetsActionInput"] | components["schemas"]["JavascriptActionInput"] | components["schemas"]["DocumentActionInput"];
+    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["SheetsActionInputOutput"] | components["schemas"]["JavascriptActionInputOutput"] | components["schemas"]["DocumentActionInputOutput"];
     /** @description A Amazon Athena data source */
     AthenaDataSourceInput: {
       description?: string;
@@ -576,6 +588,7 @@ export type components = {
       } | null;
       kind: string;
       label: components["schemas"]["Labels"];
+      oauth: boolean;
       secretFields: string[];
     };
     DataSourceCatalog: {
@@ -588,7 +601,7 @@ export type components = {
           label: string;
         }[];
     };
-    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["AthenaDataSourceInput"] | components["schemas"]["BigqueryDataSourceInput"] | components["schemas"]["JavascriptDataSourceInput"] | components["schemas"]["FirestoreDataSourceInput"];
+    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["AthenaDataSourceInput"] | components["schemas"]["BigqueryDataSourceInput"] | components["schemas"]["GoogleSheetsDataSourceInput"] | components["schemas"]["JavascriptDataSourceInput"] | components["schemas"]["FirestoreDataSourceInput"];
     DocumentActionInput: {
       code: string;
       dataSourceId: string;
@@ -739,6 +752,23 @@ export type components = {
       secret?: boolean;
       /** @enum {string} */
       type: "text" | "textarea" | "number" | "boolean" | "password" | "select" | "key-value-list" | "code";
+    };
+    /** @description A Google Sheets data source */
+    GoogleSheetsDataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          clientId?: string;
+          clientSecret?: string;
+          /** Format: uri */
+          endpointsBaseUrl?: string;
+          timeoutMs?: number;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "google-sheets";
+      name: string;
     };
     GrpcActionInput: {
       dataSourceId: string;
@@ -1389,6 +1419,128 @@ export type components = {
       /** @enum {string} */
       type: "string" | "number" | "boolean" | "bigint" | "json";
     };
+    SheetsActionInput: {
+      dataSourceId: string;
+      description?: string;
+      /** @default [] */
+      filter?: {
+          key: string;
+          value: string;
+        }[];
+      /** @default 1 */
+      headerRow?: number;
+      id: string;
+      /** @default */
+      keyColumn?: string;
+      /** @default */
+      keyValue?: string;
+      /** @constant */
+      kind: "sheets";
+      limit?: number;
+      name: string;
+      /** @default 0 */
+      offset?: number;
+      /** @enum {string} */
+      operation: "list_sheets" | "read_rows" | "append_rows" | "update_rows" | "delete_rows" | "clear_range";
+      /** @default [] */
+      parameters?: components["schemas"]["Parameter"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      /** @default */
+      range?: string;
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      /** @default */
+      rowNumber?: string;
+      /** @default */
+      rows?: string;
+      /** @default */
+      sheet?: string;
+      spreadsheetId: string;
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+      /**
+       * @default USER_ENTERED
+       * @enum {string}
+       */
+      valueInput?: "USER_ENTERED" | "RAW";
+      /**
+       * @default formatted
+       * @enum {string}
+       */
+      valueRender?: "formatted" | "unformatted";
+    };
+    SheetsActionInputOutput: {
+      dataSourceId: string;
+      description?: string;
+      /** @default [] */
+      filter: {
+          key: string;
+          value: string;
+        }[];
+      /** @default 1 */
+      headerRow: number;
+      id: string;
+      /** @default */
+      keyColumn: string;
+      /** @default */
+      keyValue: string;
+      /** @constant */
+      kind: "sheets";
+      limit?: number;
+      name: string;
+      /** @default 0 */
+      offset: number;
+      /** @enum {string} */
+      operation: "list_sheets" | "read_rows" | "append_rows" | "update_rows" | "delete_rows" | "clear_range";
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      /** @default */
+      range: string;
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      /** @default */
+      rowNumber: string;
+      /** @default */
+      rows: string;
+      /** @default */
+      sheet: string;
+      spreadsheetId: string;
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+      /**
+       * @default USER_ENTERED
+       * @enum {string}
+       */
+      valueInput: "USER_ENTERED" | "RAW";
+      /**
+       * @default formatted
+       * @enum {string}
+       */
+      valueRender: "formatted" | "unformatted";
+    };
     SqlActionInput: {
       dataSourceId: string;
       description?: string;
@@ -1652,6 +1804,39 @@ export type operations = {
       };
       /** @description Too many wrong current passwords */
       429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The provider's redirect back (?code&state or ?error&state): keeps the refresh token encrypted, then redirects to the console's data-source page (?oauth=connected or ?oauthError=…) */
+  completeDataSourceOAuth: {
+    responses: {
+      /** @description Redirect */
+      302: {
+        content: never;
+      };
+      /** @description The state is missing, expired or was issued to another session */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage data sources */
+      403: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3199,6 +3384,120 @@ export type operations = {
       };
       /** @description The version is pinned */
       409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Disconnect: revoke the environment's refresh token at the provider and forget it */
+  disconnectDataSourceOAuth: {
+    parameters: {
+      path: {
+        projectId: string;
+        dataSourceId: string;
+        environmentId: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      204: {
+        content: never;
+      };
+      /** @description The kind does not connect with OAuth */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage data sources */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, data source, environment or version */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The environment is not connected */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The provider did not revoke the token */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Connect (kinds that connect with OAuth): the provider URL to send the browser to (authorization code + PKCE, state bound to the caller) */
+  startDataSourceOAuth: {
+    parameters: {
+      path: {
+        projectId: string;
+        dataSourceId: string;
+        environmentId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            authorizationUrl: string;
+          };
+        };
+      };
+      /** @description The kind does not connect with OAuth */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage data sources */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, data source, environment or version */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The OAuth client ID or secret of the environment is not set */
+      422: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5270,7 +5569,7 @@ export type operations = {
       };
     };
   };
-  /** Add an existing user by e-mail address */
+  /** Add a user by e-mail address (an account administrator invites an unknown one) */
   addMemberByEmail: {
     parameters: {
       path: {

@@ -31,6 +31,8 @@ export interface DataTableProps<Row> {
   maxHeight?: number;
   rowKey?: (row: Row, index: number) => string | number;
   empty?: ReactNode;
+  /** The scroll position goes back to the top when this changes (default: the rows), not on every refresh. */
+  resetScrollOn?: unknown;
 }
 
 const overscan = 8;
@@ -56,6 +58,7 @@ function defaultWidth<Row>(column: DataColumn<Row>, rows: readonly Row[]): numbe
 
 export function DataTable<Row>(props: DataTableProps<Row>) {
   const { columns, rows, label, rowHeight = 30, maxHeight = 440, rowKey, empty } = props;
+  const scrollIdentity = 'resetScrollOn' in props ? props.resetScrollOn : rows;
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -74,11 +77,11 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   }, []);
 
   // A new result starts at the top.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: rows is the trigger, not an input.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the identity is the trigger, not an input.
   useEffect(() => {
     if (scroller.current) scroller.current.scrollTop = 0;
     setScrollTop(0);
-  }, [rows]);
+  }, [scrollIdentity]);
 
   const widths = useMemo(() => columns.map((column) => defaultWidth(column, rows)), [columns, rows]);
   // The last column takes what is left, so narrow results still fill the width.

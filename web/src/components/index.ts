@@ -10,3 +10,4 @@ export { type TabItem, Tabs } from './Tabs.tsx';
 export { ToastProvider, useToast } from './Toast.tsx';
 export { useAsync } from './useAsync.ts';
 export { type Confirmation, useConfirmation } from './useConfirmation.ts';
+export { dueSoon, refreshIntervalMs, useRefreshWhile } from './useRefreshWhile.ts';

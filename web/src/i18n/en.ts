@@ -105,7 +105,6 @@ export const en = {
   'result.duration': '{ms} ms',
   'result.downloadCsv': 'Download CSV',
   'result.downloadJson': 'Download JSON',
-  'result.csvRunsAgain': 'Runs the action again with the same arguments and downloads this statement as CSV',
   'result.downloaded': 'Downloaded {name}',
   'result.truncated': 'The result was cut at 5 MB; narrow the query to see every row.',
   'result.imageAlt': 'Image {url}',

@@ -9,6 +9,8 @@ import { editorsEn } from './editors.en.ts';
 import { editorsJa } from './editors.ja.ts';
 import { governanceEn } from './governance.en.ts';
 import { governanceJa } from './governance.ja.ts';
+import { hardeningEn } from './hardening.en.ts';
+import { hardeningJa } from './hardening.ja.ts';
 import { identityEn } from './identity.en.ts';
 import { identityJa } from './identity.ja.ts';
 import { notificationsEn } from './notifications.en.ts';
@@ -17,6 +19,22 @@ import { schedulingEn } from './scheduling.en.ts';
 import { schedulingJa } from './scheduling.ja.ts';
 
 export const extraMessages: { en: Record<string, string>; ja: Record<string, string> } = {
-  en: { ...schedulingEn, ...governanceEn, ...editorsEn, ...identityEn, ...notificationsEn, ...accountsEn },
-  ja: { ...schedulingJa, ...governanceJa, ...editorsJa, ...identityJa, ...notificationsJa, ...accountsJa },
+  en: {
+    ...schedulingEn,
+    ...governanceEn,
+    ...editorsEn,
+    ...identityEn,
+    ...notificationsEn,
+    ...accountsEn,
+    ...hardeningEn,
+  },
+  ja: {
+    ...schedulingJa,
+    ...governanceJa,
+    ...editorsJa,
+    ...identityJa,
+    ...notificationsJa,
+    ...accountsJa,
+    ...hardeningJa,
+  },
 };

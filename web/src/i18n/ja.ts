@@ -107,8 +107,6 @@ export const ja: Record<keyof typeof en, string> = {
   'result.duration': '{ms} ミリ秒',
   'result.downloadCsv': 'CSV をダウンロード',
   'result.downloadJson': 'JSON をダウンロード',
-  'result.csvRunsAgain':
-    '同じ引数でアクションをもう一度実行し、このステートメントの結果を CSV でダウンロードします',
   'result.downloaded': '{name} をダウンロードしました',
   'result.truncated':
     '結果が 5 MB を超えたため途中で切り詰めました。すべての行を見るには条件を絞り込んでください。',

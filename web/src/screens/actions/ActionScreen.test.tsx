@@ -119,6 +119,31 @@ describe('action screen', () => {
     expect(window.location.pathname).toBe('/p/demo/e/development/actions');
   });
 
+  it('a number that breaks its rules is named while typing, never sent, and the message goes once fixed', async () => {
+    renderScreen('find-orders');
+    await screen.findByRole('heading', { name: 'Find orders' });
+    const limit = screen.getByLabelText(/Limit/) as HTMLInputElement;
+    const message = () => {
+      const id = limit.getAttribute('aria-describedby')?.split(' ').at(-1);
+      return limit.getAttribute('aria-invalid') === 'true' && id
+        ? document.getElementById(id)?.textContent
+        : null;
+    };
+    fireEvent.change(limit, { target: { value: '2.5' } });
+    expect(message()).toBe('2.5 is not a whole number; this parameter takes whole numbers only.');
+    fireEvent.click(screen.getByRole('button', { name: 'Run' }));
+    fireEvent.change(limit, { target: { value: '2.5x' } });
+    expect(limit.value).toBe('2.5x');
+    expect(message()).toBe('Enter a number.');
+    fireEvent.click(screen.getByRole('button', { name: 'Run' }));
+    expect(posted).toEqual([]);
+    fireEvent.change(limit, { target: { value: '3' } });
+    expect(message()).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Run' }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]!.body).toEqual({ arguments: { limit: 3 } });
+  });
+
   it('a review-gated action sends the comment with the request and offers no job', async () => {
     renderScreen('refund-order');
     await screen.findByRole('heading', { name: 'Refund order' });

@@ -18,11 +18,18 @@ import { ReviewCommentField } from '../governance/RequestReviewForm.tsx';
 import { ActionLinks } from './ActionLinks.tsx';
 import { loadAction } from './load-action.ts';
 import { ParameterInput } from './ParameterInput.tsx';
-import { choicesOf, type Drafts, errorsByParameter, initialDrafts, toArguments } from './parameter-values.ts';
+import {
+  choicesOf,
+  type Drafts,
+  draftProblem,
+  errorsByParameter,
+  initialDrafts,
+  toArguments,
+} from './parameter-values.ts';
 import { ResultView } from './ResultView.tsx';
 
 type Outcome =
-  | { kind: 'execution'; execution: Execution; arguments: Record<string, unknown> }
+  | { kind: 'execution'; execution: Execution }
   | { kind: 'review'; review: ReviewRequested }
   | { kind: 'failed'; error: unknown; execution?: Execution };
 
@@ -103,7 +110,7 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
         setOutcome({ kind: 'review', review: response.body });
         setComment('');
       } else {
-        setOutcome({ kind: 'execution', execution: response.body as Execution, arguments: args });
+        setOutcome({ kind: 'execution', execution: response.body as Execution });
       }
     } catch (error) {
       showFailure(error);
@@ -188,10 +195,11 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
               draft={drafts[parameter.name] ?? initialDrafts([parameter])[parameter.name]!}
               onChange={(draft) => {
                 setDrafts((current) => ({ ...current, [parameter.name]: draft }));
+                // Said while typing, gone once fixed (a server message goes with the first change).
+                const problem = draftProblem(parameter, draft);
                 setFieldErrors((current) => {
-                  if (!(parameter.name in current)) return current;
                   const { [parameter.name]: _, ...rest } = current;
-                  return rest;
+                  return problem ? { ...rest, [parameter.name]: t(problem.key, problem.vars) } : rest;
                 });
               }}
               error={fieldErrors[parameter.name]}
@@ -235,12 +243,12 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
           <>
             <ErrorBanner error={outcome.error} />
             {outcome.execution?.results?.length ? (
-              <ResultView execution={outcome.execution} actionId={action.id} arguments={{}} />
+              <ResultView execution={outcome.execution} actionId={action.id} />
             ) : null}
           </>
         ) : null}
         {outcome?.kind === 'execution' ? (
-          <ResultView execution={outcome.execution} actionId={action.id} arguments={outcome.arguments} />
+          <ResultView execution={outcome.execution} actionId={action.id} />
         ) : null}
         {!outcome && !running ? (
           <EmptyState title={t('action.notRunYet')}>{t('action.notRunYetDetail')}</EmptyState>

@@ -46,7 +46,7 @@ describe('parameter inputs per kind', () => {
     expect(sent()).toEqual({ status: 'paid' });
   });
 
-  it('number: a number input with min/max; the value is sent as a number', () => {
+  it('number: a numeric text input (letters are kept, not dropped); the value is sent as a number', () => {
     render(
       <Form
         parameters={[
@@ -55,13 +55,38 @@ describe('parameter inputs per kind', () => {
       />,
     );
     const input = screen.getByLabelText(/Limit/) as HTMLInputElement;
-    expect(input.type).toBe('number');
-    expect(input.min).toBe('1');
-    expect(input.max).toBe('1000');
+    expect(input.type).toBe('text');
+    expect(input.inputMode).toBe('numeric');
     expect(sent()).toEqual({ limit: 20 });
     fireEvent.change(input, { target: { value: '250' } });
     expect(sent()).toEqual({ limit: 250 });
     expect(screen.getByText('Whole number · at least 1 · at most 1000')).toBeTruthy();
+  });
+
+  it("number: the parameter's rules are checked in the form, each with its own message", () => {
+    render(
+      <Form
+        parameters={[
+          { name: 'limit', kind: 'number', label: 'Limit', integer: true, min: 1, max: 1000, default: 20 },
+        ]}
+      />,
+    );
+    const input = screen.getByLabelText(/Limit/) as HTMLInputElement;
+    const cases: [string, unknown][] = [
+      ['12abc', { key: 'param.notANumber' }],
+      ['2.5', { key: 'param.notWholeNumber', vars: { value: 2.5 } }],
+      ['0', { key: 'param.belowMin', vars: { min: 1 } }],
+      ['1001', { key: 'param.aboveMax', vars: { max: 1000 } }],
+    ];
+    for (const [typed, error] of cases) {
+      fireEvent.change(input, { target: { value: typed } });
+      expect(input.value).toBe(typed);
+      expect(clientErrors()).toEqual({ limit: error });
+      expect(sent()).toEqual({});
+    }
+    fireEvent.change(input, { target: { value: ' 7 ' } });
+    expect(clientErrors()).toEqual({});
+    expect(sent()).toEqual({ limit: 7 });
   });
 
   it('boolean: a checkbox sending true/false', () => {

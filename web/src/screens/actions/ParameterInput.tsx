@@ -148,14 +148,14 @@ function Control({ parameter, draft, onChange, choices, user, control, t }: Cont
       );
     case 'number':
       return (
+        // Text, not type="number": a number box empties itself on "12abc" and would send nothing
+        // without a word; here every keystroke stays and the form says what is wrong.
         <input
           {...control}
           name={name}
-          type="number"
+          type="text"
           inputMode={parameter.integer ? 'numeric' : 'decimal'}
-          step={parameter.integer ? 1 : 'any'}
-          min={parameter.min}
-          max={parameter.max}
+          autoComplete="off"
           value={text}
           onChange={(e) => setText(e.target.value)}
         />
@@ -188,8 +188,8 @@ function Control({ parameter, draft, onChange, choices, user, control, t }: Cont
             <label key={`${name}-${i.toString()}`} className="tuple-item">
               <span className="tuple-item-label">{item.label ?? t('param.item', { n: i + 1 })}</span>
               <input
-                type={item.kind === 'number' ? 'number' : 'text'}
-                step={item.kind === 'number' ? 'any' : undefined}
+                type="text"
+                inputMode={item.kind === 'number' ? 'decimal' : undefined}
                 name={`${name}.${i}`}
                 value={draft.kind === 'list' ? (draft.items[i] ?? '') : ''}
                 onChange={(e) => {
@@ -347,8 +347,8 @@ function ListEditor({
           <input
             aria-label={t('param.item', { n: i + 1 })}
             name={`${parameter.name}.${i}`}
-            type={parameter.itemKind === 'number' ? 'number' : 'text'}
-            step={parameter.itemKind === 'number' ? 'any' : undefined}
+            type="text"
+            inputMode={parameter.itemKind === 'number' ? 'decimal' : undefined}
             value={item}
             onChange={(e) => set(items.map((v, j) => (j === i ? e.target.value : v)))}
           />

@@ -49,11 +49,11 @@ describe('result view', () => {
     render(
       <I18nProvider language="en">
         <WorkspaceProvider value={workspace}>
-          <ResultView execution={failed} actionId="find-orders" arguments={{}} />
+          <ResultView execution={failed} actionId="find-orders" />
         </WorkspaceProvider>
       </I18nProvider>,
     );
-    expect(screen.getByText('syntax error at or near "SELEC"')).toBeTruthy();
+    expect(screen.getByText('This statement failed: syntax error at or near "SELEC"')).toBeTruthy();
   });
 
   it("shows a script's console output and its value", () => {
@@ -80,7 +80,7 @@ describe('result view', () => {
     render(
       <I18nProvider language="ja">
         <WorkspaceProvider value={workspace}>
-          <ResultView execution={scripted} actionId="chain" arguments={{}} />
+          <ResultView execution={scripted} actionId="chain" />
         </WorkspaceProvider>
       </I18nProvider>,
     );

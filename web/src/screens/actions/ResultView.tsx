@@ -1,28 +1,20 @@
 /**
  * An execution's results: one table per statement (title, typed columns, messages such as
- * unsupported types), media columns and media responses, a raw JSON view, and downloads (CSV of
- * one statement through the API's `Accept: text/csv`; JSON is the response itself).
+ * unsupported types), media columns and media responses, a raw JSON view, and downloads of the
+ * result on screen (CSV of one statement, JSON of the response), made in the browser so a download
+ * never runs the action again.
  */
 import { useMemo, useState } from 'react';
-import { api, saveFile } from '../../api/client.ts';
-import { apiPaths } from '../../api/paths.ts';
+import { saveFile } from '../../api/client.ts';
 import type { Execution, StatementResult } from '../../api/types.ts';
-import { useWorkspace } from '../../app/workspace.tsx';
-import { Button, type DataColumn, DataTable, ErrorBanner, Tabs, useToast } from '../../components/index.ts';
+import { Button, type DataColumn, DataTable, Tabs, useToast } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
 import { MediaCell, MediaView } from './media.tsx';
+import { resultCsv } from './result-csv.ts';
 
 type Row = Record<string, unknown>;
 
-export function ResultView({
-  execution,
-  actionId,
-  arguments: args,
-}: {
-  execution: Execution;
-  actionId: string;
-  arguments: Record<string, unknown>;
-}) {
+export function ResultView({ execution, actionId }: { execution: Execution; actionId: string }) {
   const t = useT();
   const [view, setView] = useState('table');
   const downloadJson = () => {
@@ -55,8 +47,7 @@ export function ResultView({
                 result={result}
                 index={index}
                 count={execution.results.length}
-                actionId={actionId}
-                args={args}
+                fileName={`${actionId}-${execution.id}.csv`}
               />
             )),
           },
@@ -75,20 +66,15 @@ function StatementView({
   result,
   index,
   count,
-  actionId,
-  args,
+  fileName,
 }: {
   result: StatementResult;
   index: number;
   count: number;
-  actionId: string;
-  args: Record<string, unknown>;
+  fileName: string;
 }) {
   const t = useT();
   const toast = useToast();
-  const workspace = useWorkspace();
-  const [downloading, setDownloading] = useState(false);
-  const [downloadError, setDownloadError] = useState<unknown>();
   const title = result.title || t('result.statement', { n: index + 1 });
   const columns = useMemo<DataColumn<Row>[]>(
     () =>
@@ -117,19 +103,10 @@ function StatementView({
   const hasImages = result.columns?.some((c) => c.media === 'image');
   const rows = result.rows ?? [];
 
-  const downloadCsv = async () => {
-    setDownloading(true);
-    setDownloadError(undefined);
-    try {
-      const path = `${apiPaths.executions(workspace.projectId, workspace.environmentId, actionId)}?statement=${index}`;
-      const file = await api.download(path, 'text/csv', { arguments: args }, `${actionId}.csv`);
-      saveFile(file);
-      toast(t('result.downloaded', { name: file.fileName }));
-    } catch (error) {
-      setDownloadError(error);
-    } finally {
-      setDownloading(false);
-    }
+  const downloadCsv = () => {
+    const blob = new Blob([resultCsv(result)], { type: 'text/csv;charset=utf-8' });
+    saveFile({ blob, fileName, text: () => blob.text() });
+    toast(t('result.downloaded', { name: fileName }));
   };
 
   return (
@@ -142,12 +119,16 @@ function StatementView({
         ) : null}
         <div className="header-spacer" />
         {result.columns ? (
-          <Button onClick={downloadCsv} busy={downloading} title={t('result.csvRunsAgain')}>
+          <Button onClick={downloadCsv} title={t('result.csvOfShown')}>
             {t('result.downloadCsv')}
           </Button>
         ) : null}
       </div>
-      {result.error ? <div className="notice notice-error">{result.error.message}</div> : null}
+      {result.error ? (
+        <div className="notice notice-error" role="alert">
+          {t('result.statementError', { message: result.error.message })}
+        </div>
+      ) : null}
       {result.truncated ? <div className="notice notice-warning">{t('result.truncated')}</div> : null}
       {result.messages?.length ? (
         <ul className="result-messages">
@@ -156,7 +137,6 @@ function StatementView({
           ))}
         </ul>
       ) : null}
-      <ErrorBanner error={downloadError} onDismiss={() => setDownloadError(undefined)} />
       {result.logs?.length ? (
         <section aria-label={t('result.logs')}>
           <h4 className="small">{t('result.logs')}</h4>

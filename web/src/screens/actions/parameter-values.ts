@@ -1,8 +1,9 @@
 /**
  * What the form holds per parameter kind, and how it becomes the `arguments` the API expects
  * (docs/actions.md). Empty inputs are left out, so the server applies defaults exactly as it does
- * for API callers. Client checks only catch what cannot be sent at all (text in a number box,
- * broken JSON); every rule of the parameter is the server's to judge, shown by its 422 pointers.
+ * for API callers. Client checks catch what cannot be sent at all (text in a number box, broken
+ * JSON) and a number's own rules (whole number, at least / at most), so the form says what is wrong
+ * before sending; the server still judges every rule, its 422 pointers shown the same way.
  */
 import { pointerSegments } from '../../api/field-errors.ts';
 import type { Choice, Parameter } from '../../api/types.ts';
@@ -117,6 +118,25 @@ function toNumber(text: string): number | undefined {
   return Number.isFinite(value) ? value : Number.NaN;
 }
 
+/** What is wrong with a number for this parameter (its integer, min and max rules), if anything. */
+function numberProblem(
+  parameter: Extract<Parameter, { kind: 'number' }>,
+  value: number,
+): ClientError | undefined {
+  if (Number.isNaN(value)) return { key: 'param.notANumber' };
+  if (parameter.integer && !Number.isInteger(value)) return { key: 'param.notWholeNumber', vars: { value } };
+  if (parameter.min !== undefined && value < parameter.min)
+    return { key: 'param.belowMin', vars: { min: parameter.min } };
+  if (parameter.max !== undefined && value > parameter.max)
+    return { key: 'param.aboveMax', vars: { max: parameter.max } };
+  return undefined;
+}
+
+/** The message for one parameter's draft as it stands (shown while typing, gone when fixed). */
+export function draftProblem(parameter: Parameter, draft: Draft): ClientError | undefined {
+  return toArguments([parameter], { [parameter.name]: draft }).errors[parameter.name];
+}
+
 /**
  * The request's `arguments`, and the inputs that cannot be sent as they are. A number list item
  * that is not a number, JSON that does not parse: named per parameter.
@@ -141,7 +161,8 @@ export function toArguments(
         if (draft.kind !== 'text') break;
         const value = toNumber(draft.value);
         if (value === undefined) break;
-        if (Number.isNaN(value)) errors[parameter.name] = { key: 'param.notANumber' };
+        const problem = numberProblem(parameter, value);
+        if (problem) errors[parameter.name] = problem;
         else put(value);
         break;
       }

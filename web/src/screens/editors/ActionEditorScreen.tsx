@@ -6,6 +6,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { errorAt, pointerErrors, unclaimedErrors } from '../../api/field-errors.ts';
+import { apiPaths } from '../../api/paths.ts';
 import { Link, navigate } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, Dialog, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
@@ -68,7 +69,14 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
       }>(editorPaths.actions(projectId)),
     [projectId],
   );
-  const javascriptActions = (projectActions.data?.data ?? []).filter((a) => a.kind === 'javascript');
+  /** Only a JavaScript action may hold "only from a JavaScript action" (the API refuses anything else). */
+  const javascriptActions = useAsync(
+    () =>
+      api
+        .get<{ data: { id: string; name: string; kind: string }[] }>(apiPaths.actions(workspace.projectId))
+        .then((list) => list.data.filter((action) => action.kind === 'javascript')),
+    [workspace.projectId],
+  );
   const [draft, setDraft] = useState<ActionDraft>(emptyActionDraft);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>();
@@ -409,20 +417,34 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
 
         <fieldset className="arguments">
           <legend className="field-label">{t('editors.actions.permission')}</legend>
-          <Field label={t('editors.actions.permissionMode')} error={errorAt(errors, 'permission')}>
+          <Field
+            label={t('editors.actions.permissionMode')}
+            error={
+              // The holder's message sits at the holder's own select when it is shown.
+              draft.permissionMode === 'javascript_action' ? errors.permission : errorAt(errors, 'permission')
+            }
+          >
             <select
               value={draft.permissionMode}
               onChange={(e) => set({ permissionMode: e.target.value as ActionDraft['permissionMode'] })}
             >
               <option value="everyone">{t('editors.actions.mode.everyone')}</option>
               <option value="restricted">{t('editors.actions.mode.restricted')}</option>
-              <option value="javascript_action">{t('editors.actions.mode.javascript_action')}</option>
+              <option
+                value="javascript_action"
+                disabled={!javascriptActions.data?.length && draft.permissionMode !== 'javascript_action'}
+              >
+                {t('editors.actions.mode.javascript_action')}
+              </option>
             </select>
           </Field>
+          {javascriptActions.data && javascriptActions.data.length === 0 ? (
+            <p className="muted small">{t('editors.actions.noJavascriptActions')}</p>
+          ) : null}
           {draft.permissionMode === 'javascript_action' ? (
             <Field
               label={t('editors.actions.permissionJavascriptAction')}
-              hint={t('editors.actions.permissionJavascriptActionHint')}
+              required
               error={errorAt(errors, 'permission/javascriptActionId')}
             >
               <select
@@ -430,7 +452,7 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
                 onChange={(e) => set({ permissionJavascriptActionId: e.target.value })}
               >
                 <option value="">{t('editors.actions.chooseJavascriptAction')}</option>
-                {javascriptActions.map((action) => (
+                {(javascriptActions.data ?? []).map((action) => (
                   <option key={action.id} value={action.id}>
                     {action.name} ({action.id})
                   </option>

@@ -3,9 +3,10 @@
  * from the kind's form descriptor, GET /api/v1/connector-kinds), test connection, and delete after
  * a confirmation. Secret fields are write-only: an empty input keeps the stored value.
  */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { errorAt, pointerErrors, unclaimedErrors } from '../../api/field-errors.ts';
+import { navigate, useRoute } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import {
   Button,
@@ -27,10 +28,12 @@ import {
   type ConnectorKind,
   labelIn,
   loadConnectorKinds,
+  type OAuthConnectionView,
   presenceField,
   testConnectionPath,
 } from './connector-kinds.ts';
 import { FileVersionsPanel } from './FileVersionsPanel.tsx';
+import { OAuthConnectionPanel } from './OAuthConnectionPanel.tsx';
 
 type AuthActionDraft = { actionId: string; tokenPath: string; cacheSeconds: string };
 type Draft = Omit<DataSource, 'environments' | 'authAction'> & {
@@ -112,6 +115,26 @@ export function DataSourcesScreen() {
   const kinds = useAsync(loadConnectorKinds, []);
   const { language } = useLanguage();
   const kindOf = (name: string | undefined) => kinds.data?.data.find((k) => k.kind === name);
+  const route = useRoute();
+  const [oauthOutcome, setOauthOutcome] = useState<string>();
+
+  // Back from an OAuth provider (…/data-sources?dataSource=…&oauth=connected|oauthError=…): open that data source.
+  const returnedFor = route.query.get('dataSource');
+  useEffect(() => {
+    if (!returnedFor || !list.data) return;
+    const source = list.data.data.find((d) => d.id === returnedFor);
+    const error = route.query.get('oauthError');
+    if (error) setOauthOutcome(error);
+    else if (route.query.get('oauth') === 'connected') toast(t('editors.oauth.connected'));
+    if (source) setEditing({ draft: draftOf(source), original: source });
+    navigate(window.location.pathname, { replace: true });
+  }, [returnedFor, list.data, route.query, toast, t]);
+
+  const reloadOriginal = async (dataSourceId: string) => {
+    const fresh = await api.get<DataSource>(editorPaths.dataSource(projectId, dataSourceId));
+    setEditing((current) => current && { ...current, original: fresh });
+    list.reload();
+  };
 
   const environments = workspace.environments.length
     ? workspace.environments
@@ -154,6 +177,8 @@ export function DataSourcesScreen() {
         testConnectionPath(projectId, editing.original.id, environmentId),
       );
       setTests((current) => ({ ...current, [environmentId]: result }));
+      // A test may find an OAuth grant revoked: show the connection as the server now keeps it.
+      if (!result.ok && kindOf(editing.original.kind)?.oauth) await reloadOriginal(editing.original.id);
     } catch (error) {
       setTests(({ [environmentId]: _dropped, ...rest }) => rest);
       setFailure(error);
@@ -199,6 +224,11 @@ export function DataSourcesScreen() {
           {t('editors.dataSources.add')}
         </Button>
       </div>
+      {oauthOutcome ? (
+        <div className="field-error" role="alert">
+          {t('editors.oauth.failed', { message: oauthOutcome })}
+        </div>
+      ) : null}
       <ErrorBanner
         error={
           list.error ?? kinds.error ?? (leftOver.length || !Object.keys(errors).length ? failure : undefined)
@@ -282,6 +312,22 @@ export function DataSourcesScreen() {
                       </Button>
                       <ConnectionTestOutcome result={tests[environment.id]} />
                     </div>
+                  ) : null}
+                  {kind.oauth ? (
+                    editing?.original?.environments[environment.id] ? (
+                      <OAuthConnectionPanel
+                        projectId={projectId}
+                        dataSourceId={editing.original.id}
+                        environmentId={environment.id}
+                        connection={
+                          (editing.original.environments[environment.id] as { oauth?: OAuthConnectionView })
+                            .oauth
+                        }
+                        onChanged={() => reloadOriginal(editing.original!.id)}
+                      />
+                    ) : (
+                      <p>{t('editors.oauth.saveFirst')}</p>
+                    )
                   ) : null}
                   {kind.files && editing?.original ? (
                     <FileVersionsPanel

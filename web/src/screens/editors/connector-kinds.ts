@@ -29,3 +29,20 @@ export const loadCatalog = async (projectId: string, dataSourceId: string, envir
 
 export const testConnectionPath = (projectId: string, dataSourceId: string, environmentId: string) =>
   pathOf`/api/v1/projects/${projectId}/data-sources/${dataSourceId}/environments/${environmentId}/test-connection`;
+
+const oauthBase = (projectId: string, dataSourceId: string, environmentId: string) =>
+  pathOf`/api/v1/projects/${projectId}/data-sources/${dataSourceId}/environments/${environmentId}/oauth`;
+export const oauthPaths = {
+  start: (p: string, d: string, e: string) => `${oauthBase(p, d, e)}/start`,
+  disconnect: oauthBase,
+};
+
+/** What a read shows of an environment's OAuth connection (never the token). */
+export interface OAuthConnectionView {
+  account?: string;
+  connectedBy: { id: string; email: string };
+  connectedAt: string;
+  scopes: string[];
+  /** The provider refused the stored grant: runs fail until someone connects again. */
+  reconnectNeeded?: { since: string; reason: string };
+}

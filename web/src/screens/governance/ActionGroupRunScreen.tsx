@@ -132,9 +132,7 @@ function GroupEntry({
           </Link>
         </p>
       ) : null}
-      {execution ? (
-        <ResultView execution={execution.execution} actionId={action.id} arguments={execution.args} />
-      ) : null}
+      {execution ? <ResultView execution={execution.execution} actionId={action.id} /> : null}
     </section>
   );
 }

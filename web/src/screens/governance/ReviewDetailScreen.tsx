@@ -174,9 +174,7 @@ export function ReviewDetailScreen({ params }: { params: Record<string, string> 
           )}
         </div>
       ) : null}
-      {execution ? (
-        <ResultView execution={execution} actionId={data.actionId} arguments={data.arguments} />
-      ) : null}
+      {execution ? <ResultView execution={execution} actionId={data.actionId} /> : null}
     </section>
   );
 }

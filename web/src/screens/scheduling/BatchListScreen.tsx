@@ -3,7 +3,14 @@ import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import { Link, navigate } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
-import { Button, EmptyState, ErrorBanner, ListTable, useAsync } from '../../components/index.ts';
+import {
+  Button,
+  EmptyState,
+  ErrorBanner,
+  ListTable,
+  useAsync,
+  useRefreshWhile,
+} from '../../components/index.ts';
 import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { ActionSelect, useActionList } from './action-arguments.tsx';
@@ -20,6 +27,10 @@ export function BatchListScreen() {
         schedulingPaths.batchList(projectId, environmentId),
       ),
     [projectId, environmentId],
+  );
+  useRefreshWhile(
+    Boolean(batches.data?.data.some((batch) => batch.status === 'waiting' || batch.status === 'running')),
+    batches,
   );
   const actions = useActionList();
   const [actionId, setActionId] = useState('');

@@ -96,7 +96,9 @@ describe('batch progress', () => {
     expect(screen.getByTestId('batch-counts').textContent).toBe(
       '100% · 3 succeeded · 1 failed · 0 running · 0 waiting · 4 rows',
     );
-    const statuses = [...document.querySelectorAll('tbody tr')].map((row) => row.getAttribute('data-status'));
+    const statuses = [...document.querySelectorAll('tbody tr [data-status]')].map((cell) =>
+      cell.getAttribute('data-status'),
+    );
     expect(statuses).toEqual(['success', 'success', 'failure', 'success']);
     expect(screen.getByText('data_source_error: Order 102 is locked.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'exe_3' }).getAttribute('href')).toBe('/executions/exe_3');
@@ -104,6 +106,42 @@ describe('batch progress', () => {
     expect(requests).toBe(5);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(requests).toBe(5);
+  });
+
+  it('one status column; rows numbered as in the CSV file; 10,000 rows keep only those in view in the page', () => {
+    const rows: BatchRow[] = Array.from({ length: 10_000 }, (_, index) => ({
+      index,
+      arguments: { status: index % 2 ? 'paid' : 'shipped', limit: index },
+      attempt: 1,
+      status: index === 0 ? 'failure' : 'success',
+      executionId: `exe_${index}`,
+      ...(index === 0 ? { error: { code: 'argument_invalid', message: 'limit must be at least 1.' } } : {}),
+    }));
+    const detail: BatchDetail = {
+      ...stateAt(4),
+      batch: { ...stateAt(4).batch, rowCount: rows.length, source: 'csv' },
+      rows,
+    };
+    render(
+      <I18nProvider language="en">
+        <BatchRowsTable detail={detail} executionHref={(id) => `/executions/${id}`} />
+      </I18nProvider>,
+    );
+    const table = screen.getByRole('table', { name: 'Rows of the batch' });
+    expect(table.getAttribute('aria-rowcount')).toBe('10001');
+    expect(table.querySelectorAll('tbody tr').length).toBeLessThan(60);
+    const headers = [...table.querySelectorAll('th')].map((th) => th.textContent);
+    // The row's status once; the argument named "status" is marked as an argument.
+    expect(headers).toEqual(['Row in file', 'Status', 'status argument', 'limit argument', 'Execution']);
+    const firstRow = table.querySelector('tbody tr')!;
+    const cells = [...firstRow.querySelectorAll('td')].map((td) => td.textContent);
+    expect(cells).toEqual([
+      '2',
+      'Failed argument_invalid: limit must be at least 1.',
+      '"shipped"',
+      '0',
+      'exe_0',
+    ]);
   });
 
   it('the bar shows successes and failures as shares of the total', () => {

@@ -2,10 +2,11 @@
  * A batch while it runs and after: a progress bar (done = success + failure of total), the counts,
  * and each row's status. `useBatchPolling` asks again every second until the batch has finished.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from '../../app/router.tsx';
+import { type DataColumn, DataTable } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
-import type { BatchDetail, BatchProgress } from './api.ts';
+import type { BatchDetail, BatchProgress, BatchRow } from './api.ts';
 
 export function isBatchActive(detail: BatchDetail | undefined): boolean {
   return !detail || detail.batch.status === 'waiting' || detail.batch.status === 'running';
@@ -79,6 +80,15 @@ export function BatchProgressBar({ progress }: { progress: BatchProgress }) {
   );
 }
 
+/** The row number a person knows: a CSV file's own row (its row 1 is the header), else 1, 2, 3 … */
+export function batchRowNumber(batch: BatchDetail['batch'], index: number): number {
+  return batch.source === 'csv' ? index + 2 : index + 1;
+}
+
+/**
+ * The rows with one status column (the status, and why a row failed), then the arguments and the
+ * execution. Virtualised (DataTable): a 10,000-row batch keeps only the rows in view in the page.
+ */
 export function BatchRowsTable({
   detail,
   executionHref,
@@ -87,52 +97,70 @@ export function BatchRowsTable({
   executionHref(id: string): string;
 }) {
   const t = useT();
-  const columns = [...new Set(detail.rows.flatMap((row) => Object.keys(row.arguments)))];
+  const { batch, rows } = detail;
+  const columns = useMemo<DataColumn<BatchRow>[]>(() => {
+    const names = [...new Set(rows.slice(0, 1000).flatMap((row) => Object.keys(row.arguments)))];
+    return [
+      {
+        key: '@row',
+        label: batch.source === 'csv' ? t('scheduling.batch.fileRow') : t('scheduling.batch.row'),
+        type: 'number',
+        width: 80,
+        value: (row) => batchRowNumber(batch, row.index),
+      },
+      {
+        key: '@status',
+        label: t('scheduling.runs.status'),
+        width: 320,
+        value: (row) => row.status,
+        render: (row) => (
+          <span className="batch-row-status" data-status={row.status}>
+            <span className={`run-status run-${row.status}`}>{t(`scheduling.rowStatus.${row.status}`)}</span>
+            {row.error ? (
+              <span className="error-text" title={`${row.error.code}: ${row.error.message}`}>
+                {` ${row.error.code}: ${row.error.message}`}
+              </span>
+            ) : null}
+          </span>
+        ),
+      },
+      ...names.map(
+        (name): DataColumn<BatchRow> => ({
+          key: `argument:${name}`,
+          label: (
+            <span title={t('scheduling.batch.argumentColumn', { name })}>
+              <span className="mono">{name}</span>{' '}
+              <span className="col-type">{t('scheduling.batch.argument')}</span>
+            </span>
+          ),
+          value: (row) => (row.arguments[name] === undefined ? '' : JSON.stringify(row.arguments[name])),
+        }),
+      ),
+      {
+        key: '@execution',
+        label: t('scheduling.runs.execution'),
+        width: 220,
+        value: (row) => row.executionId ?? '',
+        render: (row) =>
+          row.executionId && row.status !== 'waiting' ? (
+            <Link href={executionHref(row.executionId)} className="mono">
+              {row.executionId}
+            </Link>
+          ) : (
+            '—'
+          ),
+      },
+    ];
+  }, [batch, rows, t, executionHref]);
   return (
-    <div className="table-scroll">
-      <table className="plain-table batch-rows">
-        <caption className="visually-hidden">{t('scheduling.batch.rows')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('scheduling.batch.row')}</th>
-            <th scope="col">{t('scheduling.runs.status')}</th>
-            {columns.map((column) => (
-              <th key={column} scope="col" className="mono">
-                {column}
-              </th>
-            ))}
-            <th scope="col">{t('scheduling.runs.execution')}</th>
-            <th scope="col">{t('scheduling.batch.error')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {detail.rows.map((row) => (
-            <tr key={row.index} data-status={row.status}>
-              <td>{row.index + 1}</td>
-              <td>
-                <span className={`run-status run-${row.status}`}>
-                  {t(`scheduling.rowStatus.${row.status}`)}
-                </span>
-              </td>
-              {columns.map((column) => (
-                <td key={column} className="mono">
-                  {row.arguments[column] === undefined ? '' : JSON.stringify(row.arguments[column])}
-                </td>
-              ))}
-              <td>
-                {row.executionId && row.status !== 'waiting' ? (
-                  <Link href={executionHref(row.executionId)} className="mono">
-                    {row.executionId}
-                  </Link>
-                ) : (
-                  '—'
-                )}
-              </td>
-              <td className="error-text">{row.error ? `${row.error.code}: ${row.error.message}` : ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={columns}
+      rows={rows}
+      label={t('scheduling.batch.rows')}
+      rowKey={(row) => row.index}
+      maxHeight={520}
+      // Polling brings new rows every second: the reader's place stays.
+      resetScrollOn={batch.id}
+    />
   );
 }

@@ -11,7 +11,7 @@ import { useSession } from '../../app/session.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
-import { errorsByParameter } from '../actions/parameter-values.ts';
+import { type Drafts, errorsByParameter } from '../actions/parameter-values.ts';
 import { ActionSelect, ArgumentInputs, useActionArguments, useActionList } from './action-arguments.tsx';
 import { type CronJob, type CronJobInput, type SchedulePreview, schedulingPaths } from './api.ts';
 import {
@@ -66,6 +66,21 @@ export function CronJobEditScreen({ params }: { params: Record<string, string> }
     [projectId, environmentId],
   );
 
+  /** A change answers the last refusal for what changed: its messages go, the others stay. */
+  const edited = (...keys: string[]) => {
+    setFailure(undefined);
+    setErrors((current) => withoutKeys(current, keys));
+  };
+  const setArgumentDrafts = (update: (drafts: Drafts) => Drafts) => {
+    setFailure(undefined);
+    args.setDrafts((previous) => {
+      const next = update(previous);
+      const changed = Object.keys(next).filter((name) => next[name] !== previous[name]);
+      if (changed.length > 0) setArgumentErrors((current) => withoutKeys(current, changed));
+      return next;
+    });
+  };
+
   const save = async (event: FormEvent) => {
     event.preventDefault();
     const built = scheduleOf(draft);
@@ -74,7 +89,13 @@ export function CronJobEditScreen({ params }: { params: Record<string, string> }
       Object.entries(bound.errors).map(([key, e]) => [key, t(e.key, e.vars)]),
     );
     setArgumentErrors(clientArgumentErrors);
-    if (!built.ok || Object.keys(clientArgumentErrors).length > 0) return;
+    // Said here in the user's language rather than as the API's schema message.
+    const required: Record<string, string> = {
+      ...(name.trim() ? {} : { name: t('scheduling.form.nameRequired') }),
+      ...(actionId ? {} : { actionId: t('scheduling.form.actionRequired') }),
+    };
+    setErrors(required);
+    if (!built.ok || Object.keys(clientArgumentErrors).length > 0 || Object.keys(required).length > 0) return;
     const body: CronJobInput = {
       name,
       actionId,
@@ -123,25 +144,42 @@ export function CronJobEditScreen({ params }: { params: Record<string, string> }
       ) : null}
       <form className="editor-form" onSubmit={save} noValidate aria-label={t('scheduling.cron.formLabel')}>
         <Field label={t('scheduling.field.name')} required error={errorAt(errors, 'name')}>
-          <input value={name} onChange={(event) => setName(event.target.value)} maxLength={200} />
+          <input
+            value={name}
+            onChange={(event) => {
+              setName(event.target.value);
+              edited('name');
+            }}
+            maxLength={200}
+          />
         </Field>
         <ActionSelect
           value={actionId}
-          onChange={setActionId}
+          onChange={(next) => {
+            setActionId(next);
+            edited('actionId', 'arguments');
+            setArgumentErrors({});
+          }}
           error={errorAt(errors, 'actionId')}
           actions={actions.data}
         />
         <ArgumentInputs
           loaded={args.loaded.data}
           drafts={args.drafts}
-          setDrafts={args.setDrafts}
+          setDrafts={setArgumentDrafts}
           errors={argumentErrors}
         />
         <ScheduleForm
           draft={draft}
-          onChange={setDraft}
+          onChange={(next) => {
+            setDraft(next);
+            edited('schedule');
+          }}
           timeZone={timeZone}
-          onTimeZoneChange={setTimeZone}
+          onTimeZoneChange={(next) => {
+            setTimeZone(next);
+            edited('timeZone');
+          }}
           preview={preview}
           errors={{
             days: errorAt(errors, 'schedule/days'),
@@ -152,7 +190,10 @@ export function CronJobEditScreen({ params }: { params: Record<string, string> }
         />
         <ExecutorSelect
           value={executor}
-          onChange={setExecutor}
+          onChange={(next) => {
+            setExecutor(next);
+            edited('executor');
+          }}
           stored={existing.data?.executor}
           me={user}
           error={errorAt(errors, 'executor')}
@@ -171,4 +212,10 @@ export function CronJobEditScreen({ params }: { params: Record<string, string> }
       </form>
     </section>
   );
+}
+
+/** `errors` without these keys and the keys below them (`schedule` takes `schedule/times/0` too). */
+function withoutKeys(errors: Record<string, string>, keys: string[]): Record<string, string> {
+  const gone = (path: string) => keys.some((key) => path === key || path.startsWith(`${key}/`));
+  return Object.fromEntries(Object.entries(errors).filter(([path]) => !gone(path)));
 }

@@ -7,7 +7,16 @@ import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
-import { Button, EmptyState, ErrorBanner, ListTable, useAsync, useToast } from '../../components/index.ts';
+import {
+  Button,
+  dueSoon,
+  EmptyState,
+  ErrorBanner,
+  ListTable,
+  useAsync,
+  useRefreshWhile,
+  useToast,
+} from '../../components/index.ts';
 import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { withLocalOffset } from '../actions/parameter-values.ts';
@@ -35,6 +44,15 @@ export function CronRunHistory({ jobId, refreshKey = 0 }: { jobId: string; refre
         `${schedulingPaths.cronRuns(projectId, environmentId, jobId)}${queryText ? `?${queryText}` : ''}`,
       ),
     [projectId, environmentId, jobId, queryText, refreshKey],
+  );
+
+  useRefreshWhile(
+    Boolean(
+      runs.data?.data.some(
+        (run) => run.status === 'running' || (run.status === 'waiting' && dueSoon(run.scheduledAt)),
+      ),
+    ),
+    runs,
   );
 
   const retry = async (run: CronRun) => {

@@ -72,11 +72,7 @@ export function ExecutionStatusScreen({ params }: { params: Record<string, strin
             <dd>{formatTime(execution.finishedAt ?? undefined, language)}</dd>
           </dl>
           {!unfinished.has(execution.status) && execution.results?.length ? (
-            <ResultView
-              execution={execution}
-              actionId={execution.actionId}
-              arguments={execution.arguments ?? {}}
-            />
+            <ResultView execution={execution} actionId={execution.actionId} />
           ) : null}
         </>
       ) : error ? null : (

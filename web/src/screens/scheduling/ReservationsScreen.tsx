@@ -6,11 +6,13 @@ import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import {
   Button,
+  dueSoon,
   EmptyState,
   ErrorBanner,
   Field,
   ListTable,
   useAsync,
+  useRefreshWhile,
   useToast,
 } from '../../components/index.ts';
 import { formatInZone } from '../../i18n/format-time.ts';
@@ -29,6 +31,16 @@ export function ReservationsScreen() {
   const list = useAsync(
     () => api.get<{ data: Reservation[] }>(schedulingPaths.reservations(projectId, environmentId)),
     [projectId, environmentId],
+  );
+  useRefreshWhile(
+    Boolean(
+      list.data?.data.some(
+        (reservation) =>
+          reservation.status === 'running' ||
+          (reservation.status === 'scheduled' && dueSoon(reservation.runAt)),
+      ),
+    ),
+    list,
   );
   const actions = useActionList();
   const [actionId, setActionId] = useState('');

@@ -103,6 +103,8 @@ export interface Batch {
   status: 'waiting' | 'running' | 'finished' | 'cancelled';
   attempt: number;
   rowCount: number;
+  /** A CSV file's rows are numbered as in the file: its first data row is row 2. */
+  source?: 'csv' | 'rows';
   createdAt: string;
   finishedAt?: string;
   createdBy: { id: string; email: string };
