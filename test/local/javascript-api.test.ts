@@ -52,14 +52,15 @@ beforeAll(async () => {
   await save('double', 'console.log("doubling", params.n);\nreturn { doubled: params.n * 2 };', {
     parameters: [{ name: 'n', kind: 'number', label: 'N', required: true }],
   });
-  await save('only-from-chain', 'return "inner ran";', {
-    permission: { mode: 'javascript_action', javascriptActionId: 'chain' },
-  });
   await save(
     'chain',
     'const a = await actions.run("double", { n: {{ n }} });\nconst b = await actions.run("only-from-chain");\nreturn { a, b };',
     { parameters: [{ name: 'n', kind: 'number', label: 'N', required: true }] },
   );
+  // After 'chain': the permission's holder must exist and be a JavaScript action.
+  await save('only-from-chain', 'return "inner ran";', {
+    permission: { mode: 'javascript_action', javascriptActionId: 'chain' },
+  });
 }, 120_000);
 afterAll(async () => {
   await runtime?.close();

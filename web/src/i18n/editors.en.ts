@@ -109,6 +109,7 @@ export const editorsEn: Record<string, string> = {
   'editors.script.insertCall': 'Insert a call of {id}',
   'editors.script.callHint':
     'await actions.run("id", { … }) runs the action as the caller and returns its result.',
+  'problem.script_error': 'The script failed',
   'result.logs': 'Console output',
   'editors.actions.permissionUsers': 'Users (ids or e-mail addresses)',
   'editors.actions.permissionRoles': 'Roles',

@@ -109,6 +109,7 @@ export const editorsJa: Record<string, string> = {
   'editors.script.insertCall': '{id} の呼び出しを挿入',
   'editors.script.callHint':
     'await actions.run("id", { … }) は呼び出したユーザーとしてアクションを実行し、結果を返します。',
+  'problem.script_error': 'スクリプトが失敗しました',
   'result.logs': 'コンソール出力',
   'editors.actions.permissionUsers': 'ユーザー（ID またはメールアドレス）',
   'editors.actions.permissionRoles': 'ロール',
