@@ -151,6 +151,15 @@ function blobBucket(template: Template): [string, Resource] {
 }
 
 /** Which handlers may touch the blob bucket, and how (decision 0033). */
+/** The script sandbox: the one function that knows where its interpreter is. */
+function sandboxFunctionId(template: Template): string {
+  const found = resourcesOf(template, 'AWS::Lambda::Function').filter(
+    ([, fn]) => field(fn, 'Properties', 'Environment', 'Variables', 'QUICKJS_WASM_PATH') !== undefined,
+  );
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+}
+
 const blobWriters = new Set(['data-sources', 'upload-protoset']);
 const blobReaders = new Set(['execute-action', 'review-requests', 'cron-jobs', 'reservations', 'batches']);
 
@@ -318,6 +327,10 @@ describe('Lambda functions', () => {
         // Only functions that keep uploaded files or run actions know the blob bucket.
         ...(blobWriters.has(handler) || blobReaders.has(handler)
           ? { DOGU_BLOB_BUCKET: { Ref: blobBucket(prodTemplate)[0] } }
+          : {}),
+        // The action runners invoke the script sandbox (decision 0039).
+        ...(blobReaders.has(handler)
+          ? { DOGU_SANDBOX_FUNCTION: { Ref: sandboxFunctionId(prodTemplate) } }
           : {}),
       });
     }
