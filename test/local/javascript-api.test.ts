@@ -190,6 +190,23 @@ describe('JavaScript actions', () => {
     expect(run.execution.results[0].logs[0].message).toBe('token [secret]');
   });
 
+  it('keeps answering other requests while a script spins', async () => {
+    await save('spin', 'for (;;) {}');
+    await api.put(`${base}/data-sources/scripts`, {
+      id: 'scripts',
+      name: 'Scripts',
+      kind: 'javascript',
+      environments: { development: { timeoutMs: 3000 }, production: {} },
+    });
+    const spinning = failedRun('spin');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    const other = await api.execute('double', { n: 2 });
+    expect(other.body.results[0].value).toEqual({ doubled: 4 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect((await spinning).execution.status).toBe('timed_out');
+  }, 30_000);
+
   it('refuses a script that refers to an unknown parameter when saved', async () => {
     const saved = await script('bad-ref', 'return {{ nobody }};');
     expect(saved.status).toBe(422);
@@ -216,6 +233,30 @@ describe('transformers', () => {
     const result = run.body.results[0];
     expect(result.value.label).toBe(`n=${result.value.orders}`);
     expect(result.logs).toEqual([{ level: 'log', message: 'rows 1' }]);
+  });
+
+  it('gives a transformer of several statements their titles and values', async () => {
+    const saved = await api.put(`${base}/actions/two-counts`, {
+      id: 'two-counts',
+      name: 'Two counts',
+      kind: 'sql',
+      dataSourceId: 'demo-postgres',
+      statements: [
+        { title: 'One', sql: 'SELECT 1 AS n' },
+        { title: 'Two', sql: 'SELECT 2 AS n UNION ALL SELECT 3' },
+      ],
+      transformer: { script: 'return result.map((r) => ({ title: r.title, rows: r.value.length }));' },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    const run = await api.execute('two-counts', {});
+    expect(run.body.results).toHaveLength(1);
+    expect(run.body.results[0]).toMatchObject({
+      title: 'Transformer',
+      rows: [
+        { title: 'One', rows: 1 },
+        { title: 'Two', rows: 2 },
+      ],
+    });
   });
 
   it('fails the run when the transformer throws or runs past its own limit', async () => {
