@@ -480,7 +480,10 @@ async function callAction(
       `The data source of action '${actionId}' has no settings for '${input.environmentId}'.`,
     );
   }
-  return (await prepareAndRun(deps, { ...input, action: called, dataSource: source, arguments: {}, depth }))
+  // An authentication action serves the action that called it: it runs no actions of its own (and
+  // would otherwise run them with its caller's identity as the permission's caller).
+  const { runAction: _notForAuthActions, ...served } = input;
+  return (await prepareAndRun(deps, { ...served, action: called, dataSource: source, arguments: {}, depth }))
     .results;
 }
 
