@@ -10,6 +10,7 @@ import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
 import { DoguError } from './errors.ts';
 import type { FileStorage } from './files/model.ts';
 import { dataSourceFiles } from './files/versions.ts';
+import { identityTokenSource, type OwnIdp } from './identity/own-idp.ts';
 import { openConnection } from './manage/data-sources.ts';
 import { isLostGrant, markReconnectNeeded } from './manage/oauth-stored.ts';
 import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
@@ -36,6 +37,8 @@ export interface ExecutionDeps {
   notifications?: Notifier;
   /** Uploaded files (protosets) of data sources whose kind keeps them. */
   files?: FileStorage;
+  /** Dogu's own IdP: federated storage connections trade its ID tokens for cloud credentials. */
+  idp?: OwnIdp;
   /** Runs JavaScript actions and result transformers in isolation (docs/javascript.md). */
   sandbox?: ScriptSandbox;
 }
@@ -344,6 +347,9 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
       signal: input.signal,
       deadlineAt: input.deadlineAt,
       callAction: (actionId) => callAction(deps, input, actionId),
+      ...(deps.idp
+        ? { identityToken: identityTokenSource(deps.idp, dataSource.projectId, environmentId) }
+        : {}),
       ...(input.runAction ? { runAction: input.runAction } : {}),
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
       ...(deps.files && deps.engines.fileKind(dataSource.kind)

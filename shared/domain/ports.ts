@@ -168,14 +168,27 @@ export interface EngineRun {
   sandbox?: ScriptSandbox;
   /** This data source environment's uploaded files (protoset versions); absent where none are kept. */
   files?: DataSourceFiles;
+  /** An ID token of Dogu's own IdP naming this project environment (storage federation, spec 5.2). */
+  identityToken?: IdentityTokenSource;
 }
+
+/**
+ * Issues an ID token of Dogu's own IdP for one audience; the subject and the `project_id`,
+ * `environment_id` and `tenant_subdomain` claims name the run's project environment.
+ */
+export type IdentityTokenSource = (audience: string) => Promise<{ token: string; expiresAt: Date }>;
 
 /** A connection to try: one environment's settings, secret fields decrypted. */
 export interface ConnectionCheck {
   key: string;
+  /** The project environment whose connection is tried (session names, federation tokens). */
+  projectId?: string;
+  environmentId?: string;
   connection: Record<string, unknown>;
   signal: AbortSignal;
   files?: DataSourceFiles;
+  /** As in EngineRun: the trust of a federated connection is checked with a real token. */
+  identityToken?: IdentityTokenSource;
 }
 
 /** What an action of a data source can call, for the console's pickers (e.g. a gRPC server's methods). */

@@ -88,6 +88,10 @@ export const statementResult = z
       .object({ kind: mediaKind, contentType: z.string(), base64: z.string() })
       .optional()
       .meta({ description: 'HTTP actions: a body that is an image, a video or a PDF' }),
+    file: z
+      .object({ name: z.string(), contentType: z.string(), base64: z.string() })
+      .optional()
+      .meta({ description: 'Object-storage downloads: an object that is neither media nor text' }),
   })
   .meta({ id: 'StatementResult' });
 

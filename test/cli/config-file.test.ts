@@ -55,6 +55,7 @@ describe('the published JSON Schema', () => {
       'DataSource',
       'DocumentActionInput',
       'FirestoreConnection',
+      'GcsConnection',
       'GoogleSheetsConnection',
       'GrpcActionInput',
       'GrpcConnection',
@@ -67,11 +68,13 @@ describe('the published JSON Schema', () => {
       'MasterDataList',
       'Member',
       'Parameter',
+      'S3Connection',
       'Schedule',
       'SecretReference',
       'SheetsActionInput',
       'SqlActionInput',
       'SqlConnection',
+      'StorageActionInput',
       'UserGroup',
     ]);
     expect(schema.required).toEqual(['version', 'project']);
@@ -177,7 +180,7 @@ actions:
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, sheets, javascript, document\n`,
+        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, sheets, storage, javascript, document\n`,
       );
       expect(result.stdout).toBe('');
     } finally {

@@ -71,7 +71,7 @@ describe('the registry', () => {
     });
     const outputs = Object.values(result.metafile.outputs);
     const drivers =
-      /node_modules\/(pg|mysql2|pg-protocol|iconv-lite|@grpc\/grpc-js|protobufjs|@aws-sdk\/client-athena|jose)\//;
+      /node_modules\/(pg|mysql2|pg-protocol|iconv-lite|@grpc\/grpc-js|protobufjs|@aws-sdk\/client-athena|jose|@aws-sdk\/client-s3|@aws-sdk\/client-sts|@aws-sdk\/s3-request-presigner)\//;
     const entries = ['shared/connectors/index.ts', 'shared/connectors/schemas.ts'];
     for (const entry of outputs.filter((o) => entries.includes(o.entryPoint ?? ''))) {
       const eager = new Set<string>(Object.keys(entry.inputs));
@@ -94,6 +94,9 @@ describe('the registry', () => {
     expect(lazy.some((i) => /node_modules\/protobufjs\//.test(i))).toBe(true);
     expect(lazy.some((i) => /node_modules\/@aws-sdk\/client-athena\//.test(i))).toBe(true);
     expect(lazy.some((i) => /node_modules\/jose\//.test(i))).toBe(true);
+    expect(lazy.some((i) => /node_modules\/@aws-sdk\/client-s3\//.test(i))).toBe(true);
+    expect(lazy.some((i) => /node_modules\/@aws-sdk\/client-sts\//.test(i))).toBe(true);
+    expect(lazy.some((i) => /node_modules\/@aws-sdk\/s3-request-presigner\//.test(i))).toBe(true);
   });
 });
 

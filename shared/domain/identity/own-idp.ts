@@ -6,7 +6,7 @@
  * issues tokens; the storage connectors call `issueStorageIdToken` directly.
  */
 import { type CryptoKey, type JWK, SignJWT } from 'jose';
-import type { Clock } from '../ports.ts';
+import type { Clock, IdentityTokenSource } from '../ports.ts';
 
 /** RS256: every federation consumer we target (cloud A STS, cloud B workload identity) accepts it. */
 export const ownIdpAlgorithm = 'RS256';
@@ -82,6 +82,12 @@ export async function issueStorageIdToken(
     .sign(key);
   return { token, expiresAt: new Date(expiresAt * 1000) };
 }
+
+/** The tokens a run or a connection check of one project environment may ask for. */
+export const identityTokenSource =
+  (idp: OwnIdp, projectId: string, environmentId: string): IdentityTokenSource =>
+  (audience) =>
+    issueStorageIdToken({ projectId, environmentId, audience }, idp);
 
 /** The OIDC discovery document: only what a token verifier needs (no authorization endpoint exists). */
 export function discoveryDocument(issuer: string) {

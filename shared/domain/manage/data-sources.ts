@@ -7,6 +7,7 @@ import type { DataSourceInput } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';
 import { blobKeyOf, type FileStorage } from '../files/model.ts';
 import { dataSourceFiles } from '../files/versions.ts';
+import { identityTokenSource, type OwnIdp } from '../identity/own-idp.ts';
 import type { DataSource, Principal } from '../model.ts';
 import type {
   ActionEngines,
@@ -35,6 +36,8 @@ export interface ManageDeps {
   engines: ActionEngines;
   /** Uploaded files (protosets) of data sources whose kind keeps them. */
   files?: FileStorage;
+  /** Dogu's own IdP: "check the trust" of a federated storage connection uses a real token. */
+  idp?: OwnIdp;
   /** Revokes OAuth grants of a deleted data source (decision 0041). */
   oauth?: OAuthClient;
 }
@@ -244,8 +247,11 @@ async function connectionCheck(
     dataSource,
     check: {
       key: `test/${projectId}/${dataSourceId}/${environmentId}`,
+      projectId,
+      environmentId,
       connection,
       signal: AbortSignal.timeout(15_000),
+      ...(deps.idp ? { identityToken: identityTokenSource(deps.idp, projectId, environmentId) } : {}),
       ...(deps.files && deps.engines.fileKind(dataSource.kind)
         ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
         : {}),

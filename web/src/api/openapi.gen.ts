@@ -513,8 +513,8 @@ export type components = {
       updatedAt: string;
       userId: string;
     };
-    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["SheetsActionInput"] | components["schemas"]["JavascriptActionInput"] | components["schemas"]["DocumentActionInput"];
-    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["SheetsActionInputOutput"] | components["schemas"]["JavascriptActionInputOutput"] | components["schemas"]["DocumentActionInputOutput"];
+    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["SheetsActionInput"] | components["schemas"]["StorageActionInput"] | components["schemas"]["JavascriptActionInput"] | components["schemas"]["DocumentActionInput"];
+    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["SheetsActionInputOutput"] | components["schemas"]["StorageActionInputOutput"] | components["schemas"]["JavascriptActionInputOutput"] | components["schemas"]["DocumentActionInputOutput"];
     /** @description A Amazon Athena data source */
     AthenaDataSourceInput: {
       description?: string;
@@ -601,7 +601,7 @@ export type components = {
           label: string;
         }[];
     };
-    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["AthenaDataSourceInput"] | components["schemas"]["BigqueryDataSourceInput"] | components["schemas"]["GoogleSheetsDataSourceInput"] | components["schemas"]["JavascriptDataSourceInput"] | components["schemas"]["FirestoreDataSourceInput"];
+    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["AthenaDataSourceInput"] | components["schemas"]["BigqueryDataSourceInput"] | components["schemas"]["GoogleSheetsDataSourceInput"] | components["schemas"]["S3DataSourceInput"] | components["schemas"]["GcsDataSourceInput"] | components["schemas"]["JavascriptDataSourceInput"] | components["schemas"]["FirestoreDataSourceInput"];
     DocumentActionInput: {
       code: string;
       dataSourceId: string;
@@ -752,6 +752,32 @@ export type components = {
       secret?: boolean;
       /** @enum {string} */
       type: "text" | "textarea" | "number" | "boolean" | "password" | "select" | "key-value-list" | "code";
+    };
+    /** @description A Google Cloud Storage data source */
+    GcsDataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          /**
+           * @default service-account-key
+           * @enum {string}
+           */
+          authentication?: "service-account-key" | "workload-identity";
+          /** Format: uri */
+          iamCredentialsEndpoint?: string;
+          provider?: string;
+          serviceAccount?: string;
+          serviceAccountKey?: string;
+          /** Format: uri */
+          storageEndpoint?: string;
+          /** Format: uri */
+          stsEndpoint?: string;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "gcs";
+      name: string;
     };
     /** @description A Google Sheets data source */
     GoogleSheetsDataSourceInput: {
@@ -1419,6 +1445,34 @@ export type components = {
       /** @enum {string} */
       type: "string" | "number" | "boolean" | "bigint" | "json";
     };
+    /** @description A Amazon S3 data source */
+    S3DataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          accessKeyId?: string;
+          audience?: string;
+          /**
+           * @default keys
+           * @enum {string}
+           */
+          authentication?: "keys" | "oidc" | "function-role";
+          /** Format: uri */
+          endpoint?: string;
+          /** @default false */
+          forcePathStyle?: boolean;
+          region: string;
+          roleArn?: string;
+          secretAccessKey?: string;
+          /** Format: uri */
+          stsEndpoint?: string;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "s3";
+      name: string;
+    };
     SheetsActionInput: {
       dataSourceId: string;
       description?: string;
@@ -1609,6 +1663,12 @@ export type components = {
         code: string;
         message: string;
       };
+      /** @description Object-storage downloads: an object that is neither media nor text */
+      file?: {
+        base64: string;
+        contentType: string;
+        name: string;
+      };
       /** @description HTTP actions: the response status, media type and size */
       http?: {
         bytes: number;
@@ -1638,6 +1698,84 @@ export type components = {
       truncated?: boolean;
       /** @description HTTP and JavaScript actions, transformers: the value itself (rows show it as a table) */
       value?: unknown;
+    };
+    StorageActionInput: {
+      bucket: string;
+      dataSourceId: string;
+      description?: string;
+      /** @default 3600 */
+      expiresInSeconds?: number;
+      fileParameter?: string;
+      id: string;
+      /** @constant */
+      kind: "storage";
+      /**
+       * @default GET
+       * @enum {string}
+       */
+      method?: "GET" | "PUT";
+      name: string;
+      /** @default */
+      objectKey?: string;
+      /** @enum {string} */
+      operation: "upload" | "download" | "list" | "signed-url";
+      /** @default [] */
+      parameters?: components["schemas"]["Parameter"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+    };
+    StorageActionInputOutput: {
+      bucket: string;
+      dataSourceId: string;
+      description?: string;
+      /** @default 3600 */
+      expiresInSeconds: number;
+      fileParameter?: string;
+      id: string;
+      /** @constant */
+      kind: "storage";
+      /**
+       * @default GET
+       * @enum {string}
+       */
+      method: "GET" | "PUT";
+      name: string;
+      /** @default */
+      objectKey: string;
+      /** @enum {string} */
+      operation: "upload" | "download" | "list" | "signed-url";
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     UploadToken: {
       createdAt: string;

@@ -15,6 +15,8 @@ import { identityEn } from './identity.en.ts';
 import { identityJa } from './identity.ja.ts';
 import { notificationsEn } from './notifications.en.ts';
 import { notificationsJa } from './notifications.ja.ts';
+import { objectsEn } from './objects.en.ts';
+import { objectsJa } from './objects.ja.ts';
 import { schedulingEn } from './scheduling.en.ts';
 import { schedulingJa } from './scheduling.ja.ts';
 
@@ -27,6 +29,7 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...notificationsEn,
     ...accountsEn,
     ...hardeningEn,
+    ...objectsEn,
   },
   ja: {
     ...schedulingJa,
@@ -36,5 +39,6 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...notificationsJa,
     ...accountsJa,
     ...hardeningJa,
+    ...objectsJa,
   },
 };

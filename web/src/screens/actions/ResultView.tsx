@@ -8,8 +8,9 @@ import { useMemo, useState } from 'react';
 import { saveFile } from '../../api/client.ts';
 import type { Execution, StatementResult } from '../../api/types.ts';
 import { Button, type DataColumn, DataTable, Tabs, useToast } from '../../components/index.ts';
-import { useT } from '../../i18n/index.tsx';
+import { useLanguage, useT } from '../../i18n/index.tsx';
 import { MediaCell, MediaView } from './media.tsx';
+import { isObjectResult, ObjectResultExtras, objectColumn } from './object-result.tsx';
 import { resultCsv } from './result-csv.ts';
 
 type Row = Record<string, unknown>;
@@ -75,7 +76,9 @@ function StatementView({
 }) {
   const t = useT();
   const toast = useToast();
+  const { language } = useLanguage();
   const title = result.title || t('result.statement', { n: index + 1 });
+  const objects = isObjectResult(result);
   const columns = useMemo<DataColumn<Row>[]>(
     () =>
       (result.columns ?? []).map((column) => ({
@@ -97,8 +100,9 @@ function StatementView({
                 ),
             }
           : {}),
+        ...(objects ? objectColumn(column.name, language) : {}),
       })),
-    [result.columns],
+    [result.columns, objects, language],
   );
   const hasImages = result.columns?.some((c) => c.media === 'image');
   const rows = result.rows ?? [];
@@ -158,6 +162,7 @@ function StatementView({
           contentType={result.media.contentType}
         />
       ) : null}
+      <ObjectResultExtras result={result} />
       {result.value !== undefined && (!result.columns || result.columns.length === 0) ? (
         <pre className="raw-json">{JSON.stringify(result.value, null, 2)}</pre>
       ) : null}

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { I18nProvider } from '../../i18n/index.tsx';
 import { ActionFields } from './ActionFields.tsx';
-import { actionBody, emptyActionDraft } from './action-draft.ts';
+import { actionBody, actionDraftOf, emptyActionDraft } from './action-draft.ts';
 import type { CatalogEntry, FormField } from './connector-kinds.ts';
 
 afterEach(cleanup);
@@ -69,6 +69,30 @@ describe('ActionFields', () => {
     expect(result.body).toMatchObject({ kind: 'grpc', service: 's', method: 'M' });
     expect(result.body.statements).toBeUndefined();
     expect(result.body.path).toBeUndefined();
+  });
+
+  it('keeps a stored storage or gRPC action’s own method when it is opened and saved again', () => {
+    const stored = {
+      id: 'share',
+      name: 'Share',
+      kind: 'storage',
+      dataSourceId: 'files',
+      operation: 'signed-url',
+      bucket: 'b',
+      objectKey: 'k',
+      method: 'PUT',
+      parameters: [],
+    };
+    const result = actionBody(actionDraftOf(stored));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.body).toMatchObject({
+      kind: 'storage',
+      operation: 'signed-url',
+      method: 'PUT',
+      bucket: 'b',
+      objectKey: 'k',
+    });
   });
 
   it('offers the data source’s catalog for a field marked catalog and fills the fields an entry names', async () => {

@@ -137,7 +137,15 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     reviewRequired: Boolean(rev.required),
     reviewExpiresInMinutes: rev.expiresInMinutes ? String(rev.expiresInMinutes) : '',
     changeMessage: '',
-    rest: rest as Record<string, unknown>,
+    // `method` and `path` are HTTP's own editors; other kinds (gRPC, storage) keep theirs in `rest`.
+    rest:
+      kind === 'http' || kind === 'sql'
+        ? (rest as Record<string, unknown>)
+        : {
+            ...(rest as Record<string, unknown>),
+            ...(method !== undefined ? { method } : {}),
+            ...(path !== undefined ? { path } : {}),
+          },
   };
 }
 

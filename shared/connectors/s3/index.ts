@@ -1,0 +1,80 @@
+/** Object storage A (spec 2.3, 2.4, 5.2): S3 and S3-compatible stores; docs/object-storage.md. */
+import type { ConnectorDefinition, FormField } from '../connector.ts';
+import {
+  type StorageActionInput,
+  signedUrlMethods,
+  storageActionShape,
+  storageActionTexts,
+  storageOperations,
+  validateStorageAction,
+} from '../object-storage/action.ts';
+import { s3AuthenticationModes, s3ConnectionSchema } from './definition.ts';
+
+const field = (
+  name: string,
+  type: FormField['type'],
+  en: string,
+  ja: string,
+  extra: Partial<FormField> = {},
+) => ({ name, type, label: { en, ja }, ...extra }) satisfies FormField;
+
+export const s3: ConnectorDefinition = {
+  kind: 's3',
+  actionKind: 'storage',
+  label: { en: 'Amazon S3', ja: 'Amazon S3' },
+  connection: s3ConnectionSchema,
+  action: storageActionShape,
+  secretFields: ['secretAccessKey'],
+  form: {
+    connection: [
+      field('region', 'text', 'Region', 'リージョン', { required: true, default: 'ap-northeast-1' }),
+      field('authentication', 'select', 'Authentication', '認証方式', {
+        options: s3AuthenticationModes,
+        default: 'keys',
+        hint: {
+          en: 'keys: an access key; oidc: no stored key, Dogu’s ID token assumes an IAM role; function-role: the role Dogu runs with (where the operator allows it).',
+          ja: 'keys: アクセスキー、oidc: キーを保存せず Dogu の ID トークンで IAM ロールを引き受けます。function-role: Dogu の実行ロール（運用者が許可した場合）。',
+        },
+      }),
+      field('accessKeyId', 'text', 'Access key ID', 'アクセスキー ID'),
+      field('secretAccessKey', 'password', 'Secret access key', 'シークレットアクセスキー', { secret: true }),
+      field('audience', 'text', 'Audience (OIDC)', 'Audience（OIDC）', {
+        hint: {
+          en: 'The client ID registered at the IAM OIDC provider for Dogu’s issuer.',
+          ja: 'Dogu の発行者を登録した IAM OIDC プロバイダーのクライアント ID。',
+        },
+      }),
+      field('roleArn', 'text', 'IAM role ARN (OIDC)', 'IAM ロール ARN（OIDC）'),
+      field('endpoint', 'text', 'Endpoint (S3-compatible)', 'エンドポイント（S3 互換）', {
+        hint: { en: 'For MinIO, R2 and the like; empty for AWS.', ja: 'MinIO や R2 など。AWS では空欄。' },
+      }),
+      field('forcePathStyle', 'boolean', 'Path-style addressing', 'パス形式のアドレス', { default: false }),
+      field('stsEndpoint', 'text', 'STS endpoint (OIDC, optional)', 'STS エンドポイント（OIDC、任意）'),
+    ],
+    action: [
+      field('operation', 'select', 'Operation', '操作', {
+        required: true,
+        options: storageOperations,
+        default: 'download',
+      }),
+      field('bucket', 'text', 'Bucket', 'バケット', { required: true }),
+      field('objectKey', 'text', 'Object key (list: prefix)', 'オブジェクトキー（一覧: プレフィックス）'),
+      field('fileParameter', 'text', 'File parameter (upload)', 'ファイルパラメーター（アップロード）'),
+      field('method', 'select', 'Signed URL method', '署名付き URL のメソッド', {
+        options: signedUrlMethods,
+        default: 'GET',
+      }),
+      field('expiresInSeconds', 'number', 'Signed URL lifetime (s)', '署名付き URL の有効期間（秒）', {
+        default: 3600,
+      }),
+    ],
+    authAction: false,
+  },
+  // Granted to the action-running functions only when the operator lets S3 data sources use the
+  // functions' own role (context functionRoleKinds, authentication function-role). Keys and OIDC
+  // bring their own rights; the IdP key secret the OIDC mode signs with is granted by the stack.
+  cloudPermissions: ['s3:GetObject', 's3:ListBucket', 's3:PutObject'],
+  actionTexts: (action) => storageActionTexts(action as StorageActionInput),
+  validate: validateStorageAction,
+  runtime: async () => (await import('./runtime.ts')).s3Runtime(),
+};

@@ -1,0 +1,263 @@
+/**
+ * The GCS kind against local Google endpoints that check the exact requests: a service-account
+ * key (JWT bearer grant, URLs signed with the key) and workload identity federation (Dogu's ID
+ * token verified against Dogu's JWKS → STS → generateAccessToken; URLs signed through signBlob).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLocalOwnIdp } from '../../../shared/adapters/idp/own-idp-services.ts';
+import { systemClock } from '../../../shared/adapters/ids.ts';
+import type { ConnectorRuntime } from '../../../shared/connectors/connector.ts';
+import { gcsRuntime } from '../../../shared/connectors/gcs/runtime.ts';
+import type { StorageStatementResult } from '../../../shared/connectors/object-storage/results.ts';
+import { identityTokenSource, type OwnIdp } from '../../../shared/domain/identity/own-idp.ts';
+import { fileValue, type StorageActionFields, storageRun } from '../s3/support.ts';
+import { type FakeGoogle, providerName, serviceAccountEmail, startFakeGoogle } from './fake-google.ts';
+
+let google: FakeGoogle;
+let idp: OwnIdp;
+let dataDir: string;
+let runtime: ConnectorRuntime;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'dogu-gcs-idp-'));
+  let issuerBase = '';
+  google = await startFakeGoogle({ issuer: () => `${issuerBase}/idp`, jwks: () => idp.keys.publicKeys() });
+  issuerBase = 'http://dogu.test';
+  idp = await createLocalOwnIdp({ dataDir, baseUrl: () => issuerBase, clock: systemClock, env: {} });
+  google.buckets.add('shop-files');
+  runtime = gcsRuntime();
+});
+
+afterAll(async () => {
+  await runtime?.close?.();
+  await google?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  google.violations.length = 0;
+  for (const step of Object.keys(google.refuse)) delete google.refuse[step as keyof FakeGoogle['refuse']];
+});
+
+const keyConnection = () => ({
+  authentication: 'service-account-key',
+  serviceAccountKey: google.serviceAccountKeyJson(),
+  storageEndpoint: google.url,
+});
+const federatedConnection = () => ({
+  authentication: 'workload-identity',
+  provider: providerName,
+  serviceAccount: serviceAccountEmail,
+  storageEndpoint: google.url,
+  stsEndpoint: google.url,
+  iamCredentialsEndpoint: google.url,
+});
+const tokens = () => identityTokenSource(idp, 'shop', 'prod');
+
+const run = async (
+  connection: Record<string, unknown>,
+  fields: StorageActionFields,
+  values: Record<string, unknown> = {},
+) => {
+  const [result] = await runtime.run(
+    storageRun('gcs', connection, fields, values, { identityToken: tokens() }),
+  );
+  return result as StorageStatementResult;
+};
+
+describe.each([
+  ['a service-account key', keyConnection],
+  ['workload identity federation', federatedConnection],
+])('GCS with %s', (_, connection) => {
+  it('uploads, downloads, lists and signs URLs that the storage accepts', async () => {
+    const uploaded = await run(
+      connection(),
+      { operation: 'upload', bucket: 'shop-files', objectKey: 'in/{{ name }}', fileParameter: 'file' },
+      { name: 'a?b#c.txt', file: fileValue('a.txt', 'text/plain', 'hello gcs') },
+    );
+    expect(uploaded.status, uploaded.error?.message).toBe('succeeded');
+    expect(uploaded.rows[0]).toMatchObject({
+      bucket: 'shop-files',
+      objectKey: 'in/a?b#c.txt',
+      size: 9,
+      contentType: 'text/plain',
+    });
+    expect(google.objects.get('shop-files/in/a?b#c.txt')?.bytes.toString()).toBe('hello gcs');
+
+    const downloaded = await run(connection(), {
+      operation: 'download',
+      bucket: 'shop-files',
+      objectKey: 'in/a?b#c.txt',
+    });
+    expect(downloaded.value).toBe('hello gcs');
+    expect(downloaded.rows[0]).toMatchObject({
+      size: 9,
+      contentType: 'text/plain',
+      lastModified: expect.any(Number),
+    });
+
+    const listed = await run(connection(), { operation: 'list', bucket: 'shop-files', objectKey: 'in/' });
+    expect(listed.rows).toEqual([{ objectKey: 'in/a?b#c.txt', lastModified: expect.any(Number), size: 9 }]);
+
+    const put = await run(
+      connection(),
+      {
+        operation: 'signed-url',
+        bucket: 'shop-files',
+        objectKey: 'shared/{{ name }}',
+        method: 'PUT',
+        expiresInSeconds: 900,
+      },
+      { name: 'x y.txt' },
+    );
+    const putRow = put.rows[0] as { signedUrl: string; expiresAt: number };
+    expect(putRow.expiresAt).toBeGreaterThan(Date.now() / 1000 + 890);
+    expect((await fetch(putRow.signedUrl, { method: 'PUT', body: 'signed put' })).status).toBe(200);
+    const get = await run(connection(), {
+      operation: 'signed-url',
+      bucket: 'shop-files',
+      objectKey: 'shared/x y.txt',
+    });
+    const fetched = await fetch((get.rows[0] as { signedUrl: string }).signedUrl);
+    expect(fetched.status).toBe(200);
+    expect(await fetched.text()).toBe('signed put');
+    // A URL whose signature does not match is refused (the fake checks signatures).
+    expect(
+      (await fetch((get.rows[0] as { signedUrl: string }).signedUrl.replace('x%20y', 'other'))).status,
+    ).toBe(403);
+    expect(google.violations).toEqual([]);
+  });
+});
+
+describe('GCS', () => {
+  it('exchanges Dogu’s token with the claims the pool maps, once while it is valid', async () => {
+    google.federatedClaims.length = 0;
+    const fresh = gcsRuntime();
+    try {
+      for (let i = 0; i < 2; i++) {
+        const [result] = await fresh.run(
+          storageRun(
+            'gcs',
+            federatedConnection(),
+            { operation: 'list', bucket: 'shop-files' },
+            {},
+            { identityToken: tokens(), key: 'shop/files/prod' },
+          ),
+        );
+        expect(result!.status, result!.error?.message).toBe('succeeded');
+      }
+    } finally {
+      await fresh.close?.();
+    }
+    expect(google.federatedClaims).toHaveLength(1);
+    expect(google.federatedClaims[0]).toMatchObject({
+      iss: 'http://dogu.test/idp',
+      sub: 'project:shop:environment:prod',
+      aud: `https://iam.googleapis.com/${providerName}`,
+      tenant_subdomain: 'local',
+      project_id: 'shop',
+      environment_id: 'prod',
+    });
+  });
+
+  it('pages a listing past 1,000 objects and answers a large object as a link', async () => {
+    google.buckets.add('many');
+    for (let i = 0; i < 1500; i++)
+      google.objects.set(`many/r/${String(i).padStart(4, '0')}`, {
+        bytes: Buffer.from('ab'),
+        contentType: 'text/csv',
+        updated: '2026-11-01T00:00:00.000Z',
+      });
+    const listed = await run(keyConnection(), { operation: 'list', bucket: 'many', objectKey: 'r/' });
+    expect(listed.rowCount).toBe(1500);
+    expect(listed.rows[1499]).toEqual({
+      objectKey: 'r/1499',
+      lastModified: Date.parse('2026-11-01T00:00:00Z') / 1000,
+      size: 2,
+    });
+
+    google.objects.set('shop-files/big.bin', {
+      bytes: Buffer.alloc(4 * 1024 * 1024, 1),
+      contentType: 'application/octet-stream',
+      updated: new Date().toISOString(),
+    });
+    const big = await run(keyConnection(), {
+      operation: 'download',
+      bucket: 'shop-files',
+      objectKey: 'big.bin',
+    });
+    const row = big.rows[0] as { signedUrl: string; size: number };
+    expect(row.size).toBe(4 * 1024 * 1024);
+    expect(big.file).toBeUndefined();
+    const fetched = await fetch(row.signedUrl);
+    expect(fetched.status).toBe(200);
+    expect((await fetched.arrayBuffer()).byteLength).toBe(4 * 1024 * 1024);
+  });
+
+  it('refuses an expired signed URL', async () => {
+    const short = await run(keyConnection(), {
+      operation: 'signed-url',
+      bucket: 'shop-files',
+      objectKey: 'shared/x y.txt',
+      expiresInSeconds: 1,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect((await fetch((short.rows[0] as { signedUrl: string }).signedUrl)).status).toBe(400);
+  });
+
+  it('says what is missing or refused, naming the permission and the failing step', async () => {
+    expect(
+      (await run(keyConnection(), { operation: 'download', bucket: 'shop-files', objectKey: 'nope' })).error,
+    ).toEqual({
+      code: 'not_found',
+      message: "Object 'nope' in bucket 'shop-files' does not exist.",
+    });
+    expect((await run(keyConnection(), { operation: 'list', bucket: 'no-bucket' })).error).toEqual({
+      code: 'not_found',
+      message: "Bucket 'no-bucket' does not exist.",
+    });
+    google.refuse.storage = 403;
+    expect((await run(keyConnection(), { operation: 'list', bucket: 'shop-files' })).error?.message).toBe(
+      `Cloud Storage refused access to bucket 'shop-files': ${serviceAccountEmail} needs storage.objects.list.`,
+    );
+    delete google.refuse.storage;
+
+    google.refuse.signBlob = 403;
+    expect(
+      (await run(federatedConnection(), { operation: 'signed-url', bucket: 'shop-files', objectKey: 'a' }))
+        .error?.message,
+    ).toMatch(
+      /^IAM Credentials signBlob \(needs iam\.serviceAccounts\.signBlob.*\): Google answered HTTP 403: PERMISSION_DENIED/,
+    );
+    delete google.refuse.signBlob;
+
+    const check = (connection: Record<string, unknown>) =>
+      runtime.testConnection({
+        key: 'test/shop/files/prod',
+        projectId: 'shop',
+        environmentId: 'prod',
+        connection,
+        signal: AbortSignal.timeout(5000),
+        identityToken: tokens(),
+      });
+    await expect(check(federatedConnection())).resolves.toBeUndefined();
+    await expect(check(keyConnection())).resolves.toBeUndefined();
+    google.refuse.sts = 400;
+    await expect(check(federatedConnection())).rejects.toThrow(
+      /^Step 2 \(Google STS token exchange\): Google answered HTTP 400: invalid_grant/,
+    );
+    delete google.refuse.sts;
+    google.refuse.impersonation = 403;
+    await expect(check(federatedConnection())).rejects.toThrow(
+      /^Step 3 \(IAM Credentials generateAccessToken, impersonating the service account\): Google answered HTTP 403: PERMISSION_DENIED/,
+    );
+    delete google.refuse.impersonation;
+    await expect(check({ ...keyConnection(), serviceAccountKey: undefined })).rejects.toThrow(
+      /needs the service account JSON key/,
+    );
+    expect(google.violations).toEqual([]);
+  });
+});
