@@ -5,6 +5,7 @@ import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { scriptSandbox } from '../shared/runtime/groups/script-sandbox.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, schedulingDeps } from '../shared/runtime/services.ts';
 
@@ -42,5 +43,5 @@ export const handler = defineRoutes(
       ),
     }),
   },
-  compose(secretValues, actionEngines, ownIdp, scheduling, notifications, fileStorage),
+  compose(secretValues, actionEngines, ownIdp, scriptSandbox, scheduling, notifications, fileStorage),
 );

@@ -3,6 +3,7 @@ import { defineRoutes } from '../shared/http/handler.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
+import { scriptSandbox } from '../shared/runtime/groups/script-sandbox.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose } from '../shared/runtime/services.ts';
 
@@ -36,5 +37,5 @@ export const handler = defineRoutes(
       return { status: 200, body: catalog };
     },
   },
-  compose(secretValues, actionEngines, ownIdp, fileStorage),
+  compose(secretValues, actionEngines, ownIdp, scriptSandbox, fileStorage),
 );

@@ -9,6 +9,7 @@ import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { scriptSandbox } from '../shared/runtime/groups/script-sandbox.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, schedulingDeps } from '../shared/runtime/services.ts';
 
@@ -101,5 +102,5 @@ export const handler = defineHandler(
       },
     };
   },
-  compose(secretValues, actionEngines, ownIdp, scheduling, notificationCenter, fileStorage),
+  compose(secretValues, actionEngines, ownIdp, scriptSandbox, scheduling, notificationCenter, fileStorage),
 );

@@ -8,6 +8,7 @@ import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
+import { scriptSandbox } from '../shared/runtime/groups/script-sandbox.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { type CoreServices, compose, type Services } from '../shared/runtime/services.ts';
 
@@ -74,5 +75,5 @@ export const handler = defineRoutes(
       };
     },
   },
-  compose(secretValues, actionEngines, ownIdp, notificationCenter, fileStorage),
+  compose(secretValues, actionEngines, ownIdp, scriptSandbox, notificationCenter, fileStorage),
 );

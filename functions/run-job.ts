@@ -9,11 +9,20 @@ import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
+import { scriptSandbox } from '../shared/runtime/groups/script-sandbox.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
 
 /** Runs actions: the engines with connector runtimes (docs/decisions/0022). */
-const composition = compose(secretValues, actionEngines, ownIdp, scheduling, notificationCenter, fileStorage);
+const composition = compose(
+  secretValues,
+  actionEngines,
+  ownIdp,
+  scriptSandbox,
+  scheduling,
+  notificationCenter,
+  fileStorage,
+);
 
 export interface RunJobEvent {
   projectId: string;

@@ -15,6 +15,7 @@ import { BlobBucket } from './constructs/blob-bucket.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { HandlerFunction, logRetention } from './constructs/handler-function.ts';
 import { DoguHttpApi } from './constructs/http-api.ts';
+import { ScriptSandbox } from './constructs/script-sandbox.ts';
 import { SigningKey } from './constructs/signing-key.ts';
 import { deployableHandlers, type HandlerName } from './deployable-routes.ts';
 import { Scheduling } from './scheduling.ts';
@@ -184,6 +185,14 @@ export class DoguStack extends Stack {
       [...actionRunners.flatMap((h) => functionsByHandler.get(h) ?? []), ...this.scheduling.actionRunners],
       functionRoleKinds,
     );
+
+    // JavaScript actions and transformers run in a function whose role grants nothing (decision 0039).
+    const sandbox = new ScriptSandbox(this, 'ScriptSandbox');
+    for (const handler of actionRunners) {
+      const fn = functionsByHandler.get(handler);
+      if (fn) sandbox.allowInvoke(fn as LambdaFunction);
+    }
+    for (const fn of this.scheduling.actionRunners) sandbox.allowInvoke(fn);
 
     this.httpApi = new DoguHttpApi(this, 'Http', {
       stage,

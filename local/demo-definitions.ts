@@ -283,3 +283,26 @@ export const demoGrpcActions: ActionInput[] = [
     parameters: [{ name: 'customer', kind: 'text', label: 'Customer e-mail', default: '' }],
   },
 ];
+
+/** A JavaScript action that runs another action and reshapes its rows (docs/javascript.md). */
+export const demoScriptActions: ActionInput[] = [
+  {
+    id: 'orders-digest',
+    name: 'Orders digest (JavaScript)',
+    description: 'Runs "Find orders" with actions.run and sums its rows per status.',
+    kind: 'javascript',
+    dataSourceId: 'demo-scripts',
+    parameters: [{ name: 'since', kind: 'date', label: 'Ordered since', default: '2026-03-01' }],
+    code: [
+      "const orders = await actions.run('find-orders', { since: params.since, statuses: ['paid', 'shipped', 'delivered'] });",
+      "console.log('find-orders returned', orders.length, 'orders since', params.since);",
+      'const byStatus = {};',
+      'for (const order of orders) {',
+      '  const entry = (byStatus[order.status] ??= { status: order.status, orders: 0, total_yen: 0 });',
+      '  entry.orders += 1;',
+      '  entry.total_yen += Number(order.total_yen);',
+      '}',
+      'return Object.values(byStatus);',
+    ].join('\n'),
+  },
+];

@@ -26,6 +26,7 @@ import { SmtpMailer } from '../shared/adapters/notifications/smtp-mailer.ts';
 import { TimerWakeups } from '../shared/adapters/notifications/timer-wakeups.ts';
 import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
 import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-config.ts';
+import { createWorkerSandbox } from '../shared/adapters/sandbox/worker-sandbox.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
 import type { ConnectorDefinition, ConnectorRuntimeModule } from '../shared/connectors/connector.ts';
 import { createActionEngines } from '../shared/connectors/engines.ts';
@@ -156,6 +157,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       },
     );
     closers.push(() => engines.close());
+    const sandbox = createWorkerSandbox();
+    closers.push(async () => sandbox.close?.());
     // The IdP's issuer is this runtime's URL, known once the server listens (below).
     let baseUrl = '';
     let watermark: (at: Date) => void = () => {};
@@ -214,6 +217,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ),
       notifications,
       files: await localFileStorage(dynamo.client, tableName, options.dataDir),
+      sandbox,
     };
     const teamAccounts = options.accounts ?? accountsConfigured(process.env);
     provideServices(async () => services);

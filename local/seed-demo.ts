@@ -21,7 +21,7 @@ import {
 import { createCronJob } from '../shared/domain/scheduling/cron-jobs.ts';
 import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
 import type { SecretValues } from '../shared/domain/secret-values.ts';
-import { demoGrpcActions, demoHttpActions, demoSqlActions } from './demo-definitions.ts';
+import { demoGrpcActions, demoHttpActions, demoScriptActions, demoSqlActions } from './demo-definitions.ts';
 import { demoMediaPath } from './demo-media.ts';
 
 export const demoIds = {
@@ -30,6 +30,7 @@ export const demoIds = {
   dataSource: 'demo-postgres',
   httpDataSource: 'demo-api',
   grpcDataSource: 'demo-grpc',
+  scriptDataSource: 'demo-scripts',
   action: 'list-orders',
 } as const;
 
@@ -66,7 +67,19 @@ const steps: {
   { marker: 'seed:demo:v4', run: seedGrpcExample },
   { marker: 'seed:demo:v5', run: seedReviewer },
   { marker: 'seed:demo:v6', run: seedLocalMedia },
+  { marker: 'seed:demo:javascript', run: seedScriptExample },
 ];
+
+/** A JavaScript data source (no connection: the sandbox) and an action that calls another one. */
+async function seedScriptExample(deps: SeedDeps, _targets: DemoTargets, admin: Principal): Promise<void> {
+  await putDataSource(deps, admin, demoIds.project, {
+    id: demoIds.scriptDataSource,
+    name: 'Scripts (JavaScript)',
+    kind: 'javascript',
+    environments: Object.fromEntries(demoIds.environments.map((id) => [id, {}])),
+  });
+  for (const action of demoScriptActions) await putAction(deps, admin, demoIds.project, action);
+}
 
 /** Where the product gallery's media live in this run (the runtime serves them). */
 const mediaUrl = (targets: DemoTargets) => `${targets.runtimeUrl}${demoMediaPath}`;

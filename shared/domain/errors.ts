@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'argument_invalid'
   | 'invalid_definition'
   | 'data_source_error'
+  | 'script_error'
   | 'execution_timeout'
   | 'internal_error'
   | 'service_unavailable'
@@ -36,6 +37,7 @@ export const statusOf: Record<ErrorCode, number> = {
   argument_invalid: 422,
   invalid_definition: 422,
   data_source_error: 422,
+  script_error: 422,
   execution_timeout: 504,
   internal_error: 500,
   service_unavailable: 503,
@@ -56,6 +58,7 @@ export const titleOf: Record<ErrorCode, string> = {
   argument_invalid: 'Invalid arguments',
   invalid_definition: 'Invalid definition',
   data_source_error: 'Data source error',
+  script_error: 'Script error',
   execution_timeout: 'Execution timed out',
   internal_error: 'Internal error',
   service_unavailable: 'Service unavailable',

@@ -17,8 +17,9 @@ import type { Action, DataSource, Execution, Principal, StatementResult } from '
 import type { NotificationEvent } from './notifications/model.ts';
 import type { Notifier } from './notifications/ports.ts';
 import { bindArguments, type MasterData } from './parameters.ts';
-import type { ActionEngines, Clock, IdGenerator, Store } from './ports.ts';
+import type { ActionEngines, Clock, IdGenerator, ScriptSandbox, Store } from './ports.ts';
 import { limitResults } from './result-limits.ts';
+import { failedScriptResult, resultOfValue, valueOfResults } from './result-value.ts';
 import type { ReviewRequest } from './reviews.ts';
 import { SecretRedactor } from './secret-redaction.ts';
 import { type SecretValues, secretContext } from './secret-values.ts';
@@ -38,6 +39,19 @@ export interface ExecutionDeps {
   files?: FileStorage;
   /** Dogu's own IdP: federated storage connections trade its ID tokens for cloud credentials. */
   idp?: OwnIdp;
+  /** Runs JavaScript actions and result transformers in isolation (docs/javascript.md). */
+  sandbox?: ScriptSandbox;
+}
+
+/** The JavaScript action run whose `actions.run` started this run (decision 0040). */
+export interface ParentRun {
+  executionId: string;
+  actionId: string;
+  /** How many runs deep the new run is (1: called by a run started directly). */
+  depth: number;
+  /** Shared by every run the top-level run started, directly or through nested ones. */
+  calls: { count: number };
+  deadlineAt: number;
 }
 
 export interface ExecuteActionRequest {
@@ -62,6 +76,8 @@ export interface ExecuteActionRequest {
    * sees the final status finds the rows too.
    */
   keepResults?: (executionId: string, results: StatementResult[]) => Promise<void>;
+  /** Set when a JavaScript action's `actions.run` asks for this run. */
+  parent?: ParentRun;
 }
 
 export interface ExecutionOutcome {
@@ -104,6 +120,14 @@ export async function executeAction(
   const user = request.principal.kind === 'user' ? request.principal : undefined;
   const caller = { id: user?.id ?? '', name: user?.name ?? '', email: user?.email ?? '' };
   const deadlineAt = started.getTime() + maxExecutionMs;
+  const nestedExecutionIds: string[] = [];
+  const nesting: ParentRun = {
+    executionId,
+    actionId: action.id,
+    depth: (request.parent?.depth ?? 0) + 1,
+    calls: request.parent?.calls ?? { count: 0 },
+    deadlineAt,
+  };
   const {
     bound,
     results: raw,
@@ -117,8 +141,9 @@ export async function executeAction(
     system: { executionId, now: started.toISOString() },
     signal: AbortSignal.timeout(maxExecutionMs),
     deadlineAt,
+    runAction: (actionId, args) => runNested(deps, request, nesting, nestedExecutionIds, actionId, args),
   });
-  const results = limitResults(raw);
+  const results = limitResults(await transform(deps, action, raw, deadlineAt));
 
   const failed = results.find((r) => r.status === 'failed');
   const finished = deps.clock.now();
@@ -133,6 +158,8 @@ export async function executeAction(
     via: request.via,
     ...(request.origin ? { origin: request.origin } : {}),
     ...(request.review ? { reviewId: request.review.id } : {}),
+    ...(request.parent ? { parentExecutionId: request.parent.executionId } : {}),
+    ...(nestedExecutionIds.length > 0 ? { nestedExecutionIds } : {}),
     arguments: recordable(bound),
     startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),
@@ -278,6 +305,8 @@ interface RunInput {
   deadlineAt: number;
   /** How many actions called this one (an authentication action is called by the action it serves). */
   depth?: number;
+  /** `actions.run` for a JavaScript action run here. */
+  runAction?: (actionId: string, args: Record<string, unknown>) => Promise<unknown>;
 }
 
 /** Stops an action that, through authentication actions, ends up calling itself. */
@@ -321,6 +350,8 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
       ...(deps.idp
         ? { identityToken: identityTokenSource(deps.idp, dataSource.projectId, environmentId) }
         : {}),
+      ...(input.runAction ? { runAction: input.runAction } : {}),
+      ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
       ...(deps.files && deps.engines.fileKind(dataSource.kind)
         ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
         : {}),
@@ -332,6 +363,98 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
     }
     throw redactor.error(error);
   }
+}
+
+/** Spec 8 and loops: runs nested deeper than this, or more calls than this in one top-level run, are refused. */
+export const maxNestedDepth = 4;
+export const maxCallsPerRun = 50;
+
+/**
+ * `actions.run` from a JavaScript action: the whole execution path again, as the same principal,
+ * with the calling action as the permission's caller, in the time the caller has left; recorded
+ * under the caller's execution. Resolves to the run's value; a refused or failed run rejects.
+ */
+async function runNested(
+  deps: ExecutionDeps,
+  request: ExecuteActionRequest,
+  parent: ParentRun,
+  nestedExecutionIds: string[],
+  actionId: string,
+  args: Record<string, unknown>,
+): Promise<unknown> {
+  if (parent.depth >= maxNestedDepth) {
+    throw new DoguError(
+      'argument_invalid',
+      `actions.run('${actionId}') would nest runs ${parent.depth + 1} deep; the limit is ${maxNestedDepth} (does an action call itself?).`,
+    );
+  }
+  parent.calls.count += 1;
+  if (parent.calls.count > maxCallsPerRun) {
+    throw new DoguError(
+      'argument_invalid',
+      `actions.run('${actionId}') is call ${parent.calls.count} of this run; the limit is ${maxCallsPerRun}.`,
+    );
+  }
+  const left = parent.deadlineAt - deps.clock.now().getTime();
+  if (left <= 0) throw new DoguError('execution_timeout', `No time is left to run action '${actionId}'.`);
+  const executionId = deps.ids.next('exe');
+  nestedExecutionIds.push(executionId);
+  const outcome = await executeAction(deps, {
+    principal: request.principal,
+    projectId: request.projectId,
+    environmentId: request.environmentId,
+    actionId,
+    arguments: args,
+    via: request.via,
+    context: { callerActionId: parent.actionId },
+    executionId,
+    maxExecutionMs: left,
+    parent,
+  }).catch((error: unknown) => {
+    nestedExecutionIds.pop();
+    throw error;
+  });
+  if (outcome.kind === 'review_requested') {
+    nestedExecutionIds.pop();
+    return { reviewRequested: { id: outcome.review.id, expiresAt: outcome.review.expiresAt } };
+  }
+  if (outcome.execution.error) {
+    throw new DoguError(
+      outcome.execution.status === 'timed_out' ? 'execution_timeout' : 'data_source_error',
+      `Action '${actionId}' failed: ${outcome.execution.error.message}`,
+    );
+  }
+  return valueOfResults(outcome.results);
+}
+
+/** Default time limit of a transformer without one of its own. */
+const transformerTimeLimitMs = 5_000;
+
+/** The action's transformer script, if any, turns the results into the value shown (spec 2.2). */
+async function transform(
+  deps: ExecutionDeps,
+  action: Action,
+  results: StatementResult[],
+  deadlineAt: number,
+): Promise<StatementResult[]> {
+  const transformer = action.transformer;
+  if (!transformer || results.some((r) => r.status === 'failed')) return results;
+  const title = 'Transformer';
+  if (!deps.sandbox) {
+    return [
+      ...results,
+      failedScriptResult(title, { code: 'internal_error', message: 'This runtime cannot run scripts.' }, []),
+    ];
+  }
+  const limit = transformer.timeLimitMs ?? transformerTimeLimitMs;
+  const timeLimitMs = Math.max(1, Math.min(limit, deadlineAt - deps.clock.now().getTime()));
+  const outcome = await deps.sandbox.run({
+    code: transformer.script,
+    globals: { result: valueOfResults(results) },
+    timeLimitMs,
+  });
+  if (!outcome.ok) return [failedScriptResult(title, outcome.error, outcome.logs)];
+  return [resultOfValue(results.length === 1 ? results[0]!.title : title, outcome.value, outcome.logs)];
 }
 
 /** Runs another action of the project (e.g. an authentication action) for the same caller, without arguments. */
@@ -363,7 +486,10 @@ async function callAction(
       `The data source of action '${actionId}' has no settings for '${input.environmentId}'.`,
     );
   }
-  return (await prepareAndRun(deps, { ...input, action: called, dataSource: source, arguments: {}, depth }))
+  // An authentication action serves the action that called it: it runs no actions of its own (and
+  // would otherwise run them with its caller's identity as the permission's caller).
+  const { runAction: _notForAuthActions, ...served } = input;
+  return (await prepareAndRun(deps, { ...served, action: called, dataSource: source, arguments: {}, depth }))
     .results;
 }
 

@@ -119,6 +119,10 @@ export interface Execution {
   };
   /** The review request whose approval ran this execution. */
   reviewId?: string;
+  /** Run by `actions.run` inside this execution of a JavaScript action (decision 0040). */
+  parentExecutionId?: string;
+  /** The runs this execution started with `actions.run`, in order. */
+  nestedExecutionIds?: string[];
   arguments: Record<string, unknown>;
   startedAt: string;
   finishedAt?: string;

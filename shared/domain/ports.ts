@@ -158,6 +158,14 @@ export interface EngineRun {
   deadlineAt: number;
   /** Runs another action of the project for the same caller (an authentication action); depth-limited. */
   callAction(actionId: string): Promise<StatementResult[]>;
+  /**
+   * `actions.run` of a JavaScript action: runs another action as the calling user through the whole
+   * execution path (permission with this action as caller, review, environment version, history under
+   * this execution); resolves to its value, rejects with a DoguError the script sees (decision 0040).
+   */
+  runAction?(actionId: string, args: Record<string, unknown>): Promise<unknown>;
+  /** Runs user JavaScript in isolation (JavaScript actions). */
+  sandbox?: ScriptSandbox;
   /** This data source environment's uploaded files (protoset versions); absent where none are kept. */
   files?: DataSourceFiles;
   /** An ID token of Dogu's own IdP naming this project environment (storage federation, spec 5.2). */
@@ -315,3 +323,58 @@ export interface IdGenerator {
   /** Time-ordered, URL-safe id with a readable prefix, e.g. `exe_…`. */
   next(prefix: string): string;
 }
+
+/**
+ * Runs user JavaScript in isolation (docs/javascript.md, decision 0039): an async function body with
+ * no file system, environment, network modules, child processes or `require`; wall-clock and memory
+ * limits; values cross the boundary only as JSON. QuickJS in a worker thread (embedded runtime) or
+ * in a dedicated function whose role grants nothing (AWS).
+ */
+export interface ScriptSandbox {
+  run(script: ScriptRun): Promise<ScriptOutcome>;
+  close?(): Promise<void>;
+}
+
+export interface ScriptRun {
+  /** The body of an async function: top-level `await` and `return` allowed. */
+  code: string;
+  /** Read-only global values the script sees by name (e.g. `params`, `result`); JSON only. */
+  globals: Record<string, unknown>;
+  /** Wall-clock limit of the whole run, host calls included. */
+  timeLimitMs: number;
+  memoryLimitBytes?: number;
+  /**
+   * `await actions.run(actionId, args)` inside the script; absent: the script cannot run actions.
+   * A rejection with a DoguError reaches the script as a thrown Error with its message.
+   */
+  runAction?(actionId: string, args: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Document-database actions: the script gets `db`/`firestore` (document mode) or `datastore`
+   * (key-entity mode), whose operations the host performs with the data source's own key.
+   */
+  database?: {
+    mode: 'document' | 'key-entity';
+    call(operation: Record<string, unknown>): Promise<unknown>;
+  };
+}
+
+export interface ScriptLog {
+  level: 'log' | 'info' | 'warn' | 'error' | 'debug';
+  message: string;
+}
+
+export type ScriptErrorCode =
+  | 'script_syntax_error'
+  | 'script_error'
+  | 'script_timeout'
+  | 'script_memory_limit'
+  | 'script_result_not_json';
+
+export type ScriptOutcome =
+  | { ok: true; value: unknown; logs: ScriptLog[]; durationMs: number }
+  | {
+      ok: false;
+      error: { code: ScriptErrorCode; message: string; line?: number; column?: number; stack?: string };
+      logs: ScriptLog[];
+      durationMs: number;
+    };

@@ -33,14 +33,21 @@ export class SecretRedactor {
     return cleaned;
   }
 
-  /** Error texts and messages of each statement; the rows are the data the action chose to return. */
+  /**
+   * Error texts, messages and script logs of each statement; the rows are the data the action chose
+   * to return.
+   */
   results(results: StatementResult[]): StatementResult[] {
     if (this.empty) return results;
-    return results.map((result) => ({
-      ...result,
-      messages: result.messages.map((message) => this.text(message)),
-      ...(result.error ? { error: { ...result.error, message: this.text(result.error.message) } } : {}),
-    }));
+    return results.map((result) => {
+      const logs = (result as { logs?: { level: string; message: string }[] }).logs;
+      return {
+        ...result,
+        messages: result.messages.map((message) => this.text(message)),
+        ...(result.error ? { error: { ...result.error, message: this.text(result.error.message) } } : {}),
+        ...(logs ? { logs: logs.map((log) => ({ ...log, message: this.text(log.message) })) } : {}),
+      };
+    });
   }
 
   /** Cleans a thrown error in place (its type and code stay, for whoever handles it). */

@@ -13,6 +13,8 @@ export function executionBody(execution: Execution, results?: StatementResult[])
     via: execution.via,
     ...(execution.reviewId ? { reviewId: execution.reviewId } : {}),
     ...(execution.origin ? { origin: execution.origin } : {}),
+    ...(execution.parentExecutionId ? { parentExecutionId: execution.parentExecutionId } : {}),
+    ...(execution.nestedExecutionIds ? { nestedExecutionIds: execution.nestedExecutionIds } : {}),
     startedAt: execution.startedAt,
     finishedAt: execution.finishedAt ?? null,
     durationMs: execution.durationMs ?? null,

@@ -77,7 +77,13 @@ export const statementResult = z
       .object({ status: z.number().int(), contentType: z.string().optional(), bytes: z.number().int() })
       .optional()
       .meta({ description: 'HTTP actions: the response status, media type and size' }),
-    value: z.unknown().optional().meta({ description: 'HTTP actions: a JSON or text body that is not rows' }),
+    value: z.unknown().optional().meta({
+      description: 'HTTP and JavaScript actions, transformers: the value itself (rows show it as a table)',
+    }),
+    logs: z
+      .array(z.object({ level: z.enum(['log', 'info', 'warn', 'error', 'debug']), message: z.string() }))
+      .optional()
+      .meta({ description: 'JavaScript actions and transformers: what the script wrote with console.*' }),
     media: z
       .object({ kind: mediaKind, contentType: z.string(), base64: z.string() })
       .optional()
@@ -102,6 +108,14 @@ export const execution = z
     finishedAt: z.string().nullable(),
     durationMs: z.number().nullable(),
     arguments: z.record(z.string(), z.unknown()),
+    parentExecutionId: z
+      .string()
+      .optional()
+      .meta({ description: 'Run by actions.run inside this execution of a JavaScript action' }),
+    nestedExecutionIds: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'The runs this execution started with actions.run, in order' }),
     error: z.object({ code: z.string(), message: z.string() }).optional(),
     results: z.array(statementResult),
   })

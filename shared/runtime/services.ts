@@ -13,7 +13,14 @@ import type { FileStorage } from '../domain/files/model.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
 import type { NotificationCenter } from '../domain/notifications/center.ts';
-import type { ActionEngines, Clock, DefinitionReader, IdGenerator, Store } from '../domain/ports.ts';
+import type {
+  ActionEngines,
+  Clock,
+  DefinitionReader,
+  IdGenerator,
+  ScriptSandbox,
+  Store,
+} from '../domain/ports.ts';
 import type { SchedulingDeps } from '../domain/scheduling/deps.ts';
 import type { JobRunner, Scheduler, SchedulingStore } from '../domain/scheduling/ports.ts';
 import type { SecretValues } from '../domain/secret-values.ts';
@@ -61,6 +68,8 @@ export interface Services extends CoreServices {
   notifications: NotificationCenter;
   /** Uploaded data-source files (protosets): blobs (S3 / data directory), versions, upload tokens. */
   files: FileStorage;
+  /** JavaScript actions and transformers: worker threads locally, a dedicated function on AWS. */
+  sandbox: ScriptSandbox;
 }
 
 export const coreServiceKeys = [

@@ -53,6 +53,8 @@ describe('the published JSON Schema', () => {
       'Choice',
       'CronJob',
       'DataSource',
+      'DocumentActionInput',
+      'FirestoreConnection',
       'GcsConnection',
       'GoogleSheetsConnection',
       'GrpcActionInput',
@@ -60,6 +62,8 @@ describe('the published JSON Schema', () => {
       'HttpActionInput',
       'HttpBody',
       'HttpConnection',
+      'JavascriptActionInput',
+      'JavascriptConnection',
       'KeyValueList',
       'MasterDataList',
       'Member',
@@ -176,7 +180,7 @@ actions:
       );
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, sheets, storage\n`,
+        `dogu: ${file} has 1 problem; nothing was sent:\n  ${file}:6:11: actions[0].kind: unknown kind "graphql"; expected one of: sql, http, grpc, sheets, storage, javascript, document\n`,
       );
       expect(result.stdout).toBe('');
     } finally {

@@ -114,7 +114,7 @@ describe('shapeHttpResult: JSON', () => {
     const result = shapeHttpResult(json([{ a: 1 }, 2]), 't');
     expect(result).toMatchObject({ columns: [], rows: [], value: [{ a: 1 }, 2] });
     expect(result.messages).toEqual([
-      'The response is an array mixing objects and other values; it is shown as a value, not a table.',
+      'The value is an array mixing objects and other values; it is shown as a value, not a table.',
     ]);
   });
 

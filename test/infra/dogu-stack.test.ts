@@ -155,6 +155,15 @@ function blobBucket(template: Template): [string, Resource] {
 }
 
 /** Which handlers may touch the blob bucket, and how (decision 0033). */
+/** The script sandbox: the one function that knows where its interpreter is. */
+function sandboxFunctionId(template: Template): string {
+  const found = resourcesOf(template, 'AWS::Lambda::Function').filter(
+    ([, fn]) => field(fn, 'Properties', 'Environment', 'Variables', 'QUICKJS_WASM_PATH') !== undefined,
+  );
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+}
+
 const blobWriters = new Set(['data-sources', 'file-versions', 'upload-protoset']);
 /** The functions that run actions or test connections (decision 0022): an engine may read files. */
 const blobReaders = new Set(['execute-action', 'review-requests', 'cron-run-now', 'data-source-connection']);
@@ -349,6 +358,10 @@ describe('Lambda functions', () => {
         // Only functions that keep uploaded files or run actions know the blob bucket.
         ...(blobWriters.has(handler) || blobReaders.has(handler)
           ? { DOGU_BLOB_BUCKET: { Ref: blobBucket(prodTemplate)[0] } }
+          : {}),
+        // The action runners invoke the script sandbox (decision 0039).
+        ...(blobReaders.has(handler)
+          ? { DOGU_SANDBOX_FUNCTION: { Ref: sandboxFunctionId(prodTemplate) } }
           : {}),
       });
     }

@@ -4,7 +4,12 @@
  * HTTP data source with its authentication action work offline.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoGrpcActions, demoHttpActions, demoSqlActions } from '../../local/demo-definitions.ts';
+import {
+  demoGrpcActions,
+  demoHttpActions,
+  demoScriptActions,
+  demoSqlActions,
+} from '../../local/demo-definitions.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { apiClient } from '../support/api.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
@@ -24,17 +29,18 @@ afterAll(async () => {
 });
 
 describe('the demo', () => {
-  it.each([...demoSqlActions, ...demoHttpActions, ...demoGrpcActions].map((a) => [a.id, a] as const))(
-    '%s runs with its defaults',
-    async (id, action) => {
-      const required: Record<string, Record<string, unknown>> = { 'shipment-status': { order_id: 42 } };
-      const run = await api.execute(id, required[id] ?? {});
-      expect(run.status, JSON.stringify(run.body)).toBe(200);
-      expect(run.body.results).toHaveLength(
-        action.kind === 'sql' ? (action.statements as unknown[]).length : 1,
-      );
-    },
-  );
+  it.each(
+    [...demoSqlActions, ...demoHttpActions, ...demoGrpcActions, ...demoScriptActions].map(
+      (a) => [a.id, a] as const,
+    ),
+  )('%s runs with its defaults', async (id, action) => {
+    const required: Record<string, Record<string, unknown>> = { 'shipment-status': { order_id: 42 } };
+    const run = await api.execute(id, required[id] ?? {});
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    expect(run.body.results).toHaveLength(
+      action.kind === 'sql' ? (action.statements as unknown[]).length : 1,
+    );
+  });
 
   it('grpc-get-order and grpc-list-orders: the demo gRPC service through reflection, int64 exact', async () => {
     const order = await api.execute('grpc-get-order', { order_id: 'ord-1002', include_items: true });
@@ -45,6 +51,20 @@ describe('the demo', () => {
     const missing = await api.execute('grpc-get-order', { order_id: 'ord-9999' });
     expect(missing.status).toBe(422);
     expect(missing.body.detail).toContain('gRPC status NOT_FOUND (5)');
+  });
+
+  it('orders-digest: a JavaScript action sums the rows of find-orders, run as a nested execution', async () => {
+    const digest = await api.execute('orders-digest', {});
+    expect(digest.status, JSON.stringify(digest.body)).toBe(200);
+    const rows = digest.body.results[0].rows as { status: string; orders: number }[];
+    expect(rows.length).toBeGreaterThan(0);
+    const direct = await api.execute('find-orders', {
+      since: '2026-03-01',
+      statuses: ['paid', 'shipped', 'delivered'],
+    });
+    expect(rows.reduce((sum, row) => sum + row.orders, 0)).toBe(direct.body.results[0].rowCount);
+    expect(digest.body.results[0].logs[0].message).toContain('find-orders returned');
+    expect(digest.body.nestedExecutionIds).toHaveLength(1);
   });
 
   it('find-orders: array IN list, boolean, date and sort column behave', async () => {

@@ -17,24 +17,33 @@ interface CachedToken {
 export class GoogleTokens {
   private readonly cache = new Map<string, Promise<CachedToken>>();
 
-  constructor(private readonly http: HttpClient) {}
+  /** `scope`: what the token is for (BigQuery by default; the document kind asks for Datastore). */
+  constructor(
+    private readonly http: HttpClient,
+    private readonly scope: string = bigQueryScope,
+  ) {}
 
   async token(key: ServiceAccountKey, signal: AbortSignal): Promise<string> {
-    const cacheKey = `${key.client_email}\n${key.private_key_id ?? ''}\n${key.token_uri}\n${key.private_key.length}`;
+    const cacheKey = `${key.client_email}\n${key.private_key_id ?? ''}\n${key.token_uri}\n${key.private_key.length}\n${this.scope}`;
     const cached = this.cache.get(cacheKey);
     if (cached) {
       const token = await cached.catch(() => undefined);
       if (token && token.expiresAt - 60_000 > Date.now()) return token.token;
       this.cache.delete(cacheKey);
     }
-    const fresh = exchange(this.http, key, signal);
+    const fresh = exchange(this.http, key, this.scope, signal);
     this.cache.set(cacheKey, fresh);
     fresh.catch(() => this.cache.delete(cacheKey));
     return (await fresh).token;
   }
 }
 
-async function exchange(http: HttpClient, key: ServiceAccountKey, signal: AbortSignal): Promise<CachedToken> {
+async function exchange(
+  http: HttpClient,
+  key: ServiceAccountKey,
+  scope: string,
+  signal: AbortSignal,
+): Promise<CachedToken> {
   let privateKey: Awaited<ReturnType<typeof importPKCS8>>;
   try {
     privateKey = await importPKCS8(key.private_key, 'RS256');
@@ -45,7 +54,7 @@ async function exchange(http: HttpClient, key: ServiceAccountKey, signal: AbortS
     );
   }
   const now = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({ scope: bigQueryScope })
+  const assertion = await new SignJWT({ scope })
     .setProtectedHeader({
       alg: 'RS256',
       typ: 'JWT',

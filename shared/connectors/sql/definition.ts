@@ -2,12 +2,7 @@
 import * as z from 'zod';
 import type { ActionInput } from '../../domain/definitions/action.ts';
 import { kindsRefusedInSql } from '../../domain/definitions/parameter.ts';
-import type {
-  ConnectorDefinition,
-  FormField,
-  Labels,
-  ValidationContext,
-} from '../connector.ts';
+import type { ConnectorDefinition, FormField, Labels, ValidationContext } from '../connector.ts';
 import type { SqlDialect, SqlSyntax } from './sql-ports.ts';
 import { scanSql } from './sql-scan.ts';
 

@@ -32,6 +32,16 @@ export const reviewSchema = z.object({
     .optional(),
 });
 
+/**
+ * A script that reshapes the result before it is shown (spec 2.2): it receives `result` (one
+ * statement: its value or rows; several: `{ title, value }` each) and returns the value to show. It
+ * runs in the script sandbox with its own time limit (docs/javascript.md).
+ */
+export const transformerSchema = z.object({
+  script: z.string().min(1).max(100_000),
+  timeLimitMs: z.number().int().min(100).max(60_000).optional(),
+});
+
 export const actionCommonShape = {
   id: resourceIdSchema,
   name: z.string().min(1).max(200),
@@ -40,6 +50,7 @@ export const actionCommonShape = {
   parameters: z.array(parameterSchema).max(100).default([]),
   permission: permissionSchema.optional(),
   review: reviewSchema.optional(),
+  transformer: transformerSchema.optional(),
 };
 
 type ActionCommon = z.infer<z.ZodObject<typeof actionCommonShape>>;

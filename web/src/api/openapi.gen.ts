@@ -513,8 +513,8 @@ export type components = {
       updatedAt: string;
       userId: string;
     };
-    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["SheetsActionInput"] | components["schemas"]["StorageActionInput"];
-    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["SheetsActionInputOutput"] | components["schemas"]["StorageActionInputOutput"];
+    ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["SheetsActionInput"] | components["schemas"]["StorageActionInput"] | components["schemas"]["JavascriptActionInput"] | components["schemas"]["DocumentActionInput"];
+    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["SheetsActionInputOutput"] | components["schemas"]["StorageActionInputOutput"] | components["schemas"]["JavascriptActionInputOutput"] | components["schemas"]["DocumentActionInputOutput"];
     /** @description A Amazon Athena data source */
     AthenaDataSourceInput: {
       description?: string;
@@ -601,7 +601,61 @@ export type components = {
           label: string;
         }[];
     };
-    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["AthenaDataSourceInput"] | components["schemas"]["BigqueryDataSourceInput"] | components["schemas"]["GoogleSheetsDataSourceInput"] | components["schemas"]["S3DataSourceInput"] | components["schemas"]["GcsDataSourceInput"];
+    DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["AthenaDataSourceInput"] | components["schemas"]["BigqueryDataSourceInput"] | components["schemas"]["GoogleSheetsDataSourceInput"] | components["schemas"]["S3DataSourceInput"] | components["schemas"]["GcsDataSourceInput"] | components["schemas"]["JavascriptDataSourceInput"] | components["schemas"]["FirestoreDataSourceInput"];
+    DocumentActionInput: {
+      code: string;
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "document";
+      name: string;
+      /** @default [] */
+      parameters?: components["schemas"]["Parameter"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+    };
+    DocumentActionInputOutput: {
+      code: string;
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "document";
+      name: string;
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+    };
     Execution: {
       actionId: string;
       actionVersion: number;
@@ -622,6 +676,10 @@ export type components = {
       };
       finishedAt: string | null;
       id: string;
+      /** @description The runs this execution started with actions.run, in order */
+      nestedExecutionIds?: string[];
+      /** @description Run by actions.run inside this execution of a JavaScript action */
+      parentExecutionId?: string;
       projectId: string;
       results: components["schemas"]["StatementResult"][];
       startedAt: string;
@@ -659,6 +717,27 @@ export type components = {
         pinField: string;
       };
       pinnedVersionId: string | null;
+    };
+    /** @description A Firestore / Datastore data source */
+    FirestoreDataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          apiEndpoint?: string;
+          databaseId?: string;
+          /**
+           * @default document
+           * @enum {string}
+           */
+          mode?: "document" | "key-entity";
+          projectId: string;
+          serviceAccountKey?: string;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "firestore";
+      name: string;
     };
     /** @description One input of a kind's generated form */
     FormField: {
@@ -742,6 +821,10 @@ export type components = {
         required: boolean;
       };
       service: string;
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     GrpcActionInputOutput: {
       dataSourceId: string;
@@ -768,6 +851,10 @@ export type components = {
         required: boolean;
       };
       service: string;
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     /** @description A gRPC data source */
     GrpcDataSourceInput: {
@@ -873,6 +960,10 @@ export type components = {
         expiresInMinutes?: number;
         required: boolean;
       };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     HttpActionInputOutput: {
       /**
@@ -947,6 +1038,10 @@ export type components = {
         expiresInMinutes?: number;
         required: boolean;
       };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     /** @description A HTTP API data source */
     HttpDataSourceInput: {
@@ -970,6 +1065,73 @@ export type components = {
       id: string;
       /** @constant */
       kind: "http";
+      name: string;
+    };
+    JavascriptActionInput: {
+      code: string;
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "javascript";
+      name: string;
+      /** @default [] */
+      parameters?: components["schemas"]["Parameter"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+    };
+    JavascriptActionInputOutput: {
+      code: string;
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "javascript";
+      name: string;
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+    };
+    /** @description A JavaScript data source */
+    JavascriptDataSourceInput: {
+      description?: string;
+      environments: {
+        [key: string]: {
+          timeoutMs?: number;
+        };
+      };
+      id: string;
+      /** @constant */
+      kind: "javascript";
       name: string;
     };
     Labels: {
@@ -1357,6 +1519,10 @@ export type components = {
       /** @default */
       sheet?: string;
       spreadsheetId: string;
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
       /**
        * @default USER_ENTERED
        * @enum {string}
@@ -1414,6 +1580,10 @@ export type components = {
       /** @default */
       sheet: string;
       spreadsheetId: string;
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
       /**
        * @default USER_ENTERED
        * @enum {string}
@@ -1451,6 +1621,10 @@ export type components = {
           sql: string;
           title: string;
         }[];
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     SqlActionInputOutput: {
       dataSourceId: string;
@@ -1478,6 +1652,10 @@ export type components = {
           sql: string;
           title: string;
         }[];
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     StatementResult: {
       columns: components["schemas"]["ResultColumn"][];
@@ -1497,6 +1675,12 @@ export type components = {
         contentType?: string;
         status: number;
       };
+      /** @description JavaScript actions and transformers: what the script wrote with console.* */
+      logs?: ({
+          /** @enum {string} */
+          level: "log" | "info" | "warn" | "error" | "debug";
+          message: string;
+        })[];
       /** @description HTTP actions: a body that is an image, a video or a PDF */
       media?: {
         base64: string;
@@ -1512,7 +1696,7 @@ export type components = {
       status: "succeeded" | "failed";
       title: string;
       truncated?: boolean;
-      /** @description HTTP actions: a JSON or text body that is not rows */
+      /** @description HTTP and JavaScript actions, transformers: the value itself (rows show it as a table) */
       value?: unknown;
     };
     StorageActionInput: {
@@ -1549,6 +1733,10 @@ export type components = {
         expiresInMinutes?: number;
         required: boolean;
       };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
     };
     StorageActionInputOutput: {
       bucket: string;
@@ -1583,6 +1771,10 @@ export type components = {
       review?: {
         expiresInMinutes?: number;
         required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
       };
     };
     UploadToken: {

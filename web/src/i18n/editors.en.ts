@@ -95,6 +95,22 @@ export const editorsEn: Record<string, string> = {
   'editors.actions.mode.everyone': 'Every member',
   'editors.actions.mode.restricted': 'Only the users, roles and groups below',
   'editors.actions.mode.javascript_action': 'Only a JavaScript action',
+  'editors.actions.permissionJavascriptAction': 'JavaScript action',
+  'editors.actions.permissionJavascriptActionHint':
+    'Only this JavaScript action may run this action, with actions.run.',
+  'editors.actions.chooseJavascriptAction': 'Choose a JavaScript action',
+  'editors.actions.transformer': 'Transformer',
+  'editors.actions.transformerScript': 'Transformer script (optional)',
+  'editors.actions.transformerHint':
+    'JavaScript that receives the result as `result` and returns the value to show. Leave empty for none.',
+  'editors.actions.transformerTimeLimit': 'Transformer time limit (ms, default 5000)',
+  'editors.script.callable': 'Actions this script may call',
+  'editors.script.noCallable': 'No other action can be called.',
+  'editors.script.insertCall': 'Insert a call of {id}',
+  'editors.script.callHint':
+    'await actions.run("id", { … }) runs the action as the caller and returns its result.',
+  'problem.script_error': 'The script failed',
+  'result.logs': 'Console output',
   'editors.actions.permissionUsers': 'Users (ids or e-mail addresses)',
   'editors.actions.permissionRoles': 'Roles',
   'editors.actions.permissionGroups': 'User groups (ids)',

@@ -95,6 +95,22 @@ export const editorsJa: Record<string, string> = {
   'editors.actions.mode.everyone': 'すべてのメンバー',
   'editors.actions.mode.restricted': '以下のユーザー・ロール・グループのみ',
   'editors.actions.mode.javascript_action': 'JavaScript アクションからのみ',
+  'editors.actions.permissionJavascriptAction': 'JavaScript アクション',
+  'editors.actions.permissionJavascriptActionHint':
+    'この JavaScript アクションだけが actions.run でこのアクションを実行できます。',
+  'editors.actions.chooseJavascriptAction': 'JavaScript アクションを選択',
+  'editors.actions.transformer': 'トランスフォーマー',
+  'editors.actions.transformerScript': 'トランスフォーマーのスクリプト（任意）',
+  'editors.actions.transformerHint':
+    '結果を `result` として受け取り、表示する値を返す JavaScript です。使わない場合は空にします。',
+  'editors.actions.transformerTimeLimit': 'トランスフォーマーの制限時間（ミリ秒、既定 5000）',
+  'editors.script.callable': 'このスクリプトが呼び出せるアクション',
+  'editors.script.noCallable': '呼び出せるアクションはありません。',
+  'editors.script.insertCall': '{id} の呼び出しを挿入',
+  'editors.script.callHint':
+    'await actions.run("id", { … }) は呼び出したユーザーとしてアクションを実行し、結果を返します。',
+  'problem.script_error': 'スクリプトが失敗しました',
+  'result.logs': 'コンソール出力',
   'editors.actions.permissionUsers': 'ユーザー（ID またはメールアドレス）',
   'editors.actions.permissionRoles': 'ロール',
   'editors.actions.permissionGroups': 'ユーザーグループ（ID）',

@@ -55,4 +55,37 @@ describe('result view', () => {
     );
     expect(screen.getByText('This statement failed: syntax error at or near "SELEC"')).toBeTruthy();
   });
+
+  it("shows a script's console output and its value", () => {
+    const scripted: Execution = {
+      ...failed,
+      status: 'succeeded',
+      error: undefined,
+      results: [
+        {
+          title: 'Chain',
+          status: 'succeeded',
+          columns: [],
+          rows: [],
+          rowCount: 0,
+          messages: [],
+          value: [1, { a: 2 }],
+          logs: [
+            { level: 'log', message: 'looking up 7' },
+            { level: 'warn', message: 'no refund' },
+          ],
+        },
+      ],
+    };
+    render(
+      <I18nProvider language="ja">
+        <WorkspaceProvider value={workspace}>
+          <ResultView execution={scripted} actionId="chain" />
+        </WorkspaceProvider>
+      </I18nProvider>,
+    );
+    const logs = screen.getByRole('region', { name: 'コンソール出力' });
+    expect(logs.querySelector('pre')?.textContent).toBe('looking up 7[warn] no refund');
+    expect(screen.getByText(/"a": 2/)).toBeTruthy();
+  });
 });

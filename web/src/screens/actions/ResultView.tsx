@@ -141,6 +141,20 @@ function StatementView({
           ))}
         </ul>
       ) : null}
+      {result.logs?.length ? (
+        <section aria-label={t('result.logs')}>
+          <h4 className="small">{t('result.logs')}</h4>
+          <pre className="script-logs mono">
+            {result.logs.map((log, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: log lines are positions; the same text may repeat.
+              <div key={i} className={`script-log-${log.level}`}>
+                {log.level === 'log' ? '' : `[${log.level}] `}
+                {log.message}
+              </div>
+            ))}
+          </pre>
+        </section>
+      ) : null}
       {result.media ? (
         <MediaView
           kind={result.media.kind}
@@ -149,7 +163,7 @@ function StatementView({
         />
       ) : null}
       <ObjectResultExtras result={result} />
-      {result.value !== undefined && !result.columns ? (
+      {result.value !== undefined && (!result.columns || result.columns.length === 0) ? (
         <pre className="raw-json">{JSON.stringify(result.value, null, 2)}</pre>
       ) : null}
       {result.columns ? (

@@ -21,6 +21,7 @@ import {
 } from './action-draft.ts';
 import { type DataSource, editorPaths } from './api.ts';
 import { loadCatalog, loadConnectorKinds } from './connector-kinds.ts';
+import { callableActions, ScriptEditor } from './ScriptEditor.tsx';
 
 const parameterKinds: ParameterDraft['kind'][] = [
   'text',
@@ -55,6 +56,19 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
     [projectId],
   );
   const kinds = useAsync(loadConnectorKinds, []);
+  const projectActions = useAsync(
+    () =>
+      api.get<{
+        data: {
+          id: string;
+          name: string;
+          kind: string;
+          parameters?: { name: string }[];
+          permission?: unknown;
+        }[];
+      }>(editorPaths.actions(projectId)),
+    [projectId],
+  );
   /** Only a JavaScript action may hold "only from a JavaScript action" (the API refuses anything else). */
   const javascriptActions = useAsync(
     () =>
@@ -132,6 +146,7 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
     'review',
     'method',
     'path',
+    'transformer',
   ]);
   return (
     <section className="screen" aria-labelledby="action-editor-title">
@@ -251,6 +266,7 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
             values={draft.rest}
             errors={errors}
             onChange={(name, value) => set({ rest: { ...draft.rest, [name]: value } })}
+            callable={callableActions(projectActions.data?.data ?? [], draft.id)}
             {...(draft.dataSourceId
               ? {
                   loadCatalog: () => loadCatalog(projectId, draft.dataSourceId, workspace.environmentId),
@@ -366,6 +382,37 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
           >
             {t('editors.actions.addParameter')}
           </Button>
+        </fieldset>
+
+        <fieldset className="arguments">
+          <legend className="field-label">{t('editors.actions.transformer')}</legend>
+          <Field
+            label={t('editors.actions.transformerScript')}
+            hint={t('editors.actions.transformerHint')}
+            error={errorAt(errors, 'transformer/script') ?? errorAt(errors, 'transformer')}
+          >
+            {(control) => (
+              <ScriptEditor
+                control={control}
+                rows={5}
+                value={draft.transformerScript}
+                onChange={(transformerScript) => set({ transformerScript })}
+              />
+            )}
+          </Field>
+          <Field
+            label={t('editors.actions.transformerTimeLimit')}
+            error={errorAt(errors, 'transformer/timeLimitMs')}
+          >
+            <input
+              type="number"
+              min={100}
+              max={60000}
+              value={draft.transformerTimeLimitMs}
+              placeholder="5000"
+              onChange={(e) => set({ transformerTimeLimitMs: e.target.value })}
+            />
+          </Field>
         </fieldset>
 
         <fieldset className="arguments">

@@ -9,6 +9,7 @@ import { errorAt } from '../../api/field-errors.ts';
 import { Button, Field } from '../../components/index.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { type CatalogEntry, type FormField, labelIn } from './connector-kinds.ts';
+import { type CallableAction, ScriptEditor } from './ScriptEditor.tsx';
 
 interface Props {
   fields: readonly FormField[];
@@ -19,9 +20,11 @@ interface Props {
   loadCatalog?: () => Promise<CatalogEntry[]>;
   /** Sets several fields at once (an entry of the catalog). */
   onFill?(values: Record<string, unknown>): void;
+  /** For JavaScript code fields: the actions the script may call. */
+  callable?: readonly CallableAction[];
 }
 
-export function ActionFields({ fields, values, errors, onChange, loadCatalog, onFill }: Props) {
+export function ActionFields({ fields, values, errors, onChange, loadCatalog, onFill, callable }: Props) {
   const { language } = useLanguage();
   const hasCatalog = fields.some((f) => f.catalog) && loadCatalog !== undefined;
   return (
@@ -40,6 +43,27 @@ export function ActionFields({ fields, values, errors, onChange, loadCatalog, on
               />
               {label}
             </label>
+          );
+        }
+        if (field.type === 'code' && field.language === 'javascript') {
+          return (
+            <Field
+              key={field.name}
+              className="field-wide"
+              label={label}
+              required={field.required}
+              hint={field.hint ? labelIn(field.hint, language) : undefined}
+              error={errorAt(errors, field.name)}
+            >
+              {(control) => (
+                <ScriptEditor
+                  control={control}
+                  value={typeof value === 'string' ? value : ''}
+                  onChange={(code) => onChange(field.name, code)}
+                  callable={callable ?? []}
+                />
+              )}
+            </Field>
           );
         }
         return (

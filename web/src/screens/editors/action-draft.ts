@@ -29,8 +29,11 @@ export interface ActionDraft {
   permissionUsers: string;
   permissionRoles: string[];
   permissionGroups: string;
-  /** The JavaScript action that alone may run this one (mode `javascript_action`). */
+  /** Mode javascript_action: the JavaScript action that alone may run this one. */
   permissionJavascriptActionId: string;
+  /** Optional script that reshapes the result (docs/javascript.md); empty: none. */
+  transformerScript: string;
+  transformerTimeLimitMs: string;
   reviewRequired: boolean;
   reviewExpiresInMinutes: string;
   changeMessage: string;
@@ -53,6 +56,8 @@ export const emptyActionDraft = (): ActionDraft => ({
   permissionRoles: [],
   permissionGroups: '',
   permissionJavascriptActionId: '',
+  transformerScript: '',
+  transformerTimeLimitMs: '',
   reviewRequired: false,
   reviewExpiresInMinutes: '',
   changeMessage: '',
@@ -78,6 +83,7 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     parameters,
     permission,
     review,
+    transformer,
     version: _v,
     createdAt: _c,
     updatedAt: _u,
@@ -92,6 +98,7 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     groups?: string[];
     javascriptActionId?: string;
   };
+  const script = (transformer ?? {}) as { script?: string; timeLimitMs?: number };
   const rev = (review ?? {}) as { required?: boolean; expiresInMinutes?: number };
   return {
     id: id ?? '',
@@ -125,6 +132,8 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     permissionRoles: perm.roles ?? [],
     permissionGroups: (perm.groups ?? []).join(', '),
     permissionJavascriptActionId: perm.javascriptActionId ?? '',
+    transformerScript: script.script ?? '',
+    transformerTimeLimitMs: script.timeLimitMs ? String(script.timeLimitMs) : '',
     reviewRequired: Boolean(rev.required),
     reviewExpiresInMinutes: rev.expiresInMinutes ? String(rev.expiresInMinutes) : '',
     changeMessage: '',
@@ -191,6 +200,14 @@ export function actionBody(
       ...(draft.reviewExpiresInMinutes ? { expiresInMinutes: Number(draft.reviewExpiresInMinutes) } : {}),
     },
     ...(draft.changeMessage ? { changeMessage: draft.changeMessage } : {}),
+    ...(draft.transformerScript.trim()
+      ? {
+          transformer: {
+            script: draft.transformerScript,
+            ...(draft.transformerTimeLimitMs ? { timeLimitMs: Number(draft.transformerTimeLimitMs) } : {}),
+          },
+        }
+      : {}),
   };
   // SQL and HTTP have editors of their own; another kind's fields live in `rest`, edited from its descriptor.
   if (draft.kind === 'sql') body.statements = draft.statements;

@@ -1,0 +1,158 @@
+/**
+ * The embedded runtime's ScriptSandbox: QuickJS in worker threads (a small pool), a fresh interpreter
+ * instance per run, the thread terminated and replaced when a run passes its wall-clock limit.
+ */
+import { Worker } from 'node:worker_threads';
+import { DoguError } from '../../domain/errors.ts';
+import type { ScriptOutcome, ScriptRun, ScriptSandbox } from '../../domain/ports.ts';
+import { answerHostRequest, hostErrorMessage } from './host-requests.ts';
+import { defaultScriptMemoryBytes, type QuickJsRequest } from './quickjs-run.ts';
+import type { FromWorker, ToWorker } from './sandbox-worker.ts';
+
+export interface WorkerSandboxOptions {
+  /** Default 64 MiB. */
+  memoryLimitBytes?: number;
+  /** Runs at the same time; later ones wait (their time limit runs while they wait). Default 4. */
+  concurrency?: number;
+}
+
+export function createWorkerSandbox(options: WorkerSandboxOptions = {}): ScriptSandbox {
+  const concurrency = options.concurrency ?? 4;
+  const memoryLimitBytes = options.memoryLimitBytes ?? defaultScriptMemoryBytes;
+  const idle: Worker[] = [];
+  const live = new Set<Worker>();
+  let running = 0;
+  const queue: (() => void)[] = [];
+
+  // A finished run hands its slot straight to the next waiting one.
+  const acquire = async () => {
+    if (running < concurrency) running++;
+    else await new Promise<void>((resolve) => queue.push(resolve));
+  };
+  const release = () => {
+    const next = queue.shift();
+    if (next) next();
+    else running--;
+  };
+  const take = () => {
+    const worker = idle.pop() ?? spawn();
+    worker.ref();
+    live.add(worker);
+    return worker;
+  };
+  const giveBack = (worker: Worker) => {
+    worker.removeAllListeners('message');
+    worker.removeAllListeners('error');
+    worker.removeAllListeners('exit');
+    worker.unref();
+    idle.push(worker);
+  };
+  const discard = (worker: Worker) => {
+    live.delete(worker);
+    void worker.terminate();
+  };
+
+  return {
+    async run(script: ScriptRun): Promise<ScriptOutcome> {
+      const started = Date.now();
+      await acquire();
+      try {
+        const left = script.timeLimitMs - (Date.now() - started);
+        if (left <= 0) return timedOut(script, started);
+        const request: QuickJsRequest = {
+          code: script.code,
+          globals: script.globals,
+          timeLimitMs: left,
+          memoryLimitBytes: script.memoryLimitBytes ?? memoryLimitBytes,
+          canRunActions: script.runAction !== undefined,
+          ...(script.database ? { database: script.database.mode } : {}),
+        };
+        return await runOn(take(), request, script, started, { giveBack, discard });
+      } finally {
+        release();
+      }
+    },
+    async close() {
+      const all = [...live, ...idle];
+      live.clear();
+      idle.length = 0;
+      await Promise.all(all.map((worker) => worker.terminate()));
+    },
+  };
+}
+
+function spawn(): Worker {
+  return new Worker(new URL('./sandbox-worker-entry.mjs', import.meta.url), {
+    env: {},
+    stdout: true,
+    stderr: true,
+    // The script's memory is the interpreter's WebAssembly memory (capped there); this caps the
+    // thread's own JavaScript heap.
+    resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
+  });
+}
+
+function runOn(
+  worker: Worker,
+  request: QuickJsRequest,
+  script: ScriptRun,
+  started: number,
+  pool: { giveBack(worker: Worker): void; discard(worker: Worker): void },
+): Promise<ScriptOutcome> {
+  return new Promise<ScriptOutcome>((resolve, reject) => {
+    let settled = false;
+    const finish = (outcome: ScriptOutcome | Error, reusable: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (reusable) pool.giveBack(worker);
+      else pool.discard(worker);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    // A little after the interpreter's own deadline: it normally stops the script itself and says so.
+    const timer = setTimeout(() => finish(timedOut(script, started), false), request.timeLimitMs + 250);
+    worker.on('message', (message: FromWorker) => {
+      if (message.type === 'done') {
+        const outcome = message.outcome as ScriptOutcome;
+        // After a memory accident the thread is replaced rather than trusted again.
+        return finish(outcome, outcome.ok || outcome.error.code !== 'script_memory_limit');
+      }
+      const answer = (reply: { value?: unknown; error?: string }) => {
+        if (!settled)
+          worker.postMessage({ type: 'answer', callId: message.callId, ...reply } satisfies ToWorker);
+      };
+      answerHostRequest(script, message.request).then(
+        (value) => answer({ value }),
+        (error: unknown) => answer({ error: hostErrorMessage(error) }),
+      );
+    });
+    worker.on('error', (error) =>
+      finish(
+        /memory/i.test(error.message)
+          ? {
+              ok: false,
+              error: { code: 'script_memory_limit', message: 'The script used more memory than it may.' },
+              logs: [],
+              durationMs: Date.now() - started,
+            }
+          : new DoguError('internal_error', 'The script sandbox stopped unexpectedly.'),
+        false,
+      ),
+    );
+    worker.on('exit', () =>
+      finish(new DoguError('internal_error', 'The script sandbox stopped unexpectedly.'), false),
+    );
+    worker.postMessage({ type: 'run', request } satisfies ToWorker);
+  });
+}
+
+const timedOut = (script: ScriptRun, started: number): ScriptOutcome => ({
+  ok: false,
+  error: {
+    code: 'script_timeout',
+    message: `The script ran longer than its time limit of ${script.timeLimitMs} ms.`,
+  },
+  logs: [],
+  durationMs: Date.now() - started,
+});
