@@ -67,7 +67,7 @@ const steps: {
   { marker: 'seed:demo:v4', run: seedGrpcExample },
   { marker: 'seed:demo:v5', run: seedReviewer },
   { marker: 'seed:demo:v6', run: seedLocalMedia },
-  { marker: 'seed:demo:javascript', run: seedScriptExample },
+  { marker: 'seed:demo:v7', run: seedScriptExample },
 ];
 
 /** A JavaScript data source (no connection: the sandbox) and an action that calls another one. */

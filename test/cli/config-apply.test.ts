@@ -350,6 +350,7 @@ describe('export', () => {
       'demo-api',
       'demo-grpc',
       'demo-postgres',
+      'demo-scripts',
       'shop-db',
       'warehouse-db',
     ]);

@@ -59,7 +59,7 @@ describe('action screen (Chromium, embedded runtime)', () => {
   it('signs in through the IdP and lands on the action list of the demo project', async () => {
     await login(page);
     expect(new URL(page.url()).pathname).toBe('/p/demo/e/development/actions');
-    await page.getByRole('link', { name: /Find orders/ }).waitFor();
+    await page.getByRole('link', { name: /^Find orders/ }).waitFor();
     expect(await page.locator('.user-name').textContent()).toBe('Local Administrator');
     await screenshot(page, 'action-list');
   });
@@ -71,7 +71,7 @@ describe('action screen (Chromium, embedded runtime)', () => {
   });
 
   it('runs Find orders with arguments and shows the rows the database holds', async () => {
-    await page.getByRole('link', { name: /Find orders/ }).click();
+    await page.getByRole('link', { name: /^Find orders/ }).click();
     await page.getByRole('heading', { name: 'Find orders' }).waitFor();
     // Statuses: only "Delivered"; minimum total 5000; sort by total; limit 4.
     await page.getByLabel('Paid', { exact: true }).uncheck();

@@ -64,6 +64,7 @@ describe('data sources', () => {
       'demo-api',
       'demo-grpc',
       'demo-postgres',
+      'demo-scripts',
       'shop',
     ]);
     expect(JSON.stringify(list.body)).not.toContain('s3cret-pw');

@@ -43,7 +43,7 @@ describe('embedded runtime restart', () => {
       userEmail: 2,
       account: 2,
       membership: 2,
-      marker: 6,
+      marker: 7,
       cronJob: 1,
     });
     expect(definitions.action).toBeGreaterThanOrEqual(9);

@@ -2,7 +2,7 @@
  * The document-database kind (spec 2.3, 2.5): Firestore (document mode: `db`, `firestore`) or
  * Datastore (key-entity mode: `datastore`), a service-account key, JavaScript actions.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ActionInput } from '../../domain/definitions/action.ts';
 import { parseServiceAccountKey } from '../bigquery/definition.ts';
 

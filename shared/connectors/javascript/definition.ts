@@ -1,5 +1,5 @@
 /** The JavaScript kind's schemas (spec 1, 2.1): a script per action, nothing to connect to. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ActionInput } from '../../domain/definitions/action.ts';
 
 /**
