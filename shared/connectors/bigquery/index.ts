@@ -22,6 +22,7 @@ export const bigquery: ConnectorDefinition = {
   actionKind: 'sql',
   label: { en: 'Google BigQuery', ja: 'Google BigQuery' },
   connection: bigQueryConnectionSchema,
+  dryRun: true,
   action: sqlActionShape,
   secretFields: ['serviceAccountKey'],
   form: {

@@ -27,7 +27,7 @@ export function bigQueryRuntime(
         cacheKey: run.key,
         ...(run.identityToken ? { identityToken: run.identityToken } : {}),
       });
-      const input = { api, connection, parameters, ...options };
+      const input = { api, connection, parameters, ...options, ...(run.dryRun ? { dryRunOnly: true } : {}) };
       return runSqlStatements({
         action,
         dialect: 'bigquery',
