@@ -40,7 +40,9 @@ export const handler = defineHandler(
       ]);
     }
     if (body.dryRun !== undefined && typeof body.dryRun !== 'boolean') {
-      throw badRequest("'dryRun' must be true or false.", [{ pointer: '#/dryRun', detail: 'must be a boolean' }]);
+      throw badRequest("'dryRun' must be true or false.", [
+        { pointer: '#/dryRun', detail: 'must be a boolean' },
+      ]);
     }
     if (body.dryRun === true && body.async === true) {
       throw badRequest('A dry run answers at once: leave out async.', [

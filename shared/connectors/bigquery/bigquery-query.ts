@@ -58,7 +58,8 @@ export async function runBigQueryStatement(
   let inserted = false;
   const messages: string[] = [];
   try {
-    if (input.dryRunOnly) return { columns: [], rows: [], messages: [await estimate(input, statement, signal)] };
+    if (input.dryRunOnly)
+      return { columns: [], rows: [], messages: [await estimate(input, statement, signal)] };
     if (connection.dryRunFirst) messages.push(await estimate(input, statement, signal));
     inserted = true;
     let job = await api.call<Job>('POST', '/jobs', {
