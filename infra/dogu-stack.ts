@@ -223,7 +223,7 @@ export class DoguStack extends Stack {
       DOGU_OIDC_ISSUER: this.node.tryGetContext('oidcIssuer'),
       DOGU_OIDC_CLI_CLIENT_ID: this.node.tryGetContext('oidcCliClientId'),
       DOGU_OIDC_CONSOLE_CLIENT_ID: this.node.tryGetContext('oidcConsoleClientId'),
-      // Google Sheets' OAuth client id (docs/google-sheets.md); its secret goes on the data source (KMS).
+      // Google Sheets' OAuth client id (docs/sheets.md); its secret goes on the data source (KMS).
       DOGU_GOOGLE_OAUTH_CLIENT_ID: this.node.tryGetContext('googleOAuthClientId'),
       // Who administers accounts (docs/accounts.md): there is no loopback administrator on AWS.
       DOGU_ACCOUNT_ADMINS: this.node.tryGetContext('accountAdmins'),

@@ -137,7 +137,7 @@ export const routes = [
   fileVersionRoute('uploadFileVersion', 'POST', '/file-versions'),
   fileVersionRoute('deleteFileVersion', 'DELETE', '/file-versions/{versionId}'),
   fileVersionRoute('pinFileVersion', 'PUT', '/file-pin'),
-  // OAuth connections of kinds that connect with a Connect button (decision 0041, docs/google-sheets.md).
+  // OAuth connections of kinds that connect with a Connect button (decision 0041, docs/sheets.md).
   oauthRoute('startDataSourceOAuth', 'POST', '/oauth/start'),
   oauthRoute('disconnectDataSourceOAuth', 'DELETE', '/oauth'),
   {

@@ -5,7 +5,7 @@ import { keyValueListSchema } from '../../domain/definitions/data-source.ts';
 import type { OAuthProvider } from '../../domain/ports.ts';
 
 export const sheetsConnectionSchema = z.object({
-  /** The OAuth client of a Google Cloud project (docs/google-sheets.md); else DOGU_GOOGLE_OAUTH_CLIENT_ID. */
+  /** The OAuth client of a Google Cloud project (docs/sheets.md); else DOGU_GOOGLE_OAUTH_CLIENT_ID. */
   clientId: z.string().max(300).optional(),
   /** Write-only; else DOGU_GOOGLE_OAUTH_CLIENT_SECRET. */
   clientSecret: z.string().max(300).optional(),
@@ -86,7 +86,7 @@ export function googleEndpoints(connection: SheetsConnection) {
   };
 }
 
-/** Read and write every spreadsheet the account can (docs/google-sheets.md explains why not drive.file). */
+/** Read and write every spreadsheet the account can (docs/sheets.md explains why not drive.file). */
 export const sheetsScopes = ['openid', 'email', 'https://www.googleapis.com/auth/spreadsheets'] as const;
 
 /** Google's OAuth provider for one environment (the client from the data source, else the deployment). */
