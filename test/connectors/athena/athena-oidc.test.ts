@@ -5,6 +5,7 @@
  */
 import {
   AthenaClient,
+  GetDatabaseCommand,
   GetQueryExecutionCommand,
   GetQueryResultsCommand,
   StartQueryExecutionCommand,
@@ -161,6 +162,37 @@ describe('Athena with OIDC role credentials', () => {
       secretAccessKey: 'k',
     });
     expect(sts.commandCalls(AssumeRoleWithWebIdentityCommand)).toHaveLength(0);
+    await runtime.close?.();
+  });
+
+  it('checks the trust with a fresh exchange on every connection test, then asks Glue with those credentials', async () => {
+    sts.on(AssumeRoleWithWebIdentityCommand).resolves({
+      Credentials: {
+        AccessKeyId: 'ASIACHECK',
+        SecretAccessKey: 'check-secret',
+        SessionToken: 'session-check',
+        Expiration: new Date(Date.now() + 3600_000),
+      },
+    });
+    athena.on(GetDatabaseCommand).resolves({ Database: { Name: 'sales' } });
+    const runtime = athenaRuntime({ pollMs: 1 });
+    const check = {
+      key: 'shop/wh/production',
+      projectId: 'shop',
+      environmentId: 'production',
+      connection: oidcConnection,
+      signal: AbortSignal.timeout(5000),
+      identityToken,
+    };
+    await runtime.testConnection(check);
+    await runtime.testConnection(check);
+    expect(sts.commandCalls(AssumeRoleWithWebIdentityCommand)).toHaveLength(2);
+    const glue = athena.commandCalls(GetDatabaseCommand)[0]!;
+    expect(glue.args[0].input).toEqual({ CatalogName: 'AwsDataCatalog', DatabaseName: 'sales' });
+    const provider = (glue.thisValue as AthenaClient).config.credentials as unknown as () => Promise<
+      Record<string, unknown>
+    >;
+    expect(await provider()).toMatchObject({ accessKeyId: 'ASIACHECK', sessionToken: 'session-check' });
     await runtime.close?.();
   });
 
