@@ -39,6 +39,16 @@ export const handler = defineHandler(
         { pointer: '#/async', detail: 'must be a boolean' },
       ]);
     }
+    if (body.dryRun !== undefined && typeof body.dryRun !== 'boolean') {
+      throw badRequest("'dryRun' must be true or false.", [
+        { pointer: '#/dryRun', detail: 'must be a boolean' },
+      ]);
+    }
+    if (body.dryRun === true && body.async === true) {
+      throw badRequest('A dry run answers at once: leave out async.', [
+        { pointer: '#/async', detail: 'not allowed with dryRun' },
+      ]);
+    }
     if (body.async === true) {
       // Run as a job (spec 8: up to 30 minutes): answered at once; the client polls the execution.
       const execution = await startAsyncExecution(schedulingDeps(services), {
@@ -64,6 +74,7 @@ export const handler = defineHandler(
         actionId: actionId!,
         arguments: args as Record<string, unknown>,
         via: 'public_api',
+        ...(body.dryRun === true ? { dryRun: true } : {}),
         ...(typeof body.comment === 'string' ? { comment: body.comment.slice(0, 2000) } : {}),
       },
     );

@@ -89,6 +89,11 @@ export interface ConnectorDefinition {
   files?: FileKind;
   /** The kind connects with OAuth (a Connect button; docs/decisions/0041-oauth-connection-seam.md). */
   oauth?: OAuthHook;
+  /**
+   * The runtime honours `EngineRun.dryRun`: it estimates (BigQuery: bytes) without running. The
+   * execute API refuses a dry run of any other kind; the console shows the button only for these.
+   */
+  dryRun?: boolean;
 }
 
 /**

@@ -10,6 +10,8 @@ export function connectorKinds(connectors: readonly ConnectorDefinition[] = regi
     secretFields: c.secretFields,
     authAction: c.form.authAction,
     oauth: c.oauth !== undefined,
+    /** The console offers a dry-run button (the execute API's `dryRun`). */
+    dryRun: c.dryRun === true,
     connectionFields: c.form.connection,
     actionFields: c.form.action,
     /** Files the kind keeps as versions per environment (gRPC: protosets); null when none. */

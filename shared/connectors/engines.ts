@@ -59,6 +59,7 @@ export function createActionEngines(
 
   return {
     actionKindOf: (kind) => connectors.find((c) => c.kind === kind)?.actionKind,
+    supportsDryRun: (kind) => connectors.find((c) => c.kind === kind)?.dryRun === true,
     async run(run: EngineRun) {
       const c = definition(run.dataSource.kind);
       if (c.actionKind !== run.action.kind) {

@@ -78,6 +78,8 @@ export interface ExecuteActionRequest {
   keepResults?: (executionId: string, results: StatementResult[]) => Promise<void>;
   /** Set when a JavaScript action's `actions.run` asks for this run. */
   parent?: ParentRun;
+  /** Estimate without running (kinds that declare `dryRun`; others: 422). Needs no review: nothing runs. */
+  dryRun?: boolean;
 }
 
 export interface ExecutionOutcome {
@@ -103,8 +105,15 @@ export async function executeAction(
     ...(request.review ? { version: request.review.version } : {}),
   });
   await refuseUnpublishedSecretReads(deps, action, environment.id);
-  if (action.review?.required && !request.review) return requestReview(deps, request, action, environment.id);
   const dataSource = await deps.store.getDataSource(action.projectId, action.dataSourceId);
+  if (request.dryRun && !(dataSource && deps.engines.supportsDryRun(dataSource.kind)))
+    throw new DoguError(
+      'argument_invalid',
+      `A dry run is not available for ${dataSource ? `${dataSource.kind} data sources` : 'this action'}: only kinds that can estimate a query (BigQuery) offer it.`,
+      { errors: [{ pointer: '#/dryRun', detail: 'not supported by this data source kind' }] },
+    );
+  if (action.review?.required && !request.review && !request.dryRun)
+    return requestReview(deps, request, action, environment.id);
   if (!dataSource?.environments[environment.id]) {
     throw new DoguError(
       'data_source_error',
@@ -142,6 +151,7 @@ export async function executeAction(
     signal: AbortSignal.timeout(maxExecutionMs),
     deadlineAt,
     runAction: (actionId, args) => runNested(deps, request, nesting, nestedExecutionIds, actionId, args),
+    ...(request.dryRun ? { dryRun: true } : {}),
   });
   const results = limitResults(await transform(deps, action, raw, deadlineAt));
 
@@ -307,6 +317,7 @@ interface RunInput {
   depth?: number;
   /** `actions.run` for a JavaScript action run here. */
   runAction?: (actionId: string, args: Record<string, unknown>) => Promise<unknown>;
+  dryRun?: boolean;
 }
 
 /** Stops an action that, through authentication actions, ends up calling itself. */
@@ -351,6 +362,7 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
         ? { identityToken: identityTokenSource(deps.idp, dataSource.projectId, environmentId) }
         : {}),
       ...(input.runAction ? { runAction: input.runAction } : {}),
+      ...(input.dryRun ? { dryRun: true } : {}),
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
       ...(deps.files && deps.engines.fileKind(dataSource.kind)
         ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }

@@ -170,6 +170,8 @@ export interface EngineRun {
   files?: DataSourceFiles;
   /** An ID token of Dogu's own IdP naming this project environment (storage federation, spec 5.2). */
   identityToken?: IdentityTokenSource;
+  /** Estimate only, change and read nothing (kinds whose definition declares `dryRun`). */
+  dryRun?: boolean;
 }
 
 /**
@@ -234,6 +236,8 @@ export interface ActionEngines {
   secretFields(dataSourceKind: string): readonly string[];
   /** Whether the kind lets a data source name an authentication action. */
   allowsAuthAction(dataSourceKind: string): boolean;
+  /** Whether the kind's runtime can estimate an action without running it (a dry run). */
+  supportsDryRun(dataSourceKind: string): boolean;
   testConnection(dataSourceKind: string, check: ConnectionCheck): Promise<void>;
   /** What actions of the data source can call; rejects with a DoguError when the kind has no catalog. */
   catalog(dataSourceKind: string, check: ConnectionCheck): Promise<Catalog>;

@@ -45,6 +45,7 @@ export const connectorKind = z
     authAction: z.boolean(),
     /** The kind connects with OAuth: the console shows Connect / Disconnect (decision 0041). */
     oauth: z.boolean(),
+    dryRun: z.boolean(),
     connectionFields: z.array(formField),
     actionFields: z.array(formField),
     files: z.object({ name: z.string(), maxBytes: z.number().int(), pinField: z.string() }).nullable().meta({

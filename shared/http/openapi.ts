@@ -94,7 +94,11 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   idpJwks: { summary: "Public signing keys (JWKS) of the service's own IdP", ok: { status: '200' } },
   executeAction: {
     summary: 'Execute an action with arguments',
-    body: z.object({ arguments: z.record(z.string(), z.unknown()).optional() }),
+    body: z.object({
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      /** Estimate only (kinds whose descriptor says `dryRun`, e.g. BigQuery's bytes); others: 422. */
+      dryRun: z.boolean().optional(),
+    }),
     ok: { status: '200', schema: execution },
   },
   getExecution: {

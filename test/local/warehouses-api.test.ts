@@ -278,4 +278,50 @@ describe('BigQuery', () => {
     );
     expect(JSON.stringify(run.body)).not.toContain('PRIVATE KEY');
   });
+
+  it('estimates with a dry-run job when asked, running and billing nothing', async () => {
+    bigquery.script({ statistics: { totalBytesProcessed: '1610612736' } });
+    const before = bigquery.inserts().length;
+    const run = await api.post(executionsOf('daily-events'), { arguments: { kind: 'signup' }, dryRun: true });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    expect(run.body.results[0]).toMatchObject({
+      title: 'Events',
+      status: 'succeeded',
+      rows: [],
+      messages: ['Dry run: the query would process 1.50 GB (1610612736 bytes).'],
+    });
+    const inserts = bigquery.inserts().slice(before) as { configuration: Record<string, unknown> }[];
+    expect(inserts).toHaveLength(1);
+    expect(inserts[0]!.configuration).toMatchObject({
+      dryRun: true,
+      query: { query: 'SELECT day, n, payload FROM events WHERE kind = ? AND n > ?', useLegacySql: false },
+    });
+  });
 });
+
+describe('the dry-run seam', () => {
+  it('refuses a dry run of a kind that cannot estimate (422) and a dryRun that is no boolean (400)', async () => {
+    const refused = await api.post(executionsOf('top-customers'), { arguments: {}, dryRun: true });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toBe(
+      'A dry run is not available for athena data sources: only kinds that can estimate a query (BigQuery) offer it.',
+    );
+    expect(refused.body.errors).toEqual([
+      { pointer: '#/dryRun', detail: 'not supported by this data source kind' },
+    ]);
+    const malformed = await api.post(executionsOf('daily-events'), {
+      arguments: { kind: 'x' },
+      dryRun: 'yes',
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors).toEqual([{ pointer: '#/dryRun', detail: 'must be a boolean' }]);
+  });
+
+  it('tells the console which kinds offer the button', async () => {
+    const kinds = (await api.get('/api/v1/connector-kinds')).body.data as { kind: string; dryRun: boolean }[];
+    expect(kinds.filter((k) => k.dryRun).map((k) => k.kind)).toEqual(['bigquery']);
+  });
+});
+
+const executionsOf = (actionId: string) =>
+  `/public/v1/projects/demo/environments/development/actions/${actionId}/executions`;

@@ -1,5 +1,6 @@
 /** Amazon Athena data sources (spec 2.3): where queries run, where results go, whose keys. */
 import * as z from 'zod';
+import { awsAuthenticationModes, awsOidcFields } from '../aws-federation/aws-credentials.ts';
 
 /** s3://bucket/prefix with a bucket name S3 accepts (3–63 lower-case letters, digits, dots, hyphens). */
 export const s3LocationPattern = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\s]*)?$/;
@@ -15,10 +16,16 @@ export const athenaConnectionSchema = z.object({
     .optional(),
   /** The data catalog; Athena's default is AwsDataCatalog (Glue). */
   catalog: z.string().min(1).max(256).optional(),
+  /**
+   * keys, oidc (Dogu's ID token assumes a role) or function-role. Absent, as before the modes
+   * existed: keys when an access key is set, else the function's own role.
+   */
+  authentication: z.enum(awsAuthenticationModes, { error: 'must be keys, oidc or function-role' }).optional(),
   /** Without keys the function's own role runs the queries (the cloud permissions below). */
   accessKeyId: z.string().min(16).max(128).optional(),
   /** Write-only: stored encrypted, never returned, logged or recorded. */
   secretAccessKey: z.string().max(1024).optional(),
+  ...awsOidcFields,
   /** A VPC endpoint or another Athena-compatible endpoint; default: the region's public one. */
   endpoint: z
     .url({ protocol: /^https?$/ })
@@ -28,6 +35,10 @@ export const athenaConnectionSchema = z.object({
   statementTimeoutMs: z.number().int().min(1000).max(1_800_000).optional(),
 });
 export type AthenaConnection = z.infer<typeof athenaConnectionSchema>;
+
+/** The mode a stored connection means, also for data sources saved before `authentication` existed. */
+export const athenaAuthenticationOf = (connection: AthenaConnection) =>
+  connection.authentication ?? (connection.accessKeyId ? 'keys' : 'function-role');
 
 /**
  * What the executing functions need when a data source has no keys of its own (spec 2.3: start

@@ -2,6 +2,7 @@
  * Amazon Athena (spec 2.2, 2.3): SQL actions whose statements each run as one query, parameters
  * bound as execution parameters, results read page by page (docs/warehouses.md).
  */
+import { awsAuthenticationFormFields } from '../aws-federation/aws-credentials.ts';
 import type { ConnectorDefinition } from '../connector.ts';
 import {
   field,
@@ -30,19 +31,7 @@ export const athena: ConnectorDefinition = {
       field('workgroup', 'text', 'Workgroup', 'ワークグループ', {
         hint: { en: 'Default: primary.', ja: '省略時は primary です。' },
       }),
-      field('accessKeyId', 'text', 'Access key ID', 'アクセスキー ID', {
-        hint: {
-          en: 'Leave empty to run with the role of Dogu itself.',
-          ja: '空のままにすると Dogu 自身のロールで実行します。',
-        },
-      }),
-      field('secretAccessKey', 'password', 'Secret access key', 'シークレットアクセスキー', {
-        secret: true,
-        hint: {
-          en: 'Write-only: leave empty to keep the stored key.',
-          ja: '書き込み専用です。空のままにすると保存済みのキーを使います。',
-        },
-      }),
+      ...awsAuthenticationFormFields('keys'),
       field('statementTimeoutMs', 'number', 'Query time limit (ms)', 'クエリの制限時間（ミリ秒）'),
       field('endpoint', 'text', 'Endpoint (optional)', 'エンドポイント（任意）', {
         hint: { en: 'A VPC endpoint URL, for example.', ja: 'VPC エンドポイントの URL など。' },

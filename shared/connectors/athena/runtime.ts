@@ -1,40 +1,70 @@
 /** The Athena kind's runtime: one SDK client per data source and environment, statements in order. */
+import { createHash } from 'node:crypto';
 import { AthenaClient, GetDatabaseCommand } from '@aws-sdk/client-athena';
 import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { EngineRun } from '../../domain/ports.ts';
+import {
+  type AwsCredentialScope,
+  type AwsCredentials,
+  awsCredentialsOf,
+} from '../aws-federation/aws-credentials.ts';
+import { WebIdentityCredentials } from '../aws-federation/web-identity.ts';
 import type { ConnectorRuntime } from '../connector.ts';
 import type { SqlActionInput } from '../sql/definition.ts';
 import { failedResult, runSqlStatements } from '../sql/run-sql.ts';
 import { athenaError } from './athena-errors.ts';
 import { runAthenaQuery } from './athena-query.ts';
-import type { AthenaConnection } from './definition.ts';
+import { type AthenaConnection, athenaAuthenticationOf } from './definition.ts';
 import { checkAthenaEndpoint } from './endpoint-rule.ts';
 
-export function createAthenaClient(connection: AthenaConnection): AthenaClient {
+export function createAthenaClient(connection: AthenaConnection, credentials?: AwsCredentials): AthenaClient {
   return new AthenaClient({
     region: connection.region,
     ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
-    ...(connection.accessKeyId && connection.secretAccessKey
-      ? { credentials: { accessKeyId: connection.accessKeyId, secretAccessKey: connection.secretAccessKey } }
+    ...(credentials
+      ? {
+          credentials: {
+            accessKeyId: credentials.accessKeyId,
+            secretAccessKey: credentials.secretAccessKey,
+            ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {}),
+          },
+        }
       : {}),
     maxAttempts: 3,
   });
 }
+
+/** Longer than the longest run (a job: 30 minutes): renewed credentials never cut a running query. */
+const retiredClientMs = 31 * 60_000;
 
 const trialTitle = 'test connection';
 
 export function athenaRuntime(
   options: { pollMs?: number } = {},
   denyPrivateNetworks = httpClientOptionsFromEnv(process.env).denyPrivateNetworks ?? false,
+  webIdentity = new WebIdentityCredentials(denyPrivateNetworks),
 ): ConnectorRuntime {
   const clients = new Map<string, { fingerprint: string; client: AthenaClient }>();
-  const clientFor = (key: string, connection: AthenaConnection): AthenaClient => {
-    const fingerprint = JSON.stringify(connection);
+  const credentialsOf = (connection: AthenaConnection, scope: AwsCredentialScope) =>
+    awsCredentialsOf(
+      { ...connection, authentication: athenaAuthenticationOf(connection) },
+      scope,
+      webIdentity,
+    );
+  const clientFor = (
+    key: string,
+    connection: AthenaConnection,
+    credentials?: AwsCredentials,
+  ): AthenaClient => {
+    // A hash, so the map holds no second copy of the secret.
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify([connection, credentials?.accessKeyId, credentials?.sessionToken]))
+      .digest('hex');
     const known = clients.get(key);
     if (known?.fingerprint === fingerprint) return known.client;
-    known?.client.destroy();
-    const client = createAthenaClient(connection);
+    if (known) setTimeout(() => known.client.destroy(), retiredClientMs).unref();
+    const client = createAthenaClient(connection, credentials);
     clients.set(key, { fingerprint, client });
     return client;
   };
@@ -43,12 +73,19 @@ export function athenaRuntime(
     async run(run: EngineRun) {
       const connection = run.connection as AthenaConnection;
       const action = run.action as unknown as SqlActionInput;
+      let credentials: AwsCredentials | undefined;
       try {
         await checkAthenaEndpoint(connection.endpoint, denyPrivateNetworks);
+        credentials = await credentialsOf(connection, {
+          projectId: run.dataSource.projectId,
+          environmentId: run.environmentId,
+          ...(run.identityToken ? { identityToken: run.identityToken } : {}),
+          signal: run.signal,
+        });
       } catch (error) {
         return [failedResult(action.statements[0]?.title ?? '', error as DoguError)];
       }
-      const client = clientFor(run.key, connection);
+      const client = clientFor(run.key, connection, credentials);
       return runSqlStatements({
         action,
         dialect: 'athena',
@@ -63,7 +100,24 @@ export function athenaRuntime(
     async testConnection(check) {
       const connection = check.connection as AthenaConnection;
       await checkAthenaEndpoint(connection.endpoint, denyPrivateNetworks);
-      const client = createAthenaClient(connection);
+      const scope = {
+        projectId: check.projectId ?? '',
+        environmentId: check.environmentId ?? '',
+        ...(check.identityToken ? { identityToken: check.identityToken } : {}),
+        signal: check.signal,
+      };
+      // OIDC: "check the trust" is a real exchange, never cached, so a fixed trust policy shows at once.
+      const credentials =
+        connection.authentication === 'oidc' && connection.roleArn && connection.audience
+          ? await webIdentity.exchange({
+              region: connection.region,
+              roleArn: connection.roleArn,
+              audience: connection.audience,
+              ...(connection.stsEndpoint ? { stsEndpoint: connection.stsEndpoint } : {}),
+              ...scope,
+            })
+          : await credentialsOf(connection, scope);
+      const client = createAthenaClient(connection, credentials);
       try {
         // The database exists and the keys may read the catalog...
         await client
@@ -99,6 +153,7 @@ export function athenaRuntime(
     async close() {
       for (const { client } of clients.values()) client.destroy();
       clients.clear();
+      webIdentity.close();
     },
   };
 }

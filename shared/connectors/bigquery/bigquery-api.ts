@@ -3,9 +3,9 @@
  * the address rule of HTTP data sources holds here too: metadata addresses are never reached).
  */
 import { DoguError } from '../../domain/errors.ts';
-import type { HttpClient } from '../../domain/ports.ts';
-import { type BigQueryConnection, defaultApiEndpoint, parseServiceAccountKey } from './definition.ts';
-import type { GoogleTokens } from './google-token.ts';
+import type { HttpClient, IdentityTokenSource } from '../../domain/ports.ts';
+import type { GoogleCredentials } from '../google-auth/google-credentials.ts';
+import { type BigQueryConnection, defaultApiEndpoint } from './definition.ts';
 
 export interface GoogleErrorBody {
   error?: {
@@ -38,8 +38,10 @@ export class BigQueryApi {
 
   constructor(
     private readonly connection: BigQueryConnection,
-    private readonly tokens: GoogleTokens,
+    private readonly credentials: GoogleCredentials,
     private readonly http: HttpClient,
+    /** Workload identity: who the token is for (the run's project environment). */
+    private readonly scope: { cacheKey: string; identityToken?: IdentityTokenSource } = { cacheKey: '' },
   ) {
     const endpoint = (connection.apiEndpoint ?? defaultApiEndpoint).replace(/\/+$/, '');
     this.base = `${endpoint}/bigquery/v2/projects/${encodeURIComponent(connection.projectId)}`;
@@ -50,14 +52,18 @@ export class BigQueryApi {
     path: string,
     options: { body?: unknown; query?: Record<string, string | undefined>; signal: AbortSignal },
   ): Promise<T> {
-    const key = parseServiceAccountKey(this.connection.serviceAccountKey ?? '');
-    if (!key) {
+    if (this.connection.authentication !== 'workload-identity' && !this.connection.serviceAccountKey) {
       throw new DoguError(
         'data_source_error',
         'The data source has no service account key: add the JSON key file.',
       );
     }
-    const token = await this.tokens.token(key, options.signal);
+    const { token } = await this.credentials.access({
+      connection: this.connection,
+      cacheKey: this.scope.cacheKey,
+      ...(this.scope.identityToken ? { identityToken: this.scope.identityToken } : {}),
+      signal: options.signal,
+    });
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(options.query ?? {}))
       if (value !== undefined) query.set(name, value);

@@ -40,6 +40,8 @@ export interface BigQueryStatementInput {
   connection: BigQueryConnection;
   parameters: ReadonlyMap<string, ParameterDefinition>;
   pollMs?: number;
+  /** The console's dry-run button: each statement is only estimated (a dry-run job), nothing runs. */
+  dryRunOnly?: boolean;
 }
 
 export async function runBigQueryStatement(
@@ -56,6 +58,8 @@ export async function runBigQueryStatement(
   let inserted = false;
   const messages: string[] = [];
   try {
+    if (input.dryRunOnly)
+      return { columns: [], rows: [], messages: [await estimate(input, statement, signal)] };
     if (connection.dryRunFirst) messages.push(await estimate(input, statement, signal));
     inserted = true;
     let job = await api.call<Job>('POST', '/jobs', {

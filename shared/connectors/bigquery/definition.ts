@@ -1,34 +1,12 @@
-/** Google BigQuery data sources (spec 2.3): a service-account key, the project that pays, limits. */
+/**
+ * Google BigQuery data sources (spec 2.3): a service-account key or workload identity federation
+ * (as for Cloud Storage, shared/connectors/google-auth/), the project that pays, limits.
+ */
 import * as z from 'zod';
+import { googleAuthenticationModes, googleFederationFields } from '../google-auth/federation.ts';
+import { parseServiceAccountKey } from '../google-auth/service-account-key.ts';
 
-/** The parts of a service-account key Dogu uses; the rest of Google's key file is kept as given. */
-export interface ServiceAccountKey {
-  client_email: string;
-  private_key: string;
-  private_key_id?: string;
-  token_uri: string;
-}
-
-export const defaultTokenUri = 'https://oauth2.googleapis.com/token';
-
-/** Parses the key text; undefined when it is not a service-account key (never says why with its content). */
-export function parseServiceAccountKey(text: string): ServiceAccountKey | undefined {
-  try {
-    const key = JSON.parse(text) as Record<string, unknown>;
-    if (typeof key.client_email !== 'string' || typeof key.private_key !== 'string') return undefined;
-    if (!key.private_key.includes('PRIVATE KEY')) return undefined;
-    const tokenUri = typeof key.token_uri === 'string' ? key.token_uri : defaultTokenUri;
-    if (!/^https?:\/\//.test(tokenUri)) return undefined;
-    return {
-      client_email: key.client_email,
-      private_key: key.private_key,
-      token_uri: tokenUri,
-      ...(typeof key.private_key_id === 'string' ? { private_key_id: key.private_key_id } : {}),
-    };
-  } catch {
-    return undefined;
-  }
-}
+export const bigQueryScope = 'https://www.googleapis.com/auth/bigquery';
 
 export const bigQueryConnectionSchema = z.object({
   /** The project whose jobs run (and are billed); tables of other projects are named in the SQL. */
@@ -38,14 +16,18 @@ export const bigQueryConnectionSchema = z.object({
       /^([a-z0-9.-]+:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$/,
       'a Google Cloud project ID such as my-project-123',
     ),
+  authentication: z
+    .enum(googleAuthenticationModes, { error: 'must be service-account-key or workload-identity' })
+    .optional(),
   /** Write-only: the whole JSON key file of a service account; stored encrypted, never returned. */
   serviceAccountKey: z
     .string()
     .max(20_000)
-    .refine((text) => parseServiceAccountKey(text) !== undefined, {
+    .refine((text) => text === '' || parseServiceAccountKey(text) !== undefined, {
       message: 'must be the JSON key file of a service account (with client_email and private_key)',
     })
     .optional(),
+  ...googleFederationFields,
   /** Where jobs run, e.g. US, EU, asia-northeast1; default: where the tables are. */
   location: z
     .string()

@@ -4,6 +4,11 @@
  */
 import type { ConnectorDefinition } from '../connector.ts';
 import {
+  googleAuthenticationField,
+  googleFederationEndpointFormFields,
+  googleIdentityFormFields,
+} from '../google-auth/federation.ts';
+import {
   field,
   sqlActionFields,
   sqlActionShape,
@@ -17,11 +22,13 @@ export const bigquery: ConnectorDefinition = {
   actionKind: 'sql',
   label: { en: 'Google BigQuery', ja: 'Google BigQuery' },
   connection: bigQueryConnectionSchema,
+  dryRun: true,
   action: sqlActionShape,
   secretFields: ['serviceAccountKey'],
   form: {
     connection: [
       field('projectId', 'text', 'Project ID', 'プロジェクト ID', { required: true }),
+      googleAuthenticationField,
       field('serviceAccountKey', 'textarea', 'Service account key (JSON)', 'サービスアカウントキー（JSON）', {
         secret: true,
         hint: {
@@ -29,6 +36,7 @@ export const bigquery: ConnectorDefinition = {
           ja: 'JSON キーファイルの内容全体。必要なロール: BigQuery データ閲覧者、BigQuery ジョブユーザー。書き込み専用です。空のままにすると保存済みのキーを使います。',
         },
       }),
+      ...googleIdentityFormFields,
       field('location', 'text', 'Location', 'ロケーション', {
         hint: { en: 'For example US, EU or asia-northeast1.', ja: '例: US、EU、asia-northeast1' },
       }),
@@ -53,6 +61,7 @@ export const bigquery: ConnectorDefinition = {
       ),
       field('statementTimeoutMs', 'number', 'Query time limit (ms)', 'クエリの制限時間（ミリ秒）'),
       field('apiEndpoint', 'text', 'API endpoint (optional)', 'API エンドポイント（任意）'),
+      ...googleFederationEndpointFormFields,
     ],
     action: sqlActionFields,
     authAction: false,

@@ -6,24 +6,28 @@ import type { ParameterDefinition } from '../../domain/definitions/parameter.ts'
 import { DoguError } from '../../domain/errors.ts';
 import type { EngineRun, HttpClient } from '../../domain/ports.ts';
 import type { ConnectorRuntime } from '../connector.ts';
+import { GoogleCredentials } from '../google-auth/google-credentials.ts';
 import type { SqlActionInput } from '../sql/definition.ts';
 import { runSqlStatements } from '../sql/run-sql.ts';
 import { BigQueryApi } from './bigquery-api.ts';
 import { runBigQueryStatement } from './bigquery-query.ts';
-import type { BigQueryConnection } from './definition.ts';
-import { GoogleTokens } from './google-token.ts';
+import { type BigQueryConnection, bigQueryScope } from './definition.ts';
 
 export function bigQueryRuntime(
   options: { pollMs?: number } = {},
   http: HttpClient = new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
 ): ConnectorRuntime {
-  const tokens = new GoogleTokens(http);
+  const credentials = new GoogleCredentials(http, bigQueryScope);
   return {
     run(run: EngineRun) {
       const connection = run.connection as BigQueryConnection;
       const action = run.action as unknown as SqlActionInput;
       const parameters = new Map<string, ParameterDefinition>(action.parameters.map((p) => [p.name, p]));
-      const input = { api: new BigQueryApi(connection, tokens, http), connection, parameters, ...options };
+      const api = new BigQueryApi(connection, credentials, http, {
+        cacheKey: run.key,
+        ...(run.identityToken ? { identityToken: run.identityToken } : {}),
+      });
+      const input = { api, connection, parameters, ...options, ...(run.dryRun ? { dryRunOnly: true } : {}) };
       return runSqlStatements({
         action,
         dialect: 'bigquery',
@@ -36,7 +40,11 @@ export function bigQueryRuntime(
       const connection = check.connection as BigQueryConnection;
       // SELECT 1 scans no table (bills nothing) and proves the key, the project and the Job User role.
       const input = {
-        api: new BigQueryApi(connection, new GoogleTokens(http), http),
+        // A fresh exchange each time: "check the trust" shows a fixed trust configuration at once.
+        api: new BigQueryApi(connection, new GoogleCredentials(http, bigQueryScope), http, {
+          cacheKey: check.key,
+          ...(check.identityToken ? { identityToken: check.identityToken } : {}),
+        }),
         connection: { ...connection, dryRunFirst: false },
         parameters: new Map(),
         ...options,

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import type { ActionInput } from '../../domain/definitions/action.ts';
-import { parseServiceAccountKey } from '../bigquery/definition.ts';
+import { parseServiceAccountKey } from '../google-auth/service-account-key.ts';
 
 export const firestoreConnectionSchema = z.object({
   mode: z.enum(['document', 'key-entity']).default('document'),

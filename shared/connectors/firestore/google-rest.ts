@@ -1,12 +1,12 @@
 /** JSON calls to a Google REST API with the data source's service account (tokens kept per process). */
 import { DoguError } from '../../domain/errors.ts';
 import type { HttpClient } from '../../domain/ports.ts';
-import { parseServiceAccountKey } from '../bigquery/definition.ts';
-import type { GoogleTokens } from '../bigquery/google-token.ts';
+import type { GoogleCredentials } from '../google-auth/google-credentials.ts';
+import { parseServiceAccountKey } from '../google-auth/service-account-key.ts';
 
 export interface RestContext {
   http: HttpClient;
-  tokens: GoogleTokens;
+  tokens: GoogleCredentials;
   /** The service account key (decrypted): never logged or returned. */
   keyText: string | undefined;
   signal: AbortSignal;
@@ -21,13 +21,16 @@ export async function googleCall(
   url: string,
   body?: unknown,
 ): Promise<Record<string, unknown>> {
-  const key = context.keyText ? parseServiceAccountKey(context.keyText) : undefined;
-  if (!key)
+  if (!context.keyText || !parseServiceAccountKey(context.keyText))
     throw new DoguError(
       'data_source_error',
       'The data source has no service account key for this environment.',
     );
-  const token = await context.tokens.token(key, context.signal);
+  const { token } = await context.tokens.access({
+    connection: { serviceAccountKey: context.keyText },
+    cacheKey: '',
+    signal: context.signal,
+  });
   const timeoutMs = Math.max(1, context.deadlineAt - Date.now());
   const response = await context.http.send(
     {

@@ -5,8 +5,8 @@ import { DoguError } from '../../domain/errors.ts';
 import type { StatementResult } from '../../domain/model.ts';
 import type { EngineRun, HttpClient } from '../../domain/ports.ts';
 import { failedScriptResult, resultOfValue } from '../../domain/result-value.ts';
-import { GoogleTokens } from '../bigquery/google-token.ts';
 import type { ConnectorRuntime } from '../connector.ts';
+import { GoogleCredentials } from '../google-auth/google-credentials.ts';
 import { embedReferences, parametersOf } from '../javascript/script-inputs.ts';
 import { datastoreOperations } from './datastore-api.ts';
 import type { DocumentActionInput, FirestoreConnection } from './definition.ts';
@@ -19,7 +19,7 @@ export const maxDatabaseCallsPerRun = 1000;
 export function firestoreRuntime(
   http: HttpClient = new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
 ): ConnectorRuntime {
-  const tokens = new GoogleTokens(http, datastoreScope);
+  const tokens = new GoogleCredentials(http, datastoreScope);
   return {
     async run(run: EngineRun): Promise<StatementResult[]> {
       if (!run.sandbox) throw new DoguError('internal_error', 'This runtime cannot run scripts.');
@@ -71,7 +71,7 @@ export function firestoreRuntime(
       const connection = check.connection as FirestoreConnection;
       const context = {
         http,
-        tokens: new GoogleTokens(http, datastoreScope),
+        tokens: new GoogleCredentials(http, datastoreScope),
         keyText: connection.serviceAccountKey,
         signal: check.signal,
         deadlineAt: Date.now() + 30_000,

@@ -3,34 +3,14 @@
  * identity federation (Dogu's ID token → Google STS → service-account impersonation).
  */
 import * as z from 'zod';
+import {
+  googleAuthEndpoints,
+  googleAuthenticationModes,
+  googleFederationFields,
+} from '../google-auth/federation.ts';
+import { parseServiceAccountKey } from '../google-auth/service-account-key.ts';
 
-export const gcsAuthenticationModes = ['service-account-key', 'workload-identity'] as const;
-
-export const providerPattern =
-  /^projects\/\d{1,20}\/locations\/global\/workloadIdentityPools\/[a-z0-9-]{4,32}\/providers\/[a-z0-9-]{4,32}$/;
-export const serviceAccountPattern =
-  /^[a-z][a-z0-9-]{4,28}[a-z0-9]@[a-z][a-z0-9-]{4,28}[a-z0-9]\.iam\.gserviceaccount\.com$/;
-
-export interface ServiceAccountKey {
-  client_email: string;
-  private_key: string;
-  private_key_id?: string;
-  token_uri?: string;
-}
-
-export function parseServiceAccountKey(text: string): ServiceAccountKey | undefined {
-  try {
-    const key = JSON.parse(text) as Record<string, unknown>;
-    if (
-      key.type === 'service_account' &&
-      typeof key.client_email === 'string' &&
-      typeof key.private_key === 'string' &&
-      key.private_key.includes('PRIVATE KEY')
-    )
-      return key as unknown as ServiceAccountKey;
-  } catch {}
-  return undefined;
-}
+export const gcsAuthenticationModes = googleAuthenticationModes;
 
 const httpUrl = (what: string) =>
   z.url({ protocol: /^https?$/, error: `must be an http or https URL (${what})` });
@@ -47,29 +27,10 @@ export const gcsConnectionSchema = z.object({
       error: 'must be a service account JSON key (type service_account, client_email, private_key)',
     })
     .optional(),
-  /** Workload identity: the pool provider that trusts Dogu's issuer. */
-  provider: z
-    .string()
-    .regex(providerPattern, {
-      error:
-        'must be projects/<project number>/locations/global/workloadIdentityPools/<pool>/providers/<provider>',
-    })
-    .optional(),
-  /** Workload identity: the service account impersonated. */
-  serviceAccount: z
-    .string()
-    .regex(serviceAccountPattern, { error: 'must be <name>@<project>.iam.gserviceaccount.com' })
-    .optional(),
+  ...googleFederationFields,
   /** Private endpoints (and tests); absent: Google's public endpoints. */
   storageEndpoint: httpUrl('the Cloud Storage endpoint').optional(),
-  stsEndpoint: httpUrl('the Security Token Service endpoint').optional(),
-  iamCredentialsEndpoint: httpUrl('the IAM Credentials endpoint').optional(),
 });
 export type GcsConnection = z.infer<typeof gcsConnectionSchema>;
 
-export const googleEndpoints = {
-  storage: 'https://storage.googleapis.com',
-  sts: 'https://sts.googleapis.com',
-  iamCredentials: 'https://iamcredentials.googleapis.com',
-  oauthToken: 'https://oauth2.googleapis.com/token',
-};
+export const googleEndpoints = { storage: 'https://storage.googleapis.com', ...googleAuthEndpoints };

@@ -1,6 +1,11 @@
 /** Object storage B (spec 2.3, 2.4, 5.2): Google Cloud Storage; docs/object-storage.md. */
 import type { ConnectorDefinition, FormField } from '../connector.ts';
 import {
+  googleAuthenticationField,
+  googleFederationEndpointFormFields,
+  googleIdentityFormFields,
+} from '../google-auth/federation.ts';
+import {
   type StorageActionInput,
   signedUrlMethods,
   storageActionShape,
@@ -8,7 +13,7 @@ import {
   storageOperations,
   validateStorageAction,
 } from '../object-storage/action.ts';
-import { gcsAuthenticationModes, gcsConnectionSchema } from './definition.ts';
+import { gcsConnectionSchema } from './definition.ts';
 
 const field = (
   name: string,
@@ -27,37 +32,13 @@ export const gcs: ConnectorDefinition = {
   secretFields: ['serviceAccountKey'],
   form: {
     connection: [
-      field('authentication', 'select', 'Authentication', '認証方式', {
-        options: gcsAuthenticationModes,
-        default: 'service-account-key',
-        hint: {
-          en: 'service-account-key: a JSON key; workload-identity: no stored key, Dogu’s ID token is trusted by a pool provider.',
-          ja: 'service-account-key: JSON キー、workload-identity: キーを保存せず、プールのプロバイダーが Dogu の ID トークンを信頼します。',
-        },
-      }),
+      googleAuthenticationField,
       field('serviceAccountKey', 'textarea', 'Service account JSON key', 'サービスアカウント JSON キー', {
         secret: true,
       }),
-      field('provider', 'text', 'Workload identity provider', 'Workload Identity プロバイダー', {
-        hint: {
-          en: 'projects/<project number>/locations/global/workloadIdentityPools/<pool>/providers/<provider>',
-          ja: 'projects/<プロジェクト番号>/locations/global/workloadIdentityPools/<プール>/providers/<プロバイダー>',
-        },
-      }),
-      field('serviceAccount', 'text', 'Service account', 'サービスアカウント', {
-        hint: {
-          en: '<name>@<project>.iam.gserviceaccount.com',
-          ja: '<名前>@<プロジェクト>.iam.gserviceaccount.com',
-        },
-      }),
+      ...googleIdentityFormFields,
       field('storageEndpoint', 'text', 'Storage endpoint (optional)', 'Storage エンドポイント（任意）'),
-      field('stsEndpoint', 'text', 'STS endpoint (optional)', 'STS エンドポイント（任意）'),
-      field(
-        'iamCredentialsEndpoint',
-        'text',
-        'IAM Credentials endpoint (optional)',
-        'IAM Credentials エンドポイント（任意）',
-      ),
+      ...googleFederationEndpointFormFields,
     ],
     action: [
       field('operation', 'select', 'Operation', '操作', {

@@ -10,6 +10,7 @@ import type { StatementResult } from '../../domain/model.ts';
 import type { ConnectionCheck, EngineRun, HttpCall, HttpClient } from '../../domain/ports.ts';
 import { maxResultBytes } from '../../domain/result-limits.ts';
 import type { ConnectorRuntime } from '../connector.ts';
+import { type GoogleAccess, GoogleCredentials, googleErrorText } from '../google-auth/google-credentials.ts';
 import type { StorageActionInput, StorageOperation } from '../object-storage/action.ts';
 import { bucketName, gcsBucketRule, objectKey } from '../object-storage/object-names.ts';
 import {
@@ -25,7 +26,6 @@ import {
 } from '../object-storage/results.ts';
 import { failedResult } from '../sql/run-sql.ts';
 import { type GcsConnection, googleEndpoints } from './definition.ts';
-import { type GoogleAccess, GoogleCredentials, googleErrorText } from './google-auth.ts';
 import { encodeRfc3986, signedGcsUrl } from './signed-url.ts';
 
 /** Spec 2.3: the permission each operation needs. */

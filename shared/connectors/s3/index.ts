@@ -1,4 +1,5 @@
 /** Object storage A (spec 2.3, 2.4, 5.2): S3 and S3-compatible stores; docs/object-storage.md. */
+import { awsAuthenticationFormFields } from '../aws-federation/aws-credentials.ts';
 import type { ConnectorDefinition, FormField } from '../connector.ts';
 import {
   type StorageActionInput,
@@ -8,7 +9,7 @@ import {
   storageOperations,
   validateStorageAction,
 } from '../object-storage/action.ts';
-import { s3AuthenticationModes, s3ConnectionSchema } from './definition.ts';
+import { s3ConnectionSchema } from './definition.ts';
 
 const field = (
   name: string,
@@ -28,28 +29,11 @@ export const s3: ConnectorDefinition = {
   form: {
     connection: [
       field('region', 'text', 'Region', 'リージョン', { required: true, default: 'ap-northeast-1' }),
-      field('authentication', 'select', 'Authentication', '認証方式', {
-        options: s3AuthenticationModes,
-        default: 'keys',
-        hint: {
-          en: 'keys: an access key; oidc: no stored key, Dogu’s ID token assumes an IAM role; function-role: the role Dogu runs with (where the operator allows it).',
-          ja: 'keys: アクセスキー、oidc: キーを保存せず Dogu の ID トークンで IAM ロールを引き受けます。function-role: Dogu の実行ロール（運用者が許可した場合）。',
-        },
-      }),
-      field('accessKeyId', 'text', 'Access key ID', 'アクセスキー ID'),
-      field('secretAccessKey', 'password', 'Secret access key', 'シークレットアクセスキー', { secret: true }),
-      field('audience', 'text', 'Audience (OIDC)', 'Audience（OIDC）', {
-        hint: {
-          en: 'The client ID registered at the IAM OIDC provider for Dogu’s issuer.',
-          ja: 'Dogu の発行者を登録した IAM OIDC プロバイダーのクライアント ID。',
-        },
-      }),
-      field('roleArn', 'text', 'IAM role ARN (OIDC)', 'IAM ロール ARN（OIDC）'),
+      ...awsAuthenticationFormFields('keys'),
       field('endpoint', 'text', 'Endpoint (S3-compatible)', 'エンドポイント（S3 互換）', {
         hint: { en: 'For MinIO, R2 and the like; empty for AWS.', ja: 'MinIO や R2 など。AWS では空欄。' },
       }),
       field('forcePathStyle', 'boolean', 'Path-style addressing', 'パス形式のアドレス', { default: false }),
-      field('stsEndpoint', 'text', 'STS endpoint (OIDC, optional)', 'STS エンドポイント（OIDC、任意）'),
     ],
     action: [
       field('operation', 'select', 'Operation', '操作', {

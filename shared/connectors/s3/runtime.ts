@@ -15,8 +15,15 @@ import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.t
 import type { FileValue } from '../../domain/definitions/parameter.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { StatementResult } from '../../domain/model.ts';
-import type { ConnectionCheck, EngineRun, IdentityTokenSource } from '../../domain/ports.ts';
+import type { ConnectionCheck, EngineRun } from '../../domain/ports.ts';
 import { maxResultBytes } from '../../domain/result-limits.ts';
+import { checkEndpointAddress, guardedAgents } from '../aws-federation/address-guard.ts';
+import {
+  type AwsCredentialScope,
+  type AwsCredentials,
+  awsCredentialsOf,
+} from '../aws-federation/aws-credentials.ts';
+import { type TemporaryCredentials, WebIdentityCredentials } from '../aws-federation/web-identity.ts';
 import type { ConnectorRuntime } from '../connector.ts';
 import type { StorageActionInput } from '../object-storage/action.ts';
 import { bucketName, objectKey, s3BucketRule } from '../object-storage/object-names.ts';
@@ -32,28 +39,13 @@ import {
   signedUrlResult,
 } from '../object-storage/results.ts';
 import { failedResult } from '../sql/run-sql.ts';
-import { checkEndpointAddress, guardedAgents } from './address-guard.ts';
 import type { S3Connection } from './definition.ts';
 import { s3Failure, s3PermissionOf } from './s3-errors.ts';
-import { type TemporaryCredentials, WebIdentityCredentials } from './web-identity.ts';
 
 /** Longer than the longest run (a job: 30 minutes). */
 const retiredClientMs = 31 * 60_000;
 
-interface Credentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-  /** Temporary credentials only: signed URLs cannot outlive them. */
-  expiration?: Date;
-}
-
-interface Scope {
-  projectId: string;
-  environmentId: string;
-  identityToken?: IdentityTokenSource;
-  signal: AbortSignal;
-}
+type Credentials = AwsCredentials;
 
 export function s3Runtime(
   denyPrivateNetworks = httpClientOptionsFromEnv(process.env).denyPrivateNetworks ?? false,
@@ -62,32 +54,8 @@ export function s3Runtime(
   const clients = new Map<string, { fingerprint: string; client: S3Client }>();
 
   /** undefined: the function's own role (the SDK's default credential chain). */
-  const credentialsOf = async (connection: S3Connection, scope: Scope): Promise<Credentials | undefined> => {
-    if (connection.authentication === 'function-role') return undefined;
-    if ((connection.authentication ?? 'keys') === 'keys') {
-      if (!connection.accessKeyId || !connection.secretAccessKey)
-        throw new DoguError(
-          'data_source_error',
-          'Key authentication needs an access key ID and a secret access key; set both in the data source.',
-        );
-      return { accessKeyId: connection.accessKeyId, secretAccessKey: connection.secretAccessKey };
-    }
-    if (!connection.roleArn || !connection.audience)
-      throw new DoguError(
-        'data_source_error',
-        'OIDC authentication needs an audience and an IAM role ARN; set both in the data source.',
-      );
-    return webIdentity.credentials({
-      region: connection.region,
-      roleArn: connection.roleArn,
-      audience: connection.audience,
-      ...(connection.stsEndpoint ? { stsEndpoint: connection.stsEndpoint } : {}),
-      projectId: scope.projectId,
-      environmentId: scope.environmentId,
-      ...(scope.identityToken ? { identityToken: scope.identityToken } : {}),
-      signal: scope.signal,
-    });
-  };
+  const credentialsOf = (connection: S3Connection, scope: AwsCredentialScope) =>
+    awsCredentialsOf(connection, scope, webIdentity);
 
   const clientOf = (
     key: string,

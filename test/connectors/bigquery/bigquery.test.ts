@@ -435,7 +435,7 @@ describe('cancellation and failures', () => {
     expect(result?.error).toEqual({
       code: 'data_source_error',
       message:
-        'Google refused the service account key (invalid_grant: Invalid JWT Signature.): check that the key is current and the account exists.',
+        'OAuth token (service account key): Google answered HTTP 400: invalid_grant: Invalid JWT Signature.',
     });
     expect(JSON.stringify(result)).not.toContain('PRIVATE KEY');
     expect(fake.inserts()).toHaveLength(0);

@@ -521,14 +521,20 @@ export type components = {
       environments: {
         [key: string]: {
           accessKeyId?: string;
+          audience?: string;
+          /** @enum {string} */
+          authentication?: "keys" | "oidc" | "function-role";
           catalog?: string;
           database: string;
           /** Format: uri */
           endpoint?: string;
           outputLocation: string;
           region: string;
+          roleArn?: string;
           secretAccessKey?: string;
           statementTimeoutMs?: number;
+          /** Format: uri */
+          stsEndpoint?: string;
           workgroup?: string;
         };
       };
@@ -544,13 +550,21 @@ export type components = {
         [key: string]: {
           /** Format: uri */
           apiEndpoint?: string;
+          /** @enum {string} */
+          authentication?: "service-account-key" | "workload-identity";
           defaultDataset?: string;
           dryRunFirst?: boolean;
+          /** Format: uri */
+          iamCredentialsEndpoint?: string;
           location?: string;
           maximumBytesBilled?: number;
           projectId: string;
+          provider?: string;
+          serviceAccount?: string;
           serviceAccountKey?: string;
           statementTimeoutMs?: number;
+          /** Format: uri */
+          stsEndpoint?: string;
         };
       };
       id: string;
@@ -580,6 +594,7 @@ export type components = {
       actionKind: string;
       authAction: boolean;
       connectionFields: components["schemas"]["FormField"][];
+      dryRun: boolean;
       /** @description Files the kind keeps as versions per environment (gRPC: protosets); null when none */
       files: {
         maxBytes: number;
@@ -8964,6 +8979,7 @@ export type operations = {
           arguments?: {
             [key: string]: unknown;
           };
+          dryRun?: boolean;
         };
       };
     };

@@ -64,6 +64,10 @@ export const en = {
   'action.startingJob': 'Starting…',
   'action.runAsJobHint':
     'Run as a job runs in the background (up to 30 minutes) and opens its status page; you can leave it running.',
+  'action.dryRun': 'Dry run (estimate)',
+  'action.dryRunning': 'Estimating…',
+  'action.dryRunHint':
+    'A dry run asks the warehouse how much data each statement would process, without running it or billing.',
   'action.links': 'Related screens',
   'action.versionsLink': 'Versions',
   'action.batchLink': 'Run as a batch',

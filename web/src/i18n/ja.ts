@@ -66,6 +66,10 @@ export const ja: Record<keyof typeof en, string> = {
   'action.startingJob': '開始中…',
   'action.runAsJobHint':
     '「ジョブとして実行」はバックグラウンドで実行し（最長 30 分）、状況画面を開きます。画面を離れても実行は続きます。',
+  'action.dryRun': 'ドライラン（見積もり）',
+  'action.dryRunning': '見積もり中…',
+  'action.dryRunHint':
+    'ドライランは各ステートメントが処理するデータ量をウェアハウスに問い合わせます。実行も課金もされません。',
   'action.links': '関連画面',
   'action.versionsLink': 'バージョン',
   'action.batchLink': 'バッチ実行',

@@ -3,7 +3,8 @@
  * and the results. Validation messages come from the API's 422 pointers, next to each input.
  * A review-gated action answers "review requested" with a link to the request instead, and sends
  * the requester's comment with it. "Run as a job" starts the same run in the background and opens
- * its status screen (docs/scheduling.md).
+ * its status screen (docs/scheduling.md). "Dry run" (kinds that can estimate, e.g. BigQuery) shows
+ * what each statement would process without running it.
  */
 import { type FormEvent, useMemo, useState } from 'react';
 import { ApiError, api } from '../../api/client.ts';
@@ -47,7 +48,7 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [comment, setComment] = useState('');
   /** Which button started the request in flight: both are blocked meanwhile. */
-  const [busy, setBusy] = useState<'run' | 'job'>();
+  const [busy, setBusy] = useState<'run' | 'job' | 'dryRun'>();
   const running = busy !== undefined;
   const [outcome, setOutcome] = useState<Outcome>();
 
@@ -112,6 +113,25 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
       } else {
         setOutcome({ kind: 'execution', execution: response.body as Execution });
       }
+    } catch (error) {
+      showFailure(error);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  /** Estimates only (kinds that offer it): the answer is an execution whose messages hold the estimate. */
+  const dryRun = async () => {
+    if (!action || running) return;
+    const args = collectArguments();
+    if (!args) return;
+    setBusy('dryRun');
+    const path = apiPaths.executions(workspace.projectId, workspace.environmentId, action.id);
+    try {
+      setOutcome({
+        kind: 'execution',
+        execution: await api.post<Execution>(path, { arguments: args, dryRun: true }),
+      });
     } catch (error) {
       showFailure(error);
     } finally {
@@ -228,8 +248,23 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
               {busy === 'job' ? t('action.startingJob') : t('action.runAsJob')}
             </Button>
           )}
+          {loaded.data.dryRun ? (
+            <Button
+              busy={busy === 'dryRun'}
+              disabled={running}
+              onClick={() => void dryRun()}
+              aria-describedby="dry-run-hint"
+            >
+              {busy === 'dryRun' ? t('action.dryRunning') : t('action.dryRun')}
+            </Button>
+          ) : null}
           <span className="muted small">{t('action.runShortcut')}</span>
         </div>
+        {loaded.data.dryRun ? (
+          <p id="dry-run-hint" className="muted small">
+            {t('action.dryRunHint')}
+          </p>
+        ) : null}
         {reviewGated ? null : (
           <p id="run-as-job-hint" className="muted small run-as-job-hint">
             {t('action.runAsJobHint')}

@@ -5,6 +5,8 @@
 import { api } from '../../api/client.ts';
 import { apiPaths } from '../../api/paths.ts';
 import type { ActionDefinition, ActionVersions, Choice, ListOf, MasterDataList } from '../../api/types.ts';
+import { editorPaths } from '../editors/api.ts';
+import { loadConnectorKinds } from '../editors/connector-kinds.ts';
 
 export interface LoadedAction {
   action: ActionDefinition;
@@ -12,6 +14,8 @@ export interface LoadedAction {
   publishedVersion: number | undefined;
   latestVersion: number | undefined;
   masterData: Record<string, Choice[]>;
+  /** The data source's kind can estimate a run (BigQuery): the screen offers a dry run. */
+  dryRun: boolean;
 }
 
 export async function loadAction(
@@ -35,8 +39,18 @@ export async function loadAction(
   }
   return {
     action,
+    dryRun: await offersDryRun(projectId, action.dataSourceId),
     publishedVersion: publication?.version,
     latestVersion: versions?.latest ?? head.version,
     masterData,
   };
+}
+
+/** False when the caller may not read the data source or the kinds: the button is then left out. */
+async function offersDryRun(projectId: string, dataSourceId: string): Promise<boolean> {
+  const [source, kinds] = await Promise.all([
+    api.get<{ kind: string }>(editorPaths.dataSource(projectId, dataSourceId)).catch(() => undefined),
+    loadConnectorKinds().catch(() => undefined),
+  ]);
+  return Boolean(source && kinds?.data.find((k) => k.kind === source.kind)?.dryRun);
 }

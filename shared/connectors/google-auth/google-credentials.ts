@@ -1,5 +1,6 @@
 /**
- * Access tokens and signatures for Cloud Storage, over plain HTTPS (no Google client library):
+ * Access tokens (and, for Cloud Storage, signatures) for every Google kind, over plain HTTPS (no
+ * Google client library); the scope says which API the token is for:
  * - key mode: a JWT signed with the service account's key → the key's token URI (JWT bearer grant);
  *   URLs are signed with the same key;
  * - workload identity: Dogu's ID token (aud `https://iam.googleapis.com/<provider>`) → Google STS
@@ -10,12 +11,8 @@
 import { createHash, createSign } from 'node:crypto';
 import { DoguError } from '../../domain/errors.ts';
 import type { HttpClient, IdentityTokenSource } from '../../domain/ports.ts';
-import {
-  type GcsConnection,
-  googleEndpoints,
-  parseServiceAccountKey,
-  type ServiceAccountKey,
-} from './definition.ts';
+import { type GoogleAuthConnection, googleAuthEndpoints } from './federation.ts';
+import { parseServiceAccountKey, type ServiceAccountKey } from './service-account-key.ts';
 
 export const storageScope = 'https://www.googleapis.com/auth/devstorage.read_write';
 const cloudPlatformScope = 'https://www.googleapis.com/auth/cloud-platform';
@@ -34,7 +31,7 @@ export interface GoogleAccess {
 }
 
 export interface AccessRequest {
-  connection: GcsConnection;
+  connection: GoogleAuthConnection;
   cacheKey: string;
   identityToken?: IdentityTokenSource;
   signal: AbortSignal;
@@ -43,15 +40,29 @@ export interface AccessRequest {
 export class GoogleCredentials {
   private readonly cache = new Map<string, Promise<GoogleAccess>>();
 
+  /** `scope`: the API the tokens are for (Cloud Storage by default; BigQuery and Firestore name theirs). */
   constructor(
     private readonly http: HttpClient,
+    private readonly scope: string = storageScope,
     private readonly now: () => number = Date.now,
   ) {}
 
   async access(request: AccessRequest): Promise<GoogleAccess> {
-    // A hash, so the map holds no second copy of the key.
+    const c = request.connection;
+    // A hash of the authentication fields only, so the map holds no second copy of the key.
     const key = createHash('sha256')
-      .update(`${request.cacheKey}|${JSON.stringify(request.connection)}`)
+      .update(
+        JSON.stringify([
+          // A key's token is the key's wherever it is used; a federated one names the project environment.
+          c.authentication === 'workload-identity' ? request.cacheKey : '',
+          c.authentication,
+          c.serviceAccountKey,
+          c.provider,
+          c.serviceAccount,
+          c.stsEndpoint,
+          c.iamCredentialsEndpoint,
+        ]),
+      )
       .digest('hex');
     const cached = this.cache.get(key);
     if (cached) {
@@ -83,11 +94,11 @@ export class GoogleCredentials {
         'data_source_error',
         'Key authentication needs the service account JSON key; set it in the data source.',
       );
-    const tokenUri = key.token_uri ?? googleEndpoints.oauthToken;
+    const tokenUri = key.token_uri ?? googleAuthEndpoints.oauthToken;
     const issuedAt = Math.floor(this.now() / 1000);
     const assertion = signJwt(key, {
       iss: key.client_email,
-      scope: storageScope,
+      scope: this.scope,
       aud: tokenUri,
       iat: issuedAt,
       exp: issuedAt + tokenSeconds,
@@ -137,7 +148,7 @@ export class GoogleCredentials {
     }
     const stsStep = 'Step 2 (Google STS token exchange)';
     const exchanged = await this.post(
-      `${connection.stsEndpoint ?? googleEndpoints.sts}/v1/token`,
+      `${connection.stsEndpoint ?? googleAuthEndpoints.sts}/v1/token`,
       JSON.stringify({
         grantType: 'urn:ietf:params:oauth:grant-type:token-exchange',
         audience: `//iam.googleapis.com/${provider}`,
@@ -152,12 +163,12 @@ export class GoogleCredentials {
       stsStep,
     );
     const federatedToken = stringMember(exchanged, 'access_token', stsStep);
-    const iam = `${connection.iamCredentialsEndpoint ?? googleEndpoints.iamCredentials}/v1/projects/-/serviceAccounts/${encodeURIComponent(serviceAccount)}`;
+    const iam = `${connection.iamCredentialsEndpoint ?? googleAuthEndpoints.iamCredentials}/v1/projects/-/serviceAccounts/${encodeURIComponent(serviceAccount)}`;
     const impersonationStep =
       'Step 3 (IAM Credentials generateAccessToken, impersonating the service account)';
     const generated = await this.post(
       `${iam}:generateAccessToken`,
-      JSON.stringify({ scope: [storageScope], lifetime: `${tokenSeconds}s` }),
+      JSON.stringify({ scope: [this.scope], lifetime: `${tokenSeconds}s` }),
       'application/json',
       federatedToken,
       signal,
