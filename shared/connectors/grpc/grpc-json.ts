@@ -4,8 +4,12 @@
  * list every top-level field (defaults included) so results have stable columns.
  */
 import protobuf from 'protobufjs';
-import * as protojson from 'protobufjs/ext/protojson.js';
+import type * as ProtoJson from 'protobufjs/ext/protojson.js';
+import protojsonModule from 'protobufjs/ext/protojson.js';
 import { DoguError } from '../../domain/errors.ts';
+
+// Node's own ESM loader exposes this CommonJS module only as its default export (no named ones).
+const protojson = protojsonModule as unknown as typeof ProtoJson;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -4,22 +4,26 @@
  * it is kept: empty, corrupt or service-less files are refused with a reason.
  */
 import protobuf from 'protobufjs';
-import * as descriptor from 'protobufjs/ext/descriptor.js';
+import type * as Descriptor from 'protobufjs/ext/descriptor.js';
+import descriptorModule from 'protobufjs/ext/descriptor.js';
 import { DoguError } from '../../domain/errors.ts';
 
+// Node's own ESM loader exposes this CommonJS module only as its default export (no named ones).
+const descriptor = descriptorModule as unknown as typeof Descriptor;
+
 export function nameOf(file: Uint8Array): string {
-  return (descriptor.FileDescriptorProto.decode(file) as descriptor.IFileDescriptorProto).name ?? '';
+  return (descriptor.FileDescriptorProto.decode(file) as Descriptor.IFileDescriptorProto).name ?? '';
 }
 
 export function dependenciesOf(file: Uint8Array): string[] {
-  return (descriptor.FileDescriptorProto.decode(file) as descriptor.IFileDescriptorProto).dependency ?? [];
+  return (descriptor.FileDescriptorProto.decode(file) as Descriptor.IFileDescriptorProto).dependency ?? [];
 }
 
 /** A Root from serialized FileDescriptorProtos (reflection answers). */
 export function rootFromFiles(files: readonly Uint8Array[]): protobuf.Root {
-  const set: descriptor.IFileDescriptorSet = {
+  const set: Descriptor.IFileDescriptorSet = {
     file: files.map(
-      (bytes) => descriptor.FileDescriptorProto.decode(bytes) as descriptor.IFileDescriptorProto,
+      (bytes) => descriptor.FileDescriptorProto.decode(bytes) as Descriptor.IFileDescriptorProto,
     ),
   };
   return buildRoot(set, 'The descriptors the server sent');
@@ -28,9 +32,9 @@ export function rootFromFiles(files: readonly Uint8Array[]): protobuf.Root {
 /** A Root from a protoset's bytes; a DoguError names what is wrong with the file. */
 export function rootFromProtoset(bytes: Uint8Array): protobuf.Root {
   if (bytes.length === 0) throw invalid('The protoset is empty.');
-  let set: descriptor.IFileDescriptorSet;
+  let set: Descriptor.IFileDescriptorSet;
   try {
-    set = descriptor.FileDescriptorSet.decode(bytes) as unknown as descriptor.IFileDescriptorSet;
+    set = descriptor.FileDescriptorSet.decode(bytes) as unknown as Descriptor.IFileDescriptorSet;
   } catch (error) {
     throw invalid(`The file is not a protoset (a FileDescriptorSet): ${(error as Error).message}.`);
   }
@@ -76,7 +80,7 @@ export async function describeProtoset(bytes: Uint8Array): Promise<Record<string
   };
 }
 
-function buildRoot(set: descriptor.IFileDescriptorSet, what: string): protobuf.Root {
+function buildRoot(set: Descriptor.IFileDescriptorSet, what: string): protobuf.Root {
   try {
     const root = protobuf.Root.fromDescriptor(set);
     root.resolveAll();
