@@ -4,13 +4,8 @@
  */
 import { awsAuthenticationFormFields } from '../aws-federation/aws-credentials.ts';
 import type { ConnectorDefinition } from '../connector.ts';
-import {
-  field,
-  sqlActionFields,
-  sqlActionShape,
-  sqlActionTexts,
-  validateSqlAction,
-} from '../sql/definition.ts';
+import { field } from '../form-field.ts';
+import { sqlActionFields, sqlActionShape, sqlActionTexts, validateSqlAction } from '../sql/definition.ts';
 import { athenaCloudPermissions, athenaConnectionSchema } from './definition.ts';
 
 export const athena: ConnectorDefinition = {

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { DoguError } from '../../domain/errors.ts';
 import type { IdentityTokenSource } from '../../domain/ports.ts';
 import type { FormField } from '../connector.ts';
+import { field } from '../form-field.ts';
 import type { WebIdentityCredentials } from './web-identity.ts';
 
 /** function-role: the AWS credentials Dogu itself runs with (the Lambda role; locally the default chain). */
@@ -92,14 +93,6 @@ export async function awsCredentialsOf(
     ...(scope.signal ? { signal: scope.signal } : {}),
   });
 }
-
-const field = (
-  name: string,
-  type: FormField['type'],
-  en: string,
-  ja: string,
-  extra: Partial<FormField> = {},
-) => ({ name, type, label: { en, ja }, ...extra }) satisfies FormField;
 
 /** The console's fields for the three modes, in the order the S3 and Athena forms show them. */
 export const awsAuthenticationFormFields = (defaultMode: AwsAuthenticationMode): FormField[] => [

@@ -3,18 +3,13 @@
  * standard SQL, parameters bound positionally with explicit types, results read page by page.
  */
 import type { ConnectorDefinition } from '../connector.ts';
+import { field } from '../form-field.ts';
 import {
   googleAuthenticationField,
   googleFederationEndpointFormFields,
   googleIdentityFormFields,
 } from '../google-auth/federation.ts';
-import {
-  field,
-  sqlActionFields,
-  sqlActionShape,
-  sqlActionTexts,
-  validateSqlAction,
-} from '../sql/definition.ts';
+import { sqlActionFields, sqlActionShape, sqlActionTexts, validateSqlAction } from '../sql/definition.ts';
 import { bigQueryConnectionSchema } from './definition.ts';
 
 export const bigquery: ConnectorDefinition = {

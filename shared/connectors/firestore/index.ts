@@ -5,7 +5,7 @@
  */
 import { referencesIn } from '../../domain/template.ts';
 import type { ConnectorDefinition } from '../connector.ts';
-import { field } from '../sql/definition.ts';
+import { field } from '../form-field.ts';
 import {
   type DocumentActionInput,
   documentActionShape,

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import type { FormField } from '../connector.ts';
+import { field } from '../form-field.ts';
 
 export const googleAuthenticationModes = ['service-account-key', 'workload-identity'] as const;
 export type GoogleAuthenticationMode = (typeof googleAuthenticationModes)[number];
@@ -52,14 +53,6 @@ export interface GoogleAuthConnection {
   stsEndpoint?: string | undefined;
   iamCredentialsEndpoint?: string | undefined;
 }
-
-const field = (
-  name: string,
-  type: FormField['type'],
-  en: string,
-  ja: string,
-  extra: Partial<FormField> = {},
-) => ({ name, type, label: { en, ja }, ...extra }) satisfies FormField;
 
 export const googleAuthenticationField = field('authentication', 'select', 'Authentication', '認証方式', {
   options: googleAuthenticationModes,

@@ -3,7 +3,8 @@
  * Connect (decision 0041); actions list sheets, read, append, update and delete rows, clear a range.
  */
 import { referencesIn } from '../../domain/template.ts';
-import type { ConnectorDefinition, FormField } from '../connector.ts';
+import type { ConnectorDefinition } from '../connector.ts';
+import { field } from '../form-field.ts';
 import {
   googleProvider,
   type SheetsActionInput,
@@ -12,14 +13,6 @@ import {
   sheetsConnectionSchema,
   sheetsOperations,
 } from './definition.ts';
-
-const field = (
-  name: string,
-  type: FormField['type'],
-  en: string,
-  ja: string,
-  extra: Partial<FormField> = {},
-) => ({ name, type, label: { en, ja }, ...extra }) satisfies FormField;
 
 export const googleSheets: ConnectorDefinition = {
   kind: 'google-sheets',

@@ -5,7 +5,8 @@
 import { DoguError } from '../../domain/errors.ts';
 import { renderJsonTemplate } from '../../domain/json-template.ts';
 import { referencesIn } from '../../domain/template.ts';
-import type { ConnectorDefinition, FormField } from '../connector.ts';
+import type { ConnectorDefinition } from '../connector.ts';
+import { field } from '../form-field.ts';
 import {
   type GrpcActionInput,
   type GrpcConnection,
@@ -14,14 +15,6 @@ import {
   grpcConnectionSchema,
   grpcServiceSources,
 } from './definition.ts';
-
-const field = (
-  name: string,
-  type: FormField['type'],
-  en: string,
-  ja: string,
-  extra: Partial<FormField> = {},
-) => ({ name, type, label: { en, ja }, ...extra }) satisfies FormField;
 
 /** Protosets are descriptor sets with imports included; a few MB at most in practice. */
 export const maxProtosetBytes = 8 * 1024 * 1024;

@@ -1,6 +1,7 @@
 /** HTTP APIs (spec 2.3, 2.5): requests built from templates, responses as tables, values or media. */
 import { referencesIn } from '../../domain/template.ts';
-import type { ConnectorDefinition, FormField } from '../connector.ts';
+import type { ConnectorDefinition } from '../connector.ts';
+import { field } from '../form-field.ts';
 import {
   dotSegmentProblem,
   type HttpActionInput,
@@ -10,14 +11,6 @@ import {
   httpConnectionSchema,
   httpMethods,
 } from './definition.ts';
-
-const field = (
-  name: string,
-  type: FormField['type'],
-  en: string,
-  ja: string,
-  extra: Partial<FormField> = {},
-) => ({ name, type, label: { en, ja }, ...extra }) satisfies FormField;
 
 export const http: ConnectorDefinition = {
   kind: 'http',

@@ -6,7 +6,8 @@
 import * as z from 'zod';
 import type { ActionInput } from '../../domain/definitions/action.ts';
 import { referencesIn } from '../../domain/template.ts';
-import type { ValidationContext } from '../connector.ts';
+import type { FormField, ValidationContext } from '../connector.ts';
+import { field } from '../form-field.ts';
 
 export const storageOperations = ['upload', 'download', 'list', 'signed-url'] as const;
 export type StorageOperation = (typeof storageOperations)[number];
@@ -73,4 +74,25 @@ export function validateStorageAction(action: ActionInput, context: ValidationCo
         context.fail(pointer, `{{ ${reference} }} is a file; a name can hold only text`);
     }
   }
+}
+
+/** The action form both object stores show; only what the store calls an object's key differs. */
+export function storageActionForm(objectKey: { en: string; ja: string }): FormField[] {
+  return [
+    field('operation', 'select', 'Operation', '操作', {
+      required: true,
+      options: storageOperations,
+      default: 'download',
+    }),
+    field('bucket', 'text', 'Bucket', 'バケット', { required: true }),
+    field('objectKey', 'text', `${objectKey.en} (list: prefix)`, `${objectKey.ja}（一覧: プレフィックス）`),
+    field('fileParameter', 'text', 'File parameter (upload)', 'ファイルパラメーター（アップロード）'),
+    field('method', 'select', 'Signed URL method', '署名付き URL のメソッド', {
+      options: signedUrlMethods,
+      default: 'GET',
+    }),
+    field('expiresInSeconds', 'number', 'Signed URL lifetime (s)', '署名付き URL の有効期間（秒）', {
+      default: defaultSignedUrlSeconds,
+    }),
+  ];
 }

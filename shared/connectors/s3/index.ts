@@ -1,23 +1,15 @@
 /** Object storage A (spec 2.3, 2.4, 5.2): S3 and S3-compatible stores; docs/object-storage.md. */
 import { awsAuthenticationFormFields } from '../aws-federation/aws-credentials.ts';
-import type { ConnectorDefinition, FormField } from '../connector.ts';
+import type { ConnectorDefinition } from '../connector.ts';
+import { field } from '../form-field.ts';
 import {
   type StorageActionInput,
-  signedUrlMethods,
+  storageActionForm,
   storageActionShape,
   storageActionTexts,
-  storageOperations,
   validateStorageAction,
 } from '../object-storage/action.ts';
 import { s3ConnectionSchema } from './definition.ts';
-
-const field = (
-  name: string,
-  type: FormField['type'],
-  en: string,
-  ja: string,
-  extra: Partial<FormField> = {},
-) => ({ name, type, label: { en, ja }, ...extra }) satisfies FormField;
 
 export const s3: ConnectorDefinition = {
   kind: 's3',
@@ -35,23 +27,7 @@ export const s3: ConnectorDefinition = {
       }),
       field('forcePathStyle', 'boolean', 'Path-style addressing', 'パス形式のアドレス', { default: false }),
     ],
-    action: [
-      field('operation', 'select', 'Operation', '操作', {
-        required: true,
-        options: storageOperations,
-        default: 'download',
-      }),
-      field('bucket', 'text', 'Bucket', 'バケット', { required: true }),
-      field('objectKey', 'text', 'Object key (list: prefix)', 'オブジェクトキー（一覧: プレフィックス）'),
-      field('fileParameter', 'text', 'File parameter (upload)', 'ファイルパラメーター（アップロード）'),
-      field('method', 'select', 'Signed URL method', '署名付き URL のメソッド', {
-        options: signedUrlMethods,
-        default: 'GET',
-      }),
-      field('expiresInSeconds', 'number', 'Signed URL lifetime (s)', '署名付き URL の有効期間（秒）', {
-        default: 3600,
-      }),
-    ],
+    action: storageActionForm({ en: 'Object key', ja: 'オブジェクトキー' }),
     authAction: false,
   },
   // Granted to the action-running functions only when the operator lets S3 data sources use the

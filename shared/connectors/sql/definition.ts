@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { ActionInput } from '../../domain/definitions/action.ts';
 import { kindsRefusedInSql } from '../../domain/definitions/parameter.ts';
 import type { ConnectorDefinition, FormField, Labels, ValidationContext } from '../connector.ts';
+import { field } from '../form-field.ts';
 import type { SqlDialect, SqlSyntax } from './sql-ports.ts';
 import { scanSql } from './sql-scan.ts';
 
@@ -63,14 +64,6 @@ export function validateSqlAction(action: ActionInput, context: ValidationContex
     }
   });
 }
-
-export const field = (
-  name: string,
-  type: FormField['type'],
-  en: string,
-  ja: string,
-  extra: Partial<FormField> = {},
-): FormField => ({ name, type, label: { en, ja }, ...extra });
 
 /** The action form every SQL kind shares. */
 export const sqlActionFields: readonly FormField[] = [
