@@ -2,10 +2,14 @@
 import { resolve } from 'node:path';
 import { logger } from '../shared/commons/logger.ts';
 import { demoPassword } from './accounts-startup.ts';
+import { unsupportedNodeMessage } from './node-version.ts';
 import { startLocalRuntime } from './runtime.ts';
 
-// Node 20 is supported here with pinned SDK versions (docs/decisions/0003-node-20-and-pins.md).
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const tooOld = unsupportedNodeMessage();
+if (tooOld) {
+  console.error(tooOld);
+  process.exit(1);
+}
 
 const dataDir = resolve(process.env.DOGU_DATA_DIR ?? '.dogu/data');
 const runtime = await startLocalRuntime({
