@@ -42,8 +42,9 @@ beforeAll(async () => {
   console_ = await startConsole();
   page = await console_.newPage();
   // The demo's media come from the runtime itself: any request leaving 127.0.0.1 fails the test.
+  // Chromium's own pages (chrome://, the PDF viewer's chrome-extension://) are not requests that leave.
   await page.context().route(
-    (url) => url.hostname !== '127.0.0.1',
+    (url) => (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '127.0.0.1',
     (route) => {
       offline.push(route.request().url());
       return route.abort();
