@@ -10,7 +10,7 @@
  *   Query       { id, actionId, arguments: { [parameter]: Expr }, runOn: "load" | "manual",
  *                 transformer?: Expr, paging?: { limitParameter, offsetParameter, pageSize } }
  *   Component   { id, type, ...props } — table, detail, form, button, text, markdown, media, tabs, grid
- *   Event       runQuery | runAction (then?) | refresh | navigate
+ *   Event       runQuery | runAction (onSuccess?) | refresh | navigate
  *   Expr        a string holding a JavaScript-like expression, evaluated by the console WITHOUT eval
  *               over { panel: { args }, row, user, components: { <id>: { value } },
  *               queries: { <id>: { rows, result } } }. Where a text is expected (`content`, labels)
@@ -43,13 +43,10 @@ export const viewLimits = {
 } as const;
 
 /** An expression, or a `{{ expr }}` template where text is expected. Parsed by the console, never eval'd. */
-export const expressionSchema = z
-  .string()
-  .max(viewLimits.maxExpressionLength)
-  .meta({
-    id: 'ViewExpression',
-    description: 'An expression (or a {{ expr }} template where text is expected)',
-  });
+export const expressionSchema = z.string().max(viewLimits.maxExpressionLength).meta({
+  id: 'ViewExpression',
+  description: 'An expression (or a {{ expr }} template where text is expected)',
+});
 
 /** Query and component ids: they appear in expressions as `queries.<id>` and `components.<id>`. */
 export const viewLocalIdSchema = nameSchema;
@@ -64,12 +61,12 @@ export type ViewNavigationTarget = { view: string } | { action: string } | { url
 export type ViewEvent =
   /** Runs a query of this view (again). */
   | { type: 'runQuery'; query: string }
-  /** Runs an action as the viewer, with arguments from expressions; `then` runs after it succeeded. */
+  /** Runs an action as the viewer, with arguments from expressions; `onSuccess` runs after it succeeded (not `then`: an object with `then` is a thenable to `await`). */
   | {
       type: 'runAction';
       actionId: string;
       arguments?: Record<string, string>;
-      then?: ViewEvent[];
+      onSuccess?: ViewEvent[];
     }
   /** Runs the named queries again (all `load` queries when omitted). */
   | { type: 'refresh'; queries?: string[] }
@@ -89,7 +86,7 @@ export const viewEventSchema: z.ZodType<ViewEvent> = z.lazy(() =>
       type: z.literal('runAction'),
       actionId: resourceIdSchema,
       arguments: argumentsSchema.optional(),
-      then: z.array(viewEventSchema).max(20).optional(),
+      onSuccess: z.array(viewEventSchema).max(20).optional(),
     }),
     z.strictObject({ type: z.literal('refresh'), queries: z.array(viewLocalIdSchema).max(50).optional() }),
     z.strictObject({
