@@ -36,9 +36,9 @@ export const viewLimits = {
   /** Events nested through `onSuccess`. */
   maxEventDepth: 5,
   /** A code view's source text, in UTF-8 bytes. */
-  maxSourceBytes: 256 * 1024,
+  maxSourceBytes: 128 * 1024,
   /** The whole definition as JSON, in UTF-8 bytes. */
-  maxDefinitionBytes: 512 * 1024,
+  maxDefinitionBytes: 192 * 1024,
   maxExpressionLength: 4000,
 } as const;
 
