@@ -10,6 +10,7 @@ import {
   comparableAction,
   comparableDataSource,
   comparableMasterData,
+  comparableView,
   isRecord,
   presenceField,
 } from './normalise.ts';
@@ -63,6 +64,7 @@ export function exportConfig(
       .sort((a, b) => a.name.localeCompare(b.name))
       .map(exportedServiceAccount),
     actionGroups: sortedById(state.actionGroups).map(comparableActionGroup),
+    views: sortedById(state.views).map(comparableView),
     // The versions pinned now: numbers of this project's history (see docs/config.md).
     publications: perEnvironment(state.publications, (version) => version),
     // By environment and name; executors by service account name (a user executor cannot be named).

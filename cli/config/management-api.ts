@@ -84,6 +84,8 @@ export interface ManagementApi {
   listMembers(): Promise<StoredMember[]>;
   listUserGroups(): Promise<StoredGroup[]>;
   listActionGroups(): Promise<StoredGroup[]>;
+  /** Summaries (no definitions): read each with `get(viewPath(id))`. */
+  listViews(): Promise<StoredResource[]>;
   listServiceAccounts(): Promise<StoredServiceAccount[]>;
   listTrustPolicies(serviceAccountId: string): Promise<StoredTrustPolicy[]>;
   listCronJobs(environmentId: string): Promise<StoredCronJob[]>;
@@ -114,6 +116,7 @@ export const membersPath = 'members';
 export const memberPath = (principalId: string) => `members/${encodeURIComponent(principalId)}`;
 export const userGroupPath = (id: string) => `user-groups/${encodeURIComponent(id)}`;
 export const actionGroupPath = (id: string) => `action-groups/${encodeURIComponent(id)}`;
+export const viewPath = (id: string) => `views/${encodeURIComponent(id)}`;
 export const serviceAccountsPath = 'service-accounts';
 export const serviceAccountPath = (id: string) => `service-accounts/${encodeURIComponent(id)}`;
 export const trustPolicyPath = (serviceAccountId: string, policyId: string) =>
@@ -172,6 +175,7 @@ export function managementApi(options: { baseUrl: string; token: string; project
     listMembers: () => list<StoredMember>('members'),
     listUserGroups: () => list<StoredGroup>('user-groups'),
     listActionGroups: () => list<StoredGroup>('action-groups'),
+    listViews: () => list<StoredResource>('views'),
     listServiceAccounts: () => list<StoredServiceAccount>(serviceAccountsPath),
     listTrustPolicies: (serviceAccountId) =>
       list<StoredTrustPolicy>(`${serviceAccountPath(serviceAccountId)}/trust-policies`),

@@ -23,6 +23,7 @@ import {
   type ResourceKind,
 } from './plan-types.ts';
 import { planUserGroups } from './plan-user-groups.ts';
+import { planViews } from './plan-views.ts';
 import type { ProjectState } from './project-state.ts';
 import type { ConfigFile } from './schema.ts';
 
@@ -38,6 +39,7 @@ const planners: ((input: PlanInput) => PlannerResult)[] = [
   planUserGroups,
   planServiceAccounts,
   planActionGroups,
+  planViews,
   planPublications,
   planCronJobs,
 ];
@@ -146,6 +148,7 @@ function notInFile(config: ConfigFile, state: ProjectState): Plan['notInFile'] {
       new Set(config.serviceAccounts.flatMap((a) => a.trustPolicies.map((p) => `${a.name}.${p.id}`))),
     ),
     ...absent('actionGroup', state.actionGroups.keys(), new Set(config.actionGroups.map((g) => g.id))),
+    ...absent('view', state.views.keys(), new Set(config.views.map((v) => v.id))),
     ...absent(
       'publication',
       [...state.publications].flatMap(([environmentId, pins]) =>

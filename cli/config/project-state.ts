@@ -10,7 +10,7 @@ import type {
   StoredServiceAccount,
   StoredTrustPolicy,
 } from './management-api.ts';
-import { ProblemError } from './management-api.ts';
+import { ProblemError, viewPath } from './management-api.ts';
 
 export interface ProjectState {
   dataSources: Map<string, StoredResource>;
@@ -24,6 +24,8 @@ export interface ProjectState {
   members: StoredMember[];
   userGroups: Map<string, StoredGroup>;
   actionGroups: Map<string, StoredGroup>;
+  /** Views with their definitions (one request per view: the list has summaries only). */
+  views: Map<string, StoredResource>;
   /** By name (ids differ between installations), each with its trust policies. */
   serviceAccounts: Map<string, StoredServiceAccount & { trustPolicies: StoredTrustPolicy[] }>;
   /** Per environment: action id → the version published there. */
@@ -44,7 +46,7 @@ export async function readProjectState(
   api: ManagementApi,
   moreEnvironments: Iterable<string>,
 ): Promise<ProjectState> {
-  const [dataSources, actions, masterData, members, userGroups, actionGroups, serviceAccounts] =
+  const [dataSources, actions, masterData, members, userGroups, actionGroups, serviceAccounts, viewList] =
     await Promise.all([
       api.listDataSources(),
       api.listActions(),
@@ -53,10 +55,12 @@ export async function readProjectState(
       api.listUserGroups(),
       api.listActionGroups(),
       api.listServiceAccounts(),
+      api.listViews(),
     ]);
-  const [versions, trustPolicies] = await Promise.all([
+  const [versions, trustPolicies, views] = await Promise.all([
     Promise.all(actions.map((a) => api.actionVersions(a.id))),
     Promise.all(serviceAccounts.map((a) => api.listTrustPolicies(a.id))),
+    Promise.all(viewList.map(async (v) => (await api.get(viewPath(v.id))) as StoredResource | undefined)),
   ]);
   const publications = new Map<string, Map<string, number>>();
   actions.forEach((action, i) => {
@@ -78,6 +82,8 @@ export async function readProjectState(
     members,
     userGroups: new Map(userGroups.map((g) => [g.id, g])),
     actionGroups: new Map(actionGroups.map((g) => [g.id, g])),
+    // A view deleted between the list and its read is simply not there.
+    views: new Map(views.flatMap((v) => (v ? [[v.id, v] as const] : []))),
     serviceAccounts: new Map(
       serviceAccounts.map((a, i) => [a.name, { ...a, trustPolicies: trustPolicies[i]! }] as const),
     ),

@@ -19,6 +19,7 @@ const sections: { kind: ResourceKind; title: string }[] = [
   { kind: 'serviceAccount', title: 'Service accounts' },
   { kind: 'trustPolicy', title: 'Trust policies' },
   { kind: 'actionGroup', title: 'Action groups' },
+  { kind: 'view', title: 'Views' },
   { kind: 'publication', title: 'Publications' },
   { kind: 'cronJob', title: 'Cron jobs' },
 ];
@@ -32,6 +33,7 @@ export const kindLabel: Record<ResourceKind, string> = {
   member: 'member',
   userGroup: 'user group',
   actionGroup: 'action group',
+  view: 'view',
   publication: 'publication',
   serviceAccount: 'service account',
   trustPolicy: 'trust policy',

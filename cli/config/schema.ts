@@ -29,6 +29,7 @@ import {
   serviceAccountUpdateSchema,
   trustPolicyInputSchema,
 } from '../../shared/domain/definitions/service-account.ts';
+import { viewInputSchema } from '../../shared/domain/definitions/view.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
 import { cronJobInputSchema } from '../../shared/domain/scheduling/cron-job-input.ts';
 import { defaultTimeZone, scheduleSchema } from '../../shared/domain/scheduling/schedule.ts';
@@ -262,6 +263,7 @@ export const sectionSchemas = {
   userGroups: userGroupInFileSchema,
   serviceAccounts: serviceAccountInFileSchema,
   actionGroups: actionGroupInputSchema,
+  views: viewInputSchema,
   publications: publicationsSchema,
   cronJobs: cronJobInFileSchema,
 } as const;
@@ -300,6 +302,10 @@ export const configFileSchema = z
     }),
     actionGroups: z.array(sectionSchemas.actionGroups).default([]).meta({
       description: 'Action groups (actions shown on one screen, in order) as the API takes them.',
+    }),
+    views: z.array(sectionSchemas.views).default([]).meta({
+      description:
+        'Views (screens built from actions, docs/views.md) as the API takes them. Apply creates and updates; it never deletes one.',
     }),
     publications: sectionSchemas.publications.default({}).meta({
       description:

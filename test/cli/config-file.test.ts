@@ -201,6 +201,7 @@ function state(parts: { dataSources?: StoredResource[]; actions?: StoredAction[]
     members: [],
     userGroups: new Map(),
     actionGroups: new Map(),
+    views: new Map(),
     serviceAccounts: new Map(),
     publications: new Map(),
     cronJobs: new Map(),
