@@ -76,6 +76,11 @@ describe('the published JSON Schema', () => {
       'SqlConnection',
       'StorageActionInput',
       'UserGroup',
+      'ViewComponent',
+      'ViewDefinition',
+      'ViewEvent',
+      'ViewExpression',
+      'ViewInput',
     ]);
     expect(schema.required).toEqual(['version', 'project']);
     expect(schema.additionalProperties).toBe(false);

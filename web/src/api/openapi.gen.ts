@@ -535,145 +535,6 @@ export type webhooks = Record<string, never>;
 
 export type components = {
   schemas: {
-    __schema0: ({
-      columns?: ({
-          field: string;
-          /** @enum {string} */
-          format?: "auto" | "text" | "number" | "date" | "datetime" | "boolean" | "json" | "media";
-          label?: string;
-        })[];
-      filterable?: boolean;
-      hidden?: components["schemas"]["ViewExpression"];
-      id: string;
-      pageSize?: number;
-      query?: string;
-      rowClick?: components["schemas"]["__schema1"][];
-      rowMenu?: {
-          events: components["schemas"]["__schema1"][];
-          label: string;
-        }[];
-      sortable?: boolean;
-      title?: string;
-      /** @constant */
-      type: "table";
-      value?: components["schemas"]["ViewExpression"];
-    }) | ({
-      fields?: ({
-          field: string;
-          /** @enum {string} */
-          format?: "auto" | "text" | "number" | "date" | "datetime" | "boolean" | "json" | "media";
-          label?: string;
-        })[];
-      hidden?: components["schemas"]["ViewExpression"];
-      id: string;
-      query?: string;
-      title?: string;
-      /** @constant */
-      type: "detail";
-      value?: components["schemas"]["ViewExpression"];
-    }) | ({
-      fields?: ({
-          default?: components["schemas"]["ViewExpression"];
-          label?: string;
-          name: string;
-          options?: ({
-              label: string;
-              value: string | number | boolean;
-            })[];
-          required?: boolean;
-          /** @enum {string} */
-          type: "text" | "multiline" | "number" | "boolean" | "date" | "json" | "select";
-        })[];
-      fromAction?: string;
-      hidden?: components["schemas"]["ViewExpression"];
-      id: string;
-      submit: components["schemas"]["__schema1"][];
-      submitLabel?: string;
-      title?: string;
-      /** @constant */
-      type: "form";
-    }) | ({
-      events: components["schemas"]["__schema1"][];
-      hidden?: components["schemas"]["ViewExpression"];
-      id: string;
-      label: string;
-      title?: string;
-      /** @constant */
-      type: "button";
-      /** @enum {string} */
-      variant?: "primary" | "secondary" | "danger";
-    }) | {
-      content: components["schemas"]["ViewExpression"];
-      hidden?: components["schemas"]["ViewExpression"];
-      id: string;
-      title?: string;
-      /** @constant */
-      type: "text";
-    } | {
-      content: string;
-      hidden?: components["schemas"]["ViewExpression"];
-      id: string;
-      title?: string;
-      /** @constant */
-      type: "markdown";
-    } | ({
-      hidden?: components["schemas"]["ViewExpression"];
-      id: string;
-      /** @enum {string} */
-      kind?: "image" | "video" | "audio";
-      title?: string;
-      /** @constant */
-      type: "media";
-      url: components["schemas"]["ViewExpression"];
-    }) | {
-      hidden?: components["schemas"]["ViewExpression"];
-      id: string;
-      tabs: {
-          children: components["schemas"]["__schema0"][];
-          label: string;
-        }[];
-      title?: string;
-      /** @constant */
-      type: "tabs";
-    } | {
-      children: components["schemas"]["__schema0"][];
-      columns: number;
-      hidden?: components["schemas"]["ViewExpression"];
-      id: string;
-      title?: string;
-      /** @constant */
-      type: "grid";
-    };
-    __schema1: OneOf<[{
-      query: string;
-      /** @constant */
-      type: "runQuery";
-    }, {
-      actionId: string;
-      arguments?: {
-        [key: string]: components["schemas"]["ViewExpression"];
-      };
-      onSuccess?: components["schemas"]["__schema1"][];
-      /** @constant */
-      type: "runAction";
-    }, {
-      queries?: string[];
-      /** @constant */
-      type: "refresh";
-    }, {
-      arguments?: {
-        [key: string]: components["schemas"]["ViewExpression"];
-      };
-      to: {
-        view: string;
-      } | {
-        action: string;
-      } | {
-        url: components["schemas"]["ViewExpression"];
-      };
-      /** @constant */
-      type: "navigate";
-    }]>;
     Account: {
       administrator: boolean;
       createdAt: string;
@@ -1986,11 +1847,121 @@ export type components = {
     ValueBody: {
       value: string;
     };
+    /** @description One component of a visual view; tabs and grids hold more */
+    ViewComponent: ({
+      columns?: ({
+          field: string;
+          /** @enum {string} */
+          format?: "auto" | "text" | "number" | "date" | "datetime" | "boolean" | "json" | "media";
+          label?: string;
+        })[];
+      filterable?: boolean;
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      pageSize?: number;
+      query?: string;
+      rowClick?: components["schemas"]["ViewEvent"][];
+      rowMenu?: {
+          events: components["schemas"]["ViewEvent"][];
+          label: string;
+        }[];
+      sortable?: boolean;
+      title?: string;
+      /** @constant */
+      type: "table";
+      value?: components["schemas"]["ViewExpression"];
+    }) | ({
+      fields?: ({
+          field: string;
+          /** @enum {string} */
+          format?: "auto" | "text" | "number" | "date" | "datetime" | "boolean" | "json" | "media";
+          label?: string;
+        })[];
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      query?: string;
+      title?: string;
+      /** @constant */
+      type: "detail";
+      value?: components["schemas"]["ViewExpression"];
+    }) | ({
+      fields?: ({
+          default?: components["schemas"]["ViewExpression"];
+          label?: string;
+          name: string;
+          options?: ({
+              label: string;
+              value: string | number | boolean;
+            })[];
+          required?: boolean;
+          /** @enum {string} */
+          type: "text" | "multiline" | "number" | "boolean" | "date" | "json" | "select";
+        })[];
+      fromAction?: string;
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      submit: components["schemas"]["ViewEvent"][];
+      submitLabel?: string;
+      title?: string;
+      /** @constant */
+      type: "form";
+    }) | ({
+      events: components["schemas"]["ViewEvent"][];
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      label: string;
+      title?: string;
+      /** @constant */
+      type: "button";
+      /** @enum {string} */
+      variant?: "primary" | "secondary" | "danger";
+    }) | {
+      content: components["schemas"]["ViewExpression"];
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      title?: string;
+      /** @constant */
+      type: "text";
+    } | {
+      content: string;
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      title?: string;
+      /** @constant */
+      type: "markdown";
+    } | ({
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      /** @enum {string} */
+      kind?: "image" | "video" | "audio";
+      title?: string;
+      /** @constant */
+      type: "media";
+      url: components["schemas"]["ViewExpression"];
+    }) | {
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      tabs: {
+          children: components["schemas"]["ViewComponent"][];
+          label: string;
+        }[];
+      title?: string;
+      /** @constant */
+      type: "tabs";
+    } | {
+      children: components["schemas"]["ViewComponent"][];
+      columns: number;
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      title?: string;
+      /** @constant */
+      type: "grid";
+    };
     /** @description A visual layout of components, or the source of a code view */
     ViewDefinition: OneOf<[{
       /** @constant */
       kind: "visual";
-      layout: components["schemas"]["__schema0"];
+      layout: components["schemas"]["ViewComponent"];
       /** @default [] */
       parameters?: components["schemas"]["Parameter"][];
       /** @default [] */
@@ -2021,6 +1992,37 @@ export type components = {
       /** @default [] */
       parameters?: components["schemas"]["Parameter"][];
       source: string;
+    }]>;
+    /** @description What a button, row click, row menu or form submit does */
+    ViewEvent: OneOf<[{
+      query: string;
+      /** @constant */
+      type: "runQuery";
+    }, {
+      actionId: string;
+      arguments?: {
+        [key: string]: components["schemas"]["ViewExpression"];
+      };
+      onSuccess?: components["schemas"]["ViewEvent"][];
+      /** @constant */
+      type: "runAction";
+    }, {
+      queries?: string[];
+      /** @constant */
+      type: "refresh";
+    }, {
+      arguments?: {
+        [key: string]: components["schemas"]["ViewExpression"];
+      };
+      to: {
+        view: string;
+      } | {
+        action: string;
+      } | {
+        url: components["schemas"]["ViewExpression"];
+      };
+      /** @constant */
+      type: "navigate";
     }]>;
     /** @description An expression (or a {{ expr }} template where text is expected) */
     ViewExpression: string;
