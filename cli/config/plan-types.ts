@@ -14,6 +14,7 @@ export type ResourceKind =
   | 'userGroup'
   | 'actionGroup'
   | 'view'
+  | 'viewPublication'
   | 'publication'
   | 'serviceAccount'
   | 'trustPolicy'
@@ -138,6 +139,7 @@ export const phases = [
   'actionGroups',
   'views',
   'publications',
+  'viewPublications',
   'cronJobs',
   'memberRoles',
 ] as const;

@@ -23,7 +23,7 @@ import {
   type ResourceKind,
 } from './plan-types.ts';
 import { planUserGroups } from './plan-user-groups.ts';
-import { planViews } from './plan-views.ts';
+import { planViewPublications, planViews } from './plan-views.ts';
 import type { ProjectState } from './project-state.ts';
 import type { ConfigFile } from './schema.ts';
 
@@ -41,6 +41,7 @@ const planners: ((input: PlanInput) => PlannerResult)[] = [
   planActionGroups,
   planViews,
   planPublications,
+  planViewPublications,
   planCronJobs,
 ];
 
@@ -80,6 +81,7 @@ export function environmentsNamedIn(config: ConfigFile): string[] {
       ...Object.keys(config.secrets),
       ...config.dataSources.flatMap((d) => Object.keys(d.environments)),
       ...Object.keys(config.publications),
+      ...Object.keys(config.viewPublications),
       ...config.cronJobs.map((j) => j.environment),
     ]),
   ];
@@ -100,6 +102,7 @@ function firstMention(config: ConfigFile, environmentId: string): Path {
   const index = config.dataSources.findIndex((d) => environmentId in d.environments);
   if (index >= 0) return ['dataSources', index, 'environments', environmentId];
   if (environmentId in config.publications) return ['publications', environmentId];
+  if (environmentId in config.viewPublications) return ['viewPublications', environmentId];
   const job = config.cronJobs.findIndex((j) => j.environment === environmentId);
   return job >= 0 ? ['cronJobs', job, 'environment'] : [];
 }
@@ -157,6 +160,17 @@ function notInFile(config: ConfigFile, state: ProjectState): Plan['notInFile'] {
       new Set(
         Object.entries(config.publications).flatMap(([environmentId, pins]) =>
           Object.keys(pins).map((actionId) => `${environmentId}.${actionId}`),
+        ),
+      ),
+    ),
+    ...absent(
+      'viewPublication',
+      [...state.viewPublications].flatMap(([environmentId, pins]) =>
+        [...pins.keys()].map((viewId) => `${environmentId}.${viewId}`),
+      ),
+      new Set(
+        Object.entries(config.viewPublications).flatMap(([environmentId, pins]) =>
+          Object.keys(pins).map((viewId) => `${environmentId}.${viewId}`),
         ),
       ),
     ),

@@ -30,6 +30,8 @@ export interface ProjectState {
   serviceAccounts: Map<string, StoredServiceAccount & { trustPolicies: StoredTrustPolicy[] }>;
   /** Per environment: action id → the version published there. */
   publications: Map<string, Map<string, number>>;
+  /** Per environment: view id → the version published there. */
+  viewPublications: Map<string, Map<string, number>>;
   /** Per environment: its cron jobs, as listed (names should be unique, but the service does not enforce it). */
   cronJobs: Map<string, StoredCronJob[]>;
   /** Environments asked for that the project does not have. */
@@ -62,6 +64,14 @@ export async function readProjectState(
     Promise.all(serviceAccounts.map((a) => api.listTrustPolicies(a.id))),
     Promise.all(viewList.map(async (v) => (await api.get(viewPath(v.id))) as StoredResource | undefined)),
   ]);
+  const viewVersions = await Promise.all(viewList.map((v) => api.viewVersions(v.id)));
+  const viewPublications = new Map<string, Map<string, number>>();
+  viewList.forEach((view, i) => {
+    for (const { environmentId, version } of viewVersions[i]!.publications) {
+      if (!viewPublications.has(environmentId)) viewPublications.set(environmentId, new Map());
+      viewPublications.get(environmentId)!.set(view.id, version);
+    }
+  });
   const publications = new Map<string, Map<string, number>>();
   actions.forEach((action, i) => {
     for (const { environmentId, version } of versions[i]!.publications) {
@@ -88,6 +98,7 @@ export async function readProjectState(
       serviceAccounts.map((a, i) => [a.name, { ...a, trustPolicies: trustPolicies[i]! }] as const),
     ),
     publications,
+    viewPublications,
     variables: new Map(),
     secrets: new Map(),
     cronJobs: new Map(),

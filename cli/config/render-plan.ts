@@ -20,6 +20,7 @@ const sections: { kind: ResourceKind; title: string }[] = [
   { kind: 'trustPolicy', title: 'Trust policies' },
   { kind: 'actionGroup', title: 'Action groups' },
   { kind: 'view', title: 'Views' },
+  { kind: 'viewPublication', title: 'View publications' },
   { kind: 'publication', title: 'Publications' },
   { kind: 'cronJob', title: 'Cron jobs' },
 ];
@@ -34,6 +35,7 @@ export const kindLabel: Record<ResourceKind, string> = {
   userGroup: 'user group',
   actionGroup: 'action group',
   view: 'view',
+  viewPublication: 'view publication',
   publication: 'publication',
   serviceAccount: 'service account',
   trustPolicy: 'trust policy',

@@ -180,6 +180,15 @@ export const serviceAccountInFileSchema = serviceAccountCreateSchema.extend({
 });
 export type ServiceAccountInFile = z.infer<typeof serviceAccountInFileSchema>;
 
+/** Per environment id: view id → the version published there (docs/views.md). */
+export const viewPublicationsSchema = z.record(
+  resourceIdSchema,
+  z.record(
+    resourceIdSchema,
+    z.number().int().min(1).meta({ description: "The view's version number published to this environment." }),
+  ),
+);
+
 /** Per environment id: action id → the version published there. */
 export const publicationsSchema = z.record(
   resourceIdSchema,
@@ -265,6 +274,7 @@ export const sectionSchemas = {
   actionGroups: actionGroupInputSchema,
   views: viewInputSchema,
   publications: publicationsSchema,
+  viewPublications: viewPublicationsSchema,
   cronJobs: cronJobInFileSchema,
 } as const;
 
@@ -310,6 +320,10 @@ export const configFileSchema = z
     publications: sectionSchemas.publications.default({}).meta({
       description:
         "Per environment id: action id → the version published there. Version numbers belong to one project's history: see docs/config.md.",
+    }),
+    viewPublications: sectionSchemas.viewPublications.default({}).meta({
+      description:
+        "Per environment id: view id → the version shown there. Version numbers belong to one project's history, like publications.",
     }),
     cronJobs: z.array(sectionSchemas.cronJobs).default([]).meta({
       description:

@@ -865,6 +865,26 @@ views:
     );
   });
 
+  it('pins a view version per environment, including the version the same apply creates', async () => {
+    const path = await writeConfig(
+      'view-pin.yaml',
+      `${viewFile('# Pinned')}viewPublications:\n  production:\n    config-view: 3\n`,
+    );
+    const dryRun = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(dryRun.stdout).toContain('### View publications\n\n- `+ create` `production.config-view`');
+    const applied = await dogu(['apply', '-f', path]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const shown = await api.get('/api/v1/projects/demo/environments/production/views/config-view');
+    expect(shown.body).toMatchObject({ version: 3, published: true });
+    const tooFar = await writeConfig(
+      'view-pin-bad.yaml',
+      `${viewFile('# Pinned')}viewPublications:\n  production:\n    config-view: 9\n`,
+    );
+    const refused = await dogu(['apply', '-f', tooFar, '--dry-run']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("view 'config-view' has no version 9: the latest is 3");
+  });
+
   it('export writes the views (the code view as its source) and applying the export changes nothing', async () => {
     const result = await dogu(['export', '--project', 'demo']);
     expect(result.code).toBe(0);
@@ -872,6 +892,7 @@ views:
     expect(result.stdout).toMatch(/ {2}- id: sales-dashboard\n(.*\n)* {6}kind: code\n/);
     expect(result.stdout).toContain("import { runAction } from 'dogu';");
     expect(result.stdout).not.toContain('compiled');
+    expect(result.stdout).toContain('viewPublications:\n  production:\n    config-view: 3\n');
     const path = await writeConfig('views-export.yaml', result.stdout);
     const dryRun = await dogu(['apply', '-f', path, '--dry-run']);
     expect(dryRun.code).toBe(0);

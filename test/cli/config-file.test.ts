@@ -209,6 +209,7 @@ function state(parts: { dataSources?: StoredResource[]; actions?: StoredAction[]
     views: new Map(),
     serviceAccounts: new Map(),
     publications: new Map(),
+    viewPublications: new Map(),
     cronJobs: new Map(),
     missingEnvironments: [],
   };
