@@ -433,7 +433,7 @@ describe('running actions from a view', () => {
       source: { viewId: 'orders' },
     });
     expect(response.status).toBe(200);
-    expect(response.body.source).toEqual({ viewId: 'orders' });
+    expect(response.body).toMatchObject({ via: 'view', source: { viewId: 'orders' } });
     const stored = await api.get(
       `/public/v1/projects/demo/environments/development/executions/${response.body.id}`,
     );
