@@ -1,9 +1,11 @@
 import { badRequest, DoguError } from '../shared/domain/errors.ts';
 import { executeAction } from '../shared/domain/execute-action.ts';
+import type { ExecutionSource } from '../shared/domain/model.ts';
 import { startAsyncExecution } from '../shared/domain/scheduling/async-executions.ts';
+import { requireVisibleView } from '../shared/domain/views/visibility.ts';
 import { resultToCsv } from '../shared/http/csv.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
-import { defineHandler, type HttpResult } from '../shared/http/handler.ts';
+import { defineHandler, type HttpRequest, type HttpResult } from '../shared/http/handler.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
@@ -11,7 +13,7 @@ import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
 import { scriptSandbox } from '../shared/runtime/groups/script-sandbox.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
-import { compose, schedulingDeps } from '../shared/runtime/services.ts';
+import { type CoreServices, compose, schedulingDeps } from '../shared/runtime/services.ts';
 
 /**
  * POST …/actions/{actionId}/executions: run an action with `{"arguments": {...}}`.
@@ -49,6 +51,12 @@ export const handler = defineHandler(
         { pointer: '#/async', detail: 'not allowed with dryRun' },
       ]);
     }
+    const source = await sourceOf(body.source, request, services);
+    if (source && body.async === true) {
+      throw badRequest('Runs from a view answer at once: leave out async.', [
+        { pointer: '#/async', detail: 'not allowed with source' },
+      ]);
+    }
     if (body.async === true) {
       // Run as a job (spec 8: up to 30 minutes): answered at once; the client polls the execution.
       const execution = await startAsyncExecution(schedulingDeps(services), {
@@ -74,6 +82,7 @@ export const handler = defineHandler(
         actionId: actionId!,
         arguments: args as Record<string, unknown>,
         via: 'public_api',
+        ...(source ? { source } : {}),
         ...(body.dryRun === true ? { dryRun: true } : {}),
         ...(typeof body.comment === 'string' ? { comment: body.comment.slice(0, 2000) } : {}),
       },
@@ -115,3 +124,29 @@ export const handler = defineHandler(
   },
   compose(secretValues, actionEngines, ownIdp, scriptSandbox, scheduling, notificationCenter, fileStorage),
 );
+
+/**
+ * `source: {viewId}`: the run was started from that view. It is recorded, never trusted for rights:
+ * the view must exist and be visible to the caller, and the action is checked as for any call.
+ */
+async function sourceOf(
+  value: unknown,
+  request: HttpRequest,
+  services: CoreServices,
+): Promise<ExecutionSource | undefined> {
+  if (value === undefined) return undefined;
+  const viewId = (value as { viewId?: unknown } | null)?.viewId;
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Object.keys(value).length !== 1 ||
+    typeof viewId !== 'string' ||
+    !/^[a-z0-9][a-z0-9_-]{0,62}$/.test(viewId)
+  ) {
+    throw badRequest('\'source\' must be {"viewId": "<view id>"}.', [
+      { pointer: '#/source', detail: 'must be an object with only viewId, a view id' },
+    ]);
+  }
+  await requireVisibleView(services, request.caller(), request.pathParameters.projectId!, viewId);
+  return { viewId };
+}

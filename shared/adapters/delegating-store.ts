@@ -1,6 +1,7 @@
 /** Forwards every Store call; decorators override only what they change. */
 import type { ActionGroup, UserGroup } from '../domain/definitions/governance.ts';
 import type { MasterDataList } from '../domain/definitions/master-data.ts';
+import type { View } from '../domain/definitions/view.ts';
 import type { ServiceAccount, TrustPolicy } from '../domain/identity/model.ts';
 import type {
   Action,
@@ -14,6 +15,7 @@ import type {
 import type { Store, StoredSecret } from '../domain/ports.ts';
 import type { ReviewRequest, ReviewStatus } from '../domain/reviews.ts';
 import type { ActionVersion, Publication } from '../domain/versions.ts';
+import type { ViewPublication, ViewVersion } from '../domain/views/store.ts';
 
 export class DelegatingStore implements Store {
   constructor(protected readonly inner: Store) {}
@@ -242,5 +244,43 @@ export class DelegatingStore implements Store {
   }
   deleteTrustPolicy(projectId: string, policyId: string): Promise<boolean> {
     return this.inner.deleteTrustPolicy(projectId, policyId);
+  }
+
+  getView(projectId: string, viewId: string): Promise<View | undefined> {
+    return this.inner.getView(projectId, viewId);
+  }
+  listViews(projectId: string): Promise<View[]> {
+    return this.inner.listViews(projectId);
+  }
+  saveView(view: View, expectedVersion: number): Promise<boolean> {
+    return this.inner.saveView(view, expectedVersion);
+  }
+  deleteView(projectId: string, viewId: string): Promise<boolean> {
+    return this.inner.deleteView(projectId, viewId);
+  }
+  createViewVersion(version: ViewVersion): Promise<void> {
+    return this.inner.createViewVersion(version);
+  }
+  getViewVersion(projectId: string, viewId: string, version: number): Promise<ViewVersion | undefined> {
+    return this.inner.getViewVersion(projectId, viewId, version);
+  }
+  listViewVersions(projectId: string, viewId: string): Promise<ViewVersion[]> {
+    return this.inner.listViewVersions(projectId, viewId);
+  }
+  getViewPublication(
+    projectId: string,
+    viewId: string,
+    environmentId: string,
+  ): Promise<ViewPublication | undefined> {
+    return this.inner.getViewPublication(projectId, viewId, environmentId);
+  }
+  listViewPublications(projectId: string, viewId: string): Promise<ViewPublication[]> {
+    return this.inner.listViewPublications(projectId, viewId);
+  }
+  putViewPublication(publication: ViewPublication): Promise<void> {
+    return this.inner.putViewPublication(publication);
+  }
+  deleteViewPublication(projectId: string, viewId: string, environmentId: string): Promise<boolean> {
+    return this.inner.deleteViewPublication(projectId, viewId, environmentId);
   }
 }

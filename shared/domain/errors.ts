@@ -69,6 +69,8 @@ export const titleOf: Record<ErrorCode, string> = {
 export interface FieldError {
   pointer: string;
   detail: string;
+  /** The same in Japanese, where the check writes one (views). */
+  ja?: string;
 }
 
 export class DoguError extends Error {

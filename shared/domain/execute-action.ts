@@ -80,6 +80,8 @@ export interface ExecuteActionRequest {
   parent?: ParentRun;
   /** Estimate without running (kinds that declare `dryRun`; others: 422). Needs no review: nothing runs. */
   dryRun?: boolean;
+  /** Called from a view: kept on the execution (and a review request, for its approved run). */
+  source?: Execution['source'];
 }
 
 export interface ExecutionOutcome {
@@ -168,6 +170,7 @@ export async function executeAction(
     via: request.via,
     ...(request.origin ? { origin: request.origin } : {}),
     ...(request.review ? { reviewId: request.review.id } : {}),
+    ...(request.source ? { source: request.source } : {}),
     ...(request.parent ? { parentExecutionId: request.parent.executionId } : {}),
     ...(nestedExecutionIds.length > 0 ? { nestedExecutionIds } : {}),
     arguments: recordable(bound),
@@ -222,6 +225,7 @@ async function requestReview(
     requestedAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + minutes * 60_000).toISOString(),
     ...(request.comment ? { comment: request.comment } : {}),
+    ...(request.source ? { source: request.source } : {}),
     status: 'pending',
   };
   await deps.store.createReview(review);

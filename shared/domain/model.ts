@@ -97,6 +97,11 @@ export interface StatementResult {
   error?: { code: string; message: string };
 }
 
+/** The screen an execution was started from: a view (docs/views.md). */
+export interface ExecutionSource {
+  viewId: string;
+}
+
 /** queued: an asynchronous job waiting for the job runner (docs/scheduling.md). */
 export type ExecutionStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'timed_out';
 
@@ -119,6 +124,8 @@ export interface Execution {
   };
   /** The review request whose approval ran this execution. */
   reviewId?: string;
+  /** Where the caller ran it from (spec 1 "called from a view"); informative, grants nothing. */
+  source?: ExecutionSource;
   /** Run by `actions.run` inside this execution of a JavaScript action (decision 0040). */
   parentExecutionId?: string;
   /** The runs this execution started with `actions.run`, in order. */

@@ -19,6 +19,7 @@ import type {
 } from './model.ts';
 import type { ReviewStore } from './reviews.ts';
 import type { VersionStore } from './versions.ts';
+import type { ViewStore } from './views/store.ts';
 
 export interface DefinitionReader {
   getProject(projectId: string): Promise<Project | undefined>;
@@ -41,7 +42,7 @@ export class AlreadyExistsError extends Error {
   }
 }
 
-export interface Store extends DefinitionReader, VersionStore, ReviewStore, IdentityStore {
+export interface Store extends DefinitionReader, VersionStore, ViewStore, ReviewStore, IdentityStore {
   createProject(project: Project): Promise<void>;
   /** Replaces an existing project's record (its settings). */
   updateProject(project: Project): Promise<void>;

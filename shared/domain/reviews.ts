@@ -23,6 +23,8 @@ export interface ReviewRequest {
   requestedAt: string;
   expiresAt: string;
   comment?: string;
+  /** Requested from a view (docs/views.md); the approved run carries it too. */
+  source?: { viewId: string };
   status: ReviewStatus;
   decidedBy?: { id: string; email: string };
   decidedAt?: string;

@@ -42,6 +42,11 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   copyAction: target('action.copy', 'action', 'actionId'),
   publishActionVersion: target('action.publish', 'action', 'actionId'),
   unpublishActionVersion: target('action.unpublish', 'action', 'actionId'),
+  putView: target('view.save', 'view', 'viewId'),
+  deleteView: target('view.delete', 'view', 'viewId'),
+  copyView: target('view.copy', 'view', 'viewId'),
+  publishViewVersion: target('view.publish', 'view', 'viewId'),
+  unpublishViewVersion: target('view.unpublish', 'view', 'viewId'),
   putMasterDataList: target('master_data.save', 'master_data', 'masterDataId'),
   deleteMasterDataList: target('master_data.delete', 'master_data', 'masterDataId'),
   putVariable: target('variable.save', 'variable', 'name'),
@@ -153,9 +158,14 @@ export const originOf = (event: APIGatewayProxyEventV2) => ({
 function detailsOf(routeName: string, status: number, body: Record<string, unknown> | undefined) {
   if (status >= 400) return { status, code: body?.code };
   if (routeName === 'executeAction') {
-    const review = body?.reviewRequest as { id: string } | undefined;
-    if (review) return { reviewRequestId: review.id };
-    return { executionId: body?.id, status: body?.status, actionVersion: body?.actionVersion };
+    const review = body?.reviewRequest as { id: string; source?: unknown } | undefined;
+    if (review) return { reviewRequestId: review.id, ...(review.source ? { source: review.source } : {}) };
+    return {
+      executionId: body?.id,
+      status: body?.status,
+      actionVersion: body?.actionVersion,
+      ...(body?.source ? { source: body.source } : {}),
+    };
   }
   if (routeName === 'approveReviewRequest') {
     return { executionId: (body?.execution as { id?: string } | null)?.id ?? null };

@@ -12,6 +12,7 @@ export function executionBody(execution: Execution, results?: StatementResult[])
     executedBy: execution.principal,
     via: execution.via,
     ...(execution.reviewId ? { reviewId: execution.reviewId } : {}),
+    ...(execution.source ? { source: execution.source } : {}),
     ...(execution.origin ? { origin: execution.origin } : {}),
     ...(execution.parentExecutionId ? { parentExecutionId: execution.parentExecutionId } : {}),
     ...(execution.nestedExecutionIds ? { nestedExecutionIds: execution.nestedExecutionIds } : {}),

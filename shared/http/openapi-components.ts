@@ -9,7 +9,9 @@ export const problem = z
     title: z.string(),
     detail: z.string().optional(),
     instance: z.string(),
-    errors: z.array(z.object({ pointer: z.string(), detail: z.string() })).optional(),
+    errors: z
+      .array(z.object({ pointer: z.string(), detail: z.string(), ja: z.string().optional() }))
+      .optional(),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 Problem Details' });
 
@@ -109,6 +111,10 @@ export const execution = z
     finishedAt: z.string().nullable(),
     durationMs: z.number().nullable(),
     arguments: z.record(z.string(), z.unknown()),
+    source: z
+      .object({ viewId: z.string() })
+      .optional()
+      .meta({ description: 'Called from this view (docs/views.md)' }),
     parentExecutionId: z
       .string()
       .optional()

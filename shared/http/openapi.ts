@@ -19,6 +19,7 @@ import {
   serviceAccountUpdateSchema,
   trustPolicyInputSchema,
 } from '../domain/definitions/service-account.ts';
+import { viewInputSchema } from '../domain/definitions/view.ts';
 import {
   environmentInputSchema,
   projectInputSchema,
@@ -98,6 +99,8 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
       arguments: z.record(z.string(), z.unknown()).optional(),
       /** Estimate only (kinds whose descriptor says `dryRun`, e.g. BigQuery's bytes); others: 422. */
       dryRun: z.boolean().optional(),
+      /** Called from a view: recorded with the execution and its audit entry; grants nothing. */
+      source: z.object({ viewId: z.string() }).optional(),
     }),
     ok: { status: '200', schema: execution },
   },
@@ -362,6 +365,41 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'Copy an action into a new one (version 1)',
     body: z.object({ id: z.string(), name: z.string().optional() }),
     ok: { status: '201' },
+  },
+  listViews: {
+    summary: 'Views the caller may see (summaries: id, name, kind, groupId, permission, version)',
+    ok: { status: '200' },
+  },
+  getView: { summary: 'Read a view with its definition (ETag carries the version)', ok: { status: '200' } },
+  putView: {
+    summary:
+      'Create or replace a view; each save is a new version; references to actions, queries and views are checked; code views are compiled',
+    body: viewInputSchema,
+    ok: { status: '200' },
+  },
+  deleteView: { summary: 'Delete a view with its versions and publications', ok: { status: '204' } },
+  listViewVersions: {
+    summary: 'Versions of a view (newest first) and its publications',
+    ok: { status: '200' },
+  },
+  getViewVersion: { summary: 'One version of a view', ok: { status: '200' } },
+  publishViewVersion: {
+    summary: 'Publish a version of a view to an environment (publishing an earlier one is a rollback)',
+    body: z.object({ version: z.number().int().min(1) }),
+    ok: { status: '200' },
+  },
+  unpublishViewVersion: {
+    summary: 'The environment shows the latest version of the view again',
+    ok: { status: '204' },
+  },
+  copyView: {
+    summary: 'Copy a view into a new one (version 1), in this project or another',
+    body: z.object({ id: z.string(), name: z.string().optional(), projectId: z.string().optional() }),
+    ok: { status: '201' },
+  },
+  getEnvironmentView: {
+    summary: 'The version of a view an environment shows, resolved (with the compiled module of a code view)',
+    ok: { status: '200' },
   },
   listReviewRequests: { summary: 'Review requests (?status=&actionId=)', ok: { status: '200' } },
   getReviewRequest: { summary: 'Read a review request', ok: { status: '200' } },

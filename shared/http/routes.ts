@@ -63,6 +63,7 @@ const actionRoute = routesOf('action-versions', {
   prefix: '/api/v1/projects/{projectId}/actions/{actionId}',
 });
 const reviewRoute = routesOf('review-requests');
+const viewRoute = routesOf('views', { prefix: '/api/v1/projects/{projectId}' });
 const projectRoute = routesOf('projects');
 const serviceAccountRoute = routesOf('service-accounts', {
   prefix: '/api/v1/projects/{projectId}/service-accounts',
@@ -185,6 +186,14 @@ export const routes = [
   actionRoute('unpublishActionVersion', 'DELETE', '/publications/{environmentId}'),
   actionRoute('copyAction', 'POST', '/copy'),
   // Review requests.
+  // Views (docs/views.md): one function; no diff route (versions carry their definitions)
+  ...resource('View', 'views', '/api/v1/projects/{projectId}/views', '{viewId}'),
+  viewRoute('listViewVersions', 'GET', '/views/{viewId}/versions'),
+  viewRoute('getViewVersion', 'GET', '/views/{viewId}/versions/{version}'),
+  viewRoute('publishViewVersion', 'PUT', '/views/{viewId}/publications/{environmentId}'),
+  viewRoute('unpublishViewVersion', 'DELETE', '/views/{viewId}/publications/{environmentId}'),
+  viewRoute('copyView', 'POST', '/views/{viewId}/copy'),
+  viewRoute('getEnvironmentView', 'GET', '/environments/{environmentId}/views/{viewId}'),
   reviewRoute('listReviewRequests', 'GET', '/api/v1/projects/{projectId}/review-requests'),
   reviewRoute('getReviewRequest', 'GET', '/api/v1/projects/{projectId}/review-requests/{reviewId}'),
   reviewRoute(

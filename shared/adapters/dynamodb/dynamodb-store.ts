@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { ActionGroup, UserGroup } from '../../domain/definitions/governance.ts';
 import type { MasterDataList } from '../../domain/definitions/master-data.ts';
+import type { View } from '../../domain/definitions/view.ts';
 import type { ServiceAccount, TrustPolicy } from '../../domain/identity/model.ts';
 import type {
   Action,
@@ -28,6 +29,7 @@ import type {
 import { AlreadyExistsError, type Store, type StoredSecret } from '../../domain/ports.ts';
 import type { ReviewRequest, ReviewStatus } from '../../domain/reviews.ts';
 import type { ActionVersion, Publication } from '../../domain/versions.ts';
+import type { ViewPublication, ViewVersion } from '../../domain/views/store.ts';
 import { backoffBeforeRetry, type WriteRequests, writeInBatches } from './batch-write.ts';
 import { type PutCondition, putIf } from './conditional-put.ts';
 import { keys, tableSchema } from './table-schema.ts';
@@ -543,6 +545,63 @@ export class DynamoDbStore implements Store {
   }
   deleteActionGroup(projectId: string, groupId: string) {
     return this.remove(keys.actionGroup(projectId, groupId));
+  }
+
+  // Views: head, immutable versions, publications (shared/domain/views/store.ts)
+  getView(projectId: string, viewId: string) {
+    return this.get<View>(keys.view(projectId, viewId));
+  }
+  async listViews(projectId: string): Promise<View[]> {
+    return (await this.queryProject<View>(projectId, 'VIEW#')).map(({ sk: _sk, ...v }) => v as View);
+  }
+  saveView(view: View, expectedVersion: number) {
+    return this.putVersioned(keys.view(view.projectId, view.id), 'view', view, expectedVersion);
+  }
+  async deleteView(projectId: string, viewId: string): Promise<boolean> {
+    if (!(await this.remove(keys.view(projectId, viewId)))) return false;
+    // Versions and publications go with the head, so a view made again with this id starts afresh.
+    const [versions, publications] = await Promise.all([
+      this.queryProject<ViewVersion>(projectId, `VIEWVER#${viewId}#`),
+      this.queryProject<ViewPublication>(projectId, `VIEWPUB#${viewId}#`),
+    ]);
+    await this.writeMany(
+      [...versions, ...publications].map(({ sk }) => ({
+        DeleteRequest: { Key: { pk: `PROJECT#${projectId}`, sk } },
+      })),
+    );
+    return true;
+  }
+  createViewVersion(version: ViewVersion) {
+    return this.create(
+      keys.viewVersion(version.projectId, version.viewId, version.version),
+      'viewVersion',
+      version,
+    );
+  }
+  getViewVersion(projectId: string, viewId: string, version: number) {
+    return this.get<ViewVersion>(keys.viewVersion(projectId, viewId, version));
+  }
+  async listViewVersions(projectId: string, viewId: string): Promise<ViewVersion[]> {
+    const items = await this.queryProject<ViewVersion>(projectId, `VIEWVER#${viewId}#`);
+    return items.map(({ sk: _sk, ...v }) => v).sort((a, b) => b.version - a.version);
+  }
+  getViewPublication(projectId: string, viewId: string, environmentId: string) {
+    return this.get<ViewPublication>(keys.viewPublication(projectId, viewId, environmentId));
+  }
+  async listViewPublications(projectId: string, viewId: string): Promise<ViewPublication[]> {
+    return (await this.queryProject<ViewPublication>(projectId, `VIEWPUB#${viewId}#`)).map(
+      ({ sk: _sk, ...p }) => p,
+    );
+  }
+  putViewPublication(publication: ViewPublication) {
+    return this.put(
+      keys.viewPublication(publication.projectId, publication.viewId, publication.environmentId),
+      'viewPublication',
+      publication,
+    );
+  }
+  deleteViewPublication(projectId: string, viewId: string, environmentId: string) {
+    return this.remove(keys.viewPublication(projectId, viewId, environmentId));
   }
 
   // Service accounts and trust policies

@@ -63,6 +63,16 @@ export const keys = {
     pk: `PROJECT#${projectId}`,
     sk: `AGROUP#${groupId}`,
   }),
+  // Views (docs/views.md): head, versions and publications like actions'
+  view: (projectId: string, viewId: string) => ({ pk: `PROJECT#${projectId}`, sk: `VIEW#${viewId}` }),
+  viewVersion: (projectId: string, viewId: string, version: number) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `VIEWVER#${viewId}#${String(version).padStart(10, '0')}`,
+  }),
+  viewPublication: (projectId: string, viewId: string, environmentId: string) => ({
+    pk: `PROJECT#${projectId}`,
+    sk: `VIEWPUB#${viewId}#${environmentId}`,
+  }),
   // Service accounts and trust policies
   serviceAccount: (projectId: string, serviceAccountId: string) => ({
     pk: `PROJECT#${projectId}`,

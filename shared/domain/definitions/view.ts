@@ -33,7 +33,7 @@ export const viewLimits = {
   /** Every component in a layout, nested ones included. */
   maxComponents: 500,
   maxQueries: 50,
-  /** Events nested through `then`. */
+  /** Events nested through `onSuccess`. */
   maxEventDepth: 5,
   /** A code view's source text, in UTF-8 bytes. */
   maxSourceBytes: 256 * 1024,

@@ -117,6 +117,7 @@ export async function approveReview(
       arguments: review.arguments,
       via: 'review',
       review: { id: review.id, version: review.actionVersion },
+      ...(review.source ? { source: review.source } : {}),
     });
     run = outcome as ExecutionOutcome;
     if (run.execution.status !== 'succeeded') executionError = run.execution.error;
