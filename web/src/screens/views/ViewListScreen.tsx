@@ -54,10 +54,15 @@ function ViewGroup({ title, views }: { title: string; views: ViewSummary[] }) {
             <Link href={workspace.href(`/views/${encodeURIComponent(view.id)}`)} className="view-list-name">
               {view.name}
             </Link>
-            {view.kind ? <span className={`kind-badge kind-view-${view.kind}`}>{t(`views.kind.${view.kind}`)}</span> : null}
+            {view.kind ? (
+              <span className={`kind-badge kind-view-${view.kind}`}>{t(`views.kind.${view.kind}`)}</span>
+            ) : null}
             <span className="mono muted small">{view.id}</span>
             {view.description ? <span className="muted small">{view.description}</span> : null}
-            <Link href={workspace.href(`/views/${encodeURIComponent(view.id)}/edit`)} className="btn btn-quiet btn-small">
+            <Link
+              href={workspace.href(`/views/${encodeURIComponent(view.id)}/edit`)}
+              className="btn btn-quiet btn-small"
+            >
               {t('views.edit')}
             </Link>
           </li>

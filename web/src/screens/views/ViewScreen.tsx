@@ -14,8 +14,8 @@ import { Button, ErrorBanner, useAsync } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
 import { CodeViewFrame } from './code/CodeViewFrame.tsx';
 import { ViewRenderer } from './runtime/ViewRenderer.tsx';
-import { argsFromQuery } from './view-args.ts';
 import { type ResolvedView, viewPaths } from './view-api.ts';
+import { argsFromQuery } from './view-args.ts';
 import './views.css';
 
 export function ViewScreen({ params }: { params: Record<string, string> }) {
@@ -64,9 +64,14 @@ function LoadedView({ resolved }: { resolved: ResolvedView }) {
                 : t('views.latestVersion', { version: resolved.version })}
             </span>
           </div>
-          {resolved.view.description ? <p className="action-description">{resolved.view.description}</p> : null}
+          {resolved.view.description ? (
+            <p className="action-description">{resolved.view.description}</p>
+          ) : null}
         </div>
-        <Link className="btn btn-secondary" href={workspace.href(`/views/${encodeURIComponent(resolved.view.id)}/edit`)}>
+        <Link
+          className="btn btn-secondary"
+          href={workspace.href(`/views/${encodeURIComponent(resolved.view.id)}/edit`)}
+        >
           {t('views.edit')}
         </Link>
       </div>
@@ -103,13 +108,18 @@ function LoadedView({ resolved }: { resolved: ResolvedView }) {
 function ArgumentsBar({ parameters, args }: { parameters: Parameter[]; args: Record<string, unknown> }) {
   const t = useT();
   const [drafts, setDrafts] = useState<Record<string, string>>({});
-  const valueOf = (name: string) =>
-    drafts[name] ?? (args[name] === undefined ? '' : typeof args[name] === 'object' ? JSON.stringify(args[name]) : String(args[name]));
+  const shownValue = (name: string) =>
+    drafts[name] ??
+    (args[name] === undefined
+      ? ''
+      : typeof args[name] === 'object'
+        ? JSON.stringify(args[name])
+        : String(args[name]));
   const apply = (event: FormEvent) => {
     event.preventDefault();
     const query = new URLSearchParams();
     for (const p of parameters) {
-      const value = valueOf(p.name);
+      const value = shownValue(p.name);
       if (value !== '') query.set(p.name, value);
     }
     setDrafts({});
@@ -120,7 +130,10 @@ function ArgumentsBar({ parameters, args }: { parameters: Parameter[]; args: Rec
       {parameters.map((p) => (
         <label key={p.name} className="view-arg">
           <span>{p.label ?? p.name}</span>
-          <input value={valueOf(p.name)} onChange={(e) => setDrafts({ ...drafts, [p.name]: e.target.value })} />
+          <input
+            value={shownValue(p.name)}
+            onChange={(e) => setDrafts({ ...drafts, [p.name]: e.target.value })}
+          />
         </label>
       ))}
       <Button type="submit">{t('views.applyArguments')}</Button>

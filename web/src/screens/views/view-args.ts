@@ -1,7 +1,10 @@
 /** A view's arguments (`panel.args`) from the URL's query, typed by the view's parameters. */
 import type { Parameter } from '../../api/types.ts';
 
-export function argsFromQuery(parameters: readonly Parameter[], query: URLSearchParams): Record<string, unknown> {
+export function argsFromQuery(
+  parameters: readonly Parameter[],
+  query: URLSearchParams,
+): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const [name, raw] of query) {
     const parameter = parameters.find((p) => p.name === name);

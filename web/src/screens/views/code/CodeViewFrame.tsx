@@ -9,10 +9,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../api/client.ts';
 import type { ReviewRequested } from '../../../api/types.ts';
 import { navigate as go } from '../../../app/router.tsx';
-import { Button } from '../../../components/index.ts';
 import { problemTitle } from '../../../components/ErrorBanner.tsx';
+import { Button } from '../../../components/index.ts';
 import { useLanguage, useT } from '../../../i18n/index.tsx';
-import { framePath, parseFromFrame, type FrameActionOutcome, type ToFrame } from '../frame/protocol.ts';
+import { type FrameActionOutcome, framePath, parseFromFrame, type ToFrame } from '../frame/protocol.ts';
 import { ViewReviewNotice } from '../runtime/ReviewNotice.tsx';
 import { safeExternalUrl } from '../runtime/runtime.tsx';
 import { problemText } from '../runtime/ViewProblem.tsx';
@@ -112,8 +112,10 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
             query.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v ?? ''));
           }
           const search = query.size ? `?${query}` : '';
-          if ('view' in message.to) go(current.href(`/views/${encodeURIComponent(message.to.view)}${search}`));
-          else if ('action' in message.to) go(current.href(`/actions/${encodeURIComponent(message.to.action)}${search}`));
+          if ('view' in message.to)
+            go(current.href(`/views/${encodeURIComponent(message.to.view)}${search}`));
+          else if ('action' in message.to)
+            go(current.href(`/actions/${encodeURIComponent(message.to.action)}${search}`));
           else if ('url' in message.to) {
             const raw = message.to.url;
             const url = safeExternalUrl(raw);
@@ -128,7 +130,13 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
           if (reviewBody) setReviews((list) => [...list, reviewBody]);
           const { reviewBody: _, ...plain } = outcome as FrameActionOutcome & { reviewBody?: unknown };
           if (initialised) {
-            send({ dogu: 1, type: 'actionResult', channel, callId: message.callId, outcome: plain as FrameActionOutcome });
+            send({
+              dogu: 1,
+              type: 'actionResult',
+              channel,
+              callId: message.callId,
+              outcome: plain as FrameActionOutcome,
+            });
           }
           break;
         }
@@ -167,7 +175,7 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
         </div>
       ) : null}
       <iframe
-        key={generation}
+        key={`${generation}:${codeKey(props.code)}`}
         ref={frame}
         src={framePath}
         title={t('views.code.frameTitle')}
@@ -178,6 +186,13 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
       />
     </div>
   );
+}
+
+/** A short digest of the code: new code means a new frame (the old one was initialised already). */
+function codeKey(code: string): string {
+  let h = 0;
+  for (let i = 0; i < code.length; i++) h = (Math.imul(h, 31) + code.charCodeAt(i)) | 0;
+  return `${code.length}-${h >>> 0}`;
 }
 
 async function callAction(
@@ -207,6 +222,9 @@ async function callAction(
     if (error instanceof ApiError) {
       return { ok: false, error: { code: error.code, title: problemTitle(t, error), detail: error.detail } };
     }
-    return { ok: false, error: { code: 'action_failed', title: problemText(t, error), detail: (error as Error).message } };
+    return {
+      ok: false,
+      error: { code: 'action_failed', title: problemText(t, error), detail: (error as Error).message },
+    };
   }
 }

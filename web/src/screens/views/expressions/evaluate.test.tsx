@@ -34,6 +34,7 @@ describe('evaluate', () => {
     expect(evaluate('row.tags.length', context)).toBe(2);
     expect(evaluate('row.missing ?? "none"', context)).toBe('none');
     expect(evaluate('row.missing?.deep', context)).toBeUndefined();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the expression itself is a template literal
     expect(evaluate('`#${row.id}`', context)).toBe('#7');
   });
 

@@ -20,7 +20,8 @@ let channel = '';
 const pending = new Map<number, (outcome: FrameActionOutcome) => void>();
 let nextCall = 1;
 
-const post = (message: Record<string, unknown>) => window.parent.postMessage({ dogu: 1, channel, ...message }, '*');
+const post = (message: Record<string, unknown>) =>
+  window.parent.postMessage({ dogu: 1, channel, ...message }, '*');
 
 sdk.connect({
   send: post,
@@ -106,7 +107,7 @@ let started = false;
 window.addEventListener('message', (event) => {
   if (event.source !== window.parent) return;
   const data = event.data as ToFrame;
-  if (!data || data.dogu !== 1) return;
+  if (data?.dogu !== 1) return;
   if (data.type === 'init' && !started) {
     started = true;
     void start(data);

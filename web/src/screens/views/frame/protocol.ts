@@ -4,7 +4,10 @@
  * shape; the host also checks the channel id it gave the frame and the view's declared actions.
  */
 
-export { viewFrameCsp as frameCsp, viewFramePath as framePath } from '../../../../../shared/http/console-policies.ts';
+export {
+  viewFrameCsp as frameCsp,
+  viewFramePath as framePath,
+} from '../../../../../shared/http/console-policies.ts';
 
 /** Host → frame. */
 export type ToFrame =

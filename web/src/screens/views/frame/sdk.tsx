@@ -41,7 +41,10 @@ export interface ActionResult {
 }
 
 /** Runs an action (declared in the view's `actionIds`) as the viewer. Rejects with `ActionError`. */
-export async function runAction(actionId: string, actionArgs: Record<string, unknown> = {}): Promise<ActionResult> {
+export async function runAction(
+  actionId: string,
+  actionArgs: Record<string, unknown> = {},
+): Promise<ActionResult> {
   if (!bridge) throw new Error('The view is not connected.');
   const outcome = await bridge.call(actionId, actionArgs);
   if (!outcome.ok) throw new ActionError(outcome.error.code, outcome.error.title, outcome.error.detail);
@@ -55,7 +58,11 @@ export function navigate(to: NavigateTarget, navigateArgs: Record<string, unknow
 }
 
 /** Runs an action when the component mounts (and when `deps` change); `run` runs it again. */
-export function useAction(actionId: string, actionArgs: Record<string, unknown> = {}, options: { manual?: boolean } = {}) {
+export function useAction(
+  actionId: string,
+  actionArgs: Record<string, unknown> = {},
+  options: { manual?: boolean } = {},
+) {
   const [state, setState] = useState<{ loading: boolean; data?: ActionResult; error?: Error }>({
     loading: !options.manual,
   });
@@ -84,7 +91,11 @@ export function useAction(actionId: string, actionArgs: Record<string, unknown> 
 }
 
 const cell = (value: unknown): string =>
-  value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  value === null || value === undefined
+    ? ''
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
 
 export function Table({
   rows,
@@ -95,7 +106,9 @@ export function Table({
   columns?: (string | { field: string; label?: string })[];
   onRowClick?: (row: Row) => void;
 }) {
-  const cols = (columns ?? Object.keys(rows[0] ?? {})).map((c) => (typeof c === 'string' ? { field: c, label: c } : c));
+  const cols = (columns ?? Object.keys(rows[0] ?? {})).map((c) =>
+    typeof c === 'string' ? { field: c, label: c } : c,
+  );
   return (
     <table className="dg-table">
       <thead>
@@ -107,8 +120,12 @@ export function Table({
       </thead>
       <tbody>
         {rows.map((row, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id of their own
-          <tr key={i} onClick={onRowClick ? () => onRowClick(row) : undefined} className={onRowClick ? 'dg-click' : undefined}>
+          <tr
+            // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id of their own
+            key={i}
+            onClick={onRowClick ? () => onRowClick(row) : undefined}
+            className={onRowClick ? 'dg-click' : undefined}
+          >
             {cols.map((c) => (
               <td key={c.field}>{cell(row[c.field])}</td>
             ))}
@@ -145,7 +162,12 @@ export function Button({
   disabled?: boolean;
 }) {
   return (
-    <button type="button" className={`dg-button dg-${variant ?? 'secondary'}`} onClick={onClick} disabled={disabled}>
+    <button
+      type="button"
+      className={`dg-button dg-${variant ?? 'secondary'}`}
+      onClick={onClick}
+      disabled={disabled}
+    >
       {children}
     </button>
   );

@@ -24,7 +24,11 @@ function ComponentBody({ component }: { component: ViewComponent }) {
   const Renderer = componentRenderers[component.type] as (props: { component: ViewComponent }) => ReactNode;
   const title = component.title ? templateText(component.title, runtime.context()) : '';
   return (
-    <section className={`view-component view-${component.type}`} data-component={component.id} aria-label={title || undefined}>
+    <section
+      className={`view-component view-${component.type}`}
+      data-component={component.id}
+      aria-label={title || undefined}
+    >
       {title ? <h2 className="view-component-title">{title}</h2> : null}
       <Renderer component={component} />
     </section>
@@ -32,7 +36,10 @@ function ComponentBody({ component }: { component: ViewComponent }) {
 }
 
 /** Clears its error when the view's data changes (the next render may succeed). */
-class Boundary extends Component<{ id: string; resetKey: unknown[]; children: ReactNode }, { error: unknown }> {
+class Boundary extends Component<
+  { id: string; resetKey: unknown[]; children: ReactNode },
+  { error: unknown }
+> {
   override state: { error: unknown } = { error: undefined };
   static getDerivedStateFromError(error: unknown) {
     return { error };

@@ -11,7 +11,9 @@ export function ViewReviewNotice({ review }: { review: ReviewRequested }) {
   return (
     <div className="notice notice-info view-review" role="status">
       <strong>{t('views.review.opened')}</strong> {t('views.review.detail')}{' '}
-      <Link href={workspace.href(`/reviews/${encodeURIComponent(id)}`)}>{t('views.review.open', { id })}</Link>
+      <Link href={workspace.href(`/reviews/${encodeURIComponent(id)}`)}>
+        {t('views.review.open', { id })}
+      </Link>
     </div>
   );
 }

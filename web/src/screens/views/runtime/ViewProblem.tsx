@@ -10,7 +10,8 @@ import { ExecutionFailed } from '../view-api.ts';
 import { UnsafeUrl } from './runtime.tsx';
 
 export function problemText(t: Translate, error: unknown): string {
-  if (error instanceof ExpressionError) return t('views.error.expression', { detail: t(error.key, error.vars) });
+  if (error instanceof ExpressionError)
+    return t('views.error.expression', { detail: t(error.key, error.vars) });
   if (error instanceof ExecutionFailed) return t('views.error.actionFailed', { detail: error.message });
   if (error instanceof UnsafeUrl) return t('views.error.unsafeUrl', { url: error.url });
   if (error instanceof Error) return t('views.error.other', { detail: error.message });

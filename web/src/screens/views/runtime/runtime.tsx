@@ -4,7 +4,16 @@
  * read it through `useViewRuntime()`; expressions see `context()`. Every action goes through
  * `runViewAction` (the execution endpoint, as the viewer); nothing here widens what they may do.
  */
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { Execution, ReviewRequested } from '../../../api/types.ts';
 import { navigate as go } from '../../../app/router.tsx';
 import { evaluate, renderTemplate } from '../expressions/evaluate.ts';
@@ -242,7 +251,8 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
             }
             const search = query.size > 0 ? `?${query.toString()}` : '';
             if ('view' in event.to) go(href(`/views/${encodeURIComponent(event.to.view)}${search}`));
-            else if ('action' in event.to) go(href(`/actions/${encodeURIComponent(event.to.action)}${search}`));
+            else if ('action' in event.to)
+              go(href(`/actions/${encodeURIComponent(event.to.action)}${search}`));
             else {
               const raw = bindValue(event.to.url, ctx);
               const url = safeExternalUrl(raw);
@@ -282,7 +292,20 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       runEvents,
       hrefOf: href,
     }),
-    [viewId, projectId, environmentId, definition, args, queries, values, setValue, context, runQuery, runEvents, href],
+    [
+      viewId,
+      projectId,
+      environmentId,
+      definition,
+      args,
+      queries,
+      values,
+      setValue,
+      context,
+      runQuery,
+      runEvents,
+      href,
+    ],
   );
   return <RuntimeContext.Provider value={runtime}>{props.children}</RuntimeContext.Provider>;
 }

@@ -23,7 +23,8 @@ export function TextComponent({ component }: { component: Of<'text'> }) {
 // vbscript:, file: and non-image data: links, so the output is safe to insert.
 const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
 const defaultLinkOpen =
-  markdown.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  markdown.renderer.rules.link_open ??
+  ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 markdown.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   tokens[idx]!.attrSet('target', '_blank');
   tokens[idx]!.attrSet('rel', 'noopener noreferrer');
@@ -45,7 +46,9 @@ export function MarkdownComponent({ component }: { component: Of<'markdown'> }) 
 export function MediaComponent({ component }: { component: Of<'media'> }) {
   const t = useT();
   const runtime = useViewRuntime();
-  const raw = component.url.includes('{{') ? templateText(component.url, runtime.context()) : runtime.bind(component.url);
+  const raw = component.url.includes('{{')
+    ? templateText(component.url, runtime.context())
+    : runtime.bind(component.url);
   const url = safeExternalUrl(raw);
   if (!url) {
     return (

@@ -28,7 +28,9 @@ export function DetailComponent({ component }: { component: Detail }) {
     <>
       {missing.length > 0 ? (
         <div className="view-problem error-banner" role="alert">
-          <div className="error-banner-text">{t('views.error.unknownField', { fields: missing.join(', ') })}</div>
+          <div className="error-banner-text">
+            {t('views.error.unknownField', { fields: missing.join(', ') })}
+          </div>
         </div>
       ) : null}
       <dl className="view-detail">

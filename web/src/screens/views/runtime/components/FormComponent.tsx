@@ -18,7 +18,11 @@ type Form = Extract<ViewComponent, { type: 'form' }>;
 type Field = NonNullable<Form['fields']>[number];
 
 export function FormComponent({ component }: { component: Form }) {
-  return component.fromAction ? <ActionForm component={component} actionId={component.fromAction} /> : <FieldsForm component={component} />;
+  return component.fromAction ? (
+    <ActionForm component={component} actionId={component.fromAction} />
+  ) : (
+    <FieldsForm component={component} />
+  );
 }
 
 function useSubmit(component: Form) {
@@ -40,7 +44,10 @@ function ActionForm({ component, actionId }: { component: Form; actionId: string
   const t = useT();
   const runtime = useViewRuntime();
   const { user } = useSession();
-  const parameters = useAsync(() => loadActionParameters(runtime.projectId, actionId), [runtime.projectId, actionId]);
+  const parameters = useAsync(
+    () => loadActionParameters(runtime.projectId, actionId),
+    [runtime.projectId, actionId],
+  );
   const [drafts, setDrafts] = useState<Drafts>();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const { busy, outcome, submit } = useSubmit(component);
@@ -88,6 +95,7 @@ function FieldsForm({ component }: { component: Form }) {
   const t = useT();
   const runtime = useViewRuntime();
   const fields = component.fields ?? [];
+  // biome-ignore lint/correctness/useExhaustiveDependencies: defaults are read once per fields and view arguments, not on every result
   const initial = useMemo(() => {
     const out: Record<string, unknown> = {};
     for (const field of fields) {
@@ -146,9 +154,22 @@ function FieldsForm({ component }: { component: Form }) {
                 {field.required ? <span aria-hidden="true"> *</span> : null}
               </label>
               {field.type === 'boolean' ? (
-                <input id={id} type="checkbox" checked={Boolean(value)} onChange={(e) => set(e.target.checked)} />
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={Boolean(value)}
+                  onChange={(e) => set(e.target.checked)}
+                />
               ) : field.type === 'select' ? (
-                <select id={id} value={String(value ?? '')} onChange={(e) => set(field.options?.find((o) => String(o.value) === e.target.value)?.value ?? e.target.value)}>
+                <select
+                  id={id}
+                  value={String(value ?? '')}
+                  onChange={(e) =>
+                    set(
+                      field.options?.find((o) => String(o.value) === e.target.value)?.value ?? e.target.value,
+                    )
+                  }
+                >
                   <option value="">—</option>
                   {field.options?.map((o) => (
                     <option key={String(o.value)} value={String(o.value)}>
@@ -157,7 +178,12 @@ function FieldsForm({ component }: { component: Form }) {
                   ))}
                 </select>
               ) : field.type === 'multiline' || field.type === 'json' ? (
-                <textarea id={id} value={String(value ?? '')} onChange={(e) => set(e.target.value)} aria-invalid={error ? true : undefined} />
+                <textarea
+                  id={id}
+                  value={String(value ?? '')}
+                  onChange={(e) => set(e.target.value)}
+                  aria-invalid={error ? true : undefined}
+                />
               ) : (
                 <input
                   id={id}

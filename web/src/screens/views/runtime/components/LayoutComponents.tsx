@@ -8,7 +8,10 @@ type Of<T extends ViewComponent['type']> = Extract<ViewComponent, { type: T }>;
 
 export function GridComponent({ component }: { component: Of<'grid'> }) {
   return (
-    <div className="view-grid" style={{ gridTemplateColumns: `repeat(${component.columns}, minmax(0, 1fr))` }}>
+    <div
+      className="view-grid"
+      style={{ gridTemplateColumns: `repeat(${component.columns}, minmax(0, 1fr))` }}
+    >
       {component.children.map((child) => (
         <ComponentView key={child.id} component={child} />
       ))}

@@ -25,7 +25,9 @@ export function TableComponent({ component }: { component: Table }) {
   const [outcome, setOutcome] = useState<EventOutcome>();
   const [busy, setBusy] = useState(false);
 
-  const query = component.query ? runtime.definition.queries.find((q) => q.id === component.query) : undefined;
+  const query = component.query
+    ? runtime.definition.queries.find((q) => q.id === component.query)
+    : undefined;
   const state = component.query ? runtime.queries[component.query] : undefined;
   const rows: Row[] = useMemo(() => {
     if (component.value) {
@@ -45,7 +47,9 @@ export function TableComponent({ component }: { component: Table }) {
     let out = rows;
     const needle = filter.trim().toLowerCase();
     if (needle) {
-      out = out.filter((row) => columns.some((c) => plainText(fieldOf(row, c.field)).toLowerCase().includes(needle)));
+      out = out.filter((row) =>
+        columns.some((c) => plainText(fieldOf(row, c.field)).toLowerCase().includes(needle)),
+      );
     }
     if (sort) {
       out = [...out].sort((a, b) => {
@@ -96,7 +100,9 @@ export function TableComponent({ component }: { component: Table }) {
       ) : null}
       {missing.length > 0 ? (
         <div className="view-problem error-banner" role="alert">
-          <div className="error-banner-text">{t('views.error.unknownField', { fields: missing.join(', ') })}</div>
+          <div className="error-banner-text">
+            {t('views.error.unknownField', { fields: missing.join(', ') })}
+          </div>
         </div>
       ) : null}
       <div className="view-table-scroll">
@@ -116,7 +122,13 @@ export function TableComponent({ component }: { component: Table }) {
                         type="button"
                         className="view-sort"
                         onClick={() =>
-                          setSort(active && !sort.descending ? { field: column.field, descending: true } : active ? undefined : { field: column.field, descending: false })
+                          setSort(
+                            active && !sort.descending
+                              ? { field: column.field, descending: true }
+                              : active
+                                ? undefined
+                                : { field: column.field, descending: false },
+                          )
                         }
                       >
                         {column.label ?? column.field}
@@ -148,7 +160,11 @@ export function TableComponent({ component }: { component: Table }) {
                 ))}
                 {component.rowMenu?.length ? (
                   <td className="view-row-menu-cell">
-                    <details className="view-row-menu" onClick={(event) => event.stopPropagation()}>
+                    <details
+                      className="view-row-menu"
+                      onClick={(event) => event.stopPropagation()}
+                      onKeyDown={(event) => event.stopPropagation()}
+                    >
                       <summary aria-label={t('views.table.menu')}>⋯</summary>
                       <div className="view-row-menu-items" role="menu">
                         {component.rowMenu.map((item) => (

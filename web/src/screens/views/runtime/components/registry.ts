@@ -7,7 +7,9 @@ import { FormComponent } from './FormComponent.tsx';
 import { GridComponent, TabsComponent } from './LayoutComponents.tsx';
 import { TableComponent } from './TableComponent.tsx';
 
-type Renderers = { [T in ViewComponent['type']]: ComponentType<{ component: Extract<ViewComponent, { type: T }> }> };
+type Renderers = {
+  [T in ViewComponent['type']]: ComponentType<{ component: Extract<ViewComponent, { type: T }> }>;
+};
 
 export const componentRenderers: Renderers = {
   table: TableComponent,
