@@ -1,20 +1,31 @@
-/** The views of this environment, grouped as the action groups are (navigation next to actions). */
+/** The views the caller may see, grouped under the action groups they belong to (navigation next to actions). */
 import { api } from '../../api/client.ts';
+import { apiPaths } from '../../api/paths.ts';
+import type { ActionGroup, ListOf } from '../../api/types.ts';
 import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
-import { type ViewNavigation, type ViewSummary, viewPaths } from './view-api.ts';
+import { type ViewSummary, viewPaths } from './view-api.ts';
 import './views.css';
 
 export function ViewListScreen() {
   const t = useT();
   const workspace = useWorkspace();
-  const nav = useAsync(
-    () => api.get<ViewNavigation>(viewPaths.navigation(workspace.projectId, workspace.environmentId)),
-    [workspace.projectId, workspace.environmentId],
-  );
-  const groups = nav.data ? [...nav.data.groups.filter((g) => g.views.length > 0)] : [];
+  const nav = useAsync(async () => {
+    const [views, groups] = await Promise.all([
+      api.get<ListOf<ViewSummary>>(viewPaths.views(workspace.projectId)),
+      api.get<ListOf<ActionGroup>>(apiPaths.actionGroups(workspace.projectId)).catch(() => ({ data: [] })),
+    ]);
+    const byName = [...views.data].sort((a, b) => a.name.localeCompare(b.name));
+    return {
+      groups: groups.data
+        .map((group) => ({ ...group, views: byName.filter((v) => v.groupId === group.id) }))
+        .filter((group) => group.views.length > 0),
+      ungrouped: byName.filter((v) => !v.groupId || !groups.data.some((g) => g.id === v.groupId)),
+    };
+  }, [workspace.projectId]);
+  const groups = nav.data?.groups ?? [];
   const empty = nav.data && groups.length === 0 && nav.data.ungrouped.length === 0;
   return (
     <section className="screen" aria-labelledby="views-title">

@@ -51,11 +51,6 @@ export interface ResolvedView {
   compiled?: { code: string; compiler: string };
 }
 
-export interface ViewNavigation {
-  groups: { id: string; name: string; views: ViewSummary[] }[];
-  ungrouped: ViewSummary[];
-}
-
 export interface ViewVersions {
   latest: number;
   versions: { version: number; createdAt?: string; message?: string; author?: { email?: string } }[];
@@ -69,8 +64,6 @@ export const viewPaths = {
     pathOf`/api/v1/projects/${projectId}/views/${viewId}/versions`,
   publication: (projectId: string, viewId: string, environmentId: string) =>
     pathOf`/api/v1/projects/${projectId}/views/${viewId}/publications/${environmentId}`,
-  navigation: (projectId: string, environmentId: string) =>
-    pathOf`/api/v1/projects/${projectId}/environments/${environmentId}/views`,
   resolved: (projectId: string, environmentId: string, viewId: string) =>
     pathOf`/api/v1/projects/${projectId}/environments/${environmentId}/views/${viewId}`,
 };
@@ -89,9 +82,10 @@ export async function runViewAction(
   args: Record<string, unknown>,
 ): Promise<ActionOutcome> {
   const path = apiPaths.executions(where.projectId, where.environmentId, actionId);
+  // A draft that was never saved has no view to name as the source (the server checks it exists).
   const response = await api.postWithResponse<Execution | ReviewRequested>(path, {
     arguments: args,
-    source: { viewId: where.viewId },
+    ...(where.viewId ? { source: { viewId: where.viewId } } : {}),
   });
   if (response.status === 202 && 'reviewRequest' in response.body) {
     return { kind: 'review', review: response.body };

@@ -50,6 +50,7 @@ function Text({
       <span>{label}</span>
       {multiline ? (
         <textarea
+          aria-label={label}
           className={mono ? 'mono' : undefined}
           rows={4}
           value={value ?? ''}
@@ -57,6 +58,7 @@ function Text({
         />
       ) : (
         <input
+          aria-label={label}
           className={mono ? 'mono' : undefined}
           value={value ?? ''}
           onChange={(e) => onChange(e.target.value)}
@@ -97,6 +99,7 @@ function LinesField({
     <label className="builder-field">
       <span>{label}</span>
       <textarea
+        aria-label={label}
         className="mono"
         rows={4}
         value={text}
@@ -138,7 +141,11 @@ export function ComponentProperties({
         <>
           <label className="builder-field">
             <span>{t('views.builder.query')}</span>
-            <select value={c.query ?? ''} onChange={(e) => set({ query: e.target.value || undefined })}>
+            <select
+              aria-label={t('views.builder.query')}
+              value={c.query ?? ''}
+              onChange={(e) => set({ query: e.target.value || undefined })}
+            >
               <option value="">—</option>
               {choices.queries.map((q) => (
                 <option key={q} value={q}>
@@ -229,6 +236,7 @@ export function ComponentProperties({
           <label className="builder-field">
             <span>{t('views.builder.prop.fromAction')}</span>
             <select
+              aria-label={t('views.builder.prop.fromAction')}
               value={c.fromAction ?? ''}
               onChange={(e) =>
                 set({
@@ -291,7 +299,11 @@ export function ComponentProperties({
           />
           <label className="builder-field">
             <span>{t('views.builder.prop.variant')}</span>
-            <select value={c.variant ?? 'secondary'} onChange={(e) => set({ variant: e.target.value })}>
+            <select
+              aria-label={t('views.builder.prop.variant')}
+              value={c.variant ?? 'secondary'}
+              onChange={(e) => set({ variant: e.target.value })}
+            >
               <option value="primary">primary</option>
               <option value="secondary">secondary</option>
               <option value="danger">danger</option>
@@ -322,7 +334,11 @@ export function ComponentProperties({
           />
           <label className="builder-field">
             <span>{t('views.builder.prop.mediaKind')}</span>
-            <select value={c.kind ?? ''} onChange={(e) => set({ kind: e.target.value || undefined })}>
+            <select
+              aria-label={t('views.builder.prop.mediaKind')}
+              value={c.kind ?? ''}
+              onChange={(e) => set({ kind: e.target.value || undefined })}
+            >
               <option value="">auto</option>
               <option value="image">image</option>
               <option value="video">video</option>

@@ -92,7 +92,11 @@ function EventFields({
     return (
       <label className="builder-field">
         <span>{t('views.builder.query')}</span>
-        <select value={event.query} onChange={(e) => onChange({ ...event, query: e.target.value })}>
+        <select
+          aria-label={t('views.builder.query')}
+          value={event.query}
+          onChange={(e) => onChange({ ...event, query: e.target.value })}
+        >
           <option value="">—</option>
           {choices.queries.map((q) => (
             <option key={q} value={q}>
@@ -108,6 +112,7 @@ function EventFields({
       <label className="builder-field">
         <span>{t('views.builder.refreshQueries')}</span>
         <input
+          aria-label={t('views.builder.refreshQueries')}
           value={(event.queries ?? []).join(', ')}
           placeholder={t('views.builder.allLoadQueries')}
           onChange={(e) => {
@@ -126,7 +131,11 @@ function EventFields({
       <>
         <label className="builder-field">
           <span>{t('views.builder.action')}</span>
-          <select value={event.actionId} onChange={(e) => onChange({ ...event, actionId: e.target.value })}>
+          <select
+            aria-label={t('views.builder.action')}
+            value={event.actionId}
+            onChange={(e) => onChange({ ...event, actionId: e.target.value })}
+          >
             <option value="">—</option>
             {choices.actions.map((a) => (
               <option key={a.id} value={a.id}>
@@ -164,7 +173,11 @@ function EventFields({
     <>
       <label className="builder-field">
         <span>{t('views.builder.navigateTo')}</span>
-        <select value={kind} onChange={(e) => setTarget(e.target.value, '')}>
+        <select
+          aria-label={t('views.builder.navigateTo')}
+          value={kind}
+          onChange={(e) => setTarget(e.target.value, '')}
+        >
           <option value="view">{t('views.builder.target.view')}</option>
           <option value="action">{t('views.builder.target.action')}</option>
           <option value="url">{t('views.builder.target.url')}</option>
@@ -173,12 +186,21 @@ function EventFields({
       {kind === 'url' ? (
         <label className="builder-field">
           <span>{t('views.builder.urlExpression')}</span>
-          <input className="mono" value={target} onChange={(e) => setTarget('url', e.target.value)} />
+          <input
+            aria-label={t('views.builder.urlExpression')}
+            className="mono"
+            value={target}
+            onChange={(e) => setTarget('url', e.target.value)}
+          />
         </label>
       ) : (
         <label className="builder-field">
           <span>{t(`views.builder.target.${kind}`)}</span>
-          <select value={target} onChange={(e) => setTarget(kind, e.target.value)}>
+          <select
+            aria-label={t(`views.builder.target.${kind}`)}
+            value={target}
+            onChange={(e) => setTarget(kind, e.target.value)}
+          >
             <option value="">—</option>
             {(kind === 'view' ? choices.views : choices.actions).map((a) => (
               <option key={a.id} value={a.id}>
@@ -206,6 +228,7 @@ export function ArgumentsField({
     <label className="builder-field">
       <span>{t('views.builder.arguments')}</span>
       <textarea
+        aria-label={t('views.builder.arguments')}
         className="mono"
         rows={2}
         value={text}

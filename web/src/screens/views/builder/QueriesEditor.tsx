@@ -40,11 +40,20 @@ export function QueriesEditor({
           <legend>{q.id}</legend>
           <label className="builder-field">
             <span>{t('views.builder.queryId')}</span>
-            <input className="mono" value={q.id} onChange={(e) => set(i, { id: e.target.value })} />
+            <input
+              aria-label={t('views.builder.queryId')}
+              className="mono"
+              value={q.id}
+              onChange={(e) => set(i, { id: e.target.value })}
+            />
           </label>
           <label className="builder-field">
             <span>{t('views.builder.action')}</span>
-            <select value={q.actionId} onChange={(e) => set(i, { actionId: e.target.value })}>
+            <select
+              aria-label={t('views.builder.action')}
+              value={q.actionId}
+              onChange={(e) => set(i, { actionId: e.target.value })}
+            >
               <option value="">—</option>
               {choices.actions.map((a) => (
                 <option key={a.id} value={a.id}>
@@ -56,7 +65,11 @@ export function QueriesEditor({
           <ArgumentsField value={q.arguments} onChange={(args) => set(i, { arguments: args })} />
           <label className="builder-field">
             <span>{t('views.builder.runOn')}</span>
-            <select value={q.runOn} onChange={(e) => set(i, { runOn: e.target.value as 'load' | 'manual' })}>
+            <select
+              aria-label={t('views.builder.runOn')}
+              value={q.runOn}
+              onChange={(e) => set(i, { runOn: e.target.value as 'load' | 'manual' })}
+            >
               <option value="load">{t('views.builder.runOn.load')}</option>
               <option value="manual">{t('views.builder.runOn.manual')}</option>
             </select>
@@ -64,6 +77,7 @@ export function QueriesEditor({
           <label className="builder-field">
             <span>{t('views.builder.transformer')}</span>
             <input
+              aria-label={t('views.builder.transformer')}
               className="mono"
               value={q.transformer ?? ''}
               placeholder="rows.map(r => ({...r}))"
@@ -90,6 +104,7 @@ export function QueriesEditor({
                 <label key={key} className="builder-field">
                   <span>{t(`views.builder.${key}`)}</span>
                   <input
+                    aria-label={t(`views.builder.${key}`)}
                     className="mono"
                     value={q.paging![key]}
                     onChange={(e) => set(i, { paging: { ...q.paging!, [key]: e.target.value } })}
@@ -99,6 +114,7 @@ export function QueriesEditor({
               <label className="builder-field">
                 <span>{t('views.builder.pageSize')}</span>
                 <input
+                  aria-label={t('views.builder.pageSize')}
                   type="number"
                   value={q.paging.pageSize}
                   onChange={(e) =>

@@ -100,6 +100,12 @@ export function ViewBuilderScreen({ params }: { params: Record<string, string> }
   );
 }
 
+/**
+ * A new view moves to its edit address once saved, which mounts a fresh builder: the message of
+ * the save (or publish) is carried over to it.
+ */
+let carriedNotice: string | undefined;
+
 function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined }) {
   const t = useT();
   const workspace = useWorkspace();
@@ -107,10 +113,19 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
   const [saved, setSaved] = useState<ViewHead | undefined>(head);
   const [busy, setBusy] = useState<'save' | 'publish'>();
   const [error, setError] = useState<unknown>();
-  const [notice, setNotice] = useState<string>();
-  const isNew = !head && !saved;
+  const [notice, setNotice] = useState<string | undefined>(() => {
+    const carried = carriedNotice;
+    carriedNotice = undefined;
+    return carried;
+  });
+  const isNew = !head;
 
-  const save = async (): Promise<ViewHead | undefined> => {
+  const toEditAddress = (view: ViewHead, message: string) => {
+    carriedNotice = message;
+    navigate(workspace.href(`/views/${encodeURIComponent(view.id)}/edit`), { replace: true });
+  };
+
+  const save = async (moveWhenNew = true): Promise<ViewHead | undefined> => {
     setBusy('save');
     setError(undefined);
     setNotice(undefined);
@@ -125,8 +140,9 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
       };
       const view = await api.put<ViewHead>(viewPaths.view(workspace.projectId, draft.id), body);
       setSaved(view);
-      setNotice(t('views.builder.saved', { version: view.version }));
-      if (isNew) navigate(workspace.href(`/views/${encodeURIComponent(view.id)}/edit`), { replace: true });
+      const message = t('views.builder.saved', { version: view.version });
+      setNotice(message);
+      if (isNew && moveWhenNew) toEditAddress(view, message);
       return view;
     } catch (e) {
       setError(e);
@@ -137,19 +153,19 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
   };
 
   const publish = async () => {
-    const view = await save();
+    const view = await save(false);
     if (!view) return;
     setBusy('publish');
     try {
       await api.put(viewPaths.publication(workspace.projectId, view.id, workspace.environmentId), {
         version: view.version,
       });
-      setNotice(
-        t('views.builder.published', {
-          version: view.version,
-          environment: workspace.environment?.name ?? workspace.environmentId,
-        }),
-      );
+      const message = t('views.builder.published', {
+        version: view.version,
+        environment: workspace.environment?.name ?? workspace.environmentId,
+      });
+      setNotice(message);
+      if (isNew) toEditAddress(view, message);
     } catch (e) {
       setError(e);
     } finally {
@@ -199,6 +215,7 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
         <label className="builder-field">
           <span>{t('views.builder.id')}</span>
           <input
+            aria-label={t('views.builder.id')}
             className="mono"
             value={draft.id}
             readOnly={!isNew}
@@ -207,11 +224,16 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
         </label>
         <label className="builder-field">
           <span>{t('views.builder.name')}</span>
-          <input value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+          <input
+            aria-label={t('views.builder.name')}
+            value={draft.name}
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          />
         </label>
         <label className="builder-field builder-wide">
           <span>{t('views.builder.description')}</span>
           <input
+            aria-label={t('views.builder.description')}
             value={draft.description}
             onChange={(e) => setDraft({ ...draft, description: e.target.value })}
           />
@@ -227,7 +249,7 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
         <VisualBuilder
           definition={draft.definition}
           onChange={(definition) => setDraft({ ...draft, definition })}
-          viewId={draft.id || 'draft'}
+          viewId={saved ? saved.id : ''}
         />
       ) : (
         <CodeBuilder
@@ -250,6 +272,7 @@ function ParametersField({ parameters, onChange }: { parameters: Parameter[]; on
     <label className="builder-field builder-wide">
       <span>{t('views.builder.parameters')}</span>
       <textarea
+        aria-label={t('views.builder.parameters')}
         className="mono"
         rows={2}
         value={text}
@@ -363,7 +386,11 @@ function VisualBuilder({
               {current.type === 'tabs' ? (
                 <label className="builder-field">
                   <span>{t('views.builder.addToTab')}</span>
-                  <select value={tab} onChange={(e) => setTab(Number(e.target.value))}>
+                  <select
+                    aria-label={t('views.builder.addToTab')}
+                    value={tab}
+                    onChange={(e) => setTab(Number(e.target.value))}
+                  >
                     {current.tabs.map((x, i) => (
                       // biome-ignore lint/suspicious/noArrayIndexKey: tabs are identified by position
                       <option key={i} value={i}>

@@ -66,7 +66,10 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
       loads += 1;
       if (loads > 1) stop('navigated');
     };
+    let stopped = false;
     const stop = (reason: 'loop' | 'navigated') => {
+      if (stopped) return;
+      stopped = true;
       initialised = false;
       if (iframe) iframe.src = 'about:blank';
       setStatus({ kind: 'stopped', reason });
