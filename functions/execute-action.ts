@@ -81,7 +81,7 @@ export const handler = defineHandler(
         environmentId: environmentId!,
         actionId: actionId!,
         arguments: args as Record<string, unknown>,
-        via: 'public_api',
+        via: source ? 'view' : 'public_api',
         ...(source ? { source } : {}),
         ...(body.dryRun === true ? { dryRun: true } : {}),
         ...(typeof body.comment === 'string' ? { comment: body.comment.slice(0, 2000) } : {}),

@@ -10,6 +10,7 @@ import { ensureLocalAdmin, principalOf } from '../shared/domain/local-login.ts';
 import { putAction } from '../shared/domain/manage/actions.ts';
 import { putSecret, putVariable } from '../shared/domain/manage/configuration.ts';
 import { putDataSource } from '../shared/domain/manage/data-sources.ts';
+import { putView } from '../shared/domain/manage/views.ts';
 import type { Action, DataSource, Principal } from '../shared/domain/model.ts';
 import {
   type ActionEngines,
@@ -23,6 +24,7 @@ import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
 import type { SecretValues } from '../shared/domain/secret-values.ts';
 import { demoGrpcActions, demoHttpActions, demoScriptActions, demoSqlActions } from './demo-definitions.ts';
 import { demoMediaPath } from './demo-media.ts';
+import { demoViewActions, demoViews } from './demo-views.ts';
 
 export const demoIds = {
   project: 'demo',
@@ -68,7 +70,18 @@ const steps: {
   { marker: 'seed:demo:v5', run: seedReviewer },
   { marker: 'seed:demo:v6', run: seedLocalMedia },
   { marker: 'seed:demo:v7', run: seedScriptExample },
+  { marker: 'seed:demo:v8', run: seedViews },
 ];
+
+/** The actions the demo views need, then the views (docs/views.md): one visual, one code view. */
+async function seedViews(deps: SeedDeps, _targets: DemoTargets, admin: Principal): Promise<void> {
+  for (const action of demoViewActions) await putAction(deps, admin, demoIds.project, action);
+  for (const view of demoViews) {
+    // Idempotent: a crash after the view was saved finishes the step without a second version.
+    if (await deps.store.getView(demoIds.project, view.id)) continue;
+    await putView(deps, admin, demoIds.project, view, { message: 'Demo view' });
+  }
+}
 
 /** A JavaScript data source (no connection: the sandbox) and an action that calls another one. */
 async function seedScriptExample(deps: SeedDeps, _targets: DemoTargets, admin: Principal): Promise<void> {

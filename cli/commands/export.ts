@@ -30,7 +30,7 @@ export async function exportProject(options: {
   options.stderr(
     `Wrote ${options.output}: ${state.dataSources.size} data sources, ${state.actions.size} actions, ` +
       `${[...state.variables.values()].reduce((n, names) => n + names.size, 0)} variables, ${secrets} secrets, ` +
-      `${state.userGroups.size} user groups, ${state.actionGroups.size} action groups ` +
+      `${state.userGroups.size} user groups, ${state.actionGroups.size} action groups, ${state.views.size} views ` +
       '(secret and password values are never exported: set the variables named by fromEnv/passwordFromEnv to change them).\n',
   );
   return 0;

@@ -27,7 +27,7 @@ export function applyFailureText(error: ApplyError, placeOf: (path: Path) => str
   if (error.cause instanceof ProblemError) {
     for (const field of error.cause.problem?.errors ?? []) {
       // Variables, secrets and publications are sent as {"value"|"version": …}; their field errors point at the entry itself.
-      const path = ['variable', 'secret', 'publication'].includes(failed.resource.kind)
+      const path = ['variable', 'secret', 'publication', 'viewPublication'].includes(failed.resource.kind)
         ? base
         : [...base, ...(failed.filePathOfPointer?.(field.pointer) ?? pathOfPointer(field.pointer))];
       lines.push(`  ${placeOf(path)}: ${formatPath(path)}: ${field.detail}`);

@@ -71,7 +71,10 @@ export async function applyPlan(
       // Publishing answers 200 either way, with the version it replaced (null: there was none).
       const done = {
         step,
-        created: created || (step.resource.kind === 'publication' && saved?.previousVersion === null),
+        created:
+          created ||
+          ((step.resource.kind === 'publication' || step.resource.kind === 'viewPublication') &&
+            saved?.previousVersion === null),
         saved,
       };
       applied.push(done);

@@ -10,6 +10,7 @@ import {
   comparableAction,
   comparableDataSource,
   comparableMasterData,
+  comparableView,
   isRecord,
   presenceField,
 } from './normalise.ts';
@@ -63,8 +64,10 @@ export function exportConfig(
       .sort((a, b) => a.name.localeCompare(b.name))
       .map(exportedServiceAccount),
     actionGroups: sortedById(state.actionGroups).map(comparableActionGroup),
+    views: sortedById(state.views).map(comparableView),
     // The versions pinned now: numbers of this project's history (see docs/config.md).
     publications: perEnvironment(state.publications, (version) => version),
+    viewPublications: perEnvironment(state.viewPublications, (version) => version),
     // By environment and name; executors by service account name (a user executor cannot be named).
     cronJobs,
   };
@@ -74,7 +77,7 @@ export function exportConfig(
     'Apply with: npx dogu apply -f FILE [--dry-run]. Schema: npx dogu schema (docs/config.md).',
     'Secrets and SQL passwords are not in this file: apply reads them from the environment variables',
     'named by fromEnv and passwordFromEnv. Unset, the values stored in Dogu are kept.',
-    "publications pins version numbers of this project's history: leave it out when applying to another project.",
+    "publications and viewPublications pin version numbers of this project's history: leave them out when applying to another project.",
     ...(runAsUsers
       ? [
           'cronJobs without executor run as a user, who cannot be named here: apply keeps the executor a job',

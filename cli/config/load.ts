@@ -110,6 +110,7 @@ const listSections = {
   userGroups: 'id',
   serviceAccounts: 'name',
   actionGroups: 'id',
+  views: 'id',
   cronJobs: 'name',
 } as const;
 const listSectionKeys = Object.keys(listSections) as (keyof typeof listSections)[];

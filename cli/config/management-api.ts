@@ -84,9 +84,13 @@ export interface ManagementApi {
   listMembers(): Promise<StoredMember[]>;
   listUserGroups(): Promise<StoredGroup[]>;
   listActionGroups(): Promise<StoredGroup[]>;
+  /** Summaries (no definitions): read each with `get(viewPath(id))`. */
+  listViews(): Promise<StoredResource[]>;
   listServiceAccounts(): Promise<StoredServiceAccount[]>;
   listTrustPolicies(serviceAccountId: string): Promise<StoredTrustPolicy[]>;
   listCronJobs(environmentId: string): Promise<StoredCronJob[]>;
+  /** The view's latest version and what is published where. */
+  viewVersions(viewId: string): Promise<StoredVersions>;
   /** The action's latest version and what is published where. */
   actionVersions(actionId: string): Promise<StoredVersions>;
   /** A resource by its API path below the project, or undefined when there is none (404). */
@@ -114,6 +118,9 @@ export const membersPath = 'members';
 export const memberPath = (principalId: string) => `members/${encodeURIComponent(principalId)}`;
 export const userGroupPath = (id: string) => `user-groups/${encodeURIComponent(id)}`;
 export const actionGroupPath = (id: string) => `action-groups/${encodeURIComponent(id)}`;
+export const viewPath = (id: string) => `views/${encodeURIComponent(id)}`;
+export const viewPublicationPath = (viewId: string, environmentId: string) =>
+  `${viewPath(viewId)}/publications/${encodeURIComponent(environmentId)}`;
 export const serviceAccountsPath = 'service-accounts';
 export const serviceAccountPath = (id: string) => `service-accounts/${encodeURIComponent(id)}`;
 export const trustPolicyPath = (serviceAccountId: string, policyId: string) =>
@@ -172,10 +179,13 @@ export function managementApi(options: { baseUrl: string; token: string; project
     listMembers: () => list<StoredMember>('members'),
     listUserGroups: () => list<StoredGroup>('user-groups'),
     listActionGroups: () => list<StoredGroup>('action-groups'),
+    listViews: () => list<StoredResource>('views'),
     listServiceAccounts: () => list<StoredServiceAccount>(serviceAccountsPath),
     listTrustPolicies: (serviceAccountId) =>
       list<StoredTrustPolicy>(`${serviceAccountPath(serviceAccountId)}/trust-policies`),
     listCronJobs: (environmentId) => list<StoredCronJob>(cronJobsPath(environmentId)),
+    viewVersions: async (viewId) =>
+      (await request('GET', `${viewPath(viewId)}/versions`)).body as unknown as StoredVersions,
     actionVersions: async (actionId) =>
       (await request('GET', `${actionPath(actionId)}/versions`)).body as unknown as StoredVersions,
     get: async (path) => {

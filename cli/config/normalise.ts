@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { connectors } from '../../shared/connectors/index.ts';
 import { actionInputSchema, dataSourceInputSchema } from '../../shared/connectors/schemas.ts';
 import { masterDataInputSchema } from '../../shared/domain/definitions/master-data.ts';
+import { viewInputSchema } from '../../shared/domain/definitions/view.ts';
 
 /** Set by the service on save; never written in the file. */
 export const serverOnlyFields = ['projectId', 'version', 'createdAt', 'updatedAt', 'managedBy'] as const;
@@ -16,6 +17,8 @@ const writeOnlyConnectionFields = connectors.flatMap((c) =>
 
 export const comparableAction = (action: unknown) =>
   comparable(actionInputSchema, withoutServerFields(action));
+/** Views: the input fields only (the compiled module of a code view and `updatedBy` are the service's). */
+export const comparableView = (view: unknown) => comparable(viewInputSchema, withoutServerFields(view));
 export const comparableMasterData = (list: unknown) =>
   comparable(masterDataInputSchema, withoutServerFields(list));
 

@@ -13,6 +13,8 @@ export type ResourceKind =
   | 'member'
   | 'userGroup'
   | 'actionGroup'
+  | 'view'
+  | 'viewPublication'
   | 'publication'
   | 'serviceAccount'
   | 'trustPolicy'
@@ -112,7 +114,8 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * Governance: new members come first (an unknown address is invited when an account administrator
  * applies, decision 0028) — and user groups, which
  * name members and which actions' permissions name, before data sources and actions. Action groups
- * name actions and publications name their versions, so both come after the actions. Role changes
+ * name actions and publications name their versions, so both come after the actions; views name
+ * actions, action groups and other views, so they come after the action groups. Role changes
  * of existing members come last: a file that lowers the role of whoever runs apply then takes that
  * right away only after everything else was written. Service accounts and their trust policies come
  * after user groups (a policy of a new account needs the account's id, known once it is created) and
@@ -134,7 +137,9 @@ export const phases = [
   'dataSourceAuth',
   'actions',
   'actionGroups',
+  'views',
   'publications',
+  'viewPublications',
   'cronJobs',
   'memberRoles',
 ] as const;

@@ -23,6 +23,7 @@ import {
   type ResourceKind,
 } from './plan-types.ts';
 import { planUserGroups } from './plan-user-groups.ts';
+import { planViewPublications, planViews } from './plan-views.ts';
 import type { ProjectState } from './project-state.ts';
 import type { ConfigFile } from './schema.ts';
 
@@ -38,7 +39,9 @@ const planners: ((input: PlanInput) => PlannerResult)[] = [
   planUserGroups,
   planServiceAccounts,
   planActionGroups,
+  planViews,
   planPublications,
+  planViewPublications,
   planCronJobs,
 ];
 
@@ -78,6 +81,7 @@ export function environmentsNamedIn(config: ConfigFile): string[] {
       ...Object.keys(config.secrets),
       ...config.dataSources.flatMap((d) => Object.keys(d.environments)),
       ...Object.keys(config.publications),
+      ...Object.keys(config.viewPublications),
       ...config.cronJobs.map((j) => j.environment),
     ]),
   ];
@@ -98,6 +102,7 @@ function firstMention(config: ConfigFile, environmentId: string): Path {
   const index = config.dataSources.findIndex((d) => environmentId in d.environments);
   if (index >= 0) return ['dataSources', index, 'environments', environmentId];
   if (environmentId in config.publications) return ['publications', environmentId];
+  if (environmentId in config.viewPublications) return ['viewPublications', environmentId];
   const job = config.cronJobs.findIndex((j) => j.environment === environmentId);
   return job >= 0 ? ['cronJobs', job, 'environment'] : [];
 }
@@ -146,6 +151,7 @@ function notInFile(config: ConfigFile, state: ProjectState): Plan['notInFile'] {
       new Set(config.serviceAccounts.flatMap((a) => a.trustPolicies.map((p) => `${a.name}.${p.id}`))),
     ),
     ...absent('actionGroup', state.actionGroups.keys(), new Set(config.actionGroups.map((g) => g.id))),
+    ...absent('view', state.views.keys(), new Set(config.views.map((v) => v.id))),
     ...absent(
       'publication',
       [...state.publications].flatMap(([environmentId, pins]) =>
@@ -154,6 +160,17 @@ function notInFile(config: ConfigFile, state: ProjectState): Plan['notInFile'] {
       new Set(
         Object.entries(config.publications).flatMap(([environmentId, pins]) =>
           Object.keys(pins).map((actionId) => `${environmentId}.${actionId}`),
+        ),
+      ),
+    ),
+    ...absent(
+      'viewPublication',
+      [...state.viewPublications].flatMap(([environmentId, pins]) =>
+        [...pins.keys()].map((viewId) => `${environmentId}.${viewId}`),
+      ),
+      new Set(
+        Object.entries(config.viewPublications).flatMap(([environmentId, pins]) =>
+          Object.keys(pins).map((viewId) => `${environmentId}.${viewId}`),
         ),
       ),
     ),

@@ -10,7 +10,7 @@ import type {
   StoredServiceAccount,
   StoredTrustPolicy,
 } from './management-api.ts';
-import { ProblemError } from './management-api.ts';
+import { ProblemError, viewPath } from './management-api.ts';
 
 export interface ProjectState {
   dataSources: Map<string, StoredResource>;
@@ -24,10 +24,14 @@ export interface ProjectState {
   members: StoredMember[];
   userGroups: Map<string, StoredGroup>;
   actionGroups: Map<string, StoredGroup>;
+  /** Views with their definitions (one request per view: the list has summaries only). */
+  views: Map<string, StoredResource>;
   /** By name (ids differ between installations), each with its trust policies. */
   serviceAccounts: Map<string, StoredServiceAccount & { trustPolicies: StoredTrustPolicy[] }>;
   /** Per environment: action id → the version published there. */
   publications: Map<string, Map<string, number>>;
+  /** Per environment: view id → the version published there. */
+  viewPublications: Map<string, Map<string, number>>;
   /** Per environment: its cron jobs, as listed (names should be unique, but the service does not enforce it). */
   cronJobs: Map<string, StoredCronJob[]>;
   /** Environments asked for that the project does not have. */
@@ -44,7 +48,7 @@ export async function readProjectState(
   api: ManagementApi,
   moreEnvironments: Iterable<string>,
 ): Promise<ProjectState> {
-  const [dataSources, actions, masterData, members, userGroups, actionGroups, serviceAccounts] =
+  const [dataSources, actions, masterData, members, userGroups, actionGroups, serviceAccounts, viewList] =
     await Promise.all([
       api.listDataSources(),
       api.listActions(),
@@ -53,11 +57,21 @@ export async function readProjectState(
       api.listUserGroups(),
       api.listActionGroups(),
       api.listServiceAccounts(),
+      api.listViews(),
     ]);
-  const [versions, trustPolicies] = await Promise.all([
+  const [versions, trustPolicies, views] = await Promise.all([
     Promise.all(actions.map((a) => api.actionVersions(a.id))),
     Promise.all(serviceAccounts.map((a) => api.listTrustPolicies(a.id))),
+    Promise.all(viewList.map(async (v) => (await api.get(viewPath(v.id))) as StoredResource | undefined)),
   ]);
+  const viewVersions = await Promise.all(viewList.map((v) => api.viewVersions(v.id)));
+  const viewPublications = new Map<string, Map<string, number>>();
+  viewList.forEach((view, i) => {
+    for (const { environmentId, version } of viewVersions[i]!.publications) {
+      if (!viewPublications.has(environmentId)) viewPublications.set(environmentId, new Map());
+      viewPublications.get(environmentId)!.set(view.id, version);
+    }
+  });
   const publications = new Map<string, Map<string, number>>();
   actions.forEach((action, i) => {
     for (const { environmentId, version } of versions[i]!.publications) {
@@ -78,10 +92,13 @@ export async function readProjectState(
     members,
     userGroups: new Map(userGroups.map((g) => [g.id, g])),
     actionGroups: new Map(actionGroups.map((g) => [g.id, g])),
+    // A view deleted between the list and its read is simply not there.
+    views: new Map(views.flatMap((v) => (v ? [[v.id, v] as const] : []))),
     serviceAccounts: new Map(
       serviceAccounts.map((a, i) => [a.name, { ...a, trustPolicies: trustPolicies[i]! }] as const),
     ),
     publications,
+    viewPublications,
     variables: new Map(),
     secrets: new Map(),
     cronJobs: new Map(),

@@ -19,6 +19,8 @@ const sections: { kind: ResourceKind; title: string }[] = [
   { kind: 'serviceAccount', title: 'Service accounts' },
   { kind: 'trustPolicy', title: 'Trust policies' },
   { kind: 'actionGroup', title: 'Action groups' },
+  { kind: 'view', title: 'Views' },
+  { kind: 'viewPublication', title: 'View publications' },
   { kind: 'publication', title: 'Publications' },
   { kind: 'cronJob', title: 'Cron jobs' },
 ];
@@ -32,6 +34,8 @@ export const kindLabel: Record<ResourceKind, string> = {
   member: 'member',
   userGroup: 'user group',
   actionGroup: 'action group',
+  view: 'view',
+  viewPublication: 'view publication',
   publication: 'publication',
   serviceAccount: 'service account',
   trustPolicy: 'trust policy',

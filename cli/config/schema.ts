@@ -29,6 +29,7 @@ import {
   serviceAccountUpdateSchema,
   trustPolicyInputSchema,
 } from '../../shared/domain/definitions/service-account.ts';
+import { viewInputSchema } from '../../shared/domain/definitions/view.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
 import { cronJobInputSchema } from '../../shared/domain/scheduling/cron-job-input.ts';
 import { defaultTimeZone, scheduleSchema } from '../../shared/domain/scheduling/schedule.ts';
@@ -179,6 +180,15 @@ export const serviceAccountInFileSchema = serviceAccountCreateSchema.extend({
 });
 export type ServiceAccountInFile = z.infer<typeof serviceAccountInFileSchema>;
 
+/** Per environment id: view id → the version published there (docs/views.md). */
+export const viewPublicationsSchema = z.record(
+  resourceIdSchema,
+  z.record(
+    resourceIdSchema,
+    z.number().int().min(1).meta({ description: "The view's version number published to this environment." }),
+  ),
+);
+
 /** Per environment id: action id → the version published there. */
 export const publicationsSchema = z.record(
   resourceIdSchema,
@@ -262,7 +272,9 @@ export const sectionSchemas = {
   userGroups: userGroupInFileSchema,
   serviceAccounts: serviceAccountInFileSchema,
   actionGroups: actionGroupInputSchema,
+  views: viewInputSchema,
   publications: publicationsSchema,
+  viewPublications: viewPublicationsSchema,
   cronJobs: cronJobInFileSchema,
 } as const;
 
@@ -301,9 +313,17 @@ export const configFileSchema = z
     actionGroups: z.array(sectionSchemas.actionGroups).default([]).meta({
       description: 'Action groups (actions shown on one screen, in order) as the API takes them.',
     }),
+    views: z.array(sectionSchemas.views).default([]).meta({
+      description:
+        'Views (screens built from actions, docs/views.md) as the API takes them. Apply creates and updates; it never deletes one.',
+    }),
     publications: sectionSchemas.publications.default({}).meta({
       description:
         "Per environment id: action id → the version published there. Version numbers belong to one project's history: see docs/config.md.",
+    }),
+    viewPublications: sectionSchemas.viewPublications.default({}).meta({
+      description:
+        "Per environment id: view id → the version shown there. Version numbers belong to one project's history, like publications.",
     }),
     cronJobs: z.array(sectionSchemas.cronJobs).default([]).meta({
       description:

@@ -113,7 +113,8 @@ export interface Execution {
   actionVersion: number;
   status: ExecutionStatus;
   principal: Pick<Principal, 'kind' | 'id' | 'email'>;
-  via: 'public_api' | 'console' | 'cron' | 'batch' | 'reservation' | 'review' | 'async_job';
+  /** `view`: called from a view (spec 1), with `source.viewId`. */
+  via: 'public_api' | 'console' | 'cron' | 'batch' | 'reservation' | 'review' | 'async_job' | 'view';
   /** Where a scheduled run came from: the cron job, reservation or batch (and row). */
   origin?: {
     cronJobId?: string;

@@ -814,3 +814,88 @@ serviceAccounts:
     expect(dryRun.stdout).not.toContain('### Not in the file');
   });
 });
+
+describe('views', () => {
+  const viewFile = (heading: string, actionId = 'list-orders') => `version: 1
+project: demo
+views:
+  - id: config-view
+    name: Config view
+    definition:
+      kind: visual
+      queries:
+        - id: orders
+          actionId: ${actionId}
+          arguments: { status: "'paid'" }
+          runOn: load
+      layout:
+        id: root
+        type: grid
+        columns: 1
+        children:
+          - { id: heading, type: markdown, content: "${heading}" }
+          - { id: table, type: table, query: orders }
+`;
+
+  it('creates a view, updates it with a new version, then finds nothing to change', async () => {
+    const path = await writeConfig('view.yaml', viewFile('# Orders'));
+    const created = await dogu(['apply', '-f', path]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain('✓ created view config-view (version 1)');
+    await writeConfig('view.yaml', viewFile('# Paid orders'));
+    const dryRun = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(dryRun.stdout).toContain('### Views\n\n- `~ update` `config-view`');
+    expect(dryRun.stdout).toContain('definition.layout.children[0].content');
+    const updated = await dogu(['apply', '-f', path]);
+    expect(updated.code, updated.stderr).toBe(0);
+    const view = await api.get('/api/v1/projects/demo/views/config-view');
+    expect(view.body.version).toBe(2);
+    expect(view.body.definition.layout.children[0].content).toBe('# Paid orders');
+    const again = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(changeLines(again.stdout)).toEqual([]);
+  });
+
+  it('a dry run names an action the view uses that neither the file nor the project has', async () => {
+    const path = await writeConfig('view-bad.yaml', viewFile('# x', 'no-such-action'));
+    const result = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(result.code).toBe(1);
+    // Line 10 column 21 of the file: the query's actionId.
+    expect(result.stderr).toContain(
+      `${path}:10:21: no action 'no-such-action' in the file or in the project`,
+    );
+  });
+
+  it('pins a view version per environment, including the version the same apply creates', async () => {
+    const path = await writeConfig(
+      'view-pin.yaml',
+      `${viewFile('# Pinned')}viewPublications:\n  production:\n    config-view: 3\n`,
+    );
+    const dryRun = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(dryRun.stdout).toContain('### View publications\n\n- `+ create` `production.config-view`');
+    const applied = await dogu(['apply', '-f', path]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const shown = await api.get('/api/v1/projects/demo/environments/production/views/config-view');
+    expect(shown.body).toMatchObject({ version: 3, published: true });
+    const tooFar = await writeConfig(
+      'view-pin-bad.yaml',
+      `${viewFile('# Pinned')}viewPublications:\n  production:\n    config-view: 9\n`,
+    );
+    const refused = await dogu(['apply', '-f', tooFar, '--dry-run']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("view 'config-view' has no version 9: the latest is 3");
+  });
+
+  it('export writes the views (the code view as its source) and applying the export changes nothing', async () => {
+    const result = await dogu(['export', '--project', 'demo']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('views:\n  - id: config-view\n');
+    expect(result.stdout).toMatch(/ {2}- id: sales-dashboard\n(.*\n)* {6}kind: code\n/);
+    expect(result.stdout).toContain("import { runAction } from 'dogu';");
+    expect(result.stdout).not.toContain('compiled');
+    expect(result.stdout).toContain('viewPublications:\n  production:\n    config-view: 3\n');
+    const path = await writeConfig('views-export.yaml', result.stdout);
+    const dryRun = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(dryRun.code).toBe(0);
+    expect(changeLines(dryRun.stdout)).toEqual([]);
+  });
+});

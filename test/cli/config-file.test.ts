@@ -76,6 +76,11 @@ describe('the published JSON Schema', () => {
       'SqlConnection',
       'StorageActionInput',
       'UserGroup',
+      'ViewComponent',
+      'ViewDefinition',
+      'ViewEvent',
+      'ViewExpression',
+      'ViewInput',
     ]);
     expect(schema.required).toEqual(['version', 'project']);
     expect(schema.additionalProperties).toBe(false);
@@ -201,8 +206,10 @@ function state(parts: { dataSources?: StoredResource[]; actions?: StoredAction[]
     members: [],
     userGroups: new Map(),
     actionGroups: new Map(),
+    views: new Map(),
     serviceAccounts: new Map(),
     publications: new Map(),
+    viewPublications: new Map(),
     cronJobs: new Map(),
     missingEnvironments: [],
   };

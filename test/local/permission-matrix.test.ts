@@ -57,6 +57,27 @@ const operations: Operation[] = [
   },
   { name: 'list review requests', right: 'view', call: (api) => api.get(`${p}/review-requests`) },
   { name: 'list master data', right: 'view', call: (api) => api.get(`${p}/master-data`) },
+  { name: 'list views', right: 'view', call: (api) => api.get(`${p}/views`) },
+  {
+    name: 'open a view in an environment',
+    right: 'view',
+    call: (api) => api.get(`${env}/views/orders`),
+  },
+  {
+    name: 'save a view',
+    right: 'edit_actions',
+    call: (api, who) =>
+      api.put(`${p}/views/v-${who.replaceAll('_', '-')}`, {
+        id: `v-${who.replaceAll('_', '-')}`,
+        name: 'v',
+        definition: { kind: 'visual', layout: { id: 'r', type: 'text', content: 'x' } },
+      }),
+  },
+  {
+    name: 'publish a view version',
+    right: 'publish_versions',
+    call: (api) => api.put(`${p}/views/orders/publications/production`, { version: 1 }),
+  },
   {
     name: 'execute',
     right: 'execute',

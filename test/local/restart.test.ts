@@ -34,8 +34,9 @@ describe('embedded runtime restart', () => {
     expect(first.status).toBe(200);
     // The execution may still be in the journal (written to the store within milliseconds).
     const { execution: _maybeJournaled, ...definitions } = await itemCounts(runtime);
-    // Seeded once: the demo's records (six seed steps: six markers; one cron job; the
-    // administrator and the reviewer, each with an account and a membership).
+    // Seeded once: the demo's records (eight seed steps: eight markers; one cron job; the
+    // administrator and the reviewer, each with an account and a membership; two views, each
+    // with its version record).
     expect(definitions).toMatchObject({
       project: 1,
       environment: 2,
@@ -43,8 +44,10 @@ describe('embedded runtime restart', () => {
       userEmail: 2,
       account: 2,
       membership: 2,
-      marker: 7,
+      marker: 8,
       cronJob: 1,
+      view: 2,
+      viewVersion: 2,
     });
     expect(definitions.action).toBeGreaterThanOrEqual(9);
     await runtime.close(); // flushes the journal

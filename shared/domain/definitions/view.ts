@@ -36,9 +36,9 @@ export const viewLimits = {
   /** Events nested through `onSuccess`. */
   maxEventDepth: 5,
   /** A code view's source text, in UTF-8 bytes. */
-  maxSourceBytes: 256 * 1024,
+  maxSourceBytes: 128 * 1024,
   /** The whole definition as JSON, in UTF-8 bytes. */
-  maxDefinitionBytes: 512 * 1024,
+  maxDefinitionBytes: 192 * 1024,
   maxExpressionLength: 4000,
 } as const;
 
@@ -79,23 +79,25 @@ const navigationTargetSchema = z.union([
   z.strictObject({ url: expressionSchema }),
 ]);
 
-export const viewEventSchema: z.ZodType<ViewEvent> = z.lazy(() =>
-  z.discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('runQuery'), query: viewLocalIdSchema }),
-    z.strictObject({
-      type: z.literal('runAction'),
-      actionId: resourceIdSchema,
-      arguments: argumentsSchema.optional(),
-      onSuccess: z.array(viewEventSchema).max(20).optional(),
-    }),
-    z.strictObject({ type: z.literal('refresh'), queries: z.array(viewLocalIdSchema).max(50).optional() }),
-    z.strictObject({
-      type: z.literal('navigate'),
-      to: navigationTargetSchema,
-      arguments: argumentsSchema.optional(),
-    }),
-  ]),
-);
+export const viewEventSchema: z.ZodType<ViewEvent> = z
+  .lazy(() =>
+    z.discriminatedUnion('type', [
+      z.strictObject({ type: z.literal('runQuery'), query: viewLocalIdSchema }),
+      z.strictObject({
+        type: z.literal('runAction'),
+        actionId: resourceIdSchema,
+        arguments: argumentsSchema.optional(),
+        onSuccess: z.array(viewEventSchema).max(20).optional(),
+      }),
+      z.strictObject({ type: z.literal('refresh'), queries: z.array(viewLocalIdSchema).max(50).optional() }),
+      z.strictObject({
+        type: z.literal('navigate'),
+        to: navigationTargetSchema,
+        arguments: argumentsSchema.optional(),
+      }),
+    ]),
+  )
+  .meta({ id: 'ViewEvent', description: 'What a button, row click, row menu or form submit does' });
 const eventsSchema = z.array(viewEventSchema).max(20);
 
 // --- Components ---------------------------------------------------------------------------------
@@ -186,89 +188,91 @@ const common = {
 };
 const childrenSchema = () => z.array(viewComponentSchema).max(100);
 
-export const viewComponentSchema: z.ZodType<ViewComponent> = z.lazy(() =>
-  z.discriminatedUnion('type', [
-    z.strictObject({
-      ...common,
-      type: z.literal('table'),
-      query: viewLocalIdSchema.optional(),
-      value: expressionSchema.optional(),
-      columns: z.array(fieldDisplaySchema).max(100).optional(),
-      sortable: z.boolean().optional(),
-      filterable: z.boolean().optional(),
-      pageSize: z.number().int().min(1).max(1000).optional(),
-      rowClick: eventsSchema.optional(),
-      rowMenu: z
-        .array(z.strictObject({ label: z.string().min(1).max(200), events: eventsSchema }))
-        .max(20)
-        .optional(),
-    }),
-    z.strictObject({
-      ...common,
-      type: z.literal('detail'),
-      query: viewLocalIdSchema.optional(),
-      value: expressionSchema.optional(),
-      fields: z.array(fieldDisplaySchema).max(100).optional(),
-    }),
-    z.strictObject({
-      ...common,
-      type: z.literal('form'),
-      fromAction: resourceIdSchema.optional(),
-      fields: z
-        .array(
-          z.strictObject({
-            name: nameSchema,
-            type: z.enum(viewFormFieldTypes),
-            label: z.string().max(200).optional(),
-            required: z.boolean().optional(),
-            default: expressionSchema.optional(),
-            options: z
-              .array(
-                z.strictObject({
-                  value: z.union([z.string(), z.number(), z.boolean()]),
-                  label: z.string().min(1).max(200),
-                }),
-              )
-              .max(500)
-              .optional(),
-          }),
-        )
-        .max(100)
-        .optional(),
-      submitLabel: z.string().max(200).optional(),
-      submit: eventsSchema,
-    }),
-    z.strictObject({
-      ...common,
-      type: z.literal('button'),
-      label: z.string().min(1).max(200),
-      events: eventsSchema,
-      variant: z.enum(['primary', 'secondary', 'danger']).optional(),
-    }),
-    z.strictObject({ ...common, type: z.literal('text'), content: expressionSchema }),
-    z.strictObject({ ...common, type: z.literal('markdown'), content: z.string().max(100_000) }),
-    z.strictObject({
-      ...common,
-      type: z.literal('media'),
-      url: expressionSchema,
-      kind: z.enum(['image', 'video', 'audio']).optional(),
-    }),
-    z.strictObject({
-      ...common,
-      type: z.literal('tabs'),
-      tabs: z
-        .array(z.strictObject({ label: z.string().min(1).max(200), children: childrenSchema() }))
-        .min(1)
-        .max(20),
-    }),
-    z.strictObject({
-      ...common,
-      type: z.literal('grid'),
-      columns: z.number().int().min(1).max(12),
-      children: childrenSchema(),
-    }),
-  ]),
-);
+export const viewComponentSchema: z.ZodType<ViewComponent> = z
+  .lazy(() =>
+    z.discriminatedUnion('type', [
+      z.strictObject({
+        ...common,
+        type: z.literal('table'),
+        query: viewLocalIdSchema.optional(),
+        value: expressionSchema.optional(),
+        columns: z.array(fieldDisplaySchema).max(100).optional(),
+        sortable: z.boolean().optional(),
+        filterable: z.boolean().optional(),
+        pageSize: z.number().int().min(1).max(1000).optional(),
+        rowClick: eventsSchema.optional(),
+        rowMenu: z
+          .array(z.strictObject({ label: z.string().min(1).max(200), events: eventsSchema }))
+          .max(20)
+          .optional(),
+      }),
+      z.strictObject({
+        ...common,
+        type: z.literal('detail'),
+        query: viewLocalIdSchema.optional(),
+        value: expressionSchema.optional(),
+        fields: z.array(fieldDisplaySchema).max(100).optional(),
+      }),
+      z.strictObject({
+        ...common,
+        type: z.literal('form'),
+        fromAction: resourceIdSchema.optional(),
+        fields: z
+          .array(
+            z.strictObject({
+              name: nameSchema,
+              type: z.enum(viewFormFieldTypes),
+              label: z.string().max(200).optional(),
+              required: z.boolean().optional(),
+              default: expressionSchema.optional(),
+              options: z
+                .array(
+                  z.strictObject({
+                    value: z.union([z.string(), z.number(), z.boolean()]),
+                    label: z.string().min(1).max(200),
+                  }),
+                )
+                .max(500)
+                .optional(),
+            }),
+          )
+          .max(100)
+          .optional(),
+        submitLabel: z.string().max(200).optional(),
+        submit: eventsSchema,
+      }),
+      z.strictObject({
+        ...common,
+        type: z.literal('button'),
+        label: z.string().min(1).max(200),
+        events: eventsSchema,
+        variant: z.enum(['primary', 'secondary', 'danger']).optional(),
+      }),
+      z.strictObject({ ...common, type: z.literal('text'), content: expressionSchema }),
+      z.strictObject({ ...common, type: z.literal('markdown'), content: z.string().max(100_000) }),
+      z.strictObject({
+        ...common,
+        type: z.literal('media'),
+        url: expressionSchema,
+        kind: z.enum(['image', 'video', 'audio']).optional(),
+      }),
+      z.strictObject({
+        ...common,
+        type: z.literal('tabs'),
+        tabs: z
+          .array(z.strictObject({ label: z.string().min(1).max(200), children: childrenSchema() }))
+          .min(1)
+          .max(20),
+      }),
+      z.strictObject({
+        ...common,
+        type: z.literal('grid'),
+        columns: z.number().int().min(1).max(12),
+        children: childrenSchema(),
+      }),
+    ]),
+  )
+  .meta({ id: 'ViewComponent', description: 'One component of a visual view; tabs and grids hold more' });
 
 // --- Queries and definitions --------------------------------------------------------------------
 

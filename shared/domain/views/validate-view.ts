@@ -324,9 +324,9 @@ function checkVisual(
         }
         if (component.query !== undefined) queryReference(`${pointer}/query`, component.query);
         if (component.type === 'table') {
-          checkEvents(component.rowClick, `${pointer}/rowClick`, 1);
+          checkEvents(component.rowClick, `${pointer}/rowClick`, 0);
           for (const [i, item] of (component.rowMenu ?? []).entries()) {
-            checkEvents(item.events, `${pointer}/rowMenu/${i}/events`, 1);
+            checkEvents(item.events, `${pointer}/rowMenu/${i}/events`, 0);
           }
         }
         break;
@@ -352,10 +352,10 @@ function checkVisual(
             problems,
           );
         }
-        checkEvents(component.submit, `${pointer}/submit`, 1);
+        checkEvents(component.submit, `${pointer}/submit`, 0);
         break;
       case 'button':
-        checkEvents(component.events, `${pointer}/events`, 1);
+        checkEvents(component.events, `${pointer}/events`, 0);
         break;
       case 'tabs':
         for (const [t, tab] of component.tabs.entries()) {

@@ -245,6 +245,10 @@ export type paths = {
     /** Delete a variable */
     delete: operations["deleteVariable"];
   };
+  "/api/v1/projects/{projectId}/environments/{environmentId}/views/{viewId}": {
+    /** The version of a view an environment shows, resolved (with the compiled module of a code view) */
+    get: operations["getEnvironmentView"];
+  };
   "/api/v1/projects/{projectId}/master-data": {
     /** List master data lists */
     get: operations["listMasterDataLists"];
@@ -386,6 +390,36 @@ export type paths = {
     put: operations["putUserGroup"];
     /** Delete a user group no action permission names */
     delete: operations["deleteUserGroup"];
+  };
+  "/api/v1/projects/{projectId}/views": {
+    /** Views the caller may see (summaries: id, name, kind, groupId, permission, version) */
+    get: operations["listViews"];
+  };
+  "/api/v1/projects/{projectId}/views/{viewId}": {
+    /** Read a view with its definition (ETag carries the version) */
+    get: operations["getView"];
+    /** Create or replace a view; each save is a new version; references to actions, queries and views are checked; code views are compiled */
+    put: operations["putView"];
+    /** Delete a view with its versions and publications */
+    delete: operations["deleteView"];
+  };
+  "/api/v1/projects/{projectId}/views/{viewId}/copy": {
+    /** Copy a view into a new one (version 1), in this project or another */
+    post: operations["copyView"];
+  };
+  "/api/v1/projects/{projectId}/views/{viewId}/publications/{environmentId}": {
+    /** Publish a version of a view to an environment (publishing an earlier one is a rollback) */
+    put: operations["publishViewVersion"];
+    /** The environment shows the latest version of the view again */
+    delete: operations["unpublishViewVersion"];
+  };
+  "/api/v1/projects/{projectId}/views/{viewId}/versions": {
+    /** Versions of a view (newest first) and its publications */
+    get: operations["listViewVersions"];
+  };
+  "/api/v1/projects/{projectId}/views/{viewId}/versions/{version}": {
+    /** One version of a view */
+    get: operations["getViewVersion"];
   };
   "/api/v1/sso-provider": {
     /** The OpenID Connect provider for single sign-on (the secret is never answered) */
@@ -697,6 +731,10 @@ export type components = {
       parentExecutionId?: string;
       projectId: string;
       results: components["schemas"]["StatementResult"][];
+      /** @description Called from this view (docs/views.md) */
+      source?: {
+        viewId: string;
+      };
       startedAt: string;
       /** @enum {string} */
       status: "running" | "succeeded" | "failed" | "timed_out";
@@ -1447,6 +1485,7 @@ export type components = {
       detail?: string;
       errors?: {
           detail: string;
+          ja?: string;
           pointer: string;
         }[];
       instance: string;
@@ -1807,6 +1846,199 @@ export type components = {
     };
     ValueBody: {
       value: string;
+    };
+    /** @description One component of a visual view; tabs and grids hold more */
+    ViewComponent: ({
+      columns?: ({
+          field: string;
+          /** @enum {string} */
+          format?: "auto" | "text" | "number" | "date" | "datetime" | "boolean" | "json" | "media";
+          label?: string;
+        })[];
+      filterable?: boolean;
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      pageSize?: number;
+      query?: string;
+      rowClick?: components["schemas"]["ViewEvent"][];
+      rowMenu?: {
+          events: components["schemas"]["ViewEvent"][];
+          label: string;
+        }[];
+      sortable?: boolean;
+      title?: string;
+      /** @constant */
+      type: "table";
+      value?: components["schemas"]["ViewExpression"];
+    }) | ({
+      fields?: ({
+          field: string;
+          /** @enum {string} */
+          format?: "auto" | "text" | "number" | "date" | "datetime" | "boolean" | "json" | "media";
+          label?: string;
+        })[];
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      query?: string;
+      title?: string;
+      /** @constant */
+      type: "detail";
+      value?: components["schemas"]["ViewExpression"];
+    }) | ({
+      fields?: ({
+          default?: components["schemas"]["ViewExpression"];
+          label?: string;
+          name: string;
+          options?: ({
+              label: string;
+              value: string | number | boolean;
+            })[];
+          required?: boolean;
+          /** @enum {string} */
+          type: "text" | "multiline" | "number" | "boolean" | "date" | "json" | "select";
+        })[];
+      fromAction?: string;
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      submit: components["schemas"]["ViewEvent"][];
+      submitLabel?: string;
+      title?: string;
+      /** @constant */
+      type: "form";
+    }) | ({
+      events: components["schemas"]["ViewEvent"][];
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      label: string;
+      title?: string;
+      /** @constant */
+      type: "button";
+      /** @enum {string} */
+      variant?: "primary" | "secondary" | "danger";
+    }) | {
+      content: components["schemas"]["ViewExpression"];
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      title?: string;
+      /** @constant */
+      type: "text";
+    } | {
+      content: string;
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      title?: string;
+      /** @constant */
+      type: "markdown";
+    } | ({
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      /** @enum {string} */
+      kind?: "image" | "video" | "audio";
+      title?: string;
+      /** @constant */
+      type: "media";
+      url: components["schemas"]["ViewExpression"];
+    }) | {
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      tabs: {
+          children: components["schemas"]["ViewComponent"][];
+          label: string;
+        }[];
+      title?: string;
+      /** @constant */
+      type: "tabs";
+    } | {
+      children: components["schemas"]["ViewComponent"][];
+      columns: number;
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      title?: string;
+      /** @constant */
+      type: "grid";
+    };
+    /** @description A visual layout of components, or the source of a code view */
+    ViewDefinition: OneOf<[{
+      /** @constant */
+      kind: "visual";
+      layout: components["schemas"]["ViewComponent"];
+      /** @default [] */
+      parameters?: components["schemas"]["Parameter"][];
+      /** @default [] */
+      queries?: ({
+          actionId: string;
+          /** @default {} */
+          arguments?: {
+            [key: string]: components["schemas"]["ViewExpression"];
+          };
+          id: string;
+          paging?: {
+            limitParameter: string;
+            offsetParameter: string;
+            pageSize: number;
+          };
+          /**
+           * @default manual
+           * @enum {string}
+           */
+          runOn?: "load" | "manual";
+          transformer?: components["schemas"]["ViewExpression"];
+        })[];
+    }, {
+      /** @default [] */
+      actionIds?: string[];
+      /** @constant */
+      kind: "code";
+      /** @default [] */
+      parameters?: components["schemas"]["Parameter"][];
+      source: string;
+    }]>;
+    /** @description What a button, row click, row menu or form submit does */
+    ViewEvent: OneOf<[{
+      query: string;
+      /** @constant */
+      type: "runQuery";
+    }, {
+      actionId: string;
+      arguments?: {
+        [key: string]: components["schemas"]["ViewExpression"];
+      };
+      onSuccess?: components["schemas"]["ViewEvent"][];
+      /** @constant */
+      type: "runAction";
+    }, {
+      queries?: string[];
+      /** @constant */
+      type: "refresh";
+    }, {
+      arguments?: {
+        [key: string]: components["schemas"]["ViewExpression"];
+      };
+      to: {
+        view: string;
+      } | {
+        action: string;
+      } | {
+        url: components["schemas"]["ViewExpression"];
+      };
+      /** @constant */
+      type: "navigate";
+    }]>;
+    /** @description An expression (or a {{ expr }} template where text is expected) */
+    ViewExpression: string;
+    ViewInput: {
+      definition: components["schemas"]["ViewDefinition"];
+      description?: string;
+      groupId?: string;
+      id: string;
+      name: string;
+      permission?: {
+        groups?: string[];
+        /** @enum {string} */
+        mode: "everyone" | "restricted";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
     };
   };
   responses: never;
@@ -5469,6 +5701,52 @@ export type operations = {
       };
     };
   };
+  /** The version of a view an environment shows, resolved (with the compiled module of a code view) */
+  getEnvironmentView: {
+    parameters: {
+      path: {
+        projectId: string;
+        environmentId: string;
+        viewId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   /** List master data lists */
   listMasterDataLists: {
     parameters: {
@@ -7885,6 +8163,488 @@ export type operations = {
       };
     };
   };
+  /** Views the caller may see (summaries: id, name, kind, groupId, permission, version) */
+  listViews: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Read a view with its definition (ETag carries the version) */
+  getView: {
+    parameters: {
+      path: {
+        projectId: string;
+        viewId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Create or replace a view; each save is a new version; references to actions, queries and views are checked; code views are compiled */
+  putView: {
+    parameters: {
+      path: {
+        projectId: string;
+        viewId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ViewInput"];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Delete a view with its versions and publications */
+  deleteView: {
+    parameters: {
+      path: {
+        projectId: string;
+        viewId: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      204: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Copy a view into a new one (version 1), in this project or another */
+  copyView: {
+    parameters: {
+      path: {
+        projectId: string;
+        viewId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          id: string;
+          name?: string;
+          projectId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Publish a version of a view to an environment (publishing an earlier one is a rollback) */
+  publishViewVersion: {
+    parameters: {
+      path: {
+        projectId: string;
+        viewId: string;
+        environmentId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The environment shows the latest version of the view again */
+  unpublishViewVersion: {
+    parameters: {
+      path: {
+        projectId: string;
+        viewId: string;
+        environmentId: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      204: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Versions of a view (newest first) and its publications */
+  listViewVersions: {
+    parameters: {
+      path: {
+        projectId: string;
+        viewId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** One version of a view */
+  getViewVersion: {
+    parameters: {
+      path: {
+        projectId: string;
+        viewId: string;
+        version: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   /** The OpenID Connect provider for single sign-on (the secret is never answered) */
   getSsoProvider: {
     responses: {
@@ -8980,6 +9740,9 @@ export type operations = {
             [key: string]: unknown;
           };
           dryRun?: boolean;
+          source?: {
+            viewId: string;
+          };
         };
       };
     };

@@ -1,0 +1,146 @@
+/**
+ * Plans the `views` key: each save is a new version, sent with If-Match on the version read now.
+ * The service checks every reference (actions, queries, views, groups) when it saves; the plan
+ * reports in advance what neither the file nor the project has, so a dry run says it too.
+ */
+import type { ViewInput } from '../../shared/domain/definitions/view.ts';
+import { fieldChanges } from './diff.ts';
+import { viewPath, viewPublicationPath } from './management-api.ts';
+import { comparableView } from './normalise.ts';
+import type { Change, PlanInput, PlannedWrites, PlannerResult, PlanProblem } from './plan-types.ts';
+
+export function planViews({ config, state }: PlanInput): PlannerResult {
+  const planned = config.views.map((view, index) => {
+    const stored = state.views.get(view.id);
+    const fields = stored ? fieldChanges(comparableView(stored), comparableView(view)) : [];
+    const version = typeof stored?.version === 'number' ? stored.version : 0;
+    return {
+      resource: {
+        kind: 'view' as const,
+        id: view.id,
+        filePath: ['views', index],
+        change: !stored
+          ? ('create' as const)
+          : fields.length > 0
+            ? ('update' as const)
+            : ('unchanged' as const),
+        fields,
+        writeOnly: [],
+        version,
+      },
+      writes: [
+        {
+          phase: 'views' as const,
+          step: { path: viewPath(view.id), body: view satisfies ViewInput, ifMatch: version },
+        },
+      ],
+    };
+  });
+  return { planned, problems: viewProblems({ config, state }) };
+}
+
+/** Actions, action groups and views a view names that neither the file nor the project has. */
+function viewProblems({ config, state }: Pick<PlanInput, 'config' | 'state'>): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  const actions = new Set([...state.actions.keys(), ...config.actions.map((a) => a.id)]);
+  const groups = new Set([...state.actionGroups.keys(), ...config.actionGroups.map((g) => g.id)]);
+  const views = new Set([...state.views.keys(), ...config.views.map((v) => v.id)]);
+  config.views.forEach((view, index) => {
+    const at = ['views', index];
+    if (view.groupId && !groups.has(view.groupId)) {
+      problems.push({
+        path: [...at, 'groupId'],
+        message: `no action group '${view.groupId}' in the file or in the project`,
+      });
+    }
+    for (const { path, kind, id } of referencesOf(view.definition)) {
+      const known = kind === 'action' ? actions : views;
+      if (!known.has(id))
+        problems.push({
+          path: [...at, 'definition', ...path],
+          message: `no ${kind} '${id}' in the file or in the project`,
+        });
+    }
+  });
+  return problems;
+}
+
+type Reference = { path: (string | number)[]; kind: 'action' | 'view'; id: string };
+
+/** Every action and view id a definition names, with where (walks the JSON: keys decide). */
+function referencesOf(definition: unknown, path: (string | number)[] = []): Reference[] {
+  if (Array.isArray(definition)) return definition.flatMap((item, i) => referencesOf(item, [...path, i]));
+  if (typeof definition !== 'object' || definition === null) return [];
+  const found: Reference[] = [];
+  for (const [key, value] of Object.entries(definition)) {
+    const here = [...path, key];
+    if (typeof value === 'string' && (key === 'actionId' || key === 'fromAction'))
+      found.push({ path: here, kind: 'action', id: value });
+    else if (typeof value === 'string' && key === 'action' && path.at(-1) === 'to')
+      found.push({ path: here, kind: 'action', id: value });
+    else if (typeof value === 'string' && key === 'view' && path.at(-1) === 'to')
+      found.push({ path: here, kind: 'view', id: value });
+    else if (key === 'actionIds' && Array.isArray(value)) {
+      for (const [i, id] of value.entries())
+        found.push({ path: [...here, i], kind: 'action', id: String(id) });
+    } else found.push(...referencesOf(value, here));
+  }
+  return found;
+}
+
+/**
+ * Plans the `viewPublications` key like `publications`: per environment, which version of a view it
+ * shows. A version this apply creates (a new or changed view) may be pinned: these come after views.
+ */
+export function planViewPublications({ config, state }: PlanInput): PlannerResult {
+  const planned: PlannedWrites[] = [];
+  const problems: PlanProblem[] = [];
+  const inFile = new Map(config.views.map((v) => [v.id, v]));
+  for (const [environmentId, pins] of Object.entries(config.viewPublications)) {
+    for (const [viewId, version] of Object.entries(pins)) {
+      const filePath = ['viewPublications', environmentId, viewId];
+      const stored = state.views.get(viewId);
+      const view = inFile.get(viewId);
+      const changed =
+        stored !== undefined &&
+        view !== undefined &&
+        fieldChanges(comparableView(stored), comparableView(view)).length > 0;
+      const latest = stored ? Number(stored.version) + (changed ? 1 : 0) : view ? 1 : undefined;
+      if (latest === undefined) {
+        problems.push({ path: filePath, message: `no view '${viewId}' in the file or in the project` });
+        continue;
+      }
+      if (version > latest) {
+        problems.push({
+          path: filePath,
+          message: `view '${viewId}' has no version ${version}: the latest ${changed || !stored ? 'after this apply ' : ''}is ${latest}`,
+        });
+        continue;
+      }
+      const current = state.viewPublications.get(environmentId)?.get(viewId);
+      const change: Change = current === undefined ? 'create' : current === version ? 'unchanged' : 'update';
+      planned.push({
+        resource: {
+          kind: 'viewPublication',
+          id: `${environmentId}.${viewId}`,
+          filePath,
+          change,
+          fields:
+            change === 'create'
+              ? [{ kind: 'added', path: [], after: version }]
+              : change === 'update'
+                ? [{ kind: 'changed', path: [], before: current, after: version }]
+                : [],
+          writeOnly: [],
+        },
+        writes: [
+          {
+            phase: 'viewPublications',
+            step: { path: viewPublicationPath(viewId, environmentId), body: { version } },
+          },
+        ],
+      });
+    }
+  }
+  return { planned, problems };
+}
