@@ -35,38 +35,11 @@ const sqlAction = (id: string, name: string, parameters: unknown[], sql: string,
   ...extra,
 });
 
-/** The actions the views call (the test's own, so it does not depend on the seeded demo views). */
+/**
+ * The views use the demo's actions (search-orders with limit/offset, order-detail, mark-shipped);
+ * a review-gated one is the test's own.
+ */
 const actions = [
-  sqlAction(
-    'vt-search-orders',
-    'Search orders',
-    [
-      { name: 'q', kind: 'text', label: 'Customer' },
-      { name: 'limit', kind: 'number', integer: true, default: 5 },
-      { name: 'offset', kind: 'number', integer: true, default: 0 },
-    ],
-    [
-      'SELECT o.id, c.name AS customer, o.status, o.total_yen',
-      'FROM orders o JOIN customers c ON c.id = o.customer_id',
-      "WHERE c.name ILIKE '%' || COALESCE({{ q }}, '') || '%'",
-      'ORDER BY o.id LIMIT {{ limit }} OFFSET {{ offset }}',
-    ].join('\n'),
-  ),
-  sqlAction(
-    'vt-order',
-    'Order',
-    [{ name: 'order_id', kind: 'number', integer: true, required: true }],
-    [
-      'SELECT o.id, c.name AS customer, o.status, o.total_yen',
-      'FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.id = {{ order_id }}',
-    ].join('\n'),
-  ),
-  sqlAction(
-    'vt-mark-shipped',
-    'Mark shipped',
-    [{ name: 'order_id', kind: 'number', integer: true, required: true }],
-    "UPDATE orders SET status = 'shipped' WHERE id = {{ order_id }} RETURNING id, status",
-  ),
   sqlAction(
     'vt-refund',
     'Refund',
@@ -76,6 +49,17 @@ const actions = [
   ),
 ];
 
+const orderStatus = async (orderId: number): Promise<string> => {
+  const run = await call(
+    'POST',
+    '/public/v1/projects/demo/environments/development/actions/order-detail/executions',
+    {
+      arguments: { order_id: orderId },
+    },
+  );
+  return run.body.results[0].rows[0].status;
+};
+
 beforeAll(async () => {
   console_ = await startConsole();
   token = await loginToken(console_.runtime);
@@ -83,10 +67,6 @@ beforeAll(async () => {
     const response = await call('PUT', `/api/v1/projects/demo/actions/${action.id}`, action);
     expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
   }
-  // An order that is not shipped yet, for the detail view to ship.
-  await call('POST', `/public/v1/projects/demo/environments/development/actions/vt-order/executions`, {
-    arguments: { order_id: 1 },
-  });
   page = await console_.newPage();
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (error) => console.error('page error:', error.message));
@@ -101,12 +81,18 @@ const builder = () => page.locator('.view-builder');
 const properties = () => page.getByRole('complementary', { name: 'Properties' });
 
 async function addComponent(type: string) {
-  await page.getByRole('complementary', { name: 'Components' }).getByRole('button', { name: `+ ${type}` }).click();
+  await page
+    .getByRole('complementary', { name: 'Components' })
+    .getByRole('button', { name: `+ ${type}` })
+    .click();
 }
 
 async function addEvent(scope: ReturnType<Page['locator']>, label: string, type: string) {
   await scope.getByLabel(`Event type for ${label}`).last().selectOption({ label: type });
-  await scope.getByRole('button', { name: `Add to ${label}` }).last().click();
+  await scope
+    .getByRole('button', { name: `Add to ${label}` })
+    .last()
+    .click();
 }
 
 describe('visual views built in the builder', () => {
@@ -114,11 +100,13 @@ describe('visual views built in the builder', () => {
     await page.goto(`${base}/views-new/visual`);
     await builder().getByLabel('View id').fill('order-detail');
     await builder().getByLabel('Name', { exact: true }).fill('Order detail');
-    await builder().getByLabel(/^Arguments \(name \| kind/).fill('id | number | Order');
+    await builder()
+      .getByLabel(/^Arguments \(name \| kind/)
+      .fill('id | number | Order');
 
     await properties().getByRole('button', { name: 'Add query' }).click();
     const query = properties().getByRole('group', { name: 'Query query1' });
-    await query.getByLabel('Action').selectOption('vt-order');
+    await query.getByLabel('Action').selectOption('order-detail');
     await query.getByLabel(/^Arguments/).fill('order_id: panel.args.id');
     await query.getByLabel('Query id').fill('order');
 
@@ -130,7 +118,7 @@ describe('visual views built in the builder', () => {
     await properties().getByLabel('Label (template)').fill('Mark shipped');
     await addEvent(properties(), 'On click', 'Run an action');
     const click = properties().getByRole('region', { name: 'On click 1' });
-    await click.getByLabel('Action').selectOption('vt-mark-shipped');
+    await click.getByLabel('Action').selectOption('mark-shipped');
     await click.getByLabel(/^Arguments/).fill('order_id: panel.args.id');
     await addEvent(click, 'Then', 'Refresh');
 
@@ -150,14 +138,18 @@ describe('visual views built in the builder', () => {
 
     await properties().getByRole('button', { name: 'Add query' }).click();
     const query = properties().getByRole('group', { name: 'Query query1' });
-    await query.getByLabel('Action').selectOption('vt-search-orders');
-    await query.getByLabel(/^Arguments/).fill("q: components.form1?.value?.q ?? ''");
+    await query.getByLabel('Action').selectOption('search-orders');
+    await query
+      .getByLabel(/^Arguments/)
+      .fill("customer: components.form1.value.customer ?? ''\nstatus: components.form1.value.status ?? ''");
     await query.getByRole('checkbox', { name: /Page on the server/ }).check();
     await query.getByLabel('Page size').fill('5');
     await query.getByLabel('Query id').fill('orders');
 
     await addComponent('Form');
-    await properties().getByLabel(/^Fields \(name \| type/).fill('q | text | Customer');
+    await properties()
+      .getByLabel(/^Fields \(name \| type/)
+      .fill('customer | text | Customer\nstatus | text | Status');
     await properties().getByLabel('Submit button label').fill('Search');
     await addEvent(properties(), 'On submit', 'Run a query');
     await properties()
@@ -167,7 +159,9 @@ describe('visual views built in the builder', () => {
 
     await addComponent('Table');
     await properties().getByLabel('Query', { exact: true }).first().selectOption('orders');
-    await properties().getByLabel(/^Columns \(field/).fill('id | Order\ncustomer | Customer\nstatus\ntotal_yen | Total | number');
+    await properties()
+      .getByLabel(/^Columns \(field/)
+      .fill('id | Order\ncustomer | Customer\nstatus\ntotal_yen | Total | number');
     await addEvent(properties(), 'On row click', 'Navigate');
     const rowClick = properties().getByRole('region', { name: 'On row click 1' });
     await rowClick.getByLabel('View', { exact: true }).selectOption('order-detail');
@@ -195,18 +189,23 @@ describe('visual views built in the builder', () => {
     await expect.poll(() => table.locator('tbody tr').first().innerText()).toBe(firstPage);
     await screenshot(page, 'views-orders-search');
 
-    const firstOrderId = firstPage.split('\t')[0]!.trim();
+    // Search paid orders, open the first, ship it.
+    await page.getByLabel('Status').fill('paid');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => table.locator('tbody tr').first().innerText()).toContain('paid');
+    const orderId = (await table.locator('tbody tr').first().locator('td').first().innerText()).trim();
     await table.locator('tbody tr').first().click();
-    await page.waitForURL((url) => url.pathname.endsWith('/views/order-detail') && url.search === `?id=${firstOrderId}`);
+    await page.waitForURL(
+      (url) => url.pathname.endsWith('/views/order-detail') && url.search === `?id=${orderId}`,
+    );
     const detail = page.locator('[data-component="detail1"]');
-    await expect.poll(() => detail.innerText()).toContain(`Order #${firstOrderId}`);
+    await expect.poll(() => detail.innerText()).toContain(`Order #${orderId}`);
+    const status = detail.locator('.view-detail-row', { hasText: 'status' }).locator('dd');
+    expect(await status.innerText()).toBe('paid');
     await page.getByRole('button', { name: 'Mark shipped' }).click();
-    await expect.poll(() => detail.locator('dd').nth(2).innerText()).toBe('shipped');
+    await expect.poll(() => status.innerText()).toBe('shipped');
     await screenshot(page, 'views-order-detail');
-    const stored = await call('POST', '/public/v1/projects/demo/environments/development/actions/vt-order/executions', {
-      arguments: { order_id: Number(firstOrderId) },
-    });
-    expect(stored.body.results[0].rows[0].status).toBe('shipped');
+    expect(await orderStatus(Number(orderId))).toBe('shipped');
   });
 
   it('shows errors in place: a bad expression, a missing field, a review-gated action', async () => {
@@ -216,7 +215,14 @@ describe('visual views built in the builder', () => {
       definition: {
         kind: 'visual',
         parameters: [],
-        queries: [{ id: 'orders', actionId: 'vt-search-orders', arguments: { limit: '3' }, runOn: 'load' }],
+        queries: [
+          {
+            id: 'orders',
+            actionId: 'search-orders',
+            arguments: { customer: "''", status: "''", limit: '3' },
+            runOn: 'load',
+          },
+        ],
         layout: {
           id: 'root',
           type: 'grid',
@@ -274,13 +280,15 @@ describe('code views', () => {
     await page.goto(`${base}/views-new/code`);
     await builder().getByLabel('View id').fill('orders-code');
     await builder().getByLabel('Name', { exact: true }).fill('Orders (code)');
-    await builder().getByRole('checkbox', { name: /Search orders/ }).check();
+    await builder()
+      .getByRole('checkbox', { name: /search-orders/ })
+      .check();
     const source = [
       "import { useState } from 'react';",
       "import { useAction, Table, Text, Button, Stack, navigate } from 'dogu';",
       'export default function Orders() {',
-      "  const [page, setPage] = useState(0);",
-      "  const { rows, loading, error } = useAction('vt-search-orders', { q: '', limit: 3, offset: page * 3 });",
+      '  const [page, setPage] = useState(0);',
+      "  const { rows, loading, error } = useAction('search-orders', { customer: '', status: '', limit: 3, offset: page * 3 });",
       '  if (error) return <Text>{error.message}</Text>;',
       '  return (',
       '    <Stack>',
@@ -325,14 +333,15 @@ describe('code views', () => {
         "    out.push(await attempt('localStorage', () => localStorage.getItem('dogu.workspace')));",
         "    out.push(await attempt('fetch', () => fetch('/api/v1/projects')));",
         "    out.push(await attempt('image', () => new Promise((ok, fail) => { const i = new Image(); i.onload = ok; i.onerror = fail; i.src = '/favicon.ico'; })));",
-        "    out.push(await attempt('undeclared', () => runAction('vt-mark-shipped', { order_id: 2 })));",
+        "    out.push(await attempt('undeclared', () => runAction('mark-shipped', { order_id: 7 })));",
         '    setLines(out);',
         '  })(); }, []);',
-        "  return <pre id=\"out\">{lines.join('\\n')}</pre>;",
+        '  return <pre id="out">{lines.join(\'\\n\')}</pre>;',
         '}',
       ].join('\n'),
-      ['vt-search-orders'],
+      ['search-orders'],
     );
+    const before = await orderStatus(7);
     await page.goto(`${base}/views/vt-escape`);
     const frame = await frameOf();
     await expect.poll(() => frame.locator('#out').innerText()).toContain('undeclared');
@@ -342,17 +351,15 @@ describe('code views', () => {
     }
     expect(await page.title()).not.toBe('pwned');
     // The frame's origin is opaque and its document has the frame CSP.
-    expect(await frame.evaluate(() => window.origin)).toBe('null');
+    expect(await frame.evaluate('window.origin')).toBe('null');
     const response = await fetch(`${console_.url}/view-frame.html`);
     expect(response.headers.get('content-security-policy')).toContain("connect-src 'none'");
     expect((await fetch(`${console_.url}${base}/views`)).headers.get('content-security-policy')).toContain(
       "script-src 'self'",
     );
     // The undeclared action did not run.
-    const order = await call('POST', '/public/v1/projects/demo/environments/development/actions/vt-order/executions', {
-      arguments: { order_id: 2 },
-    });
-    expect(order.body.results[0].rows[0].status).not.toBe('shipped');
+    expect(before).toBe('paid');
+    expect(await orderStatus(7)).toBe('paid');
   });
 
   it('shows a crash in place and stops a view that loops, while the console keeps working', async () => {
@@ -363,7 +370,10 @@ describe('code views', () => {
     );
     await saveCodeView('vt-loop', 'export default function Loop() { for (;;) {} }', []);
     await page.goto(`${base}/views/vt-crash`);
-    await page.getByText(/The code view failed: .*boom in render/).first().waitFor();
+    await page
+      .getByText(/The code view failed: .*boom in render/)
+      .first()
+      .waitFor();
     await page.goto(`${base}/views/vt-loop`);
     await page.getByText('The code view stopped responding (an endless loop?) and was stopped.').waitFor({
       timeout: 15_000,

@@ -220,7 +220,13 @@ async function callAction(
       return { ok: true, review: { id: outcome.review.reviewRequest.id }, reviewBody: outcome.review };
     }
     const { rows, result } = resultOf(outcome.execution);
-    return { ok: true, rows, result, executionId: outcome.execution.id };
+    const results = outcome.execution.results.map((r) => ({
+      title: r.title,
+      status: r.status,
+      rows: r.rows,
+      ...(r.value !== undefined ? { value: r.value } : {}),
+    }));
+    return { ok: true, rows, result, results, executionId: outcome.execution.id };
   } catch (error) {
     if (error instanceof ApiError) {
       return { ok: false, error: { code: error.code, title: problemTitle(t, error), detail: error.detail } };

@@ -24,7 +24,14 @@ export type ToFrame =
   | { dogu: 1; type: 'actionResult'; channel: string; callId: number; outcome: FrameActionOutcome };
 
 export type FrameActionOutcome =
-  | { ok: true; rows: Record<string, unknown>[]; result: unknown; executionId: string }
+  | {
+      ok: true;
+      rows: Record<string, unknown>[];
+      result: unknown;
+      executionId: string;
+      /** One entry per statement, as the execution has them (rows, value, title, status). */
+      results: { title: string; status: string; rows: Record<string, unknown>[]; value?: unknown }[];
+    }
   | { ok: true; review: { id: string } }
   | { ok: false; error: { code: string; title: string; detail: string } };
 

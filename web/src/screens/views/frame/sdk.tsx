@@ -23,18 +23,27 @@ export const args: Record<string, unknown> = {};
 /** Who is looking at the view. */
 export const user: { id: string; email?: string; name?: string } = { id: '' };
 
+/** A refused or failed action: the Problem Details' `code`, `title` and `detail`. */
 export class ActionError extends Error {
   readonly code: string;
+  readonly title: string;
+  readonly detail: string;
   constructor(code: string, title: string, detail: string) {
     super(detail || title);
     this.name = 'ActionError';
     this.code = code;
+    this.title = title;
+    this.detail = detail || title;
   }
 }
 
 export interface ActionResult {
+  /** The first statement's rows. */
   rows: Row[];
+  /** The value (HTTP/JavaScript actions) or the rows; with several statements, one per statement. */
   result: unknown;
+  /** Every statement's result, as the execution has them (`results[1].rows`). */
+  results: { title: string; status: string; rows: Row[]; value?: unknown }[];
   executionId?: string;
   /** Set when the action needs a review: a request was opened instead of running it. */
   review?: { id: string };
@@ -48,8 +57,13 @@ export async function runAction(
   if (!bridge) throw new Error('The view is not connected.');
   const outcome = await bridge.call(actionId, actionArgs);
   if (!outcome.ok) throw new ActionError(outcome.error.code, outcome.error.title, outcome.error.detail);
-  if ('review' in outcome) return { rows: [], result: undefined, review: outcome.review };
-  return { rows: outcome.rows, result: outcome.result, executionId: outcome.executionId };
+  if ('review' in outcome) return { rows: [], result: undefined, results: [], review: outcome.review };
+  return {
+    rows: outcome.rows,
+    result: outcome.result,
+    results: outcome.results,
+    executionId: outcome.executionId,
+  };
 }
 
 /** Opens another view or action of the console (with arguments) or an http(s) URL in a new tab. */

@@ -20,12 +20,12 @@ export function ComponentView({ component }: { component: ViewComponent }) {
 
 function ComponentBody({ component }: { component: ViewComponent }) {
   const runtime = useViewRuntime();
-  if (component.hidden && runtime.bind(component.hidden)) return null;
+  if (component.hidden && isHidden(component.hidden, runtime)) return null;
   const Renderer = componentRenderers[component.type] as (props: { component: ViewComponent }) => ReactNode;
   const title = component.title ? templateText(component.title, runtime.context()) : '';
   return (
     <section
-      className={`view-component view-${component.type}`}
+      className={`view-component view-c-${component.type}`}
       data-component={component.id}
       aria-label={title || undefined}
     >
@@ -36,6 +36,23 @@ function ComponentBody({ component }: { component: ViewComponent }) {
 }
 
 /** Clears its error when the view's data changes (the next render may succeed). */
+/**
+ * `hidden` is true, or it failed while a query is still loading (`queries.order.rows[0].status`
+ * before the order arrived): hidden until the data is there; a failure with all data loaded shows.
+ */
+function isHidden(expression: string, runtime: ReturnType<typeof useViewRuntime>): boolean {
+  try {
+    return Boolean(runtime.bind(expression));
+  } catch (error) {
+    const loading = runtime.definition.queries.some((q) => {
+      const status = runtime.queries[q.id]?.status;
+      return status === 'loading' || (q.runOn === 'load' && status === undefined);
+    });
+    if (loading) return true;
+    throw error;
+  }
+}
+
 class Boundary extends Component<
   { id: string; resetKey: unknown[]; children: ReactNode },
   { error: unknown }

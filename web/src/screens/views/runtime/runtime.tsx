@@ -16,6 +16,7 @@ import {
 } from 'react';
 import type { Execution, ReviewRequested } from '../../../api/types.ts';
 import { navigate as go } from '../../../app/router.tsx';
+import { flatten } from '../builder/draft.ts';
 import { evaluate, renderTemplate } from '../expressions/evaluate.ts';
 import {
   type ActionOutcome,
@@ -120,6 +121,10 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
   const { definition, args, user, viewId, projectId, environmentId, href } = props;
   const [queries, setQueries] = useState<Record<string, QueryState>>({});
   const [values, setValues] = useState<Record<string, unknown>>({});
+  const componentIds = useMemo(
+    () => flatten(definition.layout).map((entry) => entry.component.id),
+    [definition],
+  );
   // Events chain (run an action, then refresh): they read the newest state, not a render's copy.
   const queriesRef = useRef(queries);
   const valuesRef = useRef(values);
@@ -128,7 +133,10 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
 
   const context = useCallback(
     (extra: Record<string, unknown> = {}) => {
+      // Every component of the layout is there (its value undefined until it has one), so
+      // `components.table.value` reads as undefined rather than failing before a row is clicked.
       const components: Record<string, { value: unknown }> = {};
+      for (const id of componentIds) components[id] = { value: undefined };
       for (const [id, value] of Object.entries(valuesRef.current)) components[id] = { value };
       const q: Record<string, unknown> = {};
       for (const query of definition.queries) {
@@ -143,7 +151,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       }
       return { panel: { args }, user, components, queries: q, ...extra };
     },
-    [args, user, definition],
+    [args, user, definition, componentIds],
   );
 
   const setQuery = useCallback((id: string, next: QueryState) => {

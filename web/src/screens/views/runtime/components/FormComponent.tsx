@@ -3,7 +3,7 @@
  * definition's fields. On submit its values become `components.<id>.value` and the submit events
  * run (usually runAction with `components.<id>.value.<field>` arguments, then refresh).
  */
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useSession } from '../../../../app/session.tsx';
 import { Button, useAsync } from '../../../../components/index.ts';
 import { useT } from '../../../../i18n/index.tsx';
@@ -112,6 +112,12 @@ function FieldsForm({ component }: { component: Form }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const { busy, outcome, submit } = useSubmit(component);
   const current = values ?? initial;
+  // The defaults are the form's value until it is submitted, so queries that run on open can use
+  // `components.<form>.value.<field>` (a child's effect runs before the view's first queries).
+  const { setValue } = runtime;
+  useEffect(() => {
+    setValue(component.id, initial);
+  }, [setValue, component.id, initial]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -133,7 +139,9 @@ function FieldsForm({ component }: { component: Form }) {
         } catch {
           problems[field.name] = t('views.form.invalidJson');
         }
-      } else if (raw !== '' && raw !== undefined) out[field.name] = raw;
+      } else if (raw !== undefined && !(raw === '' && ['number', 'json', 'date'].includes(field.type))) {
+        out[field.name] = raw;
+      }
     }
     setErrors(problems);
     if (Object.keys(problems).length === 0) void submit(out);
