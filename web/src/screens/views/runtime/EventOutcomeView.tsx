@@ -9,9 +9,10 @@ export function EventOutcomeView({ outcome }: { outcome: EventOutcome | undefine
   if (!outcome) return null;
   if (outcome.kind === 'failed') return <ViewProblem error={outcome.error} />;
   if (outcome.kind === 'review') return <ViewReviewNotice review={outcome.review} />;
+  if (!outcome.actionRan) return null;
   return (
     <p className="view-done muted small" role="status">
-      {outcome.message ?? t('views.event.done')}
+      {t('views.event.done')}
     </p>
   );
 }

@@ -42,7 +42,8 @@ export interface QueryState {
 
 /** What an event chain ended with, shown next to the component that started it. */
 export type EventOutcome =
-  | { kind: 'done'; message?: string }
+  /** `actionRan`: an action ran (a quiet outcome otherwise: a query, a refresh, a navigation). */
+  | { kind: 'done'; actionRan?: boolean }
   | { kind: 'review'; review: ReviewRequested }
   | { kind: 'failed'; error: unknown };
 
@@ -242,7 +243,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
             }
             const outcome: ActionOutcome = await runViewAction(where, event.actionId, actionArgs);
             if (outcome.kind === 'review') return { kind: 'review', review: outcome.review };
-            last = { kind: 'done' };
+            last = { kind: 'done', actionRan: true };
             if (event.onSuccess?.length) {
               const after = await runEvents(event.onSuccess, {
                 ...extra,
