@@ -292,6 +292,7 @@ describe('code views', () => {
       '  if (error) return <Text>{error.message}</Text>;',
       '  return (',
       '    <Stack>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the view's own source holds a template literal
       '      <Text>{loading ? "Loading" : `Orders page ${page + 1}`}</Text>',
       "      <Table rows={rows} onRowClick={(row) => navigate({ view: 'order-detail' }, { id: row.id })} />",
       '      <Button onClick={() => setPage(page + 1)}>More</Button>',
@@ -322,6 +323,7 @@ describe('code views', () => {
       [
         "import { useEffect, useState } from 'react';",
         "import { runAction } from 'dogu';",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the view's own source holds template literals
         'const attempt = async (name, fn) => { try { await fn(); return `${name}: reached`; } catch (e) { return `${name}: blocked`; } };',
         'export default function Escape() {',
         '  const [lines, setLines] = useState([]);',
@@ -381,5 +383,21 @@ describe('code views', () => {
     await screenshot(page, 'views-code-stopped');
     await page.getByRole('link', { name: 'Views', exact: true }).first().click();
     await page.getByRole('link', { name: 'Orders search' }).waitFor();
+  });
+});
+
+describe('the seeded demo views', () => {
+  it('renders the orders view (row click into the detail) and the sales dashboard code view', async () => {
+    await page.goto(`${base}/views/orders`);
+    const table = page.locator('[data-component="orders_table"] table');
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(20);
+    await table.locator('tbody tr', { hasText: 'paid' }).first().click();
+    const detail = page.locator('[data-component="order_detail"]');
+    await expect.poll(() => detail.innerText()).toContain('paid');
+    await page.getByRole('button', { name: 'Mark shipped' }).waitFor();
+    await page.goto(`${base}/views/sales-dashboard`);
+    const frame = await frameOf();
+    await frame.getByText('Top customers').waitFor();
+    await expect.poll(() => frame.locator('ol li').count()).toBe(5);
   });
 });

@@ -10,7 +10,10 @@ describe('draftsFromQuery', () => {
       { name: 'urgent', kind: 'boolean' },
       { name: 'tags', kind: 'array', itemKind: 'text' },
     ] as Parameter[];
-    const drafts = draftsFromQuery(parameters, new URLSearchParams('order_id=42&urgent=true&tags=["a","b"]&other=x'));
+    const drafts = draftsFromQuery(
+      parameters,
+      new URLSearchParams('order_id=42&urgent=true&tags=["a","b"]&other=x'),
+    );
     expect(drafts).toEqual({
       order_id: { kind: 'text', value: '42' },
       note: { kind: 'text', value: 'none' },

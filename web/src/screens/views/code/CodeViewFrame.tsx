@@ -149,6 +149,11 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
     };
     window.addEventListener('message', onMessage);
     const watchdog = window.setInterval(() => {
+      // A hidden tab throttles the frame's timers: its silence then says nothing about a loop.
+      if (document.hidden) {
+        lastBeat = Date.now();
+        return;
+      }
       if (initialised && Date.now() - lastBeat > heartbeatTimeoutMs) stop('loop');
     }, 500);
     return () => {
