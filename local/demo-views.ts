@@ -160,7 +160,7 @@ export const demoOrdersView: ViewInput = {
           type: 'button',
           label: 'Mark shipped',
           variant: 'primary',
-          hidden: "!components.orders_table.value || queries.order.rows[0].status !== 'paid'",
+          hidden: "!components.orders_table.value || queries.order.rows[0]?.status !== 'paid'",
           events: [
             {
               type: 'runAction',
@@ -177,7 +177,8 @@ export const demoOrdersView: ViewInput = {
 
 /**
  * A code view: React with the SDK's `runAction` (the viewer's own call through the host), which
- * resolves with the execution (its `results`, one per statement) or rejects with the problem.
+ * resolves with `{rows, result}` (for several statements `result` holds each statement's rows) or
+ * rejects with the problem.
  */
 export const demoDashboardSource = `import { useEffect, useState } from 'react';
 import { runAction } from 'dogu';
@@ -191,11 +192,12 @@ export default function SalesDashboard() {
 
   useEffect(() => {
     runAction('sales-report', { top: 5 })
-      .then((execution) => {
-        setStatuses(execution.results[1].rows);
-        setCustomers(execution.results[2].rows);
+      .then(({ result }) => {
+        const [, byStatus, topCustomers] = result as Row[][];
+        setStatuses(byStatus);
+        setCustomers(topCustomers);
       })
-      .catch((problem) => setError(String(problem?.detail ?? problem)));
+      .catch((problem) => setError(problem instanceof Error ? problem.message : String(problem)));
   }, []);
 
   if (error) return <p role="alert">{error}</p>;
