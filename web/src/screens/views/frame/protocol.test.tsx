@@ -5,18 +5,29 @@ describe('parseFromFrame', () => {
   it('accepts the frame messages in their shapes only', () => {
     expect(parseFromFrame({ dogu: 1, type: 'ready' })).toEqual({ dogu: 1, type: 'ready' });
     expect(
-      parseFromFrame({ dogu: 1, type: 'runAction', channel: 'c', callId: 3, actionId: 'a', arguments: { x: 1 } }),
+      parseFromFrame({
+        dogu: 1,
+        type: 'runAction',
+        channel: 'c',
+        callId: 3,
+        actionId: 'a',
+        arguments: { x: 1 },
+      }),
     ).toEqual({ dogu: 1, type: 'runAction', channel: 'c', callId: 3, actionId: 'a', arguments: { x: 1 } });
-    expect(parseFromFrame({ dogu: 1, type: 'navigate', channel: 'c', to: { url: 'https://x', view: 7 } })).toEqual({
+    expect(
+      parseFromFrame({ dogu: 1, type: 'navigate', channel: 'c', to: { url: 'https://x', view: 7 } }),
+    ).toEqual({
       dogu: 1,
       type: 'navigate',
       channel: 'c',
       to: { url: 'https://x' },
       arguments: {},
     });
-    expect(parseFromFrame({ dogu: 1, type: 'error', channel: 'c', message: 'x'.repeat(5000) })).toMatchObject({
-      message: 'x'.repeat(2000),
-    });
+    expect(parseFromFrame({ dogu: 1, type: 'error', channel: 'c', message: 'x'.repeat(5000) })).toMatchObject(
+      {
+        message: 'x'.repeat(2000),
+      },
+    );
   });
 
   it('ignores anything else', () => {

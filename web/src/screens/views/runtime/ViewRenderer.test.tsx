@@ -152,12 +152,18 @@ describe('ViewRenderer', () => {
           arguments: {},
           runOn: 'load',
           paging: { limitParameter: 'limit', offsetParameter: 'offset', pageSize: 3 },
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the transformer is a template literal
+          transformer: 'rows.map(r => ({ ...r, label: `#${r.id} ${upper(r.status)}` }))',
         },
       ],
-      layout: grid([{ id: 'table', type: 'table', query: 'orders', columns: [{ field: 'id' }] }]),
+      layout: grid([
+        { id: 'table', type: 'table', query: 'orders', columns: [{ field: 'id' }, { field: 'label' }] },
+      ]),
     });
     const table = await screen.findByRole('table');
     await waitFor(() => expect(bodyRows(table)).toHaveLength(3));
+    // The transformer reshaped the rows for display.
+    expect(within(table).getByText('#1 SHIPPED')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Page 2');
     await waitFor(() => expect(within(table).getByText('4')).toBeTruthy());
