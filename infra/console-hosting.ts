@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CfnOutput, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   AllowedMethods,
@@ -21,6 +21,8 @@ import {
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
@@ -33,12 +35,16 @@ import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lamb
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { consoleCsp, viewFrameCsp, viewFramePath } from '../shared/http/console-policies.ts';
 import { repoRoot } from './paths.ts';
 
 /** Paths CloudFront sends to the HTTP API instead of the bucket (the local runtime's same split). */
 export const apiPathPatterns = ['/api/*', '/public/*', '/auth/*', '/idp/*', '/openapi.json'] as const;
 
 export const consoleDistDir = join(repoRoot, 'web', 'dist');
+
+/** Files whose names do not change with their content: uploaded uncached and invalidated. */
+const unhashedPages = ['index.html', viewFramePath.slice(1)];
 
 export interface ConsoleHostingProps {
   httpApi: IHttpApi;
@@ -104,21 +110,62 @@ export class ConsoleHosting extends Construct {
       comment: 'Dogu console: page paths get index.html',
     });
 
+    // The console's pages forbid inline script and eval; the code-view frame (decision 0048) has its
+    // own policy and may be framed by the console only. Same headers as the local runtime sends.
+    const securityHeaders = (csp: string, frame: HeadersFrameOption, referrer: HeadersReferrerPolicy) => ({
+      contentSecurityPolicy: { contentSecurityPolicy: csp, override: true },
+      contentTypeOptions: { override: true },
+      frameOptions: { frameOption: frame, override: true },
+      referrerPolicy: { referrerPolicy: referrer, override: true },
+      strictTransportSecurity: {
+        accessControlMaxAge: Duration.days(365),
+        includeSubdomains: true,
+        override: true,
+      },
+    });
+    const pageHeaders = new ResponseHeadersPolicy(this, 'PageHeaders', {
+      comment: 'Dogu console pages: CSP without unsafe-eval',
+      securityHeadersBehavior: securityHeaders(
+        consoleCsp,
+        HeadersFrameOption.DENY,
+        HeadersReferrerPolicy.SAME_ORIGIN,
+      ),
+    });
+    const frameHeaders = new ResponseHeadersPolicy(this, 'ViewFrameHeaders', {
+      comment: 'Dogu code-view frame: no network, framed by the console only',
+      securityHeadersBehavior: securityHeaders(
+        `${viewFrameCsp}; frame-ancestors 'self'`,
+        HeadersFrameOption.SAMEORIGIN,
+        HeadersReferrerPolicy.NO_REFERRER,
+      ),
+    });
+    const bucketOrigin = S3BucketOrigin.withOriginAccessControl(this.bucket);
+
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Dogu console (${Stack.of(this).stackName})`,
       defaultRootObject: 'index.html',
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_200,
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        origin: bucketOrigin,
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+        responseHeadersPolicy: pageHeaders,
         compress: true,
         functionAssociations: [{ function: fallback, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
-      additionalBehaviors: Object.fromEntries(apiPathPatterns.map((pattern) => [pattern, apiBehavior])),
+      additionalBehaviors: {
+        ...Object.fromEntries(apiPathPatterns.map((pattern) => [pattern, apiBehavior])),
+        [viewFramePath]: {
+          origin: bucketOrigin,
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+          responseHeadersPolicy: frameHeaders,
+          compress: true,
+        },
+      },
     });
     this.url = `https://${this.distribution.distributionDomainName}`;
 
@@ -128,7 +175,7 @@ export class ConsoleHosting extends Construct {
     const assets = new BucketDeployment(this, 'DeployAssets', {
       destinationBucket: this.bucket,
       sources: [files],
-      exclude: ['index.html'],
+      exclude: unhashedPages,
       prune: false,
       cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')],
       memoryLimit: 512,
@@ -137,11 +184,11 @@ export class ConsoleHosting extends Construct {
       destinationBucket: this.bucket,
       sources: [files],
       exclude: ['*'],
-      include: ['index.html'],
+      include: unhashedPages,
       prune: false,
       cacheControl: [CacheControl.noCache()],
       distribution: this.distribution,
-      distributionPaths: ['/index.html', '/'],
+      distributionPaths: ['/index.html', '/', viewFramePath],
       memoryLimit: 512,
     });
     index.node.addDependency(assets);

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { consoleCsp, viewFrameCsp, viewFramePath } from '../shared/http/console-policies.ts';
 
 export const defaultConsoleDir = fileURLToPath(new URL('../web/dist', import.meta.url));
 
@@ -45,6 +46,14 @@ const securityHeaders = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
+};
+
+/** The code-view frame (decision 0048): its own CSP, framed by the console only. */
+const viewFrameHeaders = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'SAMEORIGIN',
+  'content-security-policy': `${viewFrameCsp}; frame-ancestors 'self'`,
 };
 
 export interface StaticConsole {
@@ -89,7 +98,11 @@ export function staticConsole(root: string = defaultConsoleDir): StaticConsole {
         'content-type': type,
         'content-length': String(file.size),
         'cache-control': isAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
-        ...securityHeaders,
+        ...(decoded === viewFramePath
+          ? viewFrameHeaders
+          : isIndex || type === contentTypes['.html']
+            ? { ...securityHeaders, 'content-security-policy': consoleCsp }
+            : securityHeaders),
       });
       if (method === 'HEAD') {
         response.end();

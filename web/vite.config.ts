@@ -1,13 +1,25 @@
 /** The console's build: `vite build --config web/vite.config.ts` writes web/dist (served at `/`). */
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { buildViewFrame } from './view-frame.ts';
 
 const root = new URL('.', import.meta.url).pathname;
+
+/** web/dist/view-frame.html: the sandboxed document code views run in (web/view-frame.ts). */
+function viewFrame(): Plugin {
+  return {
+    name: 'dogu-view-frame',
+    apply: 'build',
+    async generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'view-frame.html', source: await buildViewFrame() });
+    },
+  };
+}
 
 export default defineConfig({
   root,
   base: '/',
-  plugins: [react()],
+  plugins: [react(), viewFrame()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -3,6 +3,7 @@
  * the SPA fallback, API paths routed to the HTTP API uncached with cookies, the two-pass upload
  * (immutable assets, revalidated index.html), and DOGU_PUBLIC_URL set to the distribution.
  */
+
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPathPatterns, ConsoleHosting, spaFallback } from '../../infra/console-hosting.ts';
+import { consoleCsp } from '../../shared/http/console-policies.ts';
 
 interface Resource {
   Type: string;
@@ -160,7 +162,7 @@ describe('console hosting (S3 + CloudFront)', () => {
     expect(apiOrigin.DomainName).toEqual({
       'Fn::Select': [2, { 'Fn::Split': ['/', { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }] }],
     });
-    const behaviors = config.CacheBehaviors;
+    const behaviors = config.CacheBehaviors.filter((b) => b.PathPattern !== '/view-frame.html');
     expect(behaviors.map((b) => b.PathPattern).sort()).toEqual([...apiPathPatterns].sort());
     for (const behavior of behaviors) {
       expect(behavior.TargetOriginId, behavior.PathPattern).toBe(apiOrigin.Id);
@@ -177,15 +179,48 @@ describe('console hosting (S3 + CloudFront)', () => {
   it('uploads hashed assets immutable for a year, then index.html uncached with an invalidation', () => {
     const deployments = resources(template, 'Custom::CDKBucketDeployment').map(([, d]) => d.Properties);
     expect(deployments).toHaveLength(2);
-    const assets = deployments.find((d) => JSON.stringify(d.Exclude) === '["index.html"]')!;
+    const assets = deployments.find((d) => JSON.stringify(d.Exclude) === '["index.html","view-frame.html"]')!;
     expect(assets.SystemMetadata).toEqual({ 'cache-control': 'public, max-age=31536000, immutable' });
     expect(assets.Prune).toBe(false);
     expect(assets.DistributionId).toBeUndefined();
-    const index = deployments.find((d) => JSON.stringify(d.Include) === '["index.html"]')!;
+    const index = deployments.find((d) => JSON.stringify(d.Include) === '["index.html","view-frame.html"]')!;
     expect(index.Exclude).toEqual(['*']);
     expect(index.SystemMetadata).toEqual({ 'cache-control': 'no-cache' });
-    expect(index.DistributionPaths).toEqual(['/index.html', '/']);
+    expect(index.DistributionPaths).toEqual(['/index.html', '/', '/view-frame.html']);
     expect(index.DistributionId).toBeDefined();
+  });
+
+  it('sends the console CSP on pages and the code-view frame its own policy (decision 0048)', () => {
+    const [, distribution] = only(template, 'AWS::CloudFront::Distribution');
+    const config = distribution.Properties.DistributionConfig as DistributionConfig;
+    const policies = resources(template, 'AWS::CloudFront::ResponseHeadersPolicy');
+    const policyOf = (ref: unknown) => {
+      const id = (ref as { Ref: string }).Ref;
+      const found = policies.find(([policyId]) => policyId === id)!;
+      return (
+        found[1].Properties.ResponseHeadersPolicyConfig as {
+          SecurityHeadersConfig: {
+            ContentSecurityPolicy: { ContentSecurityPolicy: string };
+            FrameOptions: { FrameOption: string };
+          };
+        }
+      ).SecurityHeadersConfig;
+    };
+    const pages = policyOf(
+      (config.DefaultCacheBehavior as unknown as { ResponseHeadersPolicyId: unknown })
+        .ResponseHeadersPolicyId,
+    );
+    expect(pages.ContentSecurityPolicy.ContentSecurityPolicy).toBe(consoleCsp);
+    expect(pages.ContentSecurityPolicy.ContentSecurityPolicy).not.toContain('unsafe-eval');
+    expect(pages.FrameOptions.FrameOption).toBe('DENY');
+    const frameBehavior = config.CacheBehaviors.find((b) => b.PathPattern === '/view-frame.html')!;
+    expect(frameBehavior.TargetOriginId).toBe(config.DefaultCacheBehavior.TargetOriginId);
+    const frame = policyOf(
+      (frameBehavior as unknown as { ResponseHeadersPolicyId: unknown }).ResponseHeadersPolicyId,
+    );
+    expect(frame.ContentSecurityPolicy.ContentSecurityPolicy).toContain("connect-src 'none'");
+    expect(frame.ContentSecurityPolicy.ContentSecurityPolicy).toContain("frame-ancestors 'self'");
+    expect(frame.FrameOptions.FrameOption).toBe('SAMEORIGIN');
   });
 
   it("sets the functions' DOGU_PUBLIC_URL to the distribution, so console SSO sees one origin", () => {

@@ -19,6 +19,8 @@ import { objectsEn } from './objects.en.ts';
 import { objectsJa } from './objects.ja.ts';
 import { schedulingEn } from './scheduling.en.ts';
 import { schedulingJa } from './scheduling.ja.ts';
+import { viewsEn } from './views.en.ts';
+import { viewsJa } from './views.ja.ts';
 
 export const extraMessages: { en: Record<string, string>; ja: Record<string, string> } = {
   en: {
@@ -30,6 +32,7 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...accountsEn,
     ...hardeningEn,
     ...objectsEn,
+    ...viewsEn,
   },
   ja: {
     ...schedulingJa,
@@ -40,5 +43,6 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...accountsJa,
     ...hardeningJa,
     ...objectsJa,
+    ...viewsJa,
   },
 };

@@ -10,6 +10,7 @@ import { identityScreens } from './identity/screens.ts';
 import { notificationScreens } from './notifications/screens.ts';
 import type { Screen } from './registry.ts';
 import { schedulingScreens } from './scheduling/screens.ts';
+import { viewScreens } from './views/screens.ts';
 
 export const extraScreens: Screen[] = [
   ...governanceScreens,
@@ -18,4 +19,5 @@ export const extraScreens: Screen[] = [
   ...identityScreens,
   ...accountScreens,
   ...notificationScreens,
+  ...viewScreens,
 ];

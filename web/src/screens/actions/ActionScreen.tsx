@@ -23,6 +23,7 @@ import {
   choicesOf,
   type Drafts,
   draftProblem,
+  draftsFromQuery,
   errorsByParameter,
   initialDrafts,
   toArguments,
@@ -57,7 +58,8 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
   const [formOf, setFormOf] = useState<typeof action>();
   if (action && formOf !== action) {
     setFormOf(action);
-    setDrafts(initialDrafts(action.parameters));
+    // A link may carry arguments (`?order_id=42`, e.g. from a view's navigate event).
+    setDrafts(draftsFromQuery(action.parameters, new URLSearchParams(window.location.search)));
     setFieldErrors({});
     setComment('');
     setOutcome(undefined);

@@ -74,6 +74,31 @@ export function initialDrafts(parameters: Parameter[]): Drafts {
   return Object.fromEntries(parameters.map((p) => [p.name, initialDraft(p)]));
 }
 
+/**
+ * The initial drafts with values from a link's query (`?order_id=42`, as a view's navigate event
+ * opens an action): text-like kinds take the text, booleans `true`, lists JSON arrays.
+ */
+export function draftsFromQuery(parameters: Parameter[], query: URLSearchParams): Drafts {
+  const drafts = initialDrafts(parameters);
+  for (const parameter of parameters) {
+    const raw = query.get(parameter.name);
+    const draft = drafts[parameter.name];
+    if (raw === null || !draft) continue;
+    if (draft.kind === 'text') drafts[parameter.name] = { kind: 'text', value: raw };
+    else if (draft.kind === 'boolean') drafts[parameter.name] = { kind: 'boolean', value: raw === 'true' };
+    else if (draft.kind === 'date') drafts[parameter.name] = { kind: 'date', value: raw, unix: false };
+    else if (draft.kind === 'list') {
+      try {
+        const items: unknown = JSON.parse(raw);
+        if (Array.isArray(items)) drafts[parameter.name] = { kind: 'list', items: items.map(String) };
+      } catch {
+        drafts[parameter.name] = { kind: 'list', items: [raw] };
+      }
+    }
+  }
+  return drafts;
+}
+
 /** A stored default (`2026-03-01`, `2026-03-01T09:00:00+09:00`) as the date input's value. */
 function dateInputValue(value: string, withTime: boolean | undefined): string {
   if (!value) return '';

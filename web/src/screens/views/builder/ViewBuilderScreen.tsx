@@ -1,0 +1,525 @@
+/**
+ * Create or edit a view. Visual views: a palette adds components to the selected grid or tab,
+ * the outline selects and orders them, the side panel edits the selected component's properties
+ * and the view's queries, and the preview renders the draft live against the development
+ * environment. Code views: the source in the script editor, the actions it may call, and a
+ * preview of the saved draft in its sandboxed frame (the server compiles the source when saving).
+ * Save stores a new version; Publish makes the current environment show it.
+ */
+import { useMemo, useState } from 'react';
+import { api } from '../../../api/client.ts';
+import { apiPaths } from '../../../api/paths.ts';
+import type { ActionDefinition, ListOf, Parameter } from '../../../api/types.ts';
+import { Link, navigate } from '../../../app/router.tsx';
+import { useSession } from '../../../app/session.tsx';
+import { useWorkspace } from '../../../app/workspace.tsx';
+import { Button, ErrorBanner, useAsync } from '../../../components/index.ts';
+import { useT } from '../../../i18n/index.tsx';
+import { ScriptEditor } from '../../editors/ScriptEditor.tsx';
+import { CodeViewFrame } from '../code/CodeViewFrame.tsx';
+import { ViewRenderer } from '../runtime/ViewRenderer.tsx';
+import type {
+  CodeViewDefinition,
+  ViewDefinition,
+  ViewHead,
+  ViewSummary,
+  VisualViewDefinition,
+} from '../view-api.ts';
+import { viewPaths } from '../view-api.ts';
+import { BuilderChoicesContext } from './builder-context.ts';
+import { ComponentProperties } from './ComponentProperties.tsx';
+import {
+  addChild,
+  emptyVisual,
+  findComponent,
+  flatten,
+  isContainer,
+  mapComponent,
+  moveComponent,
+  newComponent,
+  palette,
+  parentOf,
+  starterCode,
+  uniqueId,
+} from './draft.ts';
+import { QueriesEditor } from './QueriesEditor.tsx';
+
+interface Draft {
+  id: string;
+  name: string;
+  description: string;
+  definition: ViewDefinition;
+}
+
+export function ViewBuilderScreen({ params }: { params: Record<string, string> }) {
+  const t = useT();
+  const workspace = useWorkspace();
+  const existingId = params.viewId;
+  const loaded = useAsync(
+    () =>
+      existingId
+        ? api.get<ViewHead>(viewPaths.view(workspace.projectId, existingId))
+        : Promise.resolve(undefined as ViewHead | undefined),
+    [workspace.projectId, existingId],
+  );
+  const choices = useAsync(async () => {
+    const [actions, views] = await Promise.all([
+      api.get<ListOf<ActionDefinition>>(apiPaths.actions(workspace.projectId)),
+      api
+        .get<ListOf<ViewSummary>>(viewPaths.views(workspace.projectId))
+        .catch(() => ({ data: [] as ViewSummary[] })),
+    ]);
+    return {
+      actions: actions.data.map((a) => ({ id: a.id, name: a.name })),
+      views: views.data.map((v) => ({ id: v.id, name: v.name })),
+    };
+  }, [workspace.projectId]);
+
+  if (loaded.error) return <ErrorBanner error={loaded.error} />;
+  if (existingId && !loaded.data) return <p className="muted">{t('common.loading')}</p>;
+  const head = loaded.data;
+  const initial: Draft = head
+    ? { id: head.id, name: head.name, description: head.description ?? '', definition: head.definition }
+    : {
+        id: '',
+        name: '',
+        description: '',
+        definition:
+          params.kind === 'code'
+            ? { kind: 'code', parameters: [], source: starterCode, actionIds: [] }
+            : emptyVisual(),
+      };
+  return (
+    <BuilderChoicesContext.Provider value={{ ...(choices.data ?? { actions: [], views: [] }), queries: [] }}>
+      <Builder
+        key={head ? `${head.id}@${head.version}` : `new-${params.kind}`}
+        initial={initial}
+        head={head}
+      />
+    </BuilderChoicesContext.Provider>
+  );
+}
+
+/**
+ * A new view moves to its edit address once saved, which mounts a fresh builder: the message of
+ * the save (or publish) is carried over to it.
+ */
+let carriedNotice: string | undefined;
+
+function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined }) {
+  const t = useT();
+  const workspace = useWorkspace();
+  const [draft, setDraft] = useState<Draft>(initial);
+  const [saved, setSaved] = useState<ViewHead | undefined>(head);
+  const [busy, setBusy] = useState<'save' | 'publish'>();
+  const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState<string | undefined>(() => {
+    const carried = carriedNotice;
+    carriedNotice = undefined;
+    return carried;
+  });
+  const isNew = !head;
+
+  const toEditAddress = (view: ViewHead, message: string) => {
+    carriedNotice = message;
+    navigate(workspace.href(`/views/${encodeURIComponent(view.id)}/edit`), { replace: true });
+  };
+
+  const save = async (moveWhenNew = true): Promise<ViewHead | undefined> => {
+    setBusy('save');
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      const body = {
+        id: draft.id,
+        name: draft.name,
+        ...(draft.description ? { description: draft.description } : {}),
+        ...(saved?.groupId ? { groupId: saved.groupId } : {}),
+        ...(saved?.permission ? { permission: saved.permission } : {}),
+        definition: draft.definition,
+      };
+      const view = await api.put<ViewHead>(viewPaths.view(workspace.projectId, draft.id), body);
+      setSaved(view);
+      const message = t('views.builder.saved', { version: view.version });
+      setNotice(message);
+      if (isNew && moveWhenNew) toEditAddress(view, message);
+      return view;
+    } catch (e) {
+      setError(e);
+      return undefined;
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const publish = async () => {
+    const view = await save(false);
+    if (!view) return;
+    setBusy('publish');
+    try {
+      await api.put(viewPaths.publication(workspace.projectId, view.id, workspace.environmentId), {
+        version: view.version,
+      });
+      const message = t('views.builder.published', {
+        version: view.version,
+        environment: workspace.environment?.name ?? workspace.environmentId,
+      });
+      setNotice(message);
+      if (isNew) toEditAddress(view, message);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  return (
+    <section className="screen view-builder" aria-labelledby="builder-title">
+      <Link href={workspace.href('/views')} className="back-link">
+        ← {t('views.back')}
+      </Link>
+      <div className="screen-header">
+        <h1 id="builder-title">
+          {isNew
+            ? t(`views.builder.new.${draft.definition.kind}`)
+            : t('views.builder.editTitle', { name: draft.name })}
+        </h1>
+        <div className="view-list-actions">
+          {saved ? (
+            <Link className="btn btn-quiet" href={workspace.href(`/views/${encodeURIComponent(saved.id)}`)}>
+              {t('views.builder.open')}
+            </Link>
+          ) : null}
+          <Button busy={busy === 'save'} disabled={busy !== undefined} onClick={() => void save()}>
+            {t('views.builder.save')}
+          </Button>
+          <Button
+            variant="primary"
+            busy={busy === 'publish'}
+            disabled={busy !== undefined}
+            onClick={() => void publish()}
+          >
+            {t('views.builder.publish', {
+              environment: workspace.environment?.name ?? workspace.environmentId,
+            })}
+          </Button>
+        </div>
+      </div>
+      {error ? <ErrorBanner error={error} onDismiss={() => setError(undefined)} /> : null}
+      {notice ? (
+        <p className="notice notice-info" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <div className="builder-meta">
+        <label className="builder-field">
+          <span>{t('views.builder.id')}</span>
+          <input
+            aria-label={t('views.builder.id')}
+            className="mono"
+            value={draft.id}
+            readOnly={!isNew}
+            onChange={(e) => setDraft({ ...draft, id: e.target.value })}
+          />
+        </label>
+        <label className="builder-field">
+          <span>{t('views.builder.name')}</span>
+          <input
+            aria-label={t('views.builder.name')}
+            value={draft.name}
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          />
+        </label>
+        <label className="builder-field builder-wide">
+          <span>{t('views.builder.description')}</span>
+          <input
+            aria-label={t('views.builder.description')}
+            value={draft.description}
+            onChange={(e) => setDraft({ ...draft, description: e.target.value })}
+          />
+        </label>
+        <ParametersField
+          parameters={draft.definition.parameters as unknown as Parameter[]}
+          onChange={(parameters) =>
+            setDraft({ ...draft, definition: { ...draft.definition, parameters } as ViewDefinition })
+          }
+        />
+      </div>
+      {draft.definition.kind === 'visual' ? (
+        <VisualBuilder
+          definition={draft.definition}
+          onChange={(definition) => setDraft({ ...draft, definition })}
+          viewId={saved ? saved.id : ''}
+        />
+      ) : (
+        <CodeBuilder
+          definition={draft.definition}
+          onChange={(definition) => setDraft({ ...draft, definition })}
+          saved={saved}
+        />
+      )}
+    </section>
+  );
+}
+
+/** `name | kind | label` per line: the view's arguments (`panel.args`). */
+function ParametersField({ parameters, onChange }: { parameters: Parameter[]; onChange(p: never[]): void }) {
+  const t = useT();
+  const [text, setText] = useState(
+    parameters.map((p) => `${p.name} | ${p.kind}${p.label ? ` | ${p.label}` : ''}`).join('\n'),
+  );
+  return (
+    <label className="builder-field builder-wide">
+      <span>{t('views.builder.parameters')}</span>
+      <textarea
+        aria-label={t('views.builder.parameters')}
+        className="mono"
+        rows={2}
+        value={text}
+        placeholder="orderId | number | Order"
+        onChange={(e) => {
+          setText(e.target.value);
+          const list = e.target.value
+            .split('\n')
+            .map((l) => l.split('|').map((s) => s.trim()))
+            .filter(([name]) => Boolean(name))
+            .map(([name, kind, label]) => ({
+              name: name!,
+              kind: ['text', 'number', 'boolean', 'date', 'json'].includes(kind ?? '') ? kind! : 'text',
+              ...(label ? { label } : {}),
+            }));
+          onChange(list as never[]);
+        }}
+      />
+    </label>
+  );
+}
+
+function previewEnvironment(workspace: ReturnType<typeof useWorkspace>): string {
+  return workspace.environments.some((e) => e.id === 'development') ? 'development' : workspace.environmentId;
+}
+
+function VisualBuilder({
+  definition,
+  onChange,
+  viewId,
+}: {
+  definition: VisualViewDefinition;
+  onChange(d: VisualViewDefinition): void;
+  viewId: string;
+}) {
+  const t = useT();
+  const workspace = useWorkspace();
+  const { user } = useSession();
+  const [selected, setSelected] = useState(definition.layout.id);
+  const [tab, setTab] = useState(0);
+  const root = definition.layout;
+  const current = findComponent(root, selected) ?? root;
+  const outline = flatten(root);
+  const setLayout = (layout: typeof root) => onChange({ ...definition, layout });
+  const add = (type: (typeof palette)[number]) => {
+    const container = isContainer(current) ? current : (parentOf(root, current.id) ?? root);
+    const component = newComponent(type, uniqueId(root, type));
+    setLayout(
+      addChild(root, container.id, component, container.type === 'tabs' && container === current ? tab : 0),
+    );
+    setSelected(component.id);
+  };
+  const previewArgs = useMemo(() => ({}), []);
+  const viewer = useMemo(() => ({ id: user.id, email: user.email, name: user.name }), [user]);
+  const environmentId = previewEnvironment(workspace);
+  const choices = { queries: definition.queries.map((q) => q.id) };
+
+  return (
+    <BuilderChoicesContext.Consumer>
+      {(outer) => (
+        <BuilderChoicesContext.Provider value={{ ...outer, ...choices }}>
+          <div className="builder-grid">
+            <aside className="builder-panel" aria-label={t('views.builder.palette')}>
+              <h3>{t('views.builder.palette')}</h3>
+              <div className="builder-palette">
+                {palette.map((type) => (
+                  <Button key={type} className="btn-small" onClick={() => add(type)}>
+                    + {t(`views.component.${type}`)}
+                  </Button>
+                ))}
+              </div>
+              <h3>{t('views.builder.outline')}</h3>
+              <ul className="builder-outline" aria-label={t('views.builder.outline')}>
+                {outline.map(({ component, depth }) => (
+                  <li key={component.id} style={{ paddingLeft: depth * 14 }}>
+                    <button
+                      type="button"
+                      className={`builder-outline-item${component.id === current.id ? ' is-selected' : ''}`}
+                      aria-pressed={component.id === current.id}
+                      onClick={() => setSelected(component.id)}
+                    >
+                      {t(`views.component.${component.type}`)}{' '}
+                      <span className="mono muted">{component.id}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              {current.id !== root.id ? (
+                <div className="builder-row">
+                  <Button
+                    className="btn-small"
+                    onClick={() => setLayout(moveComponent(root, current.id, -1))}
+                  >
+                    ↑ {t('views.builder.up')}
+                  </Button>
+                  <Button className="btn-small" onClick={() => setLayout(moveComponent(root, current.id, 1))}>
+                    ↓ {t('views.builder.down')}
+                  </Button>
+                  <Button
+                    variant="danger"
+                    className="btn-small"
+                    onClick={() => {
+                      setLayout(mapComponent(root, current.id, () => undefined));
+                      setSelected(root.id);
+                    }}
+                  >
+                    {t('views.builder.remove')}
+                  </Button>
+                </div>
+              ) : null}
+              {current.type === 'tabs' ? (
+                <label className="builder-field">
+                  <span>{t('views.builder.addToTab')}</span>
+                  <select
+                    aria-label={t('views.builder.addToTab')}
+                    value={tab}
+                    onChange={(e) => setTab(Number(e.target.value))}
+                  >
+                    {current.tabs.map((x, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: tabs are identified by position
+                      <option key={i} value={i}>
+                        {x.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ) : null}
+            </aside>
+            <section className="builder-preview" aria-label={t('views.builder.preview')}>
+              <h3>
+                {t('views.builder.preview')}{' '}
+                <span className="muted small">
+                  {t('views.builder.previewEnv', { environment: environmentId })}
+                </span>
+              </h3>
+              <ViewRenderer
+                viewId={viewId}
+                definition={definition}
+                args={previewArgs}
+                user={viewer}
+                projectId={workspace.projectId}
+                environmentId={environmentId}
+                href={workspace.href}
+              />
+            </section>
+            <aside className="builder-panel" aria-label={t('views.builder.properties')}>
+              <h3>
+                {t('views.builder.properties')}: <span className="mono">{current.id}</span>
+              </h3>
+              <ComponentProperties
+                component={current}
+                onChange={(next) => setLayout(mapComponent(root, current.id, () => next))}
+              />
+              <QueriesEditor
+                queries={definition.queries}
+                onChange={(queries) => onChange({ ...definition, queries })}
+              />
+            </aside>
+          </div>
+        </BuilderChoicesContext.Provider>
+      )}
+    </BuilderChoicesContext.Consumer>
+  );
+}
+
+function CodeBuilder({
+  definition,
+  onChange,
+  saved,
+}: {
+  definition: CodeViewDefinition;
+  onChange(d: CodeViewDefinition): void;
+  saved: ViewHead | undefined;
+}) {
+  const t = useT();
+  const workspace = useWorkspace();
+  const { user } = useSession();
+  const viewer = useMemo(() => ({ id: user.id, email: user.email, name: user.name }), [user]);
+  const previewArgs = useMemo(() => ({}), []);
+  const environmentId = previewEnvironment(workspace);
+  return (
+    <BuilderChoicesContext.Consumer>
+      {(choices) => (
+        <div className="code-builder">
+          <div className="code-builder-editor">
+            <fieldset className="builder-events">
+              <legend>{t('views.builder.actionIds')}</legend>
+              <div className="builder-action-ids">
+                {choices.actions.map((a) => (
+                  <label key={a.id} className="builder-check">
+                    <input
+                      type="checkbox"
+                      checked={definition.actionIds.includes(a.id)}
+                      onChange={(e) =>
+                        onChange({
+                          ...definition,
+                          actionIds: e.target.checked
+                            ? [...definition.actionIds, a.id]
+                            : definition.actionIds.filter((id) => id !== a.id),
+                        })
+                      }
+                    />{' '}
+                    {a.name} <span className="mono muted">{a.id}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <label className="builder-field" htmlFor="code-view-source">
+              <span>{t('views.builder.source')}</span>
+            </label>
+            <ScriptEditor
+              value={definition.source}
+              onChange={(source) => onChange({ ...definition, source })}
+              control={{ id: 'code-view-source', 'aria-label': t('views.builder.source') } as never}
+              rows={18}
+            />
+            <p className="muted small">{t('views.builder.sdkHint')}</p>
+          </div>
+          <section className="builder-preview" aria-label={t('views.builder.preview')}>
+            <h3>
+              {t('views.builder.preview')}{' '}
+              <span className="muted small">
+                {t('views.builder.previewEnv', { environment: environmentId })}
+              </span>
+            </h3>
+            {saved?.compiled && saved.definition.kind === 'code' ? (
+              <>
+                {saved.definition.source !== definition.source ? (
+                  <p className="muted small">{t('views.builder.previewStale')}</p>
+                ) : null}
+                <CodeViewFrame
+                  viewId={saved.id}
+                  code={saved.compiled.code}
+                  actionIds={saved.definition.actionIds}
+                  args={previewArgs}
+                  user={viewer}
+                  projectId={workspace.projectId}
+                  environmentId={environmentId}
+                  href={workspace.href}
+                />
+              </>
+            ) : (
+              <p className="muted">{t('views.builder.previewAfterSave')}</p>
+            )}
+          </section>
+        </div>
+      )}
+    </BuilderChoicesContext.Consumer>
+  );
+}

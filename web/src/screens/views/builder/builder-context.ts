@@ -1,0 +1,11 @@
+/** What the property editors choose from: the project's actions, its views, the draft's queries. */
+import { createContext, useContext } from 'react';
+
+export interface BuilderChoices {
+  actions: { id: string; name: string }[];
+  views: { id: string; name: string }[];
+  queries: string[];
+}
+
+export const BuilderChoicesContext = createContext<BuilderChoices>({ actions: [], views: [], queries: [] });
+export const useBuilderChoices = () => useContext(BuilderChoicesContext);

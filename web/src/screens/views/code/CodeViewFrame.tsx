@@ -1,0 +1,244 @@
+/**
+ * A code view on screen: its compiled module runs in a sandboxed iframe (opaque origin, no
+ * network; decision 0048) and talks to the console only by messages. This side checks each
+ * message's sender, channel and shape, runs only the actions the view declared, each through the
+ * execution endpoint with the viewer's own session, and watches the frame's heartbeat: a view
+ * whose code loops is removed and says so. A crash is shown in place, the page keeps working.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../../../api/client.ts';
+import type { ReviewRequested } from '../../../api/types.ts';
+import { navigate as go } from '../../../app/router.tsx';
+import { problemTitle } from '../../../components/ErrorBanner.tsx';
+import { Button } from '../../../components/index.ts';
+import { useLanguage, useT } from '../../../i18n/index.tsx';
+import { type FrameActionOutcome, framePath, parseFromFrame, type ToFrame } from '../frame/protocol.ts';
+import { ViewReviewNotice } from '../runtime/ReviewNotice.tsx';
+import { safeExternalUrl } from '../runtime/runtime.tsx';
+import { problemText } from '../runtime/ViewProblem.tsx';
+import { resultOf, runViewAction } from '../view-api.ts';
+
+/** No heartbeat for this long after the view started: it is stopped (an endless loop). */
+export const heartbeatTimeoutMs = 3000;
+
+export interface CodeViewFrameProps {
+  viewId: string;
+  code: string;
+  actionIds: string[];
+  args: Record<string, unknown>;
+  user: { id: string; email?: string; name?: string };
+  projectId: string;
+  environmentId: string;
+  href(path: string): string;
+}
+
+type Status = { kind: 'starting' } | { kind: 'running' } | { kind: 'stopped'; reason: 'loop' | 'navigated' };
+
+export function CodeViewFrame(props: CodeViewFrameProps) {
+  const t = useT();
+  const { language } = useLanguage();
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [generation, setGeneration] = useState(0);
+  const [status, setStatus] = useState<Status>({ kind: 'starting' });
+  const [errors, setErrors] = useState<string[]>([]);
+  const [reviews, setReviews] = useState<ReviewRequested[]>([]);
+  const [height, setHeight] = useState(240);
+  const propsRef = useRef(props);
+  propsRef.current = props;
+
+  const send = useCallback((message: ToFrame) => {
+    // The frame's origin is opaque ("null"), so no narrower target origin exists; the frame can
+    // only hold our document (frame-src 'self' on the console, and a second load stops it).
+    frame.current?.contentWindow?.postMessage(message, '*');
+  }, []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new generation (reload) or new code restarts the frame
+  useEffect(() => {
+    const channel = crypto.randomUUID();
+    let initialised = false;
+    let lastBeat = 0;
+    let loads = 0;
+    setStatus({ kind: 'starting' });
+    setErrors([]);
+    setReviews([]);
+    const iframe = frame.current;
+    const onLoad = () => {
+      loads += 1;
+      if (loads > 1) stop('navigated');
+    };
+    let stopped = false;
+    const stop = (reason: 'loop' | 'navigated') => {
+      if (stopped) return;
+      stopped = true;
+      initialised = false;
+      if (iframe) iframe.src = 'about:blank';
+      setStatus({ kind: 'stopped', reason });
+    };
+    iframe?.addEventListener('load', onLoad);
+
+    const onMessage = async (event: MessageEvent) => {
+      if (!iframe || event.source !== iframe.contentWindow || event.origin !== 'null') return;
+      const message = parseFromFrame(event.data);
+      if (!message) return;
+      const current = propsRef.current;
+      if (message.type === 'ready') {
+        if (initialised) return;
+        initialised = true;
+        lastBeat = Date.now();
+        send({
+          dogu: 1,
+          type: 'init',
+          channel,
+          code: current.code,
+          args: current.args,
+          user: current.user,
+          actionIds: current.actionIds,
+          locale: language,
+        });
+        return;
+      }
+      if (!initialised || message.channel !== channel) return;
+      lastBeat = Date.now();
+      switch (message.type) {
+        case 'rendered':
+          setStatus({ kind: 'running' });
+          break;
+        case 'resize':
+          setHeight(Math.max(80, Math.min(5000, Math.ceil(message.height) + 4)));
+          break;
+        case 'error':
+          setErrors((list) => [...list.slice(-4), message.message]);
+          break;
+        case 'navigate': {
+          const query = new URLSearchParams();
+          for (const [k, v] of Object.entries(message.arguments)) {
+            query.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v ?? ''));
+          }
+          const search = query.size ? `?${query}` : '';
+          if ('view' in message.to)
+            go(current.href(`/views/${encodeURIComponent(message.to.view)}${search}`));
+          else if ('action' in message.to)
+            go(current.href(`/actions/${encodeURIComponent(message.to.action)}${search}`));
+          else if ('url' in message.to) {
+            const raw = message.to.url;
+            const url = safeExternalUrl(raw);
+            if (url) window.open(url, '_blank', 'noopener,noreferrer');
+            else setErrors((list) => [...list.slice(-4), t('views.error.unsafeUrl', { url: raw })]);
+          }
+          break;
+        }
+        case 'runAction': {
+          const outcome = await callAction(current, message.actionId, message.arguments, t);
+          const reviewBody = outcome.reviewBody;
+          if (reviewBody) setReviews((list) => [...list, reviewBody]);
+          const { reviewBody: _, ...plain } = outcome as FrameActionOutcome & { reviewBody?: unknown };
+          if (initialised) {
+            send({
+              dogu: 1,
+              type: 'actionResult',
+              channel,
+              callId: message.callId,
+              outcome: plain as FrameActionOutcome,
+            });
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    };
+    window.addEventListener('message', onMessage);
+    const watchdog = window.setInterval(() => {
+      // A hidden tab throttles the frame's timers: its silence then says nothing about a loop.
+      if (document.hidden) {
+        lastBeat = Date.now();
+        return;
+      }
+      if (initialised && Date.now() - lastBeat > heartbeatTimeoutMs) stop('loop');
+    }, 500);
+    return () => {
+      window.removeEventListener('message', onMessage);
+      window.clearInterval(watchdog);
+      iframe?.removeEventListener('load', onLoad);
+    };
+  }, [generation, props.code, send]);
+
+  return (
+    <div className="code-view">
+      {errors.map((message, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: messages may repeat
+        <div key={i} className="view-problem error-banner" role="alert">
+          <div className="error-banner-text">{t('views.code.crashed', { detail: message })}</div>
+        </div>
+      ))}
+      {reviews.map((review) => (
+        <ViewReviewNotice key={review.reviewRequest.id} review={review} />
+      ))}
+      {status.kind === 'stopped' ? (
+        <div className="view-problem error-banner" role="alert">
+          <div className="error-banner-text">
+            {status.reason === 'loop' ? t('views.code.stoppedLoop') : t('views.code.stoppedNavigation')}
+          </div>
+          <Button onClick={() => setGeneration((g) => g + 1)}>{t('views.code.reload')}</Button>
+        </div>
+      ) : null}
+      <iframe
+        key={`${generation}:${codeKey(props.code)}`}
+        ref={frame}
+        src={framePath}
+        title={t('views.code.frameTitle')}
+        sandbox="allow-scripts"
+        referrerPolicy="no-referrer"
+        className="code-view-frame"
+        style={{ height, display: status.kind === 'stopped' ? 'none' : undefined }}
+      />
+    </div>
+  );
+}
+
+/** A short digest of the code: new code means a new frame (the old one was initialised already). */
+function codeKey(code: string): string {
+  let h = 0;
+  for (let i = 0; i < code.length; i++) h = (Math.imul(h, 31) + code.charCodeAt(i)) | 0;
+  return `${code.length}-${h >>> 0}`;
+}
+
+async function callAction(
+  props: CodeViewFrameProps,
+  actionId: string,
+  args: Record<string, unknown>,
+  t: ReturnType<typeof useT>,
+): Promise<FrameActionOutcome & { reviewBody?: ReviewRequested }> {
+  if (!props.actionIds.includes(actionId)) {
+    return {
+      ok: false,
+      error: {
+        code: 'action_not_declared',
+        title: t('views.code.notDeclaredTitle'),
+        detail: t('views.code.notDeclared', { actionId }),
+      },
+    };
+  }
+  try {
+    const outcome = await runViewAction(props, actionId, args);
+    if (outcome.kind === 'review') {
+      return { ok: true, review: { id: outcome.review.reviewRequest.id }, reviewBody: outcome.review };
+    }
+    const { rows, result } = resultOf(outcome.execution);
+    const results = outcome.execution.results.map((r) => ({
+      title: r.title,
+      status: r.status,
+      rows: r.rows,
+      ...(r.value !== undefined ? { value: r.value } : {}),
+    }));
+    return { ok: true, rows, result, results, executionId: outcome.execution.id };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      return { ok: false, error: { code: error.code, title: problemTitle(t, error), detail: error.detail } };
+    }
+    return {
+      ok: false,
+      error: { code: 'action_failed', title: problemText(t, error), detail: (error as Error).message },
+    };
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The document inside a code view's sandboxed iframe (built into /view-frame.html; decision 0048).
+ * It has an opaque origin (sandbox="allow-scripts" without allow-same-origin) and a CSP without
+ * network access, so the view's code can reach neither the console's DOM, cookies and storage nor
+ * any server: its only way out is postMessage to the console, which runs actions as the viewer.
+ *
+ * Start: tell the host we are ready; on `init` (from the parent only) load the compiled ES module
+ * from a blob: URL with an import map that resolves `react`, `react/jsx-runtime` and `dogu` to
+ * this document's copies, render its default export, and beat every 250 ms so the host can stop
+ * a view whose code loops.
+ */
+import * as React from 'react';
+import { Component, type ReactNode } from 'react';
+import * as jsxRuntime from 'react/jsx-runtime';
+import { createRoot } from 'react-dom/client';
+import type { FrameActionOutcome, ToFrame } from './protocol.ts';
+import * as sdk from './sdk.tsx';
+
+let channel = '';
+const pending = new Map<number, (outcome: FrameActionOutcome) => void>();
+let nextCall = 1;
+
+const post = (message: Record<string, unknown>) =>
+  window.parent.postMessage({ dogu: 1, channel, ...message }, '*');
+
+sdk.connect({
+  send: post,
+  call: (actionId, args) =>
+    new Promise((resolve) => {
+      const callId = nextCall++;
+      pending.set(callId, resolve);
+      post({ type: 'runAction', callId, actionId, arguments: args });
+    }),
+});
+
+const identifier = /^[A-Za-z_$][\w$]*$/;
+/** A module re-exporting one of this document's libraries (blob: URL), for the import map. */
+function shimOf(name: string, library: Record<string, unknown>): string {
+  const names = Object.keys(library).filter((k) => identifier.test(k) && k !== 'default');
+  const source = [
+    `const m = globalThis.__doguModules[${JSON.stringify(name)}];`,
+    'export default (m.default ?? m);',
+    names.length ? `export const { ${names.join(', ')} } = m;` : '',
+  ].join('\n');
+  return URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+}
+
+function installImportMap() {
+  const modules: Record<string, Record<string, unknown>> = {
+    react: React as unknown as Record<string, unknown>,
+    'react/jsx-runtime': jsxRuntime as unknown as Record<string, unknown>,
+    dogu: sdk as unknown as Record<string, unknown>,
+  };
+  (globalThis as unknown as { __doguModules: unknown }).__doguModules = modules;
+  const imports = Object.fromEntries(Object.entries(modules).map(([name, lib]) => [name, shimOf(name, lib)]));
+  const map = document.createElement('script');
+  map.type = 'importmap';
+  map.textContent = JSON.stringify({ imports });
+  document.head.append(map);
+}
+
+function reportError(error: unknown) {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  post({ type: 'error', message });
+}
+
+class Boundary extends Component<{ children: ReactNode }, { error?: Error }> {
+  override state: { error?: Error } = {};
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+  override componentDidCatch(error: Error) {
+    reportError(error);
+  }
+  override render() {
+    if (this.state.error) return <pre className="dg-error">{String(this.state.error.message)}</pre>;
+    return this.props.children;
+  }
+}
+
+async function start(message: Extract<ToFrame, { type: 'init' }>) {
+  channel = message.channel;
+  Object.assign(sdk.args, message.args);
+  Object.assign(sdk.user, message.user);
+  document.documentElement.lang = message.locale;
+  setInterval(() => post({ type: 'heartbeat' }), 250);
+  new ResizeObserver(() => post({ type: 'resize', height: document.documentElement.scrollHeight })).observe(
+    document.body,
+  );
+  const url = URL.createObjectURL(new Blob([message.code], { type: 'text/javascript' }));
+  try {
+    const module = (await import(/* @vite-ignore */ url)) as { default?: unknown };
+    if (typeof module.default !== 'function') throw new Error('The view has no default export component.');
+    const View = module.default as React.ComponentType;
+    createRoot(document.getElementById('root')!).render(
+      <Boundary>
+        <View />
+      </Boundary>,
+    );
+    post({ type: 'rendered' });
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+let started = false;
+window.addEventListener('message', (event) => {
+  if (event.source !== window.parent) return;
+  const data = event.data as ToFrame;
+  if (data?.dogu !== 1) return;
+  if (data.type === 'init' && !started) {
+    started = true;
+    void start(data);
+  } else if (data.type === 'actionResult' && data.channel === channel) {
+    pending.get(data.callId)?.(data.outcome);
+    pending.delete(data.callId);
+  }
+});
+window.addEventListener('error', (event) => reportError(event.error ?? event.message));
+window.addEventListener('unhandledrejection', (event) => reportError(event.reason));
+
+installImportMap();
+window.parent.postMessage({ dogu: 1, type: 'ready' }, '*');

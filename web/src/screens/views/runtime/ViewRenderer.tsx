@@ -1,0 +1,16 @@
+/** A visual view on screen: the runtime (queries, values, events) around its root component. */
+import type { VisualViewDefinition } from '../view-api.ts';
+import { ComponentView } from './ComponentView.tsx';
+import { type ViewRuntimeProps, ViewRuntimeProvider } from './runtime.tsx';
+
+export function ViewRenderer(
+  props: Omit<ViewRuntimeProps, 'children'> & { definition: VisualViewDefinition },
+) {
+  return (
+    <ViewRuntimeProvider {...props}>
+      <div className="view-root">
+        <ComponentView component={props.definition.layout} />
+      </div>
+    </ViewRuntimeProvider>
+  );
+}

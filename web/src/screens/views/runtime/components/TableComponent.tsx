@@ -1,0 +1,231 @@
+/**
+ * The table component: rows of a query (or an expression), sort by a header, filter by text,
+ * pages (client-side, or through the query's limit/offset parameters when it pages on the server),
+ * row click and a row menu whose events see `row`. A column whose field is in no row says so.
+ */
+import { useMemo, useState } from 'react';
+import { Button } from '../../../../components/index.ts';
+import { useT } from '../../../../i18n/index.tsx';
+import type { ViewComponent } from '../../view-api.ts';
+import { EventOutcomeView } from '../EventOutcomeView.tsx';
+import { ViewReviewNotice } from '../ReviewNotice.tsx';
+import { type EventOutcome, useViewRuntime } from '../runtime.tsx';
+import { ViewProblem } from '../ViewProblem.tsx';
+import { fieldOf, formatValue, hasField, plainText } from './format.tsx';
+
+type Table = Extract<ViewComponent, { type: 'table' }>;
+type Row = Record<string, unknown>;
+
+export function TableComponent({ component }: { component: Table }) {
+  const t = useT();
+  const runtime = useViewRuntime();
+  const [filter, setFilter] = useState('');
+  const [sort, setSort] = useState<{ field: string; descending: boolean }>();
+  const [page, setPage] = useState(0);
+  const [outcome, setOutcome] = useState<EventOutcome>();
+  const [busy, setBusy] = useState(false);
+
+  const query = component.query
+    ? runtime.definition.queries.find((q) => q.id === component.query)
+    : undefined;
+  const state = component.query ? runtime.queries[component.query] : undefined;
+  const rows: Row[] = useMemo(() => {
+    if (component.value) {
+      const value = runtime.bind(component.value);
+      if (!Array.isArray(value)) return value && typeof value === 'object' ? [value as Row] : [];
+      return value as Row[];
+    }
+    return state?.rows ?? [];
+  }, [component.value, runtime, state]);
+
+  const columns = component.columns?.length
+    ? component.columns
+    : Object.keys(rows[0] ?? {}).map((field) => ({ field, label: field, format: 'auto' as const }));
+  const missing = rows.length > 0 ? columns.filter((c) => !hasField(rows, c.field)).map((c) => c.field) : [];
+
+  const shown = useMemo(() => {
+    let out = rows;
+    const needle = filter.trim().toLowerCase();
+    if (needle) {
+      out = out.filter((row) =>
+        columns.some((c) => plainText(fieldOf(row, c.field)).toLowerCase().includes(needle)),
+      );
+    }
+    if (sort) {
+      out = [...out].sort((a, b) => {
+        const x = fieldOf(a, sort.field);
+        const y = fieldOf(b, sort.field);
+        const order =
+          typeof x === 'number' && typeof y === 'number'
+            ? x - y
+            : plainText(x).localeCompare(plainText(y), undefined, { numeric: true });
+        return sort.descending ? -order : order;
+      });
+    }
+    return out;
+  }, [rows, filter, sort, columns]);
+
+  const serverPaging = query?.paging;
+  const pageSize = serverPaging ? shown.length || 1 : (component.pageSize ?? 20);
+  const pageCount = serverPaging ? 1 : Math.max(1, Math.ceil(shown.length / pageSize));
+  const currentPage = Math.min(page, pageCount - 1);
+  const pageRows = serverPaging ? shown : shown.slice(currentPage * pageSize, (currentPage + 1) * pageSize);
+
+  const run = async (events: { type: string }[] | undefined, row: Row) => {
+    runtime.setValue(component.id, row);
+    if (!events?.length) return;
+    setBusy(true);
+    setOutcome(undefined);
+    setOutcome(await runtime.runEvents(events as never, { row }));
+    setBusy(false);
+  };
+
+  if (state?.status === 'failed') return <ViewProblem error={state.error} where={component.id} />;
+  if (state?.status === 'review' && state.review) return <ViewReviewNotice review={state.review} />;
+  const label = component.title ?? component.id;
+  return (
+    <div className="view-table-wrap" aria-busy={state?.status === 'loading' || busy || undefined}>
+      {component.filterable ? (
+        <input
+          type="search"
+          className="view-table-filter"
+          placeholder={t('views.table.filter')}
+          aria-label={t('views.table.filterOf', { table: label })}
+          value={filter}
+          onChange={(event) => {
+            setFilter(event.target.value);
+            setPage(0);
+          }}
+        />
+      ) : null}
+      {missing.length > 0 ? (
+        <div className="view-problem error-banner" role="alert">
+          <div className="error-banner-text">
+            {t('views.error.unknownField', { fields: missing.join(', ') })}
+          </div>
+        </div>
+      ) : null}
+      <div className="view-table-scroll">
+        <table className="view-table" aria-label={label}>
+          <thead>
+            <tr>
+              {columns.map((column) => {
+                const active = sort?.field === column.field;
+                return (
+                  <th
+                    key={column.field}
+                    scope="col"
+                    aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}
+                  >
+                    {component.sortable ? (
+                      <button
+                        type="button"
+                        className="view-sort"
+                        onClick={() =>
+                          setSort(
+                            active && !sort.descending
+                              ? { field: column.field, descending: true }
+                              : active
+                                ? undefined
+                                : { field: column.field, descending: false },
+                          )
+                        }
+                      >
+                        {column.label ?? column.field}
+                        <span aria-hidden="true">{active ? (sort.descending ? ' ▼' : ' ▲') : ''}</span>
+                      </button>
+                    ) : (
+                      (column.label ?? column.field)
+                    )}
+                  </th>
+                );
+              })}
+              {component.rowMenu?.length ? <th scope="col" aria-label={t('views.table.menu')} /> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {pageRows.map((row, index) => (
+              <tr
+                // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id of their own
+                key={index}
+                className={component.rowClick?.length ? 'view-row-clickable' : undefined}
+                tabIndex={component.rowClick?.length ? 0 : undefined}
+                onClick={() => component.rowClick?.length && void run(component.rowClick, row)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter' && component.rowClick?.length) void run(component.rowClick, row);
+                }}
+              >
+                {columns.map((column) => (
+                  <td key={column.field}>{formatValue(fieldOf(row, column.field), column.format)}</td>
+                ))}
+                {component.rowMenu?.length ? (
+                  <td className="view-row-menu-cell">
+                    <details
+                      className="view-row-menu"
+                      onClick={(event) => event.stopPropagation()}
+                      onKeyDown={(event) => event.stopPropagation()}
+                    >
+                      <summary aria-label={t('views.table.menu')}>⋯</summary>
+                      <div className="view-row-menu-items" role="menu">
+                        {component.rowMenu.map((item) => (
+                          <button
+                            key={item.label}
+                            type="button"
+                            role="menuitem"
+                            className="btn btn-quiet btn-small"
+                            onClick={(event) => {
+                              (event.currentTarget.closest('details') as HTMLDetailsElement).open = false;
+                              void run(item.events, row);
+                            }}
+                          >
+                            {item.label}
+                          </button>
+                        ))}
+                      </div>
+                    </details>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {state?.status === 'loading' ? <p className="muted small">{t('common.loading')}</p> : null}
+        {state?.status !== 'loading' && pageRows.length === 0 ? (
+          <p className="muted small view-empty">{t('views.table.empty')}</p>
+        ) : null}
+      </div>
+      <div className="view-table-pager">
+        {serverPaging && query ? (
+          <>
+            <Button
+              disabled={(state?.page ?? 0) === 0 || state?.status === 'loading'}
+              onClick={() => void runtime.runQuery(query.id, (state?.page ?? 0) - 1)}
+            >
+              {t('views.table.previous')}
+            </Button>
+            <span className="muted small">{t('views.table.page', { page: (state?.page ?? 0) + 1 })}</span>
+            <Button
+              disabled={rows.length < serverPaging.pageSize || state?.status === 'loading'}
+              onClick={() => void runtime.runQuery(query.id, (state?.page ?? 0) + 1)}
+            >
+              {t('views.table.next')}
+            </Button>
+          </>
+        ) : pageCount > 1 ? (
+          <>
+            <Button disabled={currentPage === 0} onClick={() => setPage(currentPage - 1)}>
+              {t('views.table.previous')}
+            </Button>
+            <span className="muted small">
+              {t('views.table.pageOf', { page: currentPage + 1, pages: pageCount })}
+            </span>
+            <Button disabled={currentPage >= pageCount - 1} onClick={() => setPage(currentPage + 1)}>
+              {t('views.table.next')}
+            </Button>
+          </>
+        ) : null}
+      </div>
+      <EventOutcomeView outcome={outcome} />
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+/** How a table cell or a detail field shows a value (`format` in the definition; `auto` by default). */
+import type { ReactNode } from 'react';
+import { detectMedia } from '../../../../../../shared/domain/media.ts';
+import { MediaCell } from '../../../actions/media.tsx';
+
+export type ValueFormat = 'auto' | 'text' | 'number' | 'date' | 'datetime' | 'boolean' | 'json' | 'media';
+
+/** `customer.name` reads a nested member; own data only (as expressions do). */
+export function fieldOf(row: unknown, path: string): unknown {
+  let value: unknown = row;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+export function hasField(rows: readonly unknown[], path: string): boolean {
+  const head = path.split('.')[0]!;
+  return rows.some((row) => row !== null && typeof row === 'object' && Object.hasOwn(row, head));
+}
+
+export function plainText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export function formatValue(value: unknown, format: ValueFormat = 'auto'): ReactNode {
+  if (value === null || value === undefined) return <span className="dt-null">—</span>;
+  const media = format === 'media' || format === 'auto' ? detectMedia(value) : undefined;
+  if (media) return <MediaCell url={String(value)} kind={media} />;
+  switch (format) {
+    case 'number':
+      return typeof value === 'number' ? value.toLocaleString() : plainText(value);
+    case 'date':
+    case 'datetime': {
+      const date = new Date(value as string);
+      if (Number.isNaN(date.getTime())) return plainText(value);
+      return format === 'date' ? date.toLocaleDateString() : date.toLocaleString();
+    }
+    case 'boolean':
+      return value ? '✓' : '✗';
+    case 'json':
+      return <code className="view-json">{JSON.stringify(value)}</code>;
+    default:
+      return plainText(value);
+  }
+}

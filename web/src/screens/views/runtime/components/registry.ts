@@ -1,0 +1,24 @@
+/** One renderer per component type (adding a type: its file here plus one line). */
+import type { ComponentType } from 'react';
+import type { ViewComponent } from '../../view-api.ts';
+import { ButtonComponent, MarkdownComponent, MediaComponent, TextComponent } from './ContentComponents.tsx';
+import { DetailComponent } from './DetailComponent.tsx';
+import { FormComponent } from './FormComponent.tsx';
+import { GridComponent, TabsComponent } from './LayoutComponents.tsx';
+import { TableComponent } from './TableComponent.tsx';
+
+type Renderers = {
+  [T in ViewComponent['type']]: ComponentType<{ component: Extract<ViewComponent, { type: T }> }>;
+};
+
+export const componentRenderers: Renderers = {
+  table: TableComponent,
+  detail: DetailComponent,
+  form: FormComponent,
+  button: ButtonComponent,
+  text: TextComponent,
+  markdown: MarkdownComponent,
+  media: MediaComponent,
+  tabs: TabsComponent,
+  grid: GridComponent,
+};

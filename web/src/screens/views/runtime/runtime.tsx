@@ -1,0 +1,320 @@
+/**
+ * The state of one rendered visual view: its arguments (`panel.args`), the queries' results, the
+ * components' values, and the events (run a query or an action, refresh, navigate). Components
+ * read it through `useViewRuntime()`; expressions see `context()`. Every action goes through
+ * `runViewAction` (the execution endpoint, as the viewer); nothing here widens what they may do.
+ */
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import type { Execution, ReviewRequested } from '../../../api/types.ts';
+import { navigate as go } from '../../../app/router.tsx';
+import { flatten } from '../builder/draft.ts';
+import { evaluate, renderTemplate } from '../expressions/evaluate.ts';
+import {
+  type ActionOutcome,
+  resultOf,
+  runViewAction,
+  type ViewEvent,
+  type ViewQuery,
+  type VisualViewDefinition,
+} from '../view-api.ts';
+
+type Row = Record<string, unknown>;
+
+export interface QueryState {
+  status: 'idle' | 'loading' | 'done' | 'failed' | 'review';
+  rows: Row[];
+  result: unknown;
+  error?: unknown;
+  review?: ReviewRequested;
+  execution?: Execution;
+  /** Server-side paging: the page shown (0-based). */
+  page: number;
+}
+
+/** What an event chain ended with, shown next to the component that started it. */
+export type EventOutcome =
+  /** `actionRan`: an action ran (a quiet outcome otherwise: a query, a refresh, a navigation). */
+  | { kind: 'done'; actionRan?: boolean }
+  | { kind: 'review'; review: ReviewRequested }
+  | { kind: 'failed'; error: unknown };
+
+export interface ViewRuntime {
+  viewId: string;
+  projectId: string;
+  environmentId: string;
+  definition: VisualViewDefinition;
+  args: Record<string, unknown>;
+  queries: Record<string, QueryState>;
+  values: Record<string, unknown>;
+  setValue(componentId: string, value: unknown): void;
+  /** The names expressions use, plus `extra` (`row` in a table). */
+  context(extra?: Record<string, unknown>): Record<string, unknown>;
+  /** An argument or other expression; a text with `{{ }}` is a template. */
+  bind(expression: string, extra?: Record<string, unknown>): unknown;
+  runQuery(queryId: string, page?: number): Promise<void>;
+  runEvents(events: ViewEvent[], extra?: Record<string, unknown>): Promise<EventOutcome>;
+  hrefOf(path: string): string;
+}
+
+const RuntimeContext = createContext<ViewRuntime | undefined>(undefined);
+
+export function useViewRuntime(): ViewRuntime {
+  const runtime = useContext(RuntimeContext);
+  if (!runtime) throw new Error('useViewRuntime is used outside a view.');
+  return runtime;
+}
+
+const idle: QueryState = { status: 'idle', rows: [], result: undefined, page: 0 };
+
+/** Evaluates an argument: `{{ }}` templates and plain expressions alike. */
+export function bindValue(expression: string, context: Record<string, unknown>): unknown {
+  return expression.includes('{{') ? renderTemplate(expression, context) : evaluate(expression, context);
+}
+
+/** A caption or content: literal text with `{{ expr }}` holes, always a string. */
+export function templateText(template: string, context: Record<string, unknown>): string {
+  if (!template.includes('{{')) return template;
+  const value = renderTemplate(template, context);
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** Only http(s) leaves the console: `javascript:`, `data:` and relative tricks are refused. */
+export function safeExternalUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class UnsafeUrl extends Error {
+  constructor(readonly url: string) {
+    super(`Only http and https addresses can be opened: ${url}`);
+    this.name = 'UnsafeUrl';
+  }
+}
+
+export interface ViewRuntimeProps {
+  viewId: string;
+  definition: VisualViewDefinition;
+  args: Record<string, unknown>;
+  user: Record<string, unknown>;
+  projectId: string;
+  environmentId: string;
+  /** Workspace link builder (`/p/…/e/…` + path). */
+  href(path: string): string;
+  children: ReactNode;
+}
+
+export function ViewRuntimeProvider(props: ViewRuntimeProps) {
+  const { definition, args, user, viewId, projectId, environmentId, href } = props;
+  const [queries, setQueries] = useState<Record<string, QueryState>>({});
+  const [values, setValues] = useState<Record<string, unknown>>({});
+  const componentIds = useMemo(
+    () => flatten(definition.layout).map((entry) => entry.component.id),
+    [definition],
+  );
+  // Events chain (run an action, then refresh): they read the newest state, not a render's copy.
+  const queriesRef = useRef(queries);
+  const valuesRef = useRef(values);
+  queriesRef.current = queries;
+  valuesRef.current = values;
+
+  const context = useCallback(
+    (extra: Record<string, unknown> = {}) => {
+      // Every component of the layout is there (its value undefined until it has one), so
+      // `components.table.value` reads as undefined rather than failing before a row is clicked.
+      const components: Record<string, { value: unknown }> = {};
+      for (const id of componentIds) components[id] = { value: undefined };
+      for (const [id, value] of Object.entries(valuesRef.current)) components[id] = { value };
+      const q: Record<string, unknown> = {};
+      for (const query of definition.queries) {
+        const state = queriesRef.current[query.id] ?? idle;
+        q[query.id] = {
+          rows: state.rows,
+          result: state.result,
+          loading: state.status === 'loading',
+          error: state.error instanceof Error ? state.error.message : undefined,
+          page: state.page,
+        };
+      }
+      return { panel: { args }, user, components, queries: q, ...extra };
+    },
+    [args, user, definition, componentIds],
+  );
+
+  const setQuery = useCallback((id: string, next: QueryState) => {
+    queriesRef.current = { ...queriesRef.current, [id]: next };
+    setQueries(queriesRef.current);
+  }, []);
+
+  const where = useMemo(() => ({ projectId, environmentId, viewId }), [projectId, environmentId, viewId]);
+
+  const runQuery = useCallback(
+    async (queryId: string, page?: number) => {
+      const query: ViewQuery | undefined = definition.queries.find((q) => q.id === queryId);
+      if (!query) return;
+      const previous = queriesRef.current[queryId] ?? idle;
+      const pageNow = page ?? previous.page;
+      setQuery(queryId, { ...previous, status: 'loading', page: pageNow });
+      try {
+        const ctx = context();
+        const actionArgs: Record<string, unknown> = {};
+        for (const [name, expression] of Object.entries(query.arguments ?? {})) {
+          actionArgs[name] = bindValue(expression, ctx);
+        }
+        if (query.paging) {
+          actionArgs[query.paging.limitParameter] = query.paging.pageSize;
+          actionArgs[query.paging.offsetParameter] = pageNow * query.paging.pageSize;
+        }
+        const outcome = await runViewAction(where, query.actionId, actionArgs);
+        if (outcome.kind === 'review') {
+          setQuery(queryId, { ...idle, status: 'review', review: outcome.review, page: pageNow });
+          return;
+        }
+        const { rows, result } = resultOf(outcome.execution);
+        let shownRows = rows;
+        let shownResult = result;
+        if (query.transformer) {
+          shownResult = evaluate(query.transformer, { ...context(), result, rows });
+          if (Array.isArray(shownResult)) shownRows = shownResult as Row[];
+          else if (shownResult && typeof shownResult === 'object') shownRows = [shownResult as Row];
+        }
+        setQuery(queryId, {
+          status: 'done',
+          rows: shownRows,
+          result: shownResult,
+          execution: outcome.execution,
+          page: pageNow,
+        });
+      } catch (error) {
+        setQuery(queryId, { ...idle, status: 'failed', error, page: pageNow });
+      }
+    },
+    [definition, context, setQuery, where],
+  );
+
+  const loadQueries = useCallback(
+    (ids?: string[]) =>
+      Promise.all(
+        definition.queries
+          .filter((q) => (ids ? ids.includes(q.id) : q.runOn === 'load'))
+          .map((q) => runQuery(q.id)),
+      ),
+    [definition, runQuery],
+  );
+
+  // The load queries run when the view opens and whenever its arguments change.
+  useEffect(() => {
+    queriesRef.current = {};
+    setQueries({});
+    void loadQueries();
+  }, [loadQueries]);
+
+  const runEvents = useCallback(
+    async (events: ViewEvent[], extra: Record<string, unknown> = {}): Promise<EventOutcome> => {
+      let last: EventOutcome = { kind: 'done' };
+      for (const event of events) {
+        try {
+          if (event.type === 'runQuery') {
+            await runQuery(event.query, 0);
+            const state = queriesRef.current[event.query];
+            if (state?.status === 'failed') return { kind: 'failed', error: state.error };
+            if (state?.status === 'review' && state.review) return { kind: 'review', review: state.review };
+          } else if (event.type === 'refresh') {
+            await loadQueries(event.queries);
+          } else if (event.type === 'runAction') {
+            const ctx = context(extra);
+            const actionArgs: Record<string, unknown> = {};
+            for (const [name, expression] of Object.entries(event.arguments ?? {})) {
+              actionArgs[name] = bindValue(expression, ctx);
+            }
+            const outcome: ActionOutcome = await runViewAction(where, event.actionId, actionArgs);
+            if (outcome.kind === 'review') return { kind: 'review', review: outcome.review };
+            last = { kind: 'done', actionRan: true };
+            if (event.onSuccess?.length) {
+              const after = await runEvents(event.onSuccess, {
+                ...extra,
+                result: resultOf(outcome.execution).result,
+              });
+              if (after.kind !== 'done') return after;
+            }
+          } else if (event.type === 'navigate') {
+            const ctx = context(extra);
+            const query = new URLSearchParams();
+            for (const [name, expression] of Object.entries(event.arguments ?? {})) {
+              const value = bindValue(expression, ctx);
+              query.set(name, typeof value === 'object' ? JSON.stringify(value) : String(value ?? ''));
+            }
+            const search = query.size > 0 ? `?${query.toString()}` : '';
+            if ('view' in event.to) go(href(`/views/${encodeURIComponent(event.to.view)}${search}`));
+            else if ('action' in event.to)
+              go(href(`/actions/${encodeURIComponent(event.to.action)}${search}`));
+            else {
+              const raw = bindValue(event.to.url, ctx);
+              const url = safeExternalUrl(raw);
+              if (!url) throw new UnsafeUrl(String(raw));
+              const target = new URL(url);
+              for (const [k, v] of query) target.searchParams.set(k, v);
+              window.open(target.href, '_blank', 'noopener,noreferrer');
+            }
+          }
+        } catch (error) {
+          return { kind: 'failed', error };
+        }
+      }
+      return last;
+    },
+    [context, loadQueries, runQuery, where, href],
+  );
+
+  const setValue = useCallback((componentId: string, value: unknown) => {
+    valuesRef.current = { ...valuesRef.current, [componentId]: value };
+    setValues(valuesRef.current);
+  }, []);
+
+  const runtime = useMemo<ViewRuntime>(
+    () => ({
+      viewId,
+      projectId,
+      environmentId,
+      definition,
+      args,
+      queries,
+      values,
+      setValue,
+      context,
+      bind: (expression, extra) => bindValue(expression, context(extra)),
+      runQuery,
+      runEvents,
+      hrefOf: href,
+    }),
+    [
+      viewId,
+      projectId,
+      environmentId,
+      definition,
+      args,
+      queries,
+      values,
+      setValue,
+      context,
+      runQuery,
+      runEvents,
+      href,
+    ],
+  );
+  return <RuntimeContext.Provider value={runtime}>{props.children}</RuntimeContext.Provider>;
+}
