@@ -87,6 +87,39 @@ describe('LocalScheduler', () => {
     expect(new Set(delivered.map((d) => (d.kind === 'cron' ? d.scheduledAt : ''))).size).toBe(3);
   });
 
+  it('rearms fired jobs after their deliveries, keeping a job changed or removed in between', async () => {
+    const changing = new LocalScheduler(async (delivery) => {
+      delivered.push({ ...delivery, firedAt: Date.now() });
+      // Changed and removed while their next times are not computed yet.
+      if (delivery.kind === 'cron' && delivery.jobId === 'changed') {
+        await changing.putCronJob(job('changed', '5 9 ? * * *'));
+      }
+      if (delivery.kind === 'cron' && delivery.jobId === 'removed') {
+        await changing.deleteCronJob(job('removed', '0 9 ? * * *'));
+      }
+    });
+    changing.start();
+    try {
+      for (let i = 0; i < 40; i++) await changing.putCronJob(job(`j${i}`, '0 9 ? * * *'));
+      await changing.putCronJob(job('changed', '0 9 ? * * *'));
+      await changing.putCronJob(job('removed', '0 9 ? * * *'));
+      await vi.advanceTimersByTimeAsync(24 * 3600_000 + 6 * 60_000);
+      const at = (id: string) =>
+        delivered.flatMap((d) => (d.kind === 'cron' && d.jobId === id ? [d.scheduledAt] : []));
+      expect(at('j0')).toEqual(['2026-11-20T00:00:00.000Z', '2026-11-21T00:00:00.000Z']);
+      expect(at('j39')).toEqual(at('j0'));
+      expect(at('changed')).toEqual([
+        '2026-11-20T00:00:00.000Z',
+        '2026-11-20T00:05:00.000Z',
+        '2026-11-21T00:05:00.000Z',
+      ]);
+      expect(at('removed')).toEqual(['2026-11-20T00:00:00.000Z']);
+      expect(changing.size).toBe(41);
+    } finally {
+      await changing.stop();
+    }
+  });
+
   it('replaces a changed job, forgets a deleted or stopped one', async () => {
     await scheduler.putCronJob(job('a', '0 9 ? * * *'));
     await scheduler.putCronJob(job('a', '1 9 ? * * *')); // changed before it fired
