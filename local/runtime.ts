@@ -111,8 +111,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   // Start-ups that do not depend on each other run at once (decision 0066): the embedded store's
   // worker, the demo database (PGlite: the longest), the demo gRPC service and the handlers' modules.
   // Heavy modules (PGlite, gRPC, oidc-provider) are imported only when used; the development IdP
-  // starts once the runtime answers. Each started thing is
-  // closed at its place in `closers`, and a failed start waits for the others before closing them.
+  // starts once the runtime answers. Each started part is closed at its place in `closers`, and a
+  // failed start waits for the parts still starting before closing them.
   const starting: Promise<unknown>[] = [];
   const begin = <T>(start: () => Promise<T>): Promise<T> => {
     const promise = start();
