@@ -6,7 +6,7 @@
  * then a scroll from the first row to the last, with the long tasks it causes (target: none over
  * 200 ms).
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { repoRoot } from '../infra/paths.ts';
@@ -39,8 +39,12 @@ const benchAction = {
   ],
 };
 
-/** Sum of the gzip sizes of the scripts index.html loads at once (entry plus module preloads). */
-async function initialJsGzipBytes(): Promise<{ bytes: number; files: string[] }> {
+/**
+ * The scripts index.html loads at once (entry plus module preloads): raw, gzip-compressed, and as the
+ * runtime serves them to a browser accepting brotli (the build's .br copies). Plus all scripts of the
+ * build, every screen's chunk included, for the split's effect.
+ */
+async function consoleJsSizes() {
   const dist = join(repoRoot, 'web', 'dist');
   const html = await readFile(join(dist, 'index.html'), 'utf8');
   const files = [
@@ -48,8 +52,18 @@ async function initialJsGzipBytes(): Promise<{ bytes: number; files: string[] }>
     ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g),
   ].map((m) => m[1]!);
   let bytes = 0;
-  for (const file of files) bytes += gzipSync(await readFile(join(dist, file)), { level: 9 }).length;
-  return { bytes, files };
+  let rawBytes = 0;
+  let brotliBytes = 0;
+  for (const file of files) {
+    const content = await readFile(join(dist, file));
+    rawBytes += content.length;
+    bytes += gzipSync(content, { level: 9 }).length;
+    brotliBytes += (await readFile(join(dist, `${file}.br`)).catch(() => content)).length;
+  }
+  const all = (await readdir(join(dist, 'assets'))).filter((name) => name.endsWith('.js'));
+  let allRawBytes = 0;
+  for (const name of all) allRawBytes += (await stat(join(dist, 'assets', name))).size;
+  return { bytes, rawBytes, brotliBytes, files, chunks: all.length, allRawBytes };
 }
 
 interface RenderSample {
@@ -117,7 +131,7 @@ export function run(): Promise<BenchReport> {
     const startedAt = new Date().toISOString();
     progress('building the console');
     await buildConsoleOnce();
-    const size = await initialJsGzipBytes();
+    const size = await consoleJsSizes();
 
     const database = await createTestDatabase('dogu_bench_console');
     defer(() => database.drop(), 'dropped the scratch database');
@@ -197,7 +211,14 @@ export function run(): Promise<BenchReport> {
       startedAt,
       finishedAt: new Date().toISOString(),
       parameters: { rows: rowCount, runs, columns: 3, chromium: '/usr/bin/chromium (headless)' },
-      environment: { initialJsFiles: size.files, initialJsGzipBytes: size.bytes },
+      environment: {
+        initialJsFiles: size.files,
+        initialJsGzipBytes: size.bytes,
+        initialJsRawBytes: size.rawBytes,
+        initialJsBrotliBytes: size.brotliBytes,
+        jsChunks: size.chunks,
+        allJsRawBytes: size.allRawBytes,
+      },
       phases: [
         phase('run click → rows painted', clickToPaint),
         phase(
@@ -218,6 +239,10 @@ export function run(): Promise<BenchReport> {
           comparison: '<=',
           value: 250,
         }),
+        check('initial JS (brotli, as served)', Math.round(size.brotliBytes / 102.4) / 10, 'KB'),
+        check('initial JS (uncompressed)', Math.round(size.rawBytes / 102.4) / 10, 'KB'),
+        check('JS chunks in the build', size.chunks, 'files'),
+        check('all JS of the build (uncompressed)', Math.round(size.allRawBytes / 102.4) / 10, 'KB'),
         check('100,000 rows: click → painted (median)', Math.round(median(clickToPaint)), 'ms', {
           comparison: '<=',
           value: 1000,

@@ -28,6 +28,7 @@ const benches: Record<string, () => Promise<BenchModule>> = {
   scheduler: () => import('./scheduler.ts'),
   batch: () => import('./batch.ts'),
   console: () => import('./console.ts'),
+  startup: () => import('./startup.ts'),
 };
 
 function selectedBenches(args: readonly string[]): string[] {

@@ -3,8 +3,9 @@
  * and the API paths routed through the same distribution to the HTTP API, so the console, its
  * session cookie and `/auth/*` share one origin (docs/authentication.md: HttpOnly SameSite cookie).
  *
- * Hashed files under assets/ are cached for a year; index.html is revalidated on every load and
- * invalidated on each deploy. Page paths without a file extension get index.html from a viewer-
+ * Hashed files under assets/ are cached for a year (immutable); index.html is revalidated on every
+ * load and invalidated on each deploy. CloudFront compresses both (brotli or gzip by Accept-Encoding,
+ * cached per encoding by CachingOptimized, with Vary). Page paths without a file extension get index.html from a viewer-
  * request function (the SPA fallback); custom error responses are not used because they would also
  * replace the API's own 404 Problem Details.
  */
@@ -45,6 +46,9 @@ export const consoleDistDir = join(repoRoot, 'web', 'dist');
 
 /** Files whose names do not change with their content: uploaded uncached and invalidated. */
 const unhashedPages = ['index.html', viewFramePath.slice(1)];
+
+/** Compressed copies web/vite.config.ts writes beside each file: never uploaded (see DeployAssets). */
+export const precompressedCopies = ['*.br', '*.gz'];
 
 export interface ConsoleHostingProps {
   httpApi: IHttpApi;
@@ -175,7 +179,9 @@ export class ConsoleHosting extends Construct {
     const assets = new BucketDeployment(this, 'DeployAssets', {
       destinationBucket: this.bucket,
       sources: [files],
-      exclude: unhashedPages,
+      // The build's .br/.gz copies are for the embedded runtime: CloudFront compresses itself
+      // (compress: true; the cache policy keys on Accept-Encoding gzip/br) and adds the Vary.
+      exclude: [...unhashedPages, ...precompressedCopies],
       prune: false,
       cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')],
       memoryLimit: 512,

@@ -2,8 +2,6 @@
  * The embedded demo database: PGlite served over the PostgreSQL wire protocol
  * on 127.0.0.1, persisted in the data directory, so the demo needs no server.
  */
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
 import { demoProducts, mediaFileOf } from './demo-media.ts';
@@ -117,6 +115,11 @@ export async function startEmbeddedDemoDatabase(
   directory: string,
   port: number,
 ): Promise<EmbeddedDemoDatabase> {
+  // PGlite (a WebAssembly PostgreSQL) loads only when the demo runs embedded, not with an external one.
+  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite-socket'),
+  ]);
   const db = await PGlite.create(directory);
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 8 });
   try {

@@ -25,7 +25,12 @@ import { HttpNotificationChannels } from '../shared/adapters/notifications/http-
 import { SmtpMailer } from '../shared/adapters/notifications/smtp-mailer.ts';
 import { TimerWakeups } from '../shared/adapters/notifications/timer-wakeups.ts';
 import { createOidcServices } from '../shared/adapters/oidc/oidc-services.ts';
-import { provideSsoConfig, ssoConfigFromEnv } from '../shared/adapters/oidc/sso-config.ts';
+import {
+  provideSsoConfig,
+  type SsoConfig,
+  ssoConfigFromEnv,
+  waitForSsoConfig,
+} from '../shared/adapters/oidc/sso-config.ts';
 import { createWorkerSandbox } from '../shared/adapters/sandbox/worker-sandbox.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
 import type { ConnectorDefinition, ConnectorRuntimeModule } from '../shared/connectors/connector.ts';
@@ -41,9 +46,6 @@ import { SecretValues } from '../shared/domain/secret-values.ts';
 import { provideServices, type Services, schedulingDeps } from '../shared/runtime/services.ts';
 import { type AccountsAtStart, accountsConfigured, prepareAccounts } from './accounts-startup.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { ensureDemoSchema, startEmbeddedDemoDatabase } from './demo-database.ts';
-import { startDemoGrpcServer } from './demo-grpc/server.ts';
-import { startDevIdp } from './dev-idp.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
@@ -106,28 +108,46 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const close = async () => {
     for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
   };
+  // Start-ups that do not depend on each other run at once (decision 0066): the embedded store's
+  // worker, the demo database (PGlite: the longest), the demo gRPC service and the handlers' modules.
+  // Heavy modules (PGlite, gRPC, oidc-provider) are imported only when used; the development IdP
+  // starts once the runtime answers. Each started part is closed at its place in `closers`, and a
+  // failed start waits for the parts still starting before closing them.
+  const starting: Promise<unknown>[] = [];
+  const begin = <T>(start: () => Promise<T>): Promise<T> => {
+    const promise = start();
+    starting.push(promise.catch(() => {}));
+    return promise;
+  };
   try {
     closers.push(await lockDataDir(options.dataDir));
     const tableName = options.tableName ?? 'dogu';
-    const dynamo = await startEmbeddedDynamoDb(join(options.dataDir, 'dynamodb'), tableName);
-    closers.push(() => dynamo.close());
-
-    let database: SqlConnection;
-    if (options.demoDatabaseUrl) {
-      database = connectionFromUrl(options.demoDatabaseUrl);
-    } else {
-      const demoDb = await startEmbeddedDemoDatabase(
+    const handlersLoaded = begin(loadHandlers);
+    const demoDatabase = begin(async () => {
+      const demo = await import('./demo-database.ts');
+      if (options.demoDatabaseUrl) {
+        const connection = connectionFromUrl(options.demoDatabaseUrl);
+        await demo.ensureDemoSchema(connection);
+        return { connection, close: async () => {} };
+      }
+      const embedded = await demo.startEmbeddedDemoDatabase(
         join(options.dataDir, 'demo-postgres'),
         options.demoDbPort,
       );
-      closers.push(() => demoDb.close());
-      database = demoDb.connection;
-    }
-    await ensureDemoSchema(database);
-    const demoGrpc = await startDemoGrpcServer({ port: options.demoGrpcPort ?? 0 }).catch(() =>
-      startDemoGrpcServer({ port: 0 }),
-    );
-    closers.push(() => demoGrpc.close());
+      await demo.ensureDemoSchema(embedded.connection);
+      return embedded;
+    });
+    closers.push(async () => (await demoDatabase.catch(() => undefined))?.close());
+    const demoGrpcStarted = begin(async () => {
+      const { startDemoGrpcServer } = await import('./demo-grpc/server.ts');
+      return startDemoGrpcServer({ port: options.demoGrpcPort ?? 0 }).catch(() =>
+        startDemoGrpcServer({ port: 0 }),
+      );
+    });
+    closers.push(async () => (await demoGrpcStarted.catch(() => undefined))?.close());
+    const teamAccounts = options.accounts ?? accountsConfigured(process.env);
+    const dynamo = await startEmbeddedDynamoDb(join(options.dataDir, 'dynamodb'), tableName);
+    closers.push(() => dynamo.close());
 
     const journal = await JournaledExecutionStore.open(
       new DynamoDbStore(dynamo.client, tableName),
@@ -219,7 +239,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       files: await localFileStorage(dynamo.client, tableName, options.dataDir),
       sandbox,
     };
-    const teamAccounts = options.accounts ?? accountsConfigured(process.env);
     provideServices(async () => services);
 
     // Listen first (the demo HTTP data source needs this runtime's URL); requests wait for the seed.
@@ -227,7 +246,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const ready = new Promise<void>((resolve) => {
       markReady = resolve;
     });
-    const server = createLocalServer(await loadHandlers(), ready);
+    const server = createLocalServer(await handlersLoaded, ready);
     server.keepAliveTimeout = 65_000;
     server.listen(options.port, options.host);
     await once(server, 'listening');
@@ -240,25 +259,38 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     );
     const { port } = server.address() as AddressInfo;
     const url = `http://${loopbackFor(options.host)}:${port}`;
-    let devIdpIssuer: string | undefined;
-    // The development IdP is the demo's: not with team accounts, DOGU_OIDC_ISSUER or an administrator's provider.
-    const ownProvider = await services.accounts.store.getSsoProvider();
-    if (!ssoConfigFromEnv(process.env) && !teamAccounts && !ownProvider) {
-      const devIdp = await startDevIdp({
-        dataDir: options.dataDir,
-        host: '127.0.0.1',
-        port: options.devIdpPort ?? 0,
-        consoleRedirectUris: [`${url}/auth/callback`, `http://localhost:${port}/auth/callback`],
-      });
-      closers.push(async () => {
-        provideSsoConfig(undefined);
-        await devIdp.close();
-      });
-      provideSsoConfig(devIdp.config);
-      devIdpIssuer = devIdp.config.issuer;
-    }
+    // The development IdP is the demo's: not with team accounts, DOGU_OIDC_ISSUER or an administrator's
+    // provider. It starts after the runtime answers (oidc-provider is a large module graph): sign-ins
+    // through it wait for it (waitForSsoConfig), everything else is served at once.
+    const devIdpNeeded =
+      !ssoConfigFromEnv(process.env) && !teamAccounts && !(await services.accounts.store.getSsoProvider());
+    let devIdpStarted: Promise<{ config: SsoConfig; close(): Promise<void> } | undefined> =
+      Promise.resolve(undefined);
+    const startDevIdpLater = () => {
+      if (!devIdpNeeded) return;
+      devIdpStarted = (async () => {
+        const { startDevIdp } = await import('./dev-idp.ts');
+        const devIdp = await startDevIdp({
+          dataDir: options.dataDir,
+          host: '127.0.0.1',
+          port: options.devIdpPort ?? 0,
+          consoleRedirectUris: [`${url}/auth/callback`, `http://localhost:${port}/auth/callback`],
+        });
+        provideSsoConfig(devIdp.config);
+        return devIdp;
+      })();
+      waitForSsoConfig(devIdpStarted);
+    };
+    closers.push(async () => {
+      const devIdp = await devIdpStarted.catch(() => undefined);
+      if (!devIdp) return;
+      provideSsoConfig(undefined);
+      await devIdp.close();
+    });
     baseUrl = url;
     const accounts = await prepareAccounts(services, { demo: !teamAccounts });
+    const database = (await demoDatabase).connection;
+    const demoGrpc = await demoGrpcStarted;
     const seeded = await seedDemo(
       { ...services, scheduling: schedulingDeps(services) },
       { database, runtimeUrl: url, grpcAddress: demoGrpc.address },
@@ -275,6 +307,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // Deliveries left pending by the last run (a crash, a restart mid-retry) go out now.
     void notifications.drainDue().catch((error) => logSchedulingError(error, 'notification deliveries'));
     markReady();
+    startDevIdpLater();
+    const devIdpIssuer = (await devIdpStarted)?.config.issuer;
     return {
       url,
       dataDir: options.dataDir,
@@ -289,6 +323,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       close,
     };
   } catch (error) {
+    await Promise.all(starting);
     await close();
     throw error;
   }

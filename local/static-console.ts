@@ -2,6 +2,8 @@
  * Serves the console's build (web/dist) from the embedded runtime: files with their content
  * types, a year of caching for hashed assets (their names change with their content) and none
  * for index.html, and index.html for every other page path so the browser router can take it.
+ * Text files go out brotli- or gzip-compressed when the browser accepts it, from the `.br`/`.gz`
+ * copies the build writes beside them (web/vite.config.ts; decision 0067), with `Vary: Accept-Encoding`.
  * API paths never reach here: they keep the route table's answers, 404 Problem Details included.
  */
 import { createReadStream } from 'node:fs';
@@ -56,6 +58,31 @@ const viewFrameHeaders = {
   'content-security-policy': `${viewFrameCsp}; frame-ancestors 'self'`,
 };
 
+/** Compressed copies the build writes, in order of preference. */
+const encodings = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+] as const;
+
+const compressibleTypes = /^(text\/|application\/json|image\/svg\+xml)/;
+
+/** The codings an Accept-Encoding header accepts (RFC 9110 12.5.3): a q of 0 refuses, `*` stands for the rest. */
+export function acceptedEncodings(header: string | string[] | undefined): Set<string> {
+  const accepted = new Set<string>();
+  const refused = new Set<string>();
+  let star = false;
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
+    if (!coding) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const ok = q === undefined || Number(q.slice(2)) > 0;
+    if (coding === '*') star = ok;
+    else (ok ? accepted : refused).add(coding);
+  }
+  if (star) for (const { name } of encodings) if (!refused.has(name)) accepted.add(name);
+  return accepted;
+}
+
 export interface StaticConsole {
   /** True when it answered the request; false leaves it to the route table. */
   serve(request: IncomingMessage, response: ServerResponse, pathname: string): Promise<boolean>;
@@ -63,6 +90,7 @@ export interface StaticConsole {
 
 export function staticConsole(root: string = defaultConsoleDir): StaticConsole {
   const rootWithSep = root.endsWith(sep) ? root : root + sep;
+  const relativeOf = (path: string) => path.slice(rootWithSep.length - 1);
   const fileAt = async (relative: string) => {
     const path = normalize(join(root, relative));
     if (!path.startsWith(rootWithSep)) return undefined; // `..` out of the build directory
@@ -94,10 +122,26 @@ export function staticConsole(root: string = defaultConsoleDir): StaticConsole {
       const type = isIndex
         ? contentTypes['.html']!
         : (contentTypes[extname(file.path).toLowerCase()] ?? 'application/octet-stream');
+      const compressible = compressibleTypes.test(type);
+      let body = file;
+      let encoding: string | undefined;
+      if (compressible) {
+        const accepted = acceptedEncodings(request.headers['accept-encoding']);
+        for (const { name, suffix } of encodings) {
+          if (!accepted.has(name)) continue;
+          const copy = await fileAt(`${relativeOf(file.path)}${suffix}`);
+          if (!copy) continue;
+          body = copy;
+          encoding = name;
+          break;
+        }
+      }
       response.writeHead(200, {
         'content-type': type,
-        'content-length': String(file.size),
+        'content-length': String(body.size),
         'cache-control': isAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ...(encoding ? { 'content-encoding': encoding } : {}),
+        ...(compressible ? { vary: 'Accept-Encoding' } : {}),
         ...(decoded === viewFramePath
           ? viewFrameHeaders
           : isIndex || type === contentTypes['.html']
@@ -109,7 +153,7 @@ export function staticConsole(root: string = defaultConsoleDir): StaticConsole {
         return true;
       }
       // Headers are out: a read error can only cut the response short.
-      await pipeline(createReadStream(file.path), response).catch(() => response.destroy());
+      await pipeline(createReadStream(body.path), response).catch(() => response.destroy());
       return true;
     },
   };

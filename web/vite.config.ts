@@ -1,4 +1,8 @@
 /** The console's build: `vite build --config web/vite.config.ts` writes web/dist (served at `/`). */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { buildViewFrame } from './view-frame.ts';
@@ -16,10 +20,52 @@ function viewFrame(): Plugin {
   };
 }
 
+/** Text files worth compressing, from this size up (smaller ones gain less than the header costs). */
+const compressible = /\.(js|mjs|css|html|svg|json|txt)$/;
+const minCompressBytes = 1024;
+
+/**
+ * Writes `<file>.br` (brotli, quality 11) and `<file>.gz` (gzip -9) beside every compressible file of
+ * the build, once at build time, so the embedded runtime serves compressed files without compressing
+ * per request (local/static-console.ts picks one by Accept-Encoding). Decision 0067.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'dogu-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = join(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const files = await readdir(outDir, { recursive: true });
+      await Promise.all(
+        files
+          .filter((file) => compressible.test(file))
+          .map(async (file) => {
+            const path = join(outDir, file);
+            const bytes = await readFile(path);
+            if (bytes.length < minCompressBytes) return;
+            const [br, gz] = await Promise.all([
+              promisify(brotliCompress)(bytes, {
+                params: {
+                  [constants.BROTLI_PARAM_QUALITY]: 11,
+                  [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+                },
+              }),
+              promisify(gzip)(bytes, { level: 9 }),
+            ]);
+            await Promise.all([writeFile(`${path}.br`, br), writeFile(`${path}.gz`, gz)]);
+          }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   root,
   base: '/',
-  plugins: [react(), viewFrame()],
+  plugins: [react(), viewFrame(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

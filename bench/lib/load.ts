@@ -21,7 +21,7 @@ export interface LoadResult {
   latencyMs: LatencySummary;
 }
 
-export type LoadLimit = { requests: number } | { durationMs: number };
+export type LoadLimit = { requests: number } | { durationMs: number } | { stop: () => boolean };
 
 const maxErrorSamples = 5;
 
@@ -67,6 +67,7 @@ export async function runLoad(
 
 function budgetOf(limit: LoadLimit, begin: number): (started: number) => boolean {
   if ('requests' in limit) return (started) => started < limit.requests;
+  if ('stop' in limit) return () => !limit.stop();
   const deadline = begin + limit.durationMs;
   return () => performance.now() < deadline;
 }

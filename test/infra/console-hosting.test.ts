@@ -30,6 +30,7 @@ interface Behavior {
   OriginRequestPolicyId?: string;
   AllowedMethods?: string[];
   FunctionAssociations?: { EventType: string }[];
+  Compress?: boolean;
 }
 
 interface Origin {
@@ -135,6 +136,8 @@ describe('console hosting (S3 + CloudFront)', () => {
     expect(byDefault.TargetOriginId).toBe(s3Origin.Id);
     expect(byDefault.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(byDefault.CachePolicyId).toBe(cachingOptimized);
+    // CloudFront compresses (brotli/gzip, keyed on Accept-Encoding by CachingOptimized) and adds Vary.
+    expect(byDefault.Compress).toBe(true);
     expect(byDefault.FunctionAssociations).toHaveLength(1);
     expect(byDefault.FunctionAssociations?.[0]?.EventType).toBe('viewer-request');
     const [, fn] = only(template, 'AWS::CloudFront::Function');
@@ -179,7 +182,9 @@ describe('console hosting (S3 + CloudFront)', () => {
   it('uploads hashed assets immutable for a year, then index.html uncached with an invalidation', () => {
     const deployments = resources(template, 'Custom::CDKBucketDeployment').map(([, d]) => d.Properties);
     expect(deployments).toHaveLength(2);
-    const assets = deployments.find((d) => JSON.stringify(d.Exclude) === '["index.html","view-frame.html"]')!;
+    const assets = deployments.find(
+      (d) => JSON.stringify(d.Exclude) === '["index.html","view-frame.html","*.br","*.gz"]',
+    )!;
     expect(assets.SystemMetadata).toEqual({ 'cache-control': 'public, max-age=31536000, immutable' });
     expect(assets.Prune).toBe(false);
     expect(assets.DistributionId).toBeUndefined();

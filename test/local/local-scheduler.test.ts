@@ -1,6 +1,6 @@
 /** The embedded scheduler's timing: one timer over a heap of due times, croner in each job's zone. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Delivery, LocalScheduler } from '../../local/local-scheduler.ts';
+import { type Delivery, LocalScheduler, sleepFor } from '../../local/local-scheduler.ts';
 import { MinHeap } from '../../local/min-heap.ts';
 import type { CronJob, Reservation } from '../../shared/domain/scheduling/model.ts';
 
@@ -87,6 +87,39 @@ describe('LocalScheduler', () => {
     expect(new Set(delivered.map((d) => (d.kind === 'cron' ? d.scheduledAt : ''))).size).toBe(3);
   });
 
+  it('rearms fired jobs after their deliveries, keeping a job changed or removed in between', async () => {
+    const changing = new LocalScheduler(async (delivery) => {
+      delivered.push({ ...delivery, firedAt: Date.now() });
+      // Changed and removed while their next times are not computed yet.
+      if (delivery.kind === 'cron' && delivery.jobId === 'changed') {
+        await changing.putCronJob(job('changed', '5 9 ? * * *'));
+      }
+      if (delivery.kind === 'cron' && delivery.jobId === 'removed') {
+        await changing.deleteCronJob(job('removed', '0 9 ? * * *'));
+      }
+    });
+    changing.start();
+    try {
+      for (let i = 0; i < 40; i++) await changing.putCronJob(job(`j${i}`, '0 9 ? * * *'));
+      await changing.putCronJob(job('changed', '0 9 ? * * *'));
+      await changing.putCronJob(job('removed', '0 9 ? * * *'));
+      await vi.advanceTimersByTimeAsync(24 * 3600_000 + 6 * 60_000);
+      const at = (id: string) =>
+        delivered.flatMap((d) => (d.kind === 'cron' && d.jobId === id ? [d.scheduledAt] : []));
+      expect(at('j0')).toEqual(['2026-11-20T00:00:00.000Z', '2026-11-21T00:00:00.000Z']);
+      expect(at('j39')).toEqual(at('j0'));
+      expect(at('changed')).toEqual([
+        '2026-11-20T00:00:00.000Z',
+        '2026-11-20T00:05:00.000Z',
+        '2026-11-21T00:05:00.000Z',
+      ]);
+      expect(at('removed')).toEqual(['2026-11-20T00:00:00.000Z']);
+      expect(changing.size).toBe(41);
+    } finally {
+      await changing.stop();
+    }
+  });
+
   it('replaces a changed job, forgets a deleted or stopped one', async () => {
     await scheduler.putCronJob(job('a', '0 9 ? * * *'));
     await scheduler.putCronJob(job('a', '1 9 ? * * *')); // changed before it fired
@@ -138,6 +171,19 @@ describe('LocalScheduler', () => {
     await scheduler.putCronJob(job('w', '0 9 ? * * *'));
     await vi.advanceTimersByTimeAsync(31_000);
     expect(marks).toContain('2026-11-20T00:00:00.000Z');
+  });
+});
+
+describe('sleepFor', () => {
+  it('ends a long wait a second early, so the kernel slack of a long poll time-out cannot make a run late', () => {
+    // Linux may end a poll time-out up to 0.1 % late: 30 ms for a 30 s sleep, 1 ms for the final 1 s.
+    expect(sleepFor(60_000)).toBe(30_000);
+    expect(sleepFor(31_000)).toBe(30_000);
+    expect(sleepFor(30_000)).toBe(29_000);
+    expect(sleepFor(1_500)).toBe(500);
+    expect(sleepFor(1_000)).toBe(1_000);
+    expect(sleepFor(20)).toBe(20);
+    expect(sleepFor(-5)).toBe(0);
   });
 });
 

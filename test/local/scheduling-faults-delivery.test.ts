@@ -57,6 +57,12 @@ async function createJob(name: string): Promise<string> {
   return created.body.id;
 }
 
+const pick = (run: { status: string; startedAt?: string; executionId?: string }) => ({
+  status: run.status,
+  ...(run.startedAt ? { startedAt: run.startedAt } : {}),
+  ...(run.executionId ? { executionId: run.executionId } : {}),
+});
+
 const insertedFor = async (job: string) =>
   (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM delivered WHERE job = $1', [job]))
     .rows[0]!.n;
@@ -89,6 +95,38 @@ describe('duplicate delivery of a scheduled time', () => {
     const execution = await runtime.services.store.getExecution(run.executionId);
     expect(execution).toMatchObject({ status: 'succeeded', actionId: 'record-delivery' });
     expect(execution?.id).toBe(delivered[0]!.executionId);
+  });
+
+  it('claims a delivered time in one write that already says running, with its start and execution', async () => {
+    const jobId = await createJob('claimed-running');
+    const deps = schedulingDeps(runtime.services);
+    const delivery = { projectId: 'demo', jobId, scheduledAt: '2026-03-02T11:00:00.000Z' };
+    // Watch the real store's writes for this job (decision 0064: nothing written between the due time
+    // and the start but the claim).
+    const store = runtime.services.schedules;
+    const writes: { op: string; status: string; startedAt?: string; executionId?: string }[] = [];
+    const { createCronRun, updateCronRun } = store;
+    store.createCronRun = (run) => {
+      if (run.jobId === jobId) writes.push({ op: 'create', ...pick(run) });
+      return createCronRun.call(store, run);
+    };
+    store.updateCronRun = (run, expected) => {
+      if (run.jobId === jobId) writes.push({ op: 'update', ...pick(run) });
+      return updateCronRun.call(store, run, expected);
+    };
+    try {
+      const before = Date.now();
+      const run = await deliverCronRun(deps, delivery);
+      expect(run).toMatchObject({ status: 'completed' });
+      expect(writes.map((w) => `${w.op}:${w.status}`)).toEqual(['create:running', 'update:completed']);
+      const [claim] = writes;
+      expect(claim!.executionId).toBe(run!.executionId);
+      expect(new Date(claim!.startedAt!).getTime()).toBeGreaterThanOrEqual(before - 1);
+      expect(run!.startedAt).toBe(claim!.startedAt);
+    } finally {
+      store.createCronRun = createCronRun;
+      store.updateCronRun = updateCronRun;
+    }
   });
 
   it('keeps distinct scheduled times of one job apart, each run once', async () => {

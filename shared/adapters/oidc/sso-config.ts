@@ -23,9 +23,28 @@ export interface SsoConfig {
 }
 
 let provided: SsoConfig | undefined;
+/** A configuration still being provided (the embedded runtime's development IdP starting). */
+let pending: Promise<unknown> | undefined;
 
 export function provideSsoConfig(config: SsoConfig | undefined): void {
   provided = config;
+}
+
+/** Sign-ins wait for `starting` (whatever its outcome) before reading the provided configuration. */
+export function waitForSsoConfig(starting: Promise<unknown>): void {
+  const settled = starting.then(
+    () => {},
+    () => {},
+  );
+  pending = settled;
+  void settled.then(() => {
+    if (pending === settled) pending = undefined;
+  });
+}
+
+/** Resolves once no configuration is being provided. */
+export async function providedSsoConfigSettled(): Promise<void> {
+  while (pending) await pending;
 }
 
 export function ssoConfigFromEnv(env: NodeJS.ProcessEnv): SsoConfig | undefined {

@@ -15,7 +15,13 @@ import type { CoreServices, Services } from '../../runtime/services.ts';
 /** The provider's client secret is kept encrypted: its functions compose the secret values. */
 type SsoServices = CoreServices & Pick<Services, 'secrets'>;
 
-import { isLoopbackHttp, type SsoConfig, ssoConfig, ssoConfigFromEnv } from './sso-config.ts';
+import {
+  isLoopbackHttp,
+  providedSsoConfigSettled,
+  type SsoConfig,
+  ssoConfig,
+  ssoConfigFromEnv,
+} from './sso-config.ts';
 
 const secretContext = { deployment: 'sso-provider', field: 'clientSecret' };
 const rereadMs = 10_000;
@@ -67,7 +73,9 @@ export async function activeSsoConfig(services: SsoServices): Promise<SsoConfig 
     cached = { at: now, config: settings ? await configOf(services, settings) : undefined };
     cachedFor.set(services.accounts, cached);
   }
-  return cached.config ?? ssoConfig();
+  if (cached.config) return cached.config;
+  await providedSsoConfigSettled();
+  return ssoConfig();
 }
 
 async function configOf(services: SsoServices, settings: SsoProviderSettings): Promise<SsoConfig> {

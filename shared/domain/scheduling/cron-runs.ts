@@ -2,7 +2,8 @@
  * Runs of cron jobs. Deliveries are at least once (EventBridge Scheduler, or the embedded scheduler
  * after a restart), so a run is keyed by (job, scheduled time) and created by a conditional write: a
  * duplicate delivery does nothing. Status transitions (docs/scheduling.md):
- *   waiting → running → completed | error      (a delivered scheduled time)
+ *   running → completed | error                (a delivered scheduled time: created running)
+ *   waiting → running → completed | error      (a manual run or a retry)
  *   cancelled                                  (missed: stopped, runtime down, overlap skipped)
  *   completed | error | cancelled → waiting    (manual retry: a new attempt of the same time)
  */
@@ -65,9 +66,23 @@ export async function deliverCronRun(
     const run: CronRun = { ...base, status: 'cancelled', reason: cancelReason, updatedAt: now };
     return (await deps.schedules.createCronRun(run)) ? run : undefined;
   }
-  const run: CronRun = { ...base, status: 'waiting', updatedAt: now };
-  if (!(await deps.schedules.createCronRun(run))) return undefined;
-  return runAttempt(deps, job, run);
+  // The run is created already running, when it starts (decision 0064): the conditional create is the
+  // claim that makes the time run once, and a crash after it leaves a run settled as interrupted on
+  // restart, never a second run. One journaled write between the due time and the start, not two.
+  const running = startedRun(deps, { ...base, status: 'waiting', updatedAt: now });
+  if (!(await deps.schedules.createCronRun(running))) return undefined;
+  return executeRun(deps, job, running);
+}
+
+function startedRun(deps: SchedulingDeps, waiting: CronRun): CronRun & { executionId: string } {
+  const startedAt = deps.clock.now().toISOString();
+  return {
+    ...waiting,
+    status: 'running',
+    executionId: deps.ids.next('exe'),
+    startedAt,
+    updatedAt: startedAt,
+  };
 }
 
 /**
@@ -117,17 +132,20 @@ const staleRunMarginMs = 5 * 60_000;
 
 /** waiting → running → completed | error. Only the caller that moves it out of waiting runs it. */
 async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun): Promise<CronRun> {
-  const executionId = deps.ids.next('exe');
-  const running: CronRun = {
-    ...waiting,
-    status: 'running',
-    executionId,
-    startedAt: deps.clock.now().toISOString(),
-    updatedAt: deps.clock.now().toISOString(),
-  };
+  const running = startedRun(deps, waiting);
   if (!(await deps.schedules.updateCronRun(running, { status: 'waiting', attempt: waiting.attempt }))) {
     return (await deps.schedules.getCronRun(job.id, waiting.scheduledAt)) ?? waiting;
   }
+  return executeRun(deps, job, running);
+}
+
+/** Runs a claimed (running) run's action and records how it ended. */
+async function executeRun(
+  deps: SchedulingDeps,
+  job: CronJob,
+  running: CronRun & { executionId: string },
+): Promise<CronRun> {
+  const { executionId } = running;
   // Runs due at the same instant claim their start before any of them takes the CPU to execute.
   await new Promise((resolve) => setImmediate(resolve));
   let outcome: Pick<CronRun, 'status' | 'reason'>;
@@ -144,7 +162,7 @@ async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun):
       arguments: job.arguments,
       via: 'cron',
       executionId,
-      origin: { cronJobId: job.id, scheduledAt: waiting.scheduledAt },
+      origin: { cronJobId: job.id, scheduledAt: running.scheduledAt },
     });
     ran = result.kind === 'executed';
     timedOut = result.kind === 'executed' && result.execution.status === 'timed_out';

@@ -1,4 +1,5 @@
 /** The console: language, toasts, the login gate, then the screen the URL names. */
+import { Suspense } from 'react';
 import { EmptyState, ToastProvider } from '../components/index.ts';
 import { I18nProvider, useT } from '../i18n/index.tsx';
 import { InvitationScreen } from '../screens/accounts/InvitationScreen.tsx';
@@ -42,11 +43,17 @@ function Outlet({ screenList }: { screenList: Screen[] }) {
     if (params.projectId && params.environmentId) {
       return (
         <Shell projectId={params.projectId} environmentId={params.environmentId} screens={screenList}>
-          <Component key={screen.path} params={params} />
+          <Suspense fallback={<ScreenLoading />}>
+            <Component key={screen.path} params={params} />
+          </Suspense>
         </Shell>
       );
     }
-    return <Component params={params} />;
+    return (
+      <Suspense fallback={<ScreenLoading />}>
+        <Component params={params} />
+      </Suspense>
+    );
   }
   const workspace = /^\/p\/([^/]+)\/e\/([^/]+)/.exec(path);
   if (workspace) {
@@ -64,6 +71,16 @@ function Outlet({ screenList }: { screenList: Screen[] }) {
     <main className="gate">
       <NotFound />
     </main>
+  );
+}
+
+/** Shown while a screen's code loads (screens are fetched on first use). */
+function ScreenLoading() {
+  const t = useT();
+  return (
+    <p className="screen-loading" aria-busy="true">
+      {t('common.loading')}
+    </p>
   );
 }
 

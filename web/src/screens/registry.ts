@@ -5,9 +5,8 @@
  * by the i18n key `labelKey`). Core screens use orders 10–19; other areas pick their own range.
  */
 import type { ComponentType } from 'react';
-import { ActionListScreen } from './actions/ActionListScreen.tsx';
-import { ActionScreen } from './actions/ActionScreen.tsx';
 import { extraScreens } from './extra.ts';
+import { lazyScreen } from './lazy-screen.ts';
 
 export interface Screen {
   path: string /* '/p/:projectId/e/:environmentId/…' */;
@@ -19,9 +18,12 @@ export const coreScreens: Screen[] = [
   {
     path: '/p/:projectId/e/:environmentId/actions',
     nav: { labelKey: 'nav.actions', order: 10 },
-    component: ActionListScreen,
+    component: lazyScreen(() => import('./actions/ActionListScreen.tsx'), 'ActionListScreen'),
   },
-  { path: '/p/:projectId/e/:environmentId/actions/:actionId', component: ActionScreen },
+  {
+    path: '/p/:projectId/e/:environmentId/actions/:actionId',
+    component: lazyScreen(() => import('./actions/ActionScreen.tsx'), 'ActionScreen'),
+  },
 ];
 
 export const screens: Screen[] = [...coreScreens, ...extraScreens];

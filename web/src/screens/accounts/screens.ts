@@ -1,9 +1,8 @@
 /** Pages outside a project: your account and, for account administrators, the users. */
+import { lazyScreen } from '../lazy-screen.ts';
 import type { Screen } from '../registry.ts';
-import { AccountScreen } from './AccountScreen.tsx';
-import { UsersScreen } from './UsersScreen.tsx';
 
 export const accountScreens: Screen[] = [
-  { path: '/account', component: AccountScreen },
-  { path: '/admin/users', component: UsersScreen },
+  { path: '/account', component: lazyScreen(() => import('./AccountScreen.tsx'), 'AccountScreen') },
+  { path: '/admin/users', component: lazyScreen(() => import('./UsersScreen.tsx'), 'UsersScreen') },
 ];

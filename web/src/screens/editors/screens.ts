@@ -1,10 +1,6 @@
 /** The editor screens: data sources, actions (with copy), variables and secrets. */
+import { lazyScreen } from '../lazy-screen.ts';
 import type { Screen } from '../registry.ts';
-import { ActionEditorListScreen } from './ActionEditorListScreen.tsx';
-import { ActionEditorScreen } from './ActionEditorScreen.tsx';
-import { DataSourcesScreen } from './DataSourcesScreen.tsx';
-import { UploadTokensScreen } from './UploadTokensScreen.tsx';
-import { VariablesScreen } from './VariablesScreen.tsx';
 
 const base = '/p/:projectId/e/:environmentId';
 
@@ -12,24 +8,30 @@ export const editorScreens: Screen[] = [
   {
     path: `${base}/editor/actions`,
     nav: { labelKey: 'nav.editors.actions', order: 50 },
-    component: ActionEditorListScreen,
+    component: lazyScreen(() => import('./ActionEditorListScreen.tsx'), 'ActionEditorListScreen'),
   },
-  { path: `${base}/editor/actions/new`, component: ActionEditorScreen },
-  { path: `${base}/editor/actions/:actionId`, component: ActionEditorScreen },
+  {
+    path: `${base}/editor/actions/new`,
+    component: lazyScreen(() => import('./ActionEditorScreen.tsx'), 'ActionEditorScreen'),
+  },
+  {
+    path: `${base}/editor/actions/:actionId`,
+    component: lazyScreen(() => import('./ActionEditorScreen.tsx'), 'ActionEditorScreen'),
+  },
   {
     path: `${base}/data-sources`,
     nav: { labelKey: 'nav.editors.dataSources', order: 51 },
-    component: DataSourcesScreen,
+    component: lazyScreen(() => import('./DataSourcesScreen.tsx'), 'DataSourcesScreen'),
   },
   {
     path: `${base}/variables`,
     nav: { labelKey: 'nav.editors.variables', order: 52 },
-    component: VariablesScreen,
+    component: lazyScreen(() => import('./VariablesScreen.tsx'), 'VariablesScreen'),
   },
   // Project settings: tokens of the protoset upload API (spec 4.3).
   {
     path: `${base}/settings/upload-tokens`,
     nav: { labelKey: 'nav.editors.uploadTokens', order: 53 },
-    component: UploadTokensScreen,
+    component: lazyScreen(() => import('./UploadTokensScreen.tsx'), 'UploadTokensScreen'),
   },
 ];

@@ -1,11 +1,6 @@
 /** The governance screens: reviews, versions of an action, action groups, audit log. */
+import { lazyScreen } from '../lazy-screen.ts';
 import type { Screen } from '../registry.ts';
-import { ActionGroupRunScreen } from './ActionGroupRunScreen.tsx';
-import { ActionGroupsScreen } from './ActionGroupsScreen.tsx';
-import { AuditLogScreen } from './AuditLogScreen.tsx';
-import { ReviewDetailScreen } from './ReviewDetailScreen.tsx';
-import { ReviewListScreen } from './ReviewListScreen.tsx';
-import { VersionsScreen } from './VersionsScreen.tsx';
 
 const base = '/p/:projectId/e/:environmentId';
 
@@ -13,19 +8,28 @@ export const governanceScreens: Screen[] = [
   {
     path: `${base}/reviews`,
     nav: { labelKey: 'nav.governance.reviews', order: 20 },
-    component: ReviewListScreen,
+    component: lazyScreen(() => import('./ReviewListScreen.tsx'), 'ReviewListScreen'),
   },
-  { path: `${base}/reviews/:reviewId`, component: ReviewDetailScreen },
-  { path: `${base}/actions/:actionId/versions`, component: VersionsScreen },
+  {
+    path: `${base}/reviews/:reviewId`,
+    component: lazyScreen(() => import('./ReviewDetailScreen.tsx'), 'ReviewDetailScreen'),
+  },
+  {
+    path: `${base}/actions/:actionId/versions`,
+    component: lazyScreen(() => import('./VersionsScreen.tsx'), 'VersionsScreen'),
+  },
   {
     path: `${base}/action-groups`,
     nav: { labelKey: 'nav.governance.actionGroups', order: 21 },
-    component: ActionGroupsScreen,
+    component: lazyScreen(() => import('./ActionGroupsScreen.tsx'), 'ActionGroupsScreen'),
   },
-  { path: `${base}/action-groups/:groupId`, component: ActionGroupRunScreen },
+  {
+    path: `${base}/action-groups/:groupId`,
+    component: lazyScreen(() => import('./ActionGroupRunScreen.tsx'), 'ActionGroupRunScreen'),
+  },
   {
     path: `${base}/audit-log`,
     nav: { labelKey: 'nav.governance.auditLog', order: 70 },
-    component: AuditLogScreen,
+    component: lazyScreen(() => import('./AuditLogScreen.tsx'), 'AuditLogScreen'),
   },
 ];

@@ -1,13 +1,6 @@
 /** The scheduling screens: cron jobs (list, new, detail, edit), reservations, batches, executions. */
+import { lazyScreen } from '../lazy-screen.ts';
 import type { Screen } from '../registry.ts';
-import { BatchDetailScreen } from './BatchDetailScreen.tsx';
-import { BatchListScreen } from './BatchListScreen.tsx';
-import { BatchScreen } from './BatchScreen.tsx';
-import { CronJobDetailScreen } from './CronJobDetailScreen.tsx';
-import { CronJobEditScreen } from './CronJobEditScreen.tsx';
-import { CronJobListScreen } from './CronJobListScreen.tsx';
-import { ExecutionStatusScreen } from './ExecutionStatusScreen.tsx';
-import { ReservationsScreen } from './ReservationsScreen.tsx';
 import './scheduling.css';
 
 const base = '/p/:projectId/e/:environmentId';
@@ -16,22 +9,40 @@ export const schedulingScreens: Screen[] = [
   {
     path: `${base}/cron-jobs`,
     nav: { labelKey: 'nav.scheduling.cronJobs', order: 40 },
-    component: CronJobListScreen,
+    component: lazyScreen(() => import('./CronJobListScreen.tsx'), 'CronJobListScreen'),
   },
-  { path: `${base}/cron-jobs/new`, component: CronJobEditScreen },
-  { path: `${base}/cron-jobs/:jobId`, component: CronJobDetailScreen },
-  { path: `${base}/cron-jobs/:jobId/edit`, component: CronJobEditScreen },
+  {
+    path: `${base}/cron-jobs/new`,
+    component: lazyScreen(() => import('./CronJobEditScreen.tsx'), 'CronJobEditScreen'),
+  },
+  {
+    path: `${base}/cron-jobs/:jobId`,
+    component: lazyScreen(() => import('./CronJobDetailScreen.tsx'), 'CronJobDetailScreen'),
+  },
+  {
+    path: `${base}/cron-jobs/:jobId/edit`,
+    component: lazyScreen(() => import('./CronJobEditScreen.tsx'), 'CronJobEditScreen'),
+  },
   {
     path: `${base}/reservations`,
     nav: { labelKey: 'nav.scheduling.reservations', order: 41 },
-    component: ReservationsScreen,
+    component: lazyScreen(() => import('./ReservationsScreen.tsx'), 'ReservationsScreen'),
   },
   {
     path: `${base}/batches`,
     nav: { labelKey: 'nav.scheduling.batches', order: 42 },
-    component: BatchListScreen,
+    component: lazyScreen(() => import('./BatchListScreen.tsx'), 'BatchListScreen'),
   },
-  { path: `${base}/batches/:batchId`, component: BatchDetailScreen },
-  { path: `${base}/actions/:actionId/batch`, component: BatchScreen },
-  { path: `${base}/executions/:executionId`, component: ExecutionStatusScreen },
+  {
+    path: `${base}/batches/:batchId`,
+    component: lazyScreen(() => import('./BatchDetailScreen.tsx'), 'BatchDetailScreen'),
+  },
+  {
+    path: `${base}/actions/:actionId/batch`,
+    component: lazyScreen(() => import('./BatchScreen.tsx'), 'BatchScreen'),
+  },
+  {
+    path: `${base}/executions/:executionId`,
+    component: lazyScreen(() => import('./ExecutionStatusScreen.tsx'), 'ExecutionStatusScreen'),
+  },
 ];

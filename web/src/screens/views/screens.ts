@@ -1,15 +1,18 @@
 /** The views screens: the list (navigation next to actions), a view, the builder and code editor. */
+import { lazyScreen } from '../lazy-screen.ts';
 import type { Screen } from '../registry.ts';
-import { ViewBuilderScreen } from './builder/ViewBuilderScreen.tsx';
-import { ViewListScreen } from './ViewListScreen.tsx';
-import { ViewScreen } from './ViewScreen.tsx';
 import './views.css';
 
 const base = '/p/:projectId/e/:environmentId';
+const builder = lazyScreen(() => import('./builder/ViewBuilderScreen.tsx'), 'ViewBuilderScreen');
 
 export const viewScreens: Screen[] = [
-  { path: `${base}/views`, nav: { labelKey: 'nav.views', order: 11 }, component: ViewListScreen },
-  { path: `${base}/views/:viewId`, component: ViewScreen },
-  { path: `${base}/views/:viewId/edit`, component: ViewBuilderScreen },
-  { path: `${base}/views-new/:kind`, component: ViewBuilderScreen },
+  {
+    path: `${base}/views`,
+    nav: { labelKey: 'nav.views', order: 11 },
+    component: lazyScreen(() => import('./ViewListScreen.tsx'), 'ViewListScreen'),
+  },
+  { path: `${base}/views/:viewId`, component: lazyScreen(() => import('./ViewScreen.tsx'), 'ViewScreen') },
+  { path: `${base}/views/:viewId/edit`, component: builder },
+  { path: `${base}/views-new/:kind`, component: builder },
 ];
