@@ -4,7 +4,6 @@
  * (Scheduler, Step Functions, S3, CloudFront) here as further constructs.
  */
 import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps, Tags } from 'aws-cdk-lib';
-import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -13,11 +12,13 @@ import { grantConnectorPermissions } from './connector-permissions.ts';
 import { ConsoleHosting } from './console-hosting.ts';
 import { BlobBucket } from './constructs/blob-bucket.ts';
 import { DataTable } from './constructs/data-table.ts';
+import { FunctionRoles } from './constructs/function-roles.ts';
 import { HandlerFunction, logRetention } from './constructs/handler-function.ts';
 import { DoguHttpApi } from './constructs/http-api.ts';
 import { ScriptSandbox } from './constructs/script-sandbox.ts';
 import { SigningKey } from './constructs/signing-key.ts';
 import { deployableHandlers, type HandlerName } from './deployable-routes.ts';
+import { fileWriters, runsActions } from './function-needs.ts';
 import { Scheduling } from './scheduling.ts';
 
 export interface DoguStackProps extends StackProps {
@@ -55,15 +56,8 @@ const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
  */
 const apiThrottle = { rateLimit: 100, burstLimit: 200 };
 
-/** Handlers that keep and delete uploaded files. */
-const fileWriters: readonly HandlerName[] = ['data-sources', 'file-versions', 'upload-protoset'];
-/** Handlers that run actions or test connections (an engine may read its data source's files). */
-export const actionRunners: readonly HandlerName[] = [
-  'execute-action',
-  'review-requests',
-  'cron-run-now',
-  'data-source-connection',
-];
+/** Handlers that run actions or test connections: those that compose the action engines. */
+export const actionRunners: readonly HandlerName[] = deployableHandlers().filter(runsActions);
 
 const stageNamePattern = /^[a-z][a-z0-9-]{0,30}$/;
 
@@ -71,10 +65,8 @@ export class DoguStack extends Stack {
   readonly dataTable: DataTable;
   readonly signingKey: SigningKey;
   readonly functionsByHandler: ReadonlyMap<string, IFunction>;
-  /** The role of the API functions that read no uploaded file (the workers have roles of their own). */
-  readonly apiRole: Role;
-  /** Every API function role: base, file reader, file writer (decision 0023). */
-  readonly apiRoles: readonly Role[];
+  /** The functions' roles, one per set of needs (decision 0051). */
+  readonly functionRoles: FunctionRoles;
   readonly apiLogGroup: LogGroup;
   readonly httpApi: DoguHttpApi;
   readonly scheduling: Scheduling;
@@ -112,33 +104,13 @@ export class DoguStack extends Stack {
       environment.DOGU_LOGIN_TOKEN_SECONDS = String(loginTokenSeconds);
     }
 
-    // Three roles and one log group for all API functions instead of one each: CloudFormation
-    // allows 500 resources per stack and every handler would add three (decision 0023). The roles
-    // differ only in the uploaded-files bucket: none, read (action runners), read and write.
-    const apiRole = (id: string, what: string) =>
-      new Role(this, id, {
-        description: `Dogu (${stage}) API functions${what}`,
-        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-        managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
-      });
-    this.apiRole = apiRole('ApiFunctionRole', '');
-    const fileReaderRole = apiRole('ApiFileReaderRole', ' that read uploaded files');
-    const fileWriterRole = apiRole('ApiFileWriterRole', ' that keep uploaded files');
-    this.apiRoles = [this.apiRole, fileReaderRole, fileWriterRole];
-    const roleOf = (handler: HandlerName) =>
-      fileWriters.includes(handler)
-        ? fileWriterRole
-        : actionRunners.includes(handler)
-          ? fileReaderRole
-          : this.apiRole;
-    // Every handler resolves its core services (store and token verifier) on a cold start, even
-    // health, so the roles need the table and the key. grantReadWriteData includes the table
-    // key's encrypt/decrypt; grantRead is GetSecretValue and DescribeSecret only.
-    for (const role of this.apiRoles) {
-      this.dataTable.table.grantReadWriteData(role);
-      this.signingKey.secret.grantRead(role);
-      this.dataTable.encryptionKey.grantEncryptDecrypt(role);
-    }
+    // One role per set of needs, derived from what each function composes (decision 0051).
+    this.functionRoles = new FunctionRoles(this, 'FunctionRoles', {
+      stage,
+      table: this.dataTable.table,
+      key: this.dataTable.encryptionKey,
+      signingKey: this.signingKey.secret,
+    });
     // Each entry carries the function name (Powertools logger), so one group stays searchable.
     this.apiLogGroup = new LogGroup(this, 'ApiFunctionLogs', {
       retention: logRetention,
@@ -147,14 +119,16 @@ export class DoguStack extends Stack {
 
     const functionsByHandler = new Map<string, IFunction>();
     for (const handler of deployableHandlers()) {
+      const role = this.functionRoles.roleFor(handler);
       const { function: fn } = new HandlerFunction(this, `Handler-${handler}`, {
         handler,
         timeout: timeoutByHandler[handler] ?? defaultTimeout,
         environment,
         retainLogs: isProduction,
-        role: roleOf(handler),
+        role,
         logGroup: this.apiLogGroup,
       });
+      this.functionRoles.allowLogs(role, this.apiLogGroup);
       functionsByHandler.set(handler, fn);
     }
     this.functionsByHandler = functionsByHandler;
@@ -164,13 +138,12 @@ export class DoguStack extends Stack {
       dataTable: this.dataTable,
       signingKey: this.signingKey,
       apiFunctions: functionsByHandler.values(),
-      apiRoles: this.apiRoles,
+      functionRoles: this.functionRoles,
       retainLogs: isProduction,
     });
 
     // Uploaded data-source files (protosets): the bucket's name only for the functions that keep
-    // them or run actions. The API functions share one role (decision 0023), so its grants are
-    // the union of what these need.
+    // them or run actions (their roles are shared only with functions of the same needs).
     this.blobs = new BlobBucket(this, 'Blobs');
     for (const handler of fileWriters) {
       const fn = functionsByHandler.get(handler);
@@ -208,8 +181,7 @@ export class DoguStack extends Stack {
       secretStringValue: SecretValue.unsafePlainText('{"keys":[]}'),
       removalPolicy: isProduction ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
-    for (const role of this.apiRoles) idpKeys.grantRead(role);
-    for (const worker of this.scheduling.functions) idpKeys.grantRead(worker);
+    for (const role of this.functionRoles.rolesWith('idp-keys')) idpKeys.grantRead(role);
     for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
       const lambdaFunction = fn as LambdaFunction;
       lambdaFunction.addEnvironment('DOGU_IDP_ISSUER', `${this.httpApi.defaultStage.url}idp`);

@@ -1,7 +1,7 @@
 /** One Lambda function for one handler module `functions/<handler>.ts`, bundled locally by esbuild. */
 import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { bundleHandler } from './handler-bundle.ts';
@@ -24,6 +24,7 @@ export const logRetention = RetentionDays.ONE_MONTH;
 
 export class HandlerFunction extends Construct {
   readonly function: LambdaFunction;
+  readonly logGroup: ILogGroup;
 
   constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
     super(scope, id);
@@ -48,7 +49,10 @@ export class HandlerFunction extends Construct {
       timeout: props.timeout,
       environment: props.environment,
       logGroup,
+      // X-Ray: a request's path through API Gateway, the function and its AWS calls (docs/deploy.md).
+      tracing: Tracing.ACTIVE,
       ...(props.role ? { role: props.role } : {}),
     });
+    this.logGroup = logGroup;
   }
 }
