@@ -3,22 +3,38 @@
  * (development, staging, production, ...). Later features add their resources
  * (Scheduler, Step Functions, S3, CloudFront) here as further constructs.
  */
-import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps, Tags } from 'aws-cdk-lib';
-import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import {
+  Aspects,
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  SecretValue,
+  Stack,
+  type StackProps,
+  Tags,
+} from 'aws-cdk-lib';
+import { type CfnFunction, type IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import { originVerifyEnv } from '../shared/http/viewer-ip.ts';
 import { grantConnectorPermissions } from './connector-permissions.ts';
-import { ConsoleHosting } from './console-hosting.ts';
+import { ConsoleHosting, type ConsoleHostingProps } from './console-hosting.ts';
+import { ApiAccessLog } from './constructs/access-log.ts';
 import { BlobBucket } from './constructs/blob-bucket.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { FunctionRoles } from './constructs/function-roles.ts';
 import { HandlerFunction, logRetention } from './constructs/handler-function.ts';
 import { DoguHttpApi } from './constructs/http-api.ts';
+import { LogBucket } from './constructs/log-bucket.ts';
+import { Network, type NetworkSettings } from './constructs/network.ts';
+import { Operations } from './constructs/operations.ts';
 import { ScriptSandbox } from './constructs/script-sandbox.ts';
 import { SigningKey } from './constructs/signing-key.ts';
 import { deployableHandlers, type HandlerName } from './deployable-routes.ts';
 import { fileWriters, runsActions } from './function-needs.ts';
+import { acknowledge, WildcardAcknowledgements } from './nag.ts';
 import { Scheduling } from './scheduling.ts';
 
 export interface DoguStackProps extends StackProps {
@@ -28,6 +44,16 @@ export interface DoguStackProps extends StackProps {
   loginTokenSeconds?: number;
   /** Data-source kinds that may run with the action functions' own role (their cloudPermissions are granted). */
   functionRoleKinds?: readonly string[];
+  /** Subscribed to the alarm topic (context `alarmEmail`). */
+  alarmEmail?: string;
+  /** Reserved concurrency of the scheduled-work functions (context `workerConcurrency`, 0 = none). */
+  workerConcurrency?: number;
+  /** VPC mode for the functions that run actions (context `vpc`...); off when unset. */
+  network?: NetworkSettings;
+  /** The console's and API's own domain name (context `domainName`, `certificateArn`...). */
+  domain?: ConsoleHostingProps['domain'];
+  /** A CLOUDFRONT-scope web ACL to attach (context `waf` or `webAclArn`). */
+  webAclArn?: string;
 }
 
 export const productionStage = 'production';
@@ -59,6 +85,23 @@ const apiThrottle = { rateLimit: 100, burstLimit: 200 };
 /** Handlers that run actions or test connections: those that compose the action engines. */
 export const actionRunners: readonly HandlerName[] = deployableHandlers().filter(runsActions);
 
+/**
+ * Concurrency reserved for each function that runs scheduled work: a burst of cron jobs or a wide
+ * batch waits (Step Functions and Lambda retry) instead of taking the API's share of the account's
+ * concurrency. Context `workerConcurrency` changes it; 0 reserves nothing (new accounts whose
+ * limit is 10 cannot reserve any).
+ */
+export const defaultWorkerConcurrency = 10;
+
+function reserveConcurrency(scheduling: Scheduling, perFunction: number): void {
+  if (perFunction <= 0) return;
+  for (const fn of [scheduling.scheduledRun, scheduling.runJob, scheduling.runBatchChunk]) {
+    (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = perFunction;
+  }
+  // One drain at a time is enough; two would only race for the same deliveries.
+  (scheduling.notificationDeliveries.node.defaultChild as CfnFunction).reservedConcurrentExecutions = 1;
+}
+
 const stageNamePattern = /^[a-z][a-z0-9-]{0,30}$/;
 
 export class DoguStack extends Stack {
@@ -71,9 +114,22 @@ export class DoguStack extends Stack {
   readonly httpApi: DoguHttpApi;
   readonly scheduling: Scheduling;
   readonly blobs: BlobBucket;
+  readonly operations: Operations;
+  readonly console: ConsoleHosting;
+  readonly network?: Network;
 
   constructor(scope: Construct, id: string, props: DoguStackProps) {
-    const { stage, loginTokenSeconds, functionRoleKinds = [], ...stackProps } = props;
+    const {
+      stage,
+      loginTokenSeconds,
+      functionRoleKinds = [],
+      alarmEmail,
+      workerConcurrency = defaultWorkerConcurrency,
+      network,
+      domain,
+      webAclArn,
+      ...stackProps
+    } = props;
     // The stage is part of the stack, API and tag names; one spelling per stage avoids twins.
     if (!stageNamePattern.test(stage)) {
       throw new Error(`Stage '${stage}' must be lower-case letters, digits and '-', starting with a letter.`);
@@ -85,6 +141,8 @@ export class DoguStack extends Stack {
       ...stackProps,
     });
     Tags.of(this).add('dogu:stage', stage);
+    // Intended wildcards are acknowledged for cdk-nag, each with its reason (infra/nag.ts).
+    Aspects.of(this).add(new WildcardAcknowledgements());
 
     this.dataTable = new DataTable(this, 'Data', { deletionProtection: isProduction });
     this.signingKey = new SigningKey(this, 'SigningKey', { retain: isProduction });
@@ -144,7 +202,8 @@ export class DoguStack extends Stack {
 
     // Uploaded data-source files (protosets): the bucket's name only for the functions that keep
     // them or run actions (their roles are shared only with functions of the same needs).
-    this.blobs = new BlobBucket(this, 'Blobs');
+    const logs = new LogBucket(this, 'AccessLogs', { retain: isProduction });
+    this.blobs = new BlobBucket(this, 'Blobs', { logBucket: logs.bucket });
     for (const handler of fileWriters) {
       const fn = functionsByHandler.get(handler);
       if (fn) this.blobs.allowReadWrite(fn as LambdaFunction);
@@ -167,10 +226,12 @@ export class DoguStack extends Stack {
     }
     for (const fn of this.scheduling.actionRunners) sandbox.allowInvoke(fn);
 
+    const accessLog = new ApiAccessLog(this, 'ApiAccessLog', { retain: isProduction });
     this.httpApi = new DoguHttpApi(this, 'Http', {
       stage,
       functionsByHandler,
       throttle: apiThrottle,
+      accessLog: accessLog.settings,
     });
 
     // The service's own IdP (spec 5.2): its issuer is this API, its keys a secret that starts empty
@@ -181,6 +242,11 @@ export class DoguStack extends Stack {
       secretStringValue: SecretValue.unsafePlainText('{"keys":[]}'),
       removalPolicy: isProduction ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+    acknowledge(
+      idpKeys,
+      'SMG4',
+      'Rotated by infra/scripts/rotate-idp-key.ts, which keeps the previous key published until its tokens expire (docs/deploy.md).',
+    );
     for (const role of this.functionRoles.rolesWith('idp-keys')) idpKeys.grantRead(role);
     for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
       const lambdaFunction = fn as LambdaFunction;
@@ -206,11 +272,58 @@ export class DoguStack extends Stack {
       }
     }
 
+    // CloudFront proves itself to the API with this value, so the API can trust the viewer address
+    // it adds (shared/http/viewer-ip.ts; decision 0053).
+    const originVerify = new Secret(this, 'OriginVerify', {
+      description: `Dogu (${stage}) header value CloudFront sends to the API`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    acknowledge(
+      originVerify,
+      'SMG4',
+      "Rotating needs a redeploy (CloudFront and the functions read it at deploy time); it only guards the audit's source address.",
+    );
+    const originVerifyValue = originVerify.secretValue.unsafeUnwrap();
+    for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
+      (fn as LambdaFunction).addEnvironment(originVerifyEnv, originVerifyValue);
+    }
+
     // The console on S3 + CloudFront; through it the API shares the console's origin (DOGU_PUBLIC_URL).
-    new ConsoleHosting(this, 'Console', {
+    this.console = new ConsoleHosting(this, 'Console', {
       httpApi: this.httpApi.api,
       publicUrlFor: [...functionsByHandler.values(), ...this.scheduling.functions],
       retain: isProduction,
+      logBucket: logs.bucket,
+      originVerify: originVerifyValue,
+      ...(domain ? { domain } : {}),
+      ...(webAclArn ? { webAclArn } : {}),
+    });
+
+    // Only the functions that run actions (they compose the action engines) go into the VPC.
+    if (network) {
+      this.network = new Network(this, 'Network', network);
+      for (const construct of this.node.findAll()) {
+        if (construct instanceof HandlerFunction && runsActions(construct.handler)) {
+          this.network.attach(construct.function);
+        }
+      }
+    }
+
+    // Scheduled work may not take the API's concurrency (docs/deploy.md, "Limits").
+    reserveConcurrency(this.scheduling, workerConcurrency);
+    // Alarms, dashboard, logs and traces over everything above, found in the construct tree so
+    // functions and state machines added by other constructs are watched too (decision 0052).
+    const all = this.node.findAll();
+    this.operations = new Operations(this, 'Operations', {
+      stage,
+      functions: all.filter((c): c is LambdaFunction => c instanceof LambdaFunction),
+      stateMachines: all.filter((c): c is StateMachine => c instanceof StateMachine),
+      table: this.dataTable.table,
+      deadLetterQueues: [this.scheduling.deadLetterQueue],
+      apiLogGroup: this.apiLogGroup,
+      httpApiId: this.httpApi.api.apiId,
+      alarmEmail,
+      retainLogs: isProduction,
     });
 
     new CfnOutput(this, 'ApiUrl', {

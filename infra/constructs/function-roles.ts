@@ -160,7 +160,9 @@ export class FunctionRoles extends Construct {
     }
     if (needs.includes('secret-values')) {
       // Secret values are encrypted with an encryption context that names the secret (kms-cipher.ts).
-      role.addToPolicy(new PolicyStatement({ actions: ['kms:Encrypt', 'kms:Decrypt'], resources: [key.keyArn] }));
+      role.addToPolicy(
+        new PolicyStatement({ actions: ['kms:Encrypt', 'kms:Decrypt'], resources: [key.keyArn] }),
+      );
       key.addToResourcePolicy(
         new PolicyStatement({
           sid: `SecretValues${this.#byNeeds.size}`,
