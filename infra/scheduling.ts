@@ -6,7 +6,7 @@
 import { Arn, ArnFormat, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
-import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -197,8 +197,7 @@ export class Scheduling extends Construct {
     for (const [name, value] of Object.entries(this.#stateMachineEnvironment())) {
       this.scheduledRun.addEnvironment(name, value);
     }
-    this.asyncExecutions.grantStartExecution(this.scheduledRun);
-    this.batches.grantStartExecution(this.scheduledRun);
+    // (Its right to start them is the scheduling roles' policy below: scheduled-run composes scheduling.)
 
     const adapterEnvironment = {
       [schedulingEnv.groupPrefix]: this.groupPrefix,
@@ -218,6 +217,7 @@ export class Scheduling extends Construct {
         lambdaFunction.addEnvironment(name, value);
     }
     // Only the roles of functions that compose the scheduling group create schedules and start runs.
+    let startRunsPolicies = 0;
     for (const apiRole of props.functionRoles.rolesWith('scheduling')) {
       apiRole.addToPrincipalPolicy(
         new PolicyStatement({
@@ -244,8 +244,18 @@ export class Scheduling extends Construct {
         new PolicyStatement({ effect: Effect.ALLOW, actions: ['scheduler:ListSchedules'], resources: ['*'] }),
       );
       this.schedulerRole.grantPassRole(apiRole);
-      this.asyncExecutions.grantStartExecution(apiRole);
-      this.batches.grantStartExecution(apiRole);
+      // A policy of its own, not the role's default one: workers share these roles (decision 0051),
+      // and a state machine depends on the functions it invokes, which depend on their role's
+      // default policy; starting the machines from that policy would be a dependency cycle.
+      new Policy(this, `StartRuns${++startRunsPolicies}`, {
+        roles: [apiRole],
+        statements: [
+          new PolicyStatement({
+            actions: ['states:StartExecution'],
+            resources: [this.asyncExecutions.stateMachineArn, this.batches.stateMachineArn],
+          }),
+        ],
+      });
     }
   }
 
