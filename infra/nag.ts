@@ -6,10 +6,11 @@
  * acknowledges them one by one. This aspect computes them with cdk-nag's own rule and acknowledges
  * those matching a pattern of `wildcardReasons`; a new wildcard that matches none still fails.
  */
-import { CfnResource, type IAspect, Validations } from 'aws-cdk-lib';
+import { CfnResource, type IAspect, Stack, Validations } from 'aws-cdk-lib';
 import { CfnManagedPolicy, CfnPolicy, CfnRole } from 'aws-cdk-lib/aws-iam';
 import { rules } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
+import { connectors } from '../shared/connectors/index.ts';
 
 /** Acknowledges one AwsSolutions rule on a construct and everything under it. */
 export function acknowledge(scope: IConstruct, rule: string, reason: string): void {
@@ -54,11 +55,55 @@ export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
     /^Resource::arn:<AWS::Partition>:states:[^:]+:[^:]+:execution:.*:\*$/,
     'A distributed map starts and reads child executions of its own state machine, named at run time.',
   ],
-  [
-    /^Resource::\*$/,
-    'Only actions IAM cannot scope to a resource: X-Ray trace upload, Step Functions log delivery, scheduler:ListSchedules, ec2 network interfaces of VPC functions, and the connector rights an operator opts into (functionRoleKinds).',
-  ],
 ];
+
+/**
+ * Actions that may be granted on '*' (IAM has no resource type for them, or, for the connector
+ * rights an operator opts into with functionRoleKinds, the resources are chosen at run time).
+ * A '*' statement with any other action stays a finding.
+ */
+export const actionsAllowedOnAnyResource: readonly RegExp[] = [
+  /^xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)$/,
+  /^logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups)$/,
+  /^scheduler:ListSchedules$/,
+  // CDK's BucketDeployment invalidates the console's index.html after a deploy.
+  /^cloudfront:(CreateInvalidation|GetInvalidation)$/,
+  /^ec2:(CreateNetworkInterface|DescribeNetworkInterfaces|DescribeSubnets|DeleteNetworkInterface|AssignPrivateIpAddresses|UnassignPrivateIpAddresses)$/,
+  ...connectors
+    .flatMap((c) => c.cloudPermissions)
+    .map((action) => new RegExp(`^${action.replace(/[.*]/g, '\\$&')}$`)),
+];
+
+const anyResourceReason =
+  "Only actions IAM cannot scope to a resource (X-Ray upload, Step Functions log delivery, scheduler:ListSchedules, Lambda's VPC network interfaces, CDK's CloudFront invalidation after a deploy) and the connector rights an operator opts into (functionRoleKinds); checked action by action in infra/nag.ts.";
+
+interface PolicyStatementJson {
+  Effect?: string;
+  Action?: string | string[];
+  Resource?: unknown;
+}
+
+/** The statements of a policy resource, resolved. */
+function statementsOf(node: CfnPolicy | CfnRole | CfnManagedPolicy): PolicyStatementJson[] {
+  const stack = Stack.of(node);
+  const documents: unknown[] =
+    node instanceof CfnRole
+      ? ((stack.resolve(node.policies) as { policyDocument: unknown }[] | undefined) ?? []).map(
+          (p) => p.policyDocument,
+        )
+      : [node.policyDocument];
+  return documents.flatMap(
+    (doc) => (stack.resolve(doc) as { Statement?: PolicyStatementJson[] } | undefined)?.Statement ?? [],
+  );
+}
+
+/** Whether every action granted on '*' in this policy is one of actionsAllowedOnAnyResource. */
+function onlyUnscopableActionsOnAnyResource(node: CfnPolicy | CfnRole | CfnManagedPolicy): boolean {
+  return statementsOf(node)
+    .filter((s) => s.Effect !== 'Deny' && [s.Resource].flat().includes('*'))
+    .flatMap((s) => [s.Action ?? []].flat())
+    .every((action) => actionsAllowedOnAnyResource.some((pattern) => pattern.test(action)));
+}
 
 /** Finds IAM5 findings on policies and acknowledges those of `wildcardReasons`. */
 export class WildcardAcknowledgements implements IAspect {
@@ -68,6 +113,11 @@ export class WildcardAcknowledgements implements IAspect {
     const findings: unknown = rules.iam.IAMNoWildcardPermissions(node);
     if (!Array.isArray(findings)) return;
     for (const finding of findings as string[]) {
+      if (finding === 'Resource::*') {
+        if (onlyUnscopableActionsOnAnyResource(node))
+          acknowledge(node, 'IAM5[Resource::*]', anyResourceReason);
+        continue;
+      }
       const match = wildcardReasons.find(([pattern]) => pattern.test(finding));
       if (match) acknowledge(node, `IAM5[${finding}]`, match[1]);
     }
