@@ -17,6 +17,10 @@ export function acknowledge(scope: IConstruct, rule: string, reason: string): vo
   Validations.of(scope).acknowledge({ id: `AwsSolutions-${rule}`, reason });
 }
 
+/** An account id, or its placeholder in an account-agnostic synth (`cdk synth` without credentials). */
+const account = '(?:\\d{12}|<AWS::AccountId>)';
+const region = '(?:[a-z]{2}(?:-[a-z]+)+-\\d|<AWS::Region>)';
+
 /** Each intended kind of wildcard, and why it is there. The first matching pattern gives the reason. */
 export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
   [
@@ -32,11 +36,13 @@ export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
     'DynamoDB needs these to write an encrypted table; the statement is limited to kms:ViaService dynamodb.',
   ],
   [
-    /^Resource::arn:<AWS::Partition>:ses:[^:]+:[^:]+:(identity|configuration-set)\/\*$/,
+    new RegExp(`^Resource::arn:<AWS::Partition>:ses:${region}:${account}:(identity|configuration-set)/\\*$`),
     'The sender identity of notifications and invitations is set at run time (docs/notifications.md); only SendEmail.',
   ],
   [
-    /^Resource::arn:<AWS::Partition>:scheduler:[^:]+:[^:]+:schedule(-group)?\/dogu-[a-z0-9-]+\.\*(\/\*)?$/,
+    new RegExp(
+      `^Resource::arn:<AWS::Partition>:scheduler:${region}:${account}:schedule(-group)?/dogu-[a-z0-9-]+\\.\\*(/\\*)?$`,
+    ),
     "Schedules are made at run time, one group per project, all under this stage's prefix (infra/scheduling.ts).",
   ],
   [
@@ -48,11 +54,11 @@ export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
     "CDK's bucket grants (grantRead, grantReadWrite, grantDelete) on one named bucket.",
   ],
   [
-    /^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-[^/]+\/\*$/,
+    new RegExp(`^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-${account}-${region}/\\*$`),
     "CDK's BucketDeployment reads the console's build from the bootstrap asset bucket.",
   ],
   [
-    /^Resource::arn:<AWS::Partition>:states:[^:]+:[^:]+:execution:.*:\*$/,
+    new RegExp(`^Resource::arn:<AWS::Partition>:states:${region}:${account}:execution:.*:\\*$`),
     'A distributed map starts and reads child executions of its own state machine, named at run time.',
   ],
 ];
