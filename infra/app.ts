@@ -114,6 +114,7 @@ new DoguStack(app, `Dogu-${stage}`, {
   webAclArn: waf?.webAcl.attrArn ?? contextString('webAclArn'),
   ...(waf ? { crossRegionReferences: true } : {}),
   workerConcurrency: contextWholeNumber('workerConcurrency'),
+  rateLimitPerMinute: contextWholeNumber('rateLimitPerMinute'),
   env: {
     // The account of the credentials the CDK CLI runs with; unset (no credentials) synthesizes
     // an account-agnostic template, which is enough for `cdk synth`.

@@ -48,6 +48,8 @@ export interface DoguStackProps extends StackProps {
   alarmEmail?: string;
   /** Reserved concurrency of the scheduled-work functions (context `workerConcurrency`, 0 = none). */
   workerConcurrency?: number;
+  /** Requests per client (user or service account) and minute (context `rateLimitPerMinute`, 0 = none). */
+  rateLimitPerMinute?: number;
   /** VPC mode for the functions that run actions (context `vpc`...); off when unset. */
   network?: NetworkSettings;
   /** The console's and API's own domain name (context `domainName`, `certificateArn`...). */
@@ -93,6 +95,9 @@ export const actionRunners: readonly HandlerName[] = deployableHandlers().filter
  */
 export const defaultWorkerConcurrency = 10;
 
+/** Ten requests a second on average per caller: far above a person's, a ceiling for a script's. */
+export const defaultRateLimitPerMinute = 600;
+
 function reserveConcurrency(scheduling: Scheduling, perFunction: number): void {
   if (perFunction <= 0) return;
   for (const fn of [scheduling.scheduledRun, scheduling.runJob, scheduling.runBatchChunk]) {
@@ -125,6 +130,7 @@ export class DoguStack extends Stack {
       functionRoleKinds = [],
       alarmEmail,
       workerConcurrency = defaultWorkerConcurrency,
+      rateLimitPerMinute = defaultRateLimitPerMinute,
       network,
       domain,
       webAclArn,
@@ -157,6 +163,8 @@ export class DoguStack extends Stack {
       DOGU_MAX_EXECUTION_MS: String(maxSynchronousExecutionMs),
       // Secrets and data source passwords are encrypted with the table's own key, bound by encryption context.
       DOGU_SECRETS_KEY_ID: this.dataTable.encryptionKey.keyArn,
+      // Requests per client and minute across all routes (decision 0053); 0 turns the limit off.
+      DOGU_RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
     };
     if (loginTokenSeconds !== undefined) {
       environment.DOGU_LOGIN_TOKEN_SECONDS = String(loginTokenSeconds);

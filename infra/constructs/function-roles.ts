@@ -11,7 +11,8 @@ import type { Key } from 'aws-cdk-lib/aws-kms';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { type Need, needsOf } from '../function-needs.ts';
+import { ratePartitionPrefix } from '../../shared/adapters/rate-limit/dynamodb-rate-limiter.ts';
+import { composedGroups, type Need, needsOf } from '../function-needs.ts';
 
 export interface FunctionRolesProps {
   stage: string;
@@ -37,6 +38,8 @@ export const tableWriteActions = [
 ];
 /** The partitions audit entries live in (shared/adapters/dynamodb/dynamodb-audit-log.ts). */
 export const auditKeyPatterns = ['AUDIT#*'];
+/** The partitions of per-client request counts. */
+export const rateKeyPatterns = [`${ratePartitionPrefix}*`];
 
 interface RoleEntry {
   role: Role;
@@ -76,7 +79,9 @@ export class FunctionRoles extends Construct {
   /** The role of a handler, made on first use for its set of needs. */
   roleFor(handler: string): Role {
     const needs = needsOf(handler);
-    const key = needs.join('+');
+    // Functions share a role only if they also compose the same groups: a right added later for a
+    // group (by whoever wires it) then reaches no function that does not compose it.
+    const key = [...needs, ...composedGroups(handler).map((g) => `group:${g}`)].join('+');
     let entry = this.#byNeeds.get(key);
     if (!entry) {
       const role = new Role(this, `Role${this.#byNeeds.size + 1}`, {
@@ -141,6 +146,14 @@ export class FunctionRoles extends Construct {
           actions: ['dynamodb:PutItem'],
           resources: [table.tableArn],
           conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': auditKeyPatterns } },
+        }),
+      );
+      // And its caller's request count (shared/adapters/rate-limit/dynamodb-rate-limiter.ts).
+      role.addToPolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:UpdateItem'],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': rateKeyPatterns } },
         }),
       );
     }

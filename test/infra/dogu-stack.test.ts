@@ -366,6 +366,8 @@ describe('Lambda functions', () => {
         POWERTOOLS_SERVICE_NAME: 'dogu',
         POWERTOOLS_LOG_LEVEL: 'INFO',
         DOGU_MAX_EXECUTION_MS: '28000',
+        // Per-client limit across routes (decision 0053).
+        DOGU_RATE_LIMIT_PER_MINUTE: '600',
         DOGU_SECRETS_KEY_ID: expect.anything(),
         DOGU_IDP_ISSUER: expect.anything(),
         DOGU_IDP_KEYS_SECRET_ARN: expect.anything(),
@@ -458,8 +460,9 @@ describe('Lambda functions', () => {
       expect(grants('kms:Decrypt', keyArn, viaDynamoDb), `${handler}: kms via DynamoDB`).toBe(true);
       const readOnly = readOnlyHandlers.includes(handler);
       for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
-        expect(anyGrant(action), `${handler}: ${action}`).toBe(!readOnly);
+        expect(grants(action, tableArn), `${handler}: ${action}`).toBe(!readOnly);
       }
+      expect(anyGrant('dynamodb:DeleteItem'), `${handler}: any DeleteItem`).toBe(!readOnly);
       if (readOnly) {
         // Only audit entries: PutItem limited to the AUDIT# partitions.
         expect(
@@ -469,6 +472,13 @@ describe('Lambda functions', () => {
           `${handler}: audit-only PutItem`,
         ).toBe(true);
         expect(grants('dynamodb:PutItem', tableArn), `${handler}: unconditioned PutItem`).toBe(false);
+        // And its caller's request count: UpdateItem limited to the RATE# partitions.
+        expect(
+          grants('dynamodb:UpdateItem', tableArn, {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] },
+          }),
+          `${handler}: rate-count UpdateItem`,
+        ).toBe(true);
       } else {
         expect(grants('dynamodb:PutItem', tableArn), `${handler}: PutItem`).toBe(true);
       }
