@@ -521,7 +521,7 @@ describe('Lambda functions', () => {
     expect(deny.Condition?.StringNotEqualsIfExists).toEqual({
       'kms:ViaService': `dynamodb.${env.region}.amazonaws.com`,
     });
-    const exempt = (deny.Condition?.ArnNotEquals?.['aws:PrincipalArn'] as unknown[]).map((r) =>
+    const exempt = ((deny.Condition?.ArnNotEquals?.['aws:PrincipalArn'] ?? []) as unknown[]).map((r) =>
       field(r, 'Fn::GetAtt', 0),
     );
     // Every function of the stack (API and workers), told by what its module composes.

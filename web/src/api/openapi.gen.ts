@@ -1847,6 +1847,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -1880,6 +1886,12 @@ export type operations = {
       };
       /** @description The caller's role does not allow this */
       403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -1994,6 +2006,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2023,6 +2041,12 @@ export type operations = {
       };
       /** @description The caller's role does not allow this */
       403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2067,6 +2091,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2141,6 +2171,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2181,6 +2217,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2226,6 +2268,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2302,6 +2350,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2343,6 +2397,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2417,6 +2477,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2465,6 +2531,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2506,6 +2578,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2578,6 +2656,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2619,6 +2703,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2694,6 +2784,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2735,6 +2831,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2810,6 +2912,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2856,6 +2964,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2897,6 +3011,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2947,6 +3067,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2987,6 +3113,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3035,6 +3167,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3075,6 +3213,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3120,6 +3264,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3192,6 +3342,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3233,6 +3389,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3281,6 +3443,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3360,6 +3528,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3410,6 +3584,12 @@ export type operations = {
       };
       /** @description The kind of the data source keeps no files */
       422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3488,6 +3668,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3537,6 +3723,12 @@ export type operations = {
       };
       /** @description The version is pinned */
       409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3599,6 +3791,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3655,6 +3853,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3703,6 +3907,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3743,6 +3953,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3819,6 +4035,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3861,6 +4083,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3939,6 +4167,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3980,6 +4214,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4030,6 +4270,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4072,6 +4318,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4122,6 +4374,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4163,6 +4421,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4285,6 +4549,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4327,6 +4597,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4450,6 +4726,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4496,6 +4778,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4538,6 +4826,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4594,6 +4888,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4636,6 +4936,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4687,6 +4993,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4729,6 +5041,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4835,6 +5153,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4876,6 +5200,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4957,6 +5287,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4999,6 +5335,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5049,6 +5391,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5090,6 +5438,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5136,6 +5490,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5209,6 +5569,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5251,6 +5617,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5300,6 +5672,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5342,6 +5720,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5415,6 +5799,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5457,6 +5847,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5505,6 +5901,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5546,6 +5948,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5625,6 +6033,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5670,6 +6084,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5710,6 +6130,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5786,6 +6212,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5827,6 +6259,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5902,6 +6340,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5943,6 +6387,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5991,6 +6441,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6031,6 +6487,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6100,6 +6562,12 @@ export type operations = {
       };
       /** @description The body does not fit the schema: `errors` names each field */
       422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6175,6 +6643,12 @@ export type operations = {
       };
       /** @description The body does not fit the schema: `errors` names each field */
       422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6255,6 +6729,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6296,6 +6776,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6389,6 +6875,12 @@ export type operations = {
       };
       /** @description The body does not fit the schema: `errors` names each field */
       422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6487,6 +6979,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6528,6 +7026,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6577,6 +7081,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6617,6 +7127,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6662,6 +7178,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6736,6 +7258,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6777,6 +7305,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6851,6 +7385,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6891,6 +7431,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6967,6 +7513,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7008,6 +7560,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7084,6 +7642,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7125,6 +7689,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7174,6 +7744,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7215,6 +7791,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7261,6 +7843,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7342,6 +7930,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7384,6 +7978,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7457,6 +8057,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7501,6 +8107,12 @@ export type operations = {
       };
       /** @description No such project */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7576,6 +8188,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7617,6 +8235,12 @@ export type operations = {
       };
       /** @description No such project or token */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7668,6 +8292,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7708,6 +8338,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7753,6 +8389,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7832,6 +8474,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7877,6 +8525,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7912,6 +8566,12 @@ export type operations = {
       };
       /** @description None configured */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7986,6 +8646,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8025,6 +8691,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8058,6 +8730,12 @@ export type operations = {
       };
       /** @description Not an account administrator */
       403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8149,6 +8827,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8191,6 +8875,12 @@ export type operations = {
       };
       /** @description No such account */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8274,6 +8964,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8343,6 +9039,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8385,6 +9087,12 @@ export type operations = {
       };
       /** @description No such account */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8584,6 +9292,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8613,6 +9327,12 @@ export type operations = {
       };
       /** @description The caller's role does not allow this */
       403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8956,6 +9676,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -9032,6 +9758,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -9080,6 +9812,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -9122,6 +9860,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
