@@ -641,7 +641,7 @@ describe('function bundles', () => {
 /**
  * CloudFormation's limit is 500. Decision 0023 kept Dogu under 300; alarms, the dashboard, access
  * logs, roles per need and the origin proof added ~40 fixed resources, and VPC mode adds up to ~45
- * more (test/infra/production-grade.test.ts), so the budget is 400 and the fixed part 120
+ * more (test/infra/production-grade.test.ts), so the budget is 400 and the fixed part 140
  * (decision 0051): still 100 below the hard limit, and a new route still costs one.
  */
 const resourceBudget = 400;
@@ -652,6 +652,7 @@ describe('resource budget', () => {
     expect(resources).toBeLessThan(resourceBudget);
     // The function and its integration per handler; the route per entry.
     const perRouteAndHandler = deployable.length + 2 * expectedHandlers.length;
-    expect(resources - perRouteAndHandler, 'fixed resources').toBeLessThanOrEqual(120);
+    // 116 today; the runtime half of issue 19 adds ~15 (payload bucket, sweeper, function URL).
+    expect(resources - perRouteAndHandler, 'fixed resources').toBeLessThanOrEqual(140);
   });
 });
