@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   CachePolicy,
@@ -29,14 +30,18 @@ import {
   OriginRequestPolicy,
   PriceClass,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { consoleCsp, viewFrameCsp, viewFramePath } from '../shared/http/console-policies.ts';
+import { acknowledge } from './nag.ts';
 import { repoRoot } from './paths.ts';
 
 /** Paths CloudFront sends to the HTTP API instead of the bucket (the local runtime's same split). */
@@ -61,7 +66,27 @@ export interface ConsoleHostingProps {
   retain?: boolean;
   /** The built console; `web/dist` by default, built first when missing or older than its sources. */
   distDir?: string;
+  /** Where CloudFront writes its standard logs (with each viewer's address); none when unset. */
+  logBucket?: IBucket;
+  /** A custom domain: its name and an ACM certificate in us-east-1 (docs/deploy.md, "Custom domain"). */
+  domain?: { name: string; certificateArn: string; hostedZoneId?: string; zoneName?: string };
+  /** A CLOUDFRONT-scope WAF web ACL (infra/constructs/edge-waf.ts), attached when given. */
+  webAclArn?: string;
+  /**
+   * Sent to the API with every request as `x-dogu-origin-verify`: the API trusts the viewer address
+   * CloudFront adds (`x-dogu-viewer-ip`) only when this matches (shared/http/viewer-ip.ts).
+   */
+  originVerify?: string;
 }
+
+/**
+ * On the API paths: the viewer's address as CloudFront saw it, replacing whatever the client sent
+ * under that name (the audit records it; decision 0053).
+ */
+export const viewerAddressHeader = `function handler(event) {
+  event.request.headers['x-dogu-viewer-ip'] = { value: event.viewer.ip };
+  return event.request;
+}`;
 
 /** index.html for page paths (no file extension); files and API paths pass unchanged. */
 export const spaFallback = `function handler(event) {
@@ -93,11 +118,24 @@ export class ConsoleHosting extends Construct {
       versioned: false,
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       autoDeleteObjects: !props.retain,
+      ...(props.logBucket
+        ? { serverAccessLogsBucket: props.logBucket, serverAccessLogsPrefix: 'console-files/' }
+        : {}),
     });
+    if (!props.logBucket)
+      acknowledge(this.bucket, 'S1', 'Server access logs are on whenever the stack passes its log bucket.');
 
     // The HTTP API's host name: https://<id>.execute-api.<region>.amazonaws.com → its third '/' part.
     const apiDomain = Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint));
-    const apiOrigin = new HttpOrigin(apiDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY });
+    const apiOrigin = new HttpOrigin(apiDomain, {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      ...(props.originVerify ? { customHeaders: { 'x-dogu-origin-verify': props.originVerify } } : {}),
+    });
+    const viewerAddress = new EdgeFunction(this, 'ViewerAddress', {
+      code: FunctionCode.fromInline(viewerAddressHeader),
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Dogu API: the viewer address for the audit',
+    });
     const apiBehavior = {
       origin: apiOrigin,
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
@@ -106,6 +144,7 @@ export class ConsoleHosting extends Construct {
       // Cookies, Authorization, query strings and bodies reach the API; Host stays the API's own.
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       compress: true,
+      functionAssociations: [{ function: viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
     };
 
     const fallback = new EdgeFunction(this, 'SpaFallback', {
@@ -150,6 +189,18 @@ export class ConsoleHosting extends Construct {
       defaultRootObject: 'index.html',
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_200,
+      // Takes effect with a certificate of our own (a custom domain); *.cloudfront.net has AWS's policy.
+      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+      ...(props.domain
+        ? {
+            domainNames: [props.domain.name],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
+          }
+        : {}),
+      ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
+      ...(props.logBucket
+        ? { enableLogging: true, logBucket: props.logBucket, logFilePrefix: 'cloudfront/' }
+        : {}),
       defaultBehavior: {
         origin: bucketOrigin,
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -171,7 +222,44 @@ export class ConsoleHosting extends Construct {
         },
       },
     });
-    this.url = `https://${this.distribution.distributionDomainName}`;
+    this.url = props.domain
+      ? `https://${props.domain.name}`
+      : `https://${this.distribution.distributionDomainName}`;
+    if (props.domain?.hostedZoneId && props.domain.zoneName) {
+      const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+        hostedZoneId: props.domain.hostedZoneId,
+        zoneName: props.domain.zoneName,
+      });
+      const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
+      new ARecord(this, 'AliasA', { zone, recordName: props.domain.name, target });
+      new AaaaRecord(this, 'AliasAaaa', { zone, recordName: props.domain.name, target });
+    }
+    acknowledge(
+      this.distribution,
+      'CFR1',
+      'Internal tools are used wherever the company works; access is by sign-in, and the optional WAF (context waf) can add geo rules.',
+    );
+    if (!props.webAclArn) {
+      acknowledge(
+        this.distribution,
+        'CFR2',
+        'WAF is opt-in per stage (context waf=true): it costs about 6 USD a month plus requests.',
+      );
+    }
+    if (!props.domain) {
+      acknowledge(
+        this.distribution,
+        'CFR4',
+        'Without a custom domain CloudFront serves *.cloudfront.net with its own certificate and policy; minimumProtocolVersion TLSv1.2_2021 applies once context domainName is set.',
+      );
+    }
+    if (!props.logBucket) {
+      acknowledge(
+        this.distribution,
+        'CFR3',
+        'Standard logs are on whenever the stack passes its log bucket.',
+      );
+    }
 
     // Two passes over the same build: hashed assets cached for a year, then index.html uncached and
     // invalidated, so a deploy is visible at the next page load and old tabs keep their assets.
@@ -198,6 +286,21 @@ export class ConsoleHosting extends Construct {
       memoryLimit: 512,
     });
     index.node.addDependency(assets);
+    // CDK's deployment function (one per stack) is CDK's code with CDK's role.
+    const stack = Stack.of(this);
+    for (const child of stack.node.children) {
+      if (!child.node.id.startsWith('Custom::CDKBucketDeployment')) continue;
+      acknowledge(
+        child,
+        'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        "CDK's BucketDeployment function logs with the basic execution role; it runs only during deployments.",
+      );
+      acknowledge(
+        child,
+        'L1',
+        "CDK's BucketDeployment function: its runtime is chosen by aws-cdk-lib and moves with CDK upgrades.",
+      );
+    }
 
     for (const fn of props.publicUrlFor ?? []) {
       (fn as LambdaFunction).addEnvironment('DOGU_PUBLIC_URL', this.url);

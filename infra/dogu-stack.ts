@@ -3,21 +3,38 @@
  * (development, staging, production, ...). Later features add their resources
  * (Scheduler, Step Functions, S3, CloudFront) here as further constructs.
  */
-import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, type StackProps, Tags } from 'aws-cdk-lib';
-import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import {
+  Aspects,
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  SecretValue,
+  Stack,
+  type StackProps,
+  Tags,
+} from 'aws-cdk-lib';
+import { type CfnFunction, type IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import { originVerifyEnv } from '../shared/http/viewer-ip.ts';
 import { grantConnectorPermissions } from './connector-permissions.ts';
-import { ConsoleHosting } from './console-hosting.ts';
+import { ConsoleHosting, type ConsoleHostingProps } from './console-hosting.ts';
+import { ApiAccessLog } from './constructs/access-log.ts';
 import { BlobBucket } from './constructs/blob-bucket.ts';
 import { DataTable } from './constructs/data-table.ts';
+import { FunctionRoles } from './constructs/function-roles.ts';
 import { HandlerFunction, logRetention } from './constructs/handler-function.ts';
 import { DoguHttpApi } from './constructs/http-api.ts';
+import { LogBucket } from './constructs/log-bucket.ts';
+import { Network, type NetworkSettings } from './constructs/network.ts';
+import { Operations } from './constructs/operations.ts';
 import { ScriptSandbox } from './constructs/script-sandbox.ts';
 import { SigningKey } from './constructs/signing-key.ts';
 import { deployableHandlers, type HandlerName } from './deployable-routes.ts';
+import { fileWriters, runsActions } from './function-needs.ts';
+import { acknowledge, WildcardAcknowledgements } from './nag.ts';
 import { Scheduling } from './scheduling.ts';
 
 export interface DoguStackProps extends StackProps {
@@ -27,6 +44,18 @@ export interface DoguStackProps extends StackProps {
   loginTokenSeconds?: number;
   /** Data-source kinds that may run with the action functions' own role (their cloudPermissions are granted). */
   functionRoleKinds?: readonly string[];
+  /** Subscribed to the alarm topic (context `alarmEmail`). */
+  alarmEmail?: string;
+  /** Reserved concurrency of the scheduled-work functions (context `workerConcurrency`, 0 = none). */
+  workerConcurrency?: number;
+  /** Requests per client (user or service account) and minute (context `rateLimitPerMinute`, 0 = none). */
+  rateLimitPerMinute?: number;
+  /** VPC mode for the functions that run actions (context `vpc`...); off when unset. */
+  network?: NetworkSettings;
+  /** The console's and API's own domain name (context `domainName`, `certificateArn`...). */
+  domain?: ConsoleHostingProps['domain'];
+  /** A CLOUDFRONT-scope web ACL to attach (context `waf` or `webAclArn`). */
+  webAclArn?: string;
 }
 
 export const productionStage = 'production';
@@ -55,15 +84,28 @@ const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
  */
 const apiThrottle = { rateLimit: 100, burstLimit: 200 };
 
-/** Handlers that keep and delete uploaded files. */
-const fileWriters: readonly HandlerName[] = ['data-sources', 'file-versions', 'upload-protoset'];
-/** Handlers that run actions or test connections (an engine may read its data source's files). */
-export const actionRunners: readonly HandlerName[] = [
-  'execute-action',
-  'review-requests',
-  'cron-run-now',
-  'data-source-connection',
-];
+/** Handlers that run actions or test connections: those that compose the action engines. */
+export const actionRunners: readonly HandlerName[] = deployableHandlers().filter(runsActions);
+
+/**
+ * Concurrency reserved for each function that runs scheduled work: a burst of cron jobs or a wide
+ * batch waits (Step Functions and Lambda retry) instead of taking the API's share of the account's
+ * concurrency. Context `workerConcurrency` changes it; 0 reserves nothing (new accounts whose
+ * limit is 10 cannot reserve any).
+ */
+export const defaultWorkerConcurrency = 10;
+
+/** Ten requests a second on average per caller: far above a person's, a ceiling for a script's. */
+export const defaultRateLimitPerMinute = 600;
+
+function reserveConcurrency(scheduling: Scheduling, perFunction: number): void {
+  if (perFunction <= 0) return;
+  for (const fn of [scheduling.scheduledRun, scheduling.runJob, scheduling.runBatchChunk]) {
+    (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = perFunction;
+  }
+  // One drain at a time is enough; two would only race for the same deliveries.
+  (scheduling.notificationDeliveries.node.defaultChild as CfnFunction).reservedConcurrentExecutions = 1;
+}
 
 const stageNamePattern = /^[a-z][a-z0-9-]{0,30}$/;
 
@@ -71,17 +113,29 @@ export class DoguStack extends Stack {
   readonly dataTable: DataTable;
   readonly signingKey: SigningKey;
   readonly functionsByHandler: ReadonlyMap<string, IFunction>;
-  /** The role of the API functions that read no uploaded file (the workers have roles of their own). */
-  readonly apiRole: Role;
-  /** Every API function role: base, file reader, file writer (decision 0023). */
-  readonly apiRoles: readonly Role[];
+  /** The functions' roles, one per set of needs (decision 0051). */
+  readonly functionRoles: FunctionRoles;
   readonly apiLogGroup: LogGroup;
   readonly httpApi: DoguHttpApi;
   readonly scheduling: Scheduling;
   readonly blobs: BlobBucket;
+  readonly operations: Operations;
+  readonly console: ConsoleHosting;
+  readonly network?: Network;
 
   constructor(scope: Construct, id: string, props: DoguStackProps) {
-    const { stage, loginTokenSeconds, functionRoleKinds = [], ...stackProps } = props;
+    const {
+      stage,
+      loginTokenSeconds,
+      functionRoleKinds = [],
+      alarmEmail,
+      workerConcurrency = defaultWorkerConcurrency,
+      rateLimitPerMinute = defaultRateLimitPerMinute,
+      network,
+      domain,
+      webAclArn,
+      ...stackProps
+    } = props;
     // The stage is part of the stack, API and tag names; one spelling per stage avoids twins.
     if (!stageNamePattern.test(stage)) {
       throw new Error(`Stage '${stage}' must be lower-case letters, digits and '-', starting with a letter.`);
@@ -93,6 +147,8 @@ export class DoguStack extends Stack {
       ...stackProps,
     });
     Tags.of(this).add('dogu:stage', stage);
+    // Intended wildcards are acknowledged for cdk-nag, each with its reason (infra/nag.ts).
+    Aspects.of(this).add(new WildcardAcknowledgements());
 
     this.dataTable = new DataTable(this, 'Data', { deletionProtection: isProduction });
     this.signingKey = new SigningKey(this, 'SigningKey', { retain: isProduction });
@@ -107,38 +163,20 @@ export class DoguStack extends Stack {
       DOGU_MAX_EXECUTION_MS: String(maxSynchronousExecutionMs),
       // Secrets and data source passwords are encrypted with the table's own key, bound by encryption context.
       DOGU_SECRETS_KEY_ID: this.dataTable.encryptionKey.keyArn,
+      // Requests per client and minute across all routes (decision 0053); 0 turns the limit off.
+      DOGU_RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
     };
     if (loginTokenSeconds !== undefined) {
       environment.DOGU_LOGIN_TOKEN_SECONDS = String(loginTokenSeconds);
     }
 
-    // Three roles and one log group for all API functions instead of one each: CloudFormation
-    // allows 500 resources per stack and every handler would add three (decision 0023). The roles
-    // differ only in the uploaded-files bucket: none, read (action runners), read and write.
-    const apiRole = (id: string, what: string) =>
-      new Role(this, id, {
-        description: `Dogu (${stage}) API functions${what}`,
-        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-        managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
-      });
-    this.apiRole = apiRole('ApiFunctionRole', '');
-    const fileReaderRole = apiRole('ApiFileReaderRole', ' that read uploaded files');
-    const fileWriterRole = apiRole('ApiFileWriterRole', ' that keep uploaded files');
-    this.apiRoles = [this.apiRole, fileReaderRole, fileWriterRole];
-    const roleOf = (handler: HandlerName) =>
-      fileWriters.includes(handler)
-        ? fileWriterRole
-        : actionRunners.includes(handler)
-          ? fileReaderRole
-          : this.apiRole;
-    // Every handler resolves its core services (store and token verifier) on a cold start, even
-    // health, so the roles need the table and the key. grantReadWriteData includes the table
-    // key's encrypt/decrypt; grantRead is GetSecretValue and DescribeSecret only.
-    for (const role of this.apiRoles) {
-      this.dataTable.table.grantReadWriteData(role);
-      this.signingKey.secret.grantRead(role);
-      this.dataTable.encryptionKey.grantEncryptDecrypt(role);
-    }
+    // One role per set of needs, derived from what each function composes (decision 0051).
+    this.functionRoles = new FunctionRoles(this, 'FunctionRoles', {
+      stage,
+      table: this.dataTable.table,
+      key: this.dataTable.encryptionKey,
+      signingKey: this.signingKey.secret,
+    });
     // Each entry carries the function name (Powertools logger), so one group stays searchable.
     this.apiLogGroup = new LogGroup(this, 'ApiFunctionLogs', {
       retention: logRetention,
@@ -147,14 +185,16 @@ export class DoguStack extends Stack {
 
     const functionsByHandler = new Map<string, IFunction>();
     for (const handler of deployableHandlers()) {
+      const role = this.functionRoles.roleFor(handler);
       const { function: fn } = new HandlerFunction(this, `Handler-${handler}`, {
         handler,
         timeout: timeoutByHandler[handler] ?? defaultTimeout,
         environment,
         retainLogs: isProduction,
-        role: roleOf(handler),
+        role,
         logGroup: this.apiLogGroup,
       });
+      this.functionRoles.allowLogs(role, this.apiLogGroup);
       functionsByHandler.set(handler, fn);
     }
     this.functionsByHandler = functionsByHandler;
@@ -164,14 +204,14 @@ export class DoguStack extends Stack {
       dataTable: this.dataTable,
       signingKey: this.signingKey,
       apiFunctions: functionsByHandler.values(),
-      apiRoles: this.apiRoles,
+      functionRoles: this.functionRoles,
       retainLogs: isProduction,
     });
 
     // Uploaded data-source files (protosets): the bucket's name only for the functions that keep
-    // them or run actions. The API functions share one role (decision 0023), so its grants are
-    // the union of what these need.
-    this.blobs = new BlobBucket(this, 'Blobs');
+    // them or run actions (their roles are shared only with functions of the same needs).
+    const logs = new LogBucket(this, 'AccessLogs', { retain: isProduction });
+    this.blobs = new BlobBucket(this, 'Blobs', { logBucket: logs.bucket });
     for (const handler of fileWriters) {
       const fn = functionsByHandler.get(handler);
       if (fn) this.blobs.allowReadWrite(fn as LambdaFunction);
@@ -194,10 +234,12 @@ export class DoguStack extends Stack {
     }
     for (const fn of this.scheduling.actionRunners) sandbox.allowInvoke(fn);
 
+    const accessLog = new ApiAccessLog(this, 'ApiAccessLog', { retain: isProduction });
     this.httpApi = new DoguHttpApi(this, 'Http', {
       stage,
       functionsByHandler,
       throttle: apiThrottle,
+      accessLog: accessLog.settings,
     });
 
     // The service's own IdP (spec 5.2): its issuer is this API, its keys a secret that starts empty
@@ -208,8 +250,12 @@ export class DoguStack extends Stack {
       secretStringValue: SecretValue.unsafePlainText('{"keys":[]}'),
       removalPolicy: isProduction ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
-    for (const role of this.apiRoles) idpKeys.grantRead(role);
-    for (const worker of this.scheduling.functions) idpKeys.grantRead(worker);
+    acknowledge(
+      idpKeys,
+      'SMG4',
+      'Rotated by infra/scripts/rotate-idp-key.ts, which keeps the previous key published until its tokens expire (docs/deploy.md).',
+    );
+    for (const role of this.functionRoles.rolesWith('idp-keys')) idpKeys.grantRead(role);
     for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
       const lambdaFunction = fn as LambdaFunction;
       lambdaFunction.addEnvironment('DOGU_IDP_ISSUER', `${this.httpApi.defaultStage.url}idp`);
@@ -234,11 +280,58 @@ export class DoguStack extends Stack {
       }
     }
 
+    // CloudFront proves itself to the API with this value, so the API can trust the viewer address
+    // it adds (shared/http/viewer-ip.ts; decision 0053).
+    const originVerify = new Secret(this, 'OriginVerify', {
+      description: `Dogu (${stage}) header value CloudFront sends to the API`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    acknowledge(
+      originVerify,
+      'SMG4',
+      "Rotating needs a redeploy (CloudFront and the functions read it at deploy time); it only guards the audit's source address.",
+    );
+    const originVerifyValue = originVerify.secretValue.unsafeUnwrap();
+    for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
+      (fn as LambdaFunction).addEnvironment(originVerifyEnv, originVerifyValue);
+    }
+
     // The console on S3 + CloudFront; through it the API shares the console's origin (DOGU_PUBLIC_URL).
-    new ConsoleHosting(this, 'Console', {
+    this.console = new ConsoleHosting(this, 'Console', {
       httpApi: this.httpApi.api,
       publicUrlFor: [...functionsByHandler.values(), ...this.scheduling.functions],
       retain: isProduction,
+      logBucket: logs.bucket,
+      originVerify: originVerifyValue,
+      ...(domain ? { domain } : {}),
+      ...(webAclArn ? { webAclArn } : {}),
+    });
+
+    // Only the functions that run actions (they compose the action engines) go into the VPC.
+    if (network) {
+      this.network = new Network(this, 'Network', network);
+      for (const construct of this.node.findAll()) {
+        if (construct instanceof HandlerFunction && runsActions(construct.handler)) {
+          this.network.attach(construct.function);
+        }
+      }
+    }
+
+    // Scheduled work may not take the API's concurrency (docs/deploy.md, "Limits").
+    reserveConcurrency(this.scheduling, workerConcurrency);
+    // Alarms, dashboard, logs and traces over everything above, found in the construct tree so
+    // functions and state machines added by other constructs are watched too (decision 0052).
+    const all = this.node.findAll();
+    this.operations = new Operations(this, 'Operations', {
+      stage,
+      functions: all.filter((c): c is LambdaFunction => c instanceof LambdaFunction),
+      stateMachines: all.filter((c): c is StateMachine => c instanceof StateMachine),
+      table: this.dataTable.table,
+      deadLetterQueues: [this.scheduling.deadLetterQueue],
+      apiLogGroup: this.apiLogGroup,
+      httpApiId: this.httpApi.api.apiId,
+      alarmEmail,
+      retainLogs: isProduction,
     });
 
     new CfnOutput(this, 'ApiUrl', {

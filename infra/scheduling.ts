@@ -6,7 +6,7 @@
 import { Arn, ArnFormat, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
-import { Effect, type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -22,6 +22,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { schedulingEnv } from '../shared/adapters/aws/aws-scheduling.ts';
 import type { DataTable } from './constructs/data-table.ts';
+import type { FunctionRoles } from './constructs/function-roles.ts';
 import { HandlerFunction } from './constructs/handler-function.ts';
 import type { SigningKey } from './constructs/signing-key.ts';
 
@@ -31,10 +32,10 @@ export interface SchedulingProps {
   environment: Record<string, string>;
   dataTable: DataTable;
   signingKey: SigningKey;
+  /** The functions' roles: the workers take theirs from it; those that schedule get the rights. */
+  functionRoles: FunctionRoles;
   /** The API Lambdas: they create schedules and start state machines (variables set on each). */
   apiFunctions: Iterable<IFunction>;
-  /** The roles the API Lambdas share: the grants go to each once (docs/decisions/0023). */
-  apiRoles: readonly IRole[];
   retainLogs: boolean;
 }
 
@@ -77,16 +78,16 @@ export class Scheduling extends Construct {
     this.groupPrefix = `dogu-${props.stage}`;
 
     const worker = (handler: string, timeout: Duration, environment: Record<string, string> = {}) => {
-      const { function: fn } = new HandlerFunction(this, handler, {
+      // A worker's role is the one of its needs (decision 0051), shared with API functions alike.
+      const role = props.functionRoles.roleFor(handler);
+      const { function: fn, logGroup } = new HandlerFunction(this, handler, {
         handler,
         timeout,
         environment: { ...props.environment, ...environment },
         retainLogs: props.retainLogs,
+        role,
       });
-      // Workers resolve the same services as the API handlers do.
-      props.dataTable.table.grantReadWriteData(fn);
-      props.dataTable.encryptionKey.grantEncryptDecrypt(fn);
-      props.signingKey.secret.grantRead(fn);
+      props.functionRoles.allowLogs(role, logGroup);
       return fn;
     };
     const jobEnvironment = {
@@ -196,8 +197,7 @@ export class Scheduling extends Construct {
     for (const [name, value] of Object.entries(this.#stateMachineEnvironment())) {
       this.scheduledRun.addEnvironment(name, value);
     }
-    this.asyncExecutions.grantStartExecution(this.scheduledRun);
-    this.batches.grantStartExecution(this.scheduledRun);
+    // (Its right to start them is the scheduling roles' policy below: scheduled-run composes scheduling.)
 
     const adapterEnvironment = {
       [schedulingEnv.groupPrefix]: this.groupPrefix,
@@ -216,13 +216,9 @@ export class Scheduling extends Construct {
       for (const [name, value] of Object.entries(adapterEnvironment))
         lambdaFunction.addEnvironment(name, value);
     }
-    // Whatever finishes work may send a notification's first attempt; e-mail goes through SES.
-    const sendEmail = new PolicyStatement({
-      effect: Effect.ALLOW,
-      actions: ['ses:SendEmail'],
-      resources: ['*'],
-    });
-    for (const apiRole of props.apiRoles) {
+    // Only the roles of functions that compose the scheduling group create schedules and start runs.
+    let startRunsPolicies = 0;
+    for (const apiRole of props.functionRoles.rolesWith('scheduling')) {
       apiRole.addToPrincipalPolicy(
         new PolicyStatement({
           effect: Effect.ALLOW,
@@ -248,11 +244,19 @@ export class Scheduling extends Construct {
         new PolicyStatement({ effect: Effect.ALLOW, actions: ['scheduler:ListSchedules'], resources: ['*'] }),
       );
       this.schedulerRole.grantPassRole(apiRole);
-      this.asyncExecutions.grantStartExecution(apiRole);
-      this.batches.grantStartExecution(apiRole);
-      apiRole.addToPrincipalPolicy(sendEmail);
+      // A policy of its own, not the role's default one: workers share these roles (decision 0051),
+      // and a state machine depends on the functions it invokes, which depend on their role's
+      // default policy; starting the machines from that policy would be a dependency cycle.
+      new Policy(this, `StartRuns${++startRunsPolicies}`, {
+        roles: [apiRole],
+        statements: [
+          new PolicyStatement({
+            actions: ['states:StartExecution'],
+            resources: [this.asyncExecutions.stateMachineArn, this.batches.stateMachineArn],
+          }),
+        ],
+      });
     }
-    for (const fn of this.functions) fn.addToRolePolicy(sendEmail);
   }
 
   /** The workers that run actions (their engines may read uploaded files). */

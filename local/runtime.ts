@@ -31,6 +31,7 @@ import {
   ssoConfigFromEnv,
   waitForSsoConfig,
 } from '../shared/adapters/oidc/sso-config.ts';
+import { MemoryRateLimiter } from '../shared/adapters/rate-limit/memory-rate-limiter.ts';
 import { createWorkerSandbox } from '../shared/adapters/sandbox/worker-sandbox.ts';
 import { LocalSecretCipher } from '../shared/adapters/secrets/local-cipher.ts';
 import type { ConnectorDefinition, ConnectorRuntimeModule } from '../shared/connectors/connector.ts';
@@ -40,6 +41,7 @@ import { connectors as registeredConnectors } from '../shared/connectors/index.t
 import { loadConnectorRuntime } from '../shared/connectors/runtimes.ts';
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
 import { NotificationCenter } from '../shared/domain/notifications/center.ts';
+import { rateLimitPerMinuteFromEnv } from '../shared/domain/rate-limit.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
 import { SecretValues } from '../shared/domain/secret-values.ts';
@@ -63,6 +65,8 @@ export interface LocalRuntimeOptions {
   port: number;
   /** Port of the embedded demo database; 0 picks a free one. */
   demoDbPort: number;
+  /** Requests per client and minute (default DOGU_RATE_LIMIT_PER_MINUTE; unset or 0: no limit). */
+  rateLimitPerMinute?: number;
   /** Use this PostgreSQL for the demo instead of the embedded one (benchmarks, bigger demos). */
   demoDatabaseUrl?: string;
   tableName?: string;
@@ -204,7 +208,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ...(options.notificationRetryDelaysMs ? { retryDelaysMs: options.notificationRetryDelaysMs } : {}),
       ...(options.notificationTimeoutMs ? { timeoutMs: options.notificationTimeoutMs } : {}),
     });
+    const perMinute = options.rateLimitPerMinute ?? rateLimitPerMinuteFromEnv(process.env);
     const services: Services = {
+      ...(perMinute > 0 ? { rateLimiter: new MemoryRateLimiter(perMinute) } : {}),
       store,
       definitions: store,
       tokens: new TokenService(await loadKey(options.dataDir, 'signing-key')),

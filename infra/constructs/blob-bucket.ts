@@ -6,7 +6,13 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type IBucket,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
 /** The variable shared/runtime/aws-services.ts reads; set only on functions granted the bucket. */
@@ -15,7 +21,7 @@ export const blobBucketEnv = 'DOGU_BLOB_BUCKET';
 export class BlobBucket extends Construct {
   readonly bucket: Bucket;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: { logBucket?: IBucket } = {}) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
       encryption: BucketEncryption.S3_MANAGED,
@@ -23,6 +29,9 @@ export class BlobBucket extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       enforceSSL: true,
       removalPolicy: RemovalPolicy.RETAIN,
+      ...(props.logBucket
+        ? { serverAccessLogsBucket: props.logBucket, serverAccessLogsPrefix: 'blobs/' }
+        : {}),
     });
   }
 

@@ -1,9 +1,10 @@
 /** One Lambda function for one handler module `functions/<handler>.ts`, bundled locally by esbuild. */
 import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { acknowledge } from '../nag.ts';
 import { bundleHandler } from './handler-bundle.ts';
 
 export interface HandlerFunctionProps {
@@ -24,6 +25,9 @@ export const logRetention = RetentionDays.ONE_MONTH;
 
 export class HandlerFunction extends Construct {
   readonly function: LambdaFunction;
+  readonly logGroup: ILogGroup;
+  /** The handler module this function runs (what it composes decides its role and network). */
+  readonly handler: string;
 
   constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
     super(scope, id);
@@ -48,7 +52,16 @@ export class HandlerFunction extends Construct {
       timeout: props.timeout,
       environment: props.environment,
       logGroup,
+      // X-Ray: a request's path through API Gateway, the function and its AWS calls (docs/deploy.md).
+      tracing: Tracing.ACTIVE,
       ...(props.role ? { role: props.role } : {}),
     });
+    this.logGroup = logGroup;
+    this.handler = props.handler;
+    acknowledge(
+      this.function,
+      'L1',
+      'nodejs22.x is the runtime the bundles are built and tested for (esbuild target node22); moving to nodejs24.x is a deliberate upgrade with its own tests.',
+    );
   }
 }

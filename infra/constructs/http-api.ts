@@ -8,6 +8,8 @@
  * One integration per function, shared by all its routes, invoked with one role for the whole API
  * (not an integration and a permission per route): a new route costs one resource (decision 0023).
  */
+
+import type { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   HttpApi,
   HttpIntegrationType,
@@ -17,6 +19,7 @@ import {
   type HttpRouteIntegrationConfig,
   HttpRouteKey,
   type HttpStage,
+  type IAccessLogDestination,
   IntegrationCredentials,
   PayloadFormatVersion,
   type ThrottleSettings,
@@ -26,6 +29,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { type Route, routeKeyOf } from '../../shared/http/routes.ts';
 import { deployableRoutes } from '../deployable-routes.ts';
+import { acknowledge } from '../nag.ts';
 
 export interface DoguHttpApiProps {
   stage: string;
@@ -33,6 +37,8 @@ export interface DoguHttpApiProps {
   functionsByHandler: ReadonlyMap<string, IFunction>;
   /** Applied to every route of the default stage. */
   throttle: ThrottleSettings;
+  /** JSON access logs of the default stage (infra/constructs/access-log.ts). */
+  accessLog?: { destination: IAccessLogDestination; format: AccessLogFormat };
 }
 
 /** The CDK route key of a table entry, checked against the table's own `routeKeyOf`. */
@@ -92,7 +98,14 @@ export class DoguHttpApi extends Construct {
       stageName: '$default',
       autoDeploy: true,
       throttle: props.throttle,
+      ...(props.accessLog ? { accessLogSettings: props.accessLog } : {}),
     });
+
+    acknowledge(
+      this,
+      'APIG4',
+      'No API Gateway authorizer on purpose: every handler verifies the bearer token or session itself (shared/http/handler.ts), so AWS and the embedded runtime run the same authentication; public routes (health, IdP discovery, login) need none.',
+    );
 
     // API Gateway invokes the functions with this role: one role and its policy instead of a
     // resource-based permission per function (decision 0023).

@@ -8,6 +8,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
+import { acknowledge } from '../nag.ts';
 import { handlerEntry, lockFilePath, repoRoot } from '../paths.ts';
 
 /** Where the bundle keeps the interpreter (the function reads it from QUICKJS_WASM_PATH). */
@@ -52,6 +53,11 @@ export class ScriptSandbox extends Construct {
         },
       },
     });
+    acknowledge(
+      this.function,
+      'L1',
+      'nodejs22.x is the runtime the sandbox is built and tested for (esbuild target node22).',
+    );
   }
 
   /** Lets an action-running function invoke the sandbox and tells it the sandbox's name. */

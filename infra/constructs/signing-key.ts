@@ -2,6 +2,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { acknowledge } from '../nag.ts';
 
 /** 64 alphanumeric characters carry about 380 bits, well above HS256's 256-bit minimum. */
 export const signingKeyLength = 64;
@@ -22,5 +23,10 @@ export class SigningKey extends Construct {
       generateSecretString: { passwordLength: signingKeyLength, excludePunctuation: true },
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+    acknowledge(
+      this.secret,
+      'SMG4',
+      'Rotating the HS256 key ends every session at once; it is rotated by hand when needed (docs/deploy.md, "Rotate keys").',
+    );
   }
 }

@@ -10,6 +10,7 @@ import type { AuditEntry } from '../domain/audit.ts';
 import type { Principal } from '../domain/model.ts';
 import type { CoreServices } from '../runtime/services.ts';
 import type { Route, RouteName } from './routes.ts';
+import { viewerIpOf } from './viewer-ip.ts';
 
 interface AuditedRoute {
   event: string;
@@ -150,7 +151,7 @@ export const unauditedMutations: ReadonlySet<string> = new Set([
 export const deploymentAuditLog = '_deployment';
 
 export const originOf = (event: APIGatewayProxyEventV2) => ({
-  sourceIp: event.requestContext?.http?.sourceIp ?? '',
+  sourceIp: viewerIpOf(event),
   userAgent: event.headers?.['user-agent'] ?? '',
 });
 

@@ -13,6 +13,7 @@ import { badRequest, DoguError, forbidden, unauthorized } from '../domain/errors
 import { inexactNumbersIn } from '../domain/exact-numbers.ts';
 import { principalOfBearer } from '../domain/identity/access-tokens.ts';
 import type { Principal } from '../domain/model.ts';
+import { tooManyRequests } from '../domain/rate-limit.ts';
 import { type Composition, type CoreServices, coreOnly, getServices } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
 import { checkPathParameters } from './path-parameters.ts';
@@ -90,6 +91,11 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
         checkPathParameters(event.pathParameters ?? {});
         services = await getServices(composition);
         principal = await authenticate(route, event, services);
+        // Per client, not per route: one caller's burst does not use up everyone's share (decision 0053).
+        if (principal && services.rateLimiter) {
+          const decision = await services.rateLimiter.take(principal.id, services.clock.now().getTime());
+          if (!decision.allowed) throw tooManyRequests(decision.retryAfterSeconds);
+        }
         const caller = principal;
         const result = await run(
           {

@@ -30,6 +30,10 @@ export function errorResponsesOf(
       ? {
           '401': answer('No valid token or session: missing, expired or revoked'),
           '403': answer("The caller's role does not allow this"),
+          // Per-client limit over all routes (decision 0053), when the deployment sets one.
+          '429': answer(
+            'too_many_requests: this client made too many requests this minute (see Retry-After)',
+          ),
         }
       : {}),
     ...(route.auth === 'loopback'

@@ -13,6 +13,8 @@ import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
+import { DynamoDbRateLimiter } from '../adapters/rate-limit/dynamodb-rate-limiter.ts';
+import { rateLimitPerMinuteFromEnv } from '../domain/rate-limit.ts';
 import type { CoreServices } from './services.ts';
 
 export function requiredEnv(name: string): string {
@@ -36,7 +38,11 @@ export async function createAwsCore(): Promise<CoreServices> {
   const store = new CachingStore(new DynamoDbStore(sharedDocumentClient(), tableName), cacheMs);
   const signingKey = await getSecret(requiredEnv('DOGU_SIGNING_KEY_SECRET_ARN'), { maxAge: 300 });
   if (typeof signingKey !== 'string') throw new Error('The signing key secret must be a string.');
+  const perMinute = rateLimitPerMinuteFromEnv(process.env);
   return {
+    ...(perMinute > 0
+      ? { rateLimiter: new DynamoDbRateLimiter(sharedDocumentClient(), tableName, perMinute) }
+      : {}),
     store,
     definitions: store,
     tokens: new TokenService(new TextEncoder().encode(signingKey)),

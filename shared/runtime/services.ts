@@ -21,6 +21,7 @@ import type {
   ScriptSandbox,
   Store,
 } from '../domain/ports.ts';
+import type { ClientRateLimiter } from '../domain/rate-limit.ts';
 import type { SchedulingDeps } from '../domain/scheduling/deps.ts';
 import type { JobRunner, Scheduler, SchedulingStore } from '../domain/scheduling/ports.ts';
 import type { SecretValues } from '../domain/secret-values.ts';
@@ -50,6 +51,8 @@ export interface CoreServices {
   oidc: OidcServices;
   /** People's accounts: passwords, invitations, disabling, sessions (docs/accounts.md). */
   accounts: AccountServices;
+  /** Requests per client and minute (decision 0053); no limit when absent. */
+  rateLimiter?: ClientRateLimiter;
 }
 
 export interface Services extends CoreServices {
@@ -82,6 +85,7 @@ export const coreServiceKeys = [
   'settings',
   'oidc',
   'accounts',
+  'rateLimiter',
 ] as const satisfies readonly (keyof CoreServices)[];
 
 /** Services a function may compose beside the core ones (one module each in shared/runtime/groups/). */
@@ -158,7 +162,10 @@ async function viewOfProvided(composition: Composition<CoreServices>): Promise<C
     });
   }
   const all = await provided;
-  const core = Object.fromEntries(coreServiceKeys.map((key) => [key, all[key]])) as unknown as CoreServices;
+  // Optional core services (the rate limiter) are left out when the runtime has none.
+  const core = Object.fromEntries(
+    coreServiceKeys.filter((key) => all[key] !== undefined).map((key) => [key, all[key]]),
+  ) as unknown as CoreServices;
   return Object.assign(core, ...composition.groups.map((group) => group.pick(all)));
 }
 

@@ -13,7 +13,12 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPathPatterns, ConsoleHosting, spaFallback } from '../../infra/console-hosting.ts';
+import {
+  apiPathPatterns,
+  ConsoleHosting,
+  spaFallback,
+  viewerAddressHeader,
+} from '../../infra/console-hosting.ts';
 import { consoleCsp } from '../../shared/http/console-policies.ts';
 
 interface Resource {
@@ -140,8 +145,8 @@ describe('console hosting (S3 + CloudFront)', () => {
     expect(byDefault.Compress).toBe(true);
     expect(byDefault.FunctionAssociations).toHaveLength(1);
     expect(byDefault.FunctionAssociations?.[0]?.EventType).toBe('viewer-request');
-    const [, fn] = only(template, 'AWS::CloudFront::Function');
-    expect(fn.Properties.FunctionCode).toBe(spaFallback);
+    const codes = resources(template, 'AWS::CloudFront::Function').map(([, f]) => f.Properties.FunctionCode);
+    expect(codes.sort()).toEqual([spaFallback, viewerAddressHeader].sort());
   });
 
   it('the fallback gives index.html for page paths and leaves files alone', () => {
@@ -175,8 +180,23 @@ describe('console hosting (S3 + CloudFront)', () => {
       expect([...(behavior.AllowedMethods ?? [])].sort()).toEqual(
         ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'].sort(),
       );
-      expect(behavior.FunctionAssociations).toBeUndefined();
+      // The viewer's address for the audit, set by CloudFront (decision 0053).
+      expect(behavior.FunctionAssociations, behavior.PathPattern).toHaveLength(1);
+      expect(behavior.FunctionAssociations?.[0]?.EventType).toBe('viewer-request');
     }
+  });
+
+  it("the API function sets the viewer's address and overrides one the client sent", () => {
+    const run = (headers: Record<string, { value: string }>) =>
+      (
+        runInNewContext(
+          `${viewerAddressHeader}; handler({ viewer: { ip: '203.0.113.7' }, request: { uri: '/api/x', headers: ${JSON.stringify(headers)} } })`,
+        ) as { headers: Record<string, { value: string }> }
+      ).headers;
+    expect(run({})['x-dogu-viewer-ip']).toEqual({ value: '203.0.113.7' });
+    expect(run({ 'x-dogu-viewer-ip': { value: '10.0.0.1' } })['x-dogu-viewer-ip']).toEqual({
+      value: '203.0.113.7',
+    });
   });
 
   it('uploads hashed assets immutable for a year, then index.html uncached with an invalidation', () => {

@@ -12,6 +12,7 @@ import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import type { CfnStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DoguStack } from '../../infra/dogu-stack.ts';
+import { composedGroups } from '../../infra/function-needs.ts';
 import { schedulingEnv } from '../../shared/adapters/aws/aws-scheduling.ts';
 
 interface Resource {
@@ -309,31 +310,45 @@ describe('API Lambdas', () => {
     expect(devVariables[schedulingEnv.groupPrefix]).toBe('dogu-development');
   });
 
-  it("may manage schedules in this stage's groups only, pass the scheduler role and start both machines", () => {
+  it("may manage schedules in this stage's groups only, pass the scheduler role and start both machines — only if they compose scheduling", () => {
+    const schedulingComposers = [...stack.functionsByHandler.keys()].filter((h) =>
+      composedGroups(h).includes('scheduling'),
+    );
+    expect(schedulingComposers).toEqual(expect.arrayContaining(['execute-action', 'cron-jobs', 'batches']));
     for (const [handler, fn] of stack.functionsByHandler) {
       const statements = statementsOfRole(roleIdOf(fn));
+      const composes = schedulingComposers.includes(handler);
       for (const action of schedulerActions) {
         expect(
           allows(statements, action, scopedArn('schedule/dogu-production.*/*')),
           `${handler}: ${action}`,
-        ).toBe(true);
+        ).toBe(composes);
       }
       expect(
         allows(statements, 'scheduler:CreateScheduleGroup', scopedArn('schedule-group/dogu-production.*')),
-      ).toBe(true);
+        handler,
+      ).toBe(composes);
       // IAM has no resource type for ListSchedules: '*' is the only form, and it lists names only.
-      expect(allows(statements, 'scheduler:ListSchedules', '*')).toBe(true);
-      const wildcard = statements.filter((s) => [s.Resource].flat().includes('*'));
-      // SendEmail on '*' too: the sender identity is configured at deploy time (docs/notifications.md).
-      expect(wildcard.flatMap((s) => [s.Action].flat()).sort()).toEqual([
-        'scheduler:ListSchedules',
-        'ses:SendEmail',
-      ]);
-      expect(allows(statements, 'iam:PassRole', arnOf(stack.scheduling.schedulerRole))).toBe(true);
+      expect(allows(statements, 'scheduler:ListSchedules', '*'), handler).toBe(composes);
+      const wildcardActions = statements
+        .filter((s) => [s.Resource].flat().includes('*'))
+        .flatMap((s) => [s.Action].flat());
+      // Besides ListSchedules only X-Ray's trace upload (no resource type either).
+      expect(
+        wildcardActions.filter((a) => !a.startsWith('xray:')),
+        handler,
+      ).toEqual(composes ? ['scheduler:ListSchedules'] : []);
+      expect(allows(statements, 'iam:PassRole', arnOf(stack.scheduling.schedulerRole)), handler).toBe(
+        composes,
+      );
       expect(
         allows(statements, 'states:StartExecution', { Ref: idOf(stack.scheduling.asyncExecutions) }),
-      ).toBe(true);
-      expect(allows(statements, 'states:StartExecution', { Ref: idOf(stack.scheduling.batches) })).toBe(true);
+        handler,
+      ).toBe(composes);
+      expect(
+        allows(statements, 'states:StartExecution', { Ref: idOf(stack.scheduling.batches) }),
+        handler,
+      ).toBe(composes);
     }
   });
 });
@@ -348,8 +363,20 @@ describe('notification deliveries (decision 0031)', () => {
       ),
     );
     expect(rule?.Properties.ScheduleExpression).toBe('rate(1 minute)');
+    // SendEmail from any identity of this account and region: the sender is configured at deploy time.
+    const identities = {
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:ses:${env.region}:${env.account}:identity/*`]],
+    };
     for (const fn of [worker, stack.scheduling.scheduledRun]) {
-      expect(allows(statementsOfRole(roleIdOf(fn)), 'ses:SendEmail', '*')).toBe(true);
+      expect(allows(statementsOfRole(roleIdOf(fn)), 'ses:SendEmail', identities)).toBe(true);
+    }
+    // Functions that compose no mail-sending group cannot send any.
+    for (const handler of ['health', 'projects', 'secrets', 'cron-jobs']) {
+      const statements = statementsOfRole(roleIdOf(stack.functionsByHandler.get(handler)!));
+      expect(
+        statements.some((st) => [st.Action].flat().some((a) => a.startsWith('ses:'))),
+        handler,
+      ).toBe(false);
     }
   });
 });

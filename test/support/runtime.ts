@@ -19,6 +19,7 @@ export function startTestRuntime(
       | 'notificationTimeoutMs'
       | 'connectors'
       | 'connectorRuntimes'
+      | 'rateLimitPerMinute'
     >
   > = {},
 ): Promise<LocalRuntime> {

@@ -2079,6 +2079,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2112,6 +2118,12 @@ export type operations = {
       };
       /** @description The caller's role does not allow this */
       403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2226,6 +2238,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2255,6 +2273,12 @@ export type operations = {
       };
       /** @description The caller's role does not allow this */
       403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2299,6 +2323,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2373,6 +2403,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2413,6 +2449,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2458,6 +2500,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2534,6 +2582,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2575,6 +2629,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2649,6 +2709,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2697,6 +2763,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2738,6 +2810,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2810,6 +2888,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2851,6 +2935,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -2926,6 +3016,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -2967,6 +3063,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3042,6 +3144,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3088,6 +3196,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3129,6 +3243,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3179,6 +3299,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3219,6 +3345,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3267,6 +3399,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3307,6 +3445,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3352,6 +3496,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3424,6 +3574,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3465,6 +3621,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3513,6 +3675,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3592,6 +3760,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3642,6 +3816,12 @@ export type operations = {
       };
       /** @description The kind of the data source keeps no files */
       422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3720,6 +3900,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3769,6 +3955,12 @@ export type operations = {
       };
       /** @description The version is pinned */
       409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -3831,6 +4023,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3887,6 +4085,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3935,6 +4139,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -3975,6 +4185,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4051,6 +4267,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4093,6 +4315,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4171,6 +4399,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4212,6 +4446,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4262,6 +4502,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4304,6 +4550,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4354,6 +4606,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4395,6 +4653,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4517,6 +4781,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4559,6 +4829,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4682,6 +4958,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4728,6 +5010,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4770,6 +5058,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4826,6 +5120,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4868,6 +5168,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4919,6 +5225,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -4961,6 +5273,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5067,6 +5385,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5108,6 +5432,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5189,6 +5519,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5231,6 +5567,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5281,6 +5623,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5322,6 +5670,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5368,6 +5722,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5441,6 +5801,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5483,6 +5849,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5532,6 +5904,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5574,6 +5952,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5647,6 +6031,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5689,6 +6079,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5739,6 +6135,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5779,6 +6181,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5824,6 +6232,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -5903,6 +6317,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5948,6 +6368,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -5988,6 +6414,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6064,6 +6496,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6105,6 +6543,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6180,6 +6624,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6221,6 +6671,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6269,6 +6725,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6309,6 +6771,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6378,6 +6846,12 @@ export type operations = {
       };
       /** @description The body does not fit the schema: `errors` names each field */
       422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6453,6 +6927,12 @@ export type operations = {
       };
       /** @description The body does not fit the schema: `errors` names each field */
       422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6533,6 +7013,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6574,6 +7060,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6667,6 +7159,12 @@ export type operations = {
       };
       /** @description The body does not fit the schema: `errors` names each field */
       422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6765,6 +7263,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6806,6 +7310,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6855,6 +7365,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -6895,6 +7411,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -6940,6 +7462,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7014,6 +7542,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7055,6 +7589,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7129,6 +7669,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7169,6 +7715,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7245,6 +7797,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7286,6 +7844,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7362,6 +7926,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7403,6 +7973,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7452,6 +8028,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7493,6 +8075,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7539,6 +8127,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7620,6 +8214,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7662,6 +8262,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7735,6 +8341,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7779,6 +8391,12 @@ export type operations = {
       };
       /** @description No such project */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7854,6 +8472,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7895,6 +8519,12 @@ export type operations = {
       };
       /** @description No such project or token */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -7946,6 +8576,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -7986,6 +8622,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8031,6 +8673,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8110,6 +8758,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8151,6 +8805,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8199,6 +8859,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8240,6 +8906,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8312,6 +8984,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8353,6 +9031,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8429,6 +9113,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8500,6 +9190,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8546,6 +9242,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8587,6 +9289,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8637,6 +9345,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8672,6 +9386,12 @@ export type operations = {
       };
       /** @description None configured */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8746,6 +9466,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8785,6 +9511,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8818,6 +9550,12 @@ export type operations = {
       };
       /** @description Not an account administrator */
       403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -8909,6 +9647,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -8951,6 +9695,12 @@ export type operations = {
       };
       /** @description No such account */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -9034,6 +9784,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -9103,6 +9859,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -9145,6 +9907,12 @@ export type operations = {
       };
       /** @description No such account */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -9344,6 +10112,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -9373,6 +10147,12 @@ export type operations = {
       };
       /** @description The caller's role does not allow this */
       403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -9716,6 +10496,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -9795,6 +10581,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -9843,6 +10635,12 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description An error as Problem Details */
       default: {
         content: {
@@ -9885,6 +10683,12 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
