@@ -1,11 +1,9 @@
 /**
  * Save-time checks of a view beyond its schema: ids unique, every reference to a query, action,
- * parameter, view or group resolvable, every expression and `{{ }}` template parseable (with the
- * console's own parser) and the `queries.<id>` / `components.<id>` they name present, and the
- * limits (depth, count, size). Every problem names its field by a JSON Pointer and reads in
- * English and Japanese. Components form a JSON tree, so the only unbounded growth is depth and
- * count; event chains are bounded by `maxEventDepth`. What depends on data (a row's fields, a
- * value that is not there yet) is the renderer's to show in place.
+ * parameter, view or group resolvable, every expression parseable and naming queries and
+ * components the view has (check-expressions.ts), and the limits (depth, count, size). Every
+ * problem names its field by a JSON Pointer and reads in English and Japanese. Components form a JSON tree, so
+ * the only unbounded growth is depth and count; event chains are bounded by `maxEventDepth`.
  */
 import type { ActionInput } from '../definitions/action.ts';
 import {
@@ -15,21 +13,11 @@ import {
   type VisualViewDefinition,
   viewLimits,
 } from '../definitions/view.ts';
-import { DoguError, type FieldError } from '../errors.ts';
-import {
-  type ExpressionFieldKind,
-  ExpressionSyntaxError,
-  type LocalReference,
-  localReferences,
-  parseField,
-} from './expression-syntax.ts';
+import { DoguError } from '../errors.ts';
+import { checkViewExpressions } from './check-expressions.ts';
+import type { ViewProblem } from './view-problem.ts';
 
-/** A field error with its Japanese text (and, for syntax errors, where in the source). */
-export interface ViewProblem extends FieldError {
-  ja: string;
-  line?: number;
-  column?: number;
-}
+export type { ViewProblem } from './view-problem.ts';
 
 const problem = (pointer: string, en: string, ja: string): ViewProblem => ({ pointer, detail: en, ja });
 
@@ -233,17 +221,6 @@ function checkVisual(
 
   const componentIds = new Set<string>();
   let count = 0;
-  const expressionFields: ExpressionField[] = [];
-  const field = (pointer: string, text: string | undefined, kind: ExpressionFieldKind) => {
-    if (text !== undefined) expressionFields.push({ pointer, text, kind });
-  };
-  const argumentFields = (pointer: string, args: Record<string, string> | undefined) => {
-    for (const [name, text] of Object.entries(args ?? {})) field(`${pointer}/${name}`, text, 'binding');
-  };
-  definition.queries.forEach((query, index) => {
-    argumentFields(`#/definition/queries/${index}/arguments`, query.arguments);
-    field(`#/definition/queries/${index}/transformer`, query.transformer, 'expression');
-  });
   const queryReference = (pointer: string, queryId: string) => {
     if (!queryIds.has(queryId)) {
       problems.push(
@@ -282,12 +259,9 @@ function checkVisual(
             actionId: event.actionId,
             argumentNames: Object.keys(event.arguments ?? {}),
           });
-          argumentFields(`${at}/arguments`, event.arguments);
           checkEvents(event.onSuccess, `${at}/onSuccess`, depth + 1);
           break;
         case 'navigate':
-          argumentFields(`${at}/arguments`, event.arguments);
-          if ('url' in event.to) field(`${at}/to/url`, event.to.url, 'binding');
           if ('view' in event.to) viewRefs.push({ pointer: `${at}/to/view`, viewId: event.to.view });
           if ('action' in event.to) {
             actionRefs.push({
@@ -332,8 +306,6 @@ function checkVisual(
       );
     }
     componentIds.add(component.id);
-    field(`${pointer}/title`, component.title, 'template');
-    field(`${pointer}/hidden`, component.hidden, 'binding');
     switch (component.type) {
       case 'table':
       case 'detail':
@@ -349,7 +321,6 @@ function checkVisual(
           problems.push(problem(`${pointer}/query`, 'needs a query or a value', 'query か value が必要です'));
         }
         if (component.query !== undefined) queryReference(`${pointer}/query`, component.query);
-        field(`${pointer}/value`, component.value, 'binding');
         if (component.type === 'table') {
           checkEvents(component.rowClick, `${pointer}/rowClick`, 0);
           for (const [i, item] of (component.rowMenu ?? []).entries()) {
@@ -370,9 +341,6 @@ function checkVisual(
         if (component.fromAction !== undefined) {
           actionRefs.push({ pointer: `${pointer}/fromAction`, actionId: component.fromAction });
         }
-        for (const [i, f] of (component.fields ?? []).entries()) {
-          field(`${pointer}/fields/${i}/default`, f.default, 'binding');
-        }
         if (component.fields) {
           checkUnique(
             component.fields.map((f) => f.name),
@@ -385,15 +353,7 @@ function checkVisual(
         checkEvents(component.submit, `${pointer}/submit`, 0);
         break;
       case 'button':
-        field(`${pointer}/label`, component.label, 'template');
         checkEvents(component.events, `${pointer}/events`, 0);
-        break;
-      case 'text':
-      case 'markdown':
-        field(`${pointer}/content`, component.content, 'template');
-        break;
-      case 'media':
-        field(`${pointer}/url`, component.url, 'binding');
         break;
       case 'tabs':
         for (const [t, tab] of component.tabs.entries()) {
@@ -411,67 +371,5 @@ function checkVisual(
     }
   };
   visit(definition.layout, '#/definition/layout', 1);
-  const known = { queries: queryIds, components: componentIds };
-  for (const entry of expressionFields) problems.push(...checkExpressionField(entry, known));
-}
-
-interface ExpressionField {
-  pointer: string;
-  text: string;
-  kind: ExpressionFieldKind;
-}
-
-/**
- * A field's expressions parse (the problem names line and column in the field's text), and the
- * query and component ids they spell out exist in the view.
- */
-function checkExpressionField(
-  { pointer, text, kind }: ExpressionField,
-  known: Record<LocalReference['scope'], ReadonlySet<string>>,
-): ViewProblem[] {
-  let parsed: ReturnType<typeof parseField>;
-  try {
-    parsed = parseField(text, kind);
-  } catch (error) {
-    if (!(error instanceof ExpressionSyntaxError)) throw error;
-    const { line, column } = lineAndColumn(text, error.index);
-    return [
-      {
-        pointer,
-        detail: `syntax error at line ${line}, column ${column}: ${error.description}`,
-        ja: `${line} 行 ${column} 列で構文エラー: ${error.ja ?? error.description}`,
-        line,
-        column,
-      },
-    ];
-  }
-  const out: ViewProblem[] = [];
-  const reported = new Set<string>();
-  for (const { node } of parsed) {
-    for (const ref of localReferences(node)) {
-      const key = `${ref.scope}.${ref.id}`;
-      if (known[ref.scope].has(ref.id) || reported.has(key)) continue;
-      reported.add(key);
-      out.push(
-        ref.scope === 'queries'
-          ? problem(
-              pointer,
-              `uses ${key}, but this view has no query '${ref.id}'`,
-              `${key} を使っていますが、このビューにクエリ '${ref.id}' はありません`,
-            )
-          : problem(
-              pointer,
-              `uses ${key}, but this view has no component '${ref.id}'`,
-              `${key} を使っていますが、このビューにコンポーネント '${ref.id}' はありません`,
-            ),
-      );
-    }
-  }
-  return out;
-}
-
-/** 1-based line and column of a 0-based offset (columns count UTF-16 units, as editors' do). */
-function lineAndColumn(text: string, index: number): { line: number; column: number } {
-  const before = text.slice(0, index).split('\n');
-  return { line: before.length, column: before.at(-1)!.length + 1 };
+  problems.push(...checkViewExpressions(definition));
 }
