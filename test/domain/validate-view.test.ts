@@ -240,45 +240,71 @@ describe('expressions at save', () => {
       '#/definition/queries/0/arguments/limit': [
         1,
         16,
-        'syntax error at line 1, column 16: Expected expression after +',
+        'syntax error in the expression at line 1, column 16: Expected expression after +',
       ],
       '#/definition/queries/0/transformer': [
         1,
         14,
-        expect.stringMatching(/^syntax error at line 1, column 14: /),
+        expect.stringMatching(/^syntax error in the expression at line 1, column 14: /),
       ],
-      [`${c}/0/title`]: [1, 20, 'syntax error at line 1, column 20: Expected expression after +'],
-      [`${c}/0/hidden`]: [1, 23, expect.stringMatching(/^syntax error at line 1, column 23: /)],
-      [`${c}/0/value`]: [1, 16, expect.stringMatching(/^syntax error at line 1, column 16: /)],
+      [`${c}/0/title`]: [
+        1,
+        20,
+        'syntax error in the expression at line 1, column 20: Expected expression after +',
+      ],
+      [`${c}/0/hidden`]: [
+        1,
+        23,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 23: /),
+      ],
+      [`${c}/0/value`]: [
+        1,
+        16,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 16: /),
+      ],
       [`${c}/0/rowClick/0/arguments/id`]: [
         1,
         7,
-        expect.stringMatching(/^syntax error at line 1, column 7: /),
+        expect.stringMatching(/^syntax error in the expression at line 1, column 7: /),
       ],
       [`${c}/0/rowMenu/0/events/0/to/url`]: [
         1,
         25,
-        expect.stringMatching(/^syntax error at line 1, column 25: /),
+        expect.stringMatching(/^syntax error in the expression at line 1, column 25: /),
       ],
       [`${c}/0/rowMenu/0/events/0/arguments/id`]: [
         1,
         5,
-        expect.stringMatching(/^syntax error at line 1, column 5: /),
+        expect.stringMatching(/^syntax error in the expression at line 1, column 5: /),
       ],
-      [`${c}/1/value`]: [1, 5, expect.stringMatching(/^syntax error at line 1, column 5: /)],
+      [`${c}/1/value`]: [
+        1,
+        5,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 5: /),
+      ],
       [`${c}/2/fields/0/default`]: [
         1,
         5,
-        expect.stringMatching(/^syntax error at line 1, column 5: Unclosed quote/),
+        expect.stringMatching(/^syntax error in the expression at line 1, column 5: Unclosed quote/),
       ],
-      [`${c}/3/label`]: [1, 9, 'syntax error at line 1, column 9: Expected an expression'],
-      [`${c}/4/content`]: [1, 8, "syntax error at line 1, column 8: '{{' is not closed by '}}'"],
+      [`${c}/3/label`]: [1, 9, 'syntax error in the expression at line 1, column 9: Expected an expression'],
+      [`${c}/4/content`]: [
+        1,
+        8,
+        "syntax error in the expression at line 1, column 8: '{{' is not closed by '}}'",
+      ],
       [`${c}/5/content`]: [
         3,
         6,
-        expect.stringMatching(/^syntax error at line 3, column 6: Only one expression is allowed/),
+        expect.stringMatching(
+          /^syntax error in the expression at line 3, column 6: Only one expression is allowed/,
+        ),
       ],
-      [`${c}/6/url`]: [1, 17, expect.stringMatching(/^syntax error at line 1, column 17: /)],
+      [`${c}/6/url`]: [
+        1,
+        17,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 17: /),
+      ],
     });
   });
 
@@ -290,15 +316,15 @@ describe('expressions at save', () => {
     expect(checkView(input, context)).toEqual([
       {
         pointer: '#/definition/queries/0/arguments/limit',
-        detail: 'syntax error at line 1, column 16: Expected expression after +',
-        ja: '1 行 16 列で構文エラー: Expected expression after +',
+        detail: 'syntax error in the expression at line 1, column 16: Expected expression after +',
+        ja: '式の 1 行 16 列で構文エラー: Expected expression after +',
         line: 1,
         column: 16,
       },
     ]);
     const unclosed = view({ layout: layout([{ id: 'x', type: 'text', content: 'a {{ b' }]) });
     expect(checkView(unclosed, context)[0]!.ja).toBe(
-      "1 行 3 列で構文エラー: '{{' が '}}' で閉じられていません",
+      "式の 1 行 3 列で構文エラー: '{{' が '}}' で閉じられていません",
     );
   });
 
@@ -310,6 +336,7 @@ describe('expressions at save', () => {
           // A binding with {{ }} is a template: the text around the hole is not an expression.
           arguments: { limit: 'Order #{{ panel.args.id }} (of {{ len(queries.q.rows) }})' },
           // A transformer is always an expression.
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the expression itself is a template literal
           transformer: 'result.map(r => ({ ...r, label: `${r.id}: ${upper(r.name)}` }))',
         },
       ],
@@ -336,7 +363,7 @@ describe('expressions at save', () => {
       '#/definition/queries/0/arguments/limit': [
         1,
         15,
-        'syntax error at line 1, column 15: Expected expression after +',
+        'syntax error in the expression at line 1, column 15: Expected expression after +',
       ],
     });
   });

@@ -127,8 +127,8 @@ export function checkExpressionField(
     return [
       {
         pointer,
-        detail: `syntax error at line ${line}, column ${column}: ${error.description}`,
-        ja: `${line} 行 ${column} 列で構文エラー: ${error.ja ?? error.description}`,
+        detail: `syntax error in the expression at line ${line}, column ${column}: ${error.description}`,
+        ja: `式の ${line} 行 ${column} 列で構文エラー: ${error.ja ?? error.description}`,
         line,
         column,
       },
