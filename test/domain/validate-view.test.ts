@@ -368,6 +368,17 @@ describe('expressions at save', () => {
     });
   });
 
+  it('holds each hole of a long template to the expression length limit', () => {
+    const hole = `{{ ${'1+'.repeat(viewLimits.maxExpressionLength / 2)}1 }}`;
+    const input = view({ layout: layout([{ id: 'm', type: 'markdown', content: `# Long\n${hole}` }]) });
+    expect(checkView(input, context).map((p) => [p.pointer, p.detail])).toEqual([
+      [
+        '#/definition/layout/children/0/content',
+        `syntax error in the expression at line 2, column 3: The expression is longer than ${viewLimits.maxExpressionLength} characters`,
+      ],
+    ]);
+  });
+
   it('counts line and column inside a multi-line expression', () => {
     const input = view({
       queries: [{ ...listQuery, transformer: 'result.map(r => ({\n  id: r.id,\n  total: r.total *\n}))' }],

@@ -10,6 +10,7 @@ import object from '@jsep-plugin/object';
 import spread from '@jsep-plugin/spread';
 import template from '@jsep-plugin/template';
 import jsep from 'jsep';
+import { viewLimits } from '../definitions/view.ts';
 
 jsep.plugins.register(arrow, object, spread, template);
 
@@ -35,10 +36,23 @@ const Parser = (jsep as unknown as { Jsep: new (text: string) => JsepParser }).J
 
 /** Parses exactly one expression (jsep would return a `Compound` for `a b`, `a; b` or nothing). */
 export function parseExpressionSyntax(text: string): ExpressionNode {
+  const max = viewLimits.maxExpressionLength;
+  if (text.length > max) {
+    // A template's hole is one expression: the console refuses it past the same length.
+    throw new ExpressionSyntaxError(
+      `The expression is longer than ${max} characters`,
+      0,
+      `式が ${max} 文字を超えています`,
+    );
+  }
   let node: ExpressionNode;
   try {
     node = jsep(text);
   } catch (error) {
+    if (error instanceof RangeError) {
+      // jsep recurses per nesting level; the stack is the limit (not reached within the length).
+      throw new ExpressionSyntaxError('The expression nests too deeply', 0, '式の入れ子が深すぎます');
+    }
     const { description, index } = error as { description?: string; index?: number };
     throw new ExpressionSyntaxError(description ?? String((error as Error).message), index ?? 0);
   }
