@@ -237,7 +237,7 @@ describe('saving a view', () => {
     expect(syntax.status).toBe(422);
     const problem = problemsOf(syntax.body)['#/definition/source']!;
     expect(problem).toMatchObject({ line: 2, column: expect.any(Number) });
-    expect(problem.detail).toMatch(/^syntax error in the expression at line 2, column \d+/);
+    expect(problem.detail).toMatch(/^syntax error at line 2, column \d+/);
     expect(problem.ja).toMatch(/^2 行 \d+ 列で構文エラー/);
 
     const foreign = await api.put(
