@@ -46,7 +46,7 @@ export async function apply(options: ApplyOptions): Promise<number> {
   stdout(renderPlan(plan, { dryRun: options.dryRun }));
 
   for (const problem of plan.problems)
-    stderr(`dogu: ${placeOf(problem.path, problem.at)}: ${problem.message}\n`);
+    stderr(`dogu: ${placeOf(problem.path, problem.at, problem.within)}: ${problem.message}\n`);
   if (plan.problems.length > 0) return 1;
   const reason = cannotApplyReason(plan);
   if (options.dryRun) {

@@ -19,7 +19,8 @@ export interface LoadedConfig {
   file: string;
   config: ConfigFile;
   /** `dogu.yaml:14:7`, or just the file name when the path is not in the file; `key`: where its key is. */
-  placeOf(path: Path, at?: 'value' | 'key'): string;
+  /** `within`: a line and column inside the string at `path` (see YamlLocator). */
+  placeOf(path: Path, at?: 'value' | 'key', within?: Location): string;
 }
 
 export class ConfigFileError extends Error {
@@ -58,7 +59,7 @@ export async function loadConfigFile(file: string): Promise<LoadedConfig> {
 export function parseConfigText(text: string, file: string): LoadedConfig {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter });
-  const locator = yamlLocator(document, lineCounter);
+  const locator = yamlLocator(document, lineCounter, text);
   if (document.errors.length > 0) {
     throw new ConfigFileError(
       file,
@@ -94,8 +95,8 @@ export function parseConfigText(text: string, file: string): LoadedConfig {
   return {
     file,
     config: parsed.data,
-    placeOf: (path, at = 'value') => {
-      const location = locator.locate(path, at);
+    placeOf: (path, at = 'value', within) => {
+      const location = locator.locate(path, at, within);
       return location ? `${file}:${location.line}:${location.column}` : file;
     },
   };

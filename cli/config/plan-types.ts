@@ -84,6 +84,8 @@ export interface PlanProblem {
   message: string;
   /** Point at the key of `path` (an environment id) rather than at its value. */
   at?: 'key';
+  /** A line and column inside the string at `path` (a view expression's syntax error). */
+  within?: { line: number; column: number };
 }
 
 export interface Plan {

@@ -1,12 +1,15 @@
 /**
  * Plans the `views` key: each save is a new version, sent with If-Match on the version read now.
- * The service checks every reference (actions, queries, views, groups) when it saves; the plan
- * reports in advance what neither the file nor the project has, so a dry run says it too.
+ * The service checks every reference (actions, queries, views, groups) and expression when it
+ * saves; the plan reports in advance what neither the file nor the project has, and expressions
+ * that would be refused (the service's own check), so a dry run says it too.
  */
 import type { ViewInput } from '../../shared/domain/definitions/view.ts';
+import { checkViewExpressions } from '../../shared/domain/views/check-expressions.ts';
 import { fieldChanges } from './diff.ts';
 import { viewPath, viewPublicationPath } from './management-api.ts';
 import { comparableView } from './normalise.ts';
+import { pathOfPointer } from './path.ts';
 import type { Change, PlanInput, PlannedWrites, PlannerResult, PlanProblem } from './plan-types.ts';
 
 export function planViews({ config, state }: PlanInput): PlannerResult {
@@ -60,6 +63,15 @@ function viewProblems({ config, state }: Pick<PlanInput, 'config' | 'state'>): P
           path: [...at, 'definition', ...path],
           message: `no ${kind} '${id}' in the file or in the project`,
         });
+    }
+    if (view.definition.kind === 'visual') {
+      for (const { pointer, detail, line, column } of checkViewExpressions(view.definition)) {
+        problems.push({
+          path: [...at, ...pathOfPointer(pointer)],
+          message: detail,
+          ...(line !== undefined && column !== undefined ? { within: { line, column } } : {}),
+        });
+      }
     }
   });
   return problems;

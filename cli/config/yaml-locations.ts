@@ -1,5 +1,14 @@
 /** Line and column of a path in a YAML document, so every problem can point at its place in the file. */
-import { type Document, isMap, isPair, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
+import {
+  type Document,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  type LineCounter,
+  type Node,
+  type Scalar,
+} from 'yaml';
 import type { Path } from './path.ts';
 
 export interface Location {
@@ -12,18 +21,24 @@ export interface YamlLocator {
    * Where the value at `path` starts; `at: 'key'` points at the key of a map entry instead (for an
    * unknown field). A path that does not exist (a missing field) gives the nearest enclosing node.
    */
-  locate(path: Path, at?: 'value' | 'key'): Location | undefined;
+  locate(path: Path, at?: 'value' | 'key', within?: Location): Location | undefined;
 }
 
-export function yamlLocator(document: Document, lineCounter: LineCounter): YamlLocator {
+/**
+ * `within`: a line and column inside the string value at `path` (a syntax error in a view
+ * expression); the answer is then that character's place in the file when the scalar's source
+ * is the value itself (plain or quoted without escapes), else where the value starts.
+ */
+export function yamlLocator(document: Document, lineCounter: LineCounter, source = ''): YamlLocator {
   const position = (offset: number): Location => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
   return {
-    locate(path, at = 'value') {
+    locate(path, at = 'value', within) {
       let node: unknown = document.contents;
       let found: Node | undefined = isContentNode(node) ? node : undefined;
+      let resolved = 0;
       for (const [i, segment] of path.entries()) {
         const last = i === path.length - 1;
         if (isMap(node)) {
@@ -41,10 +56,28 @@ export function yamlLocator(document: Document, lineCounter: LineCounter): YamlL
         }
         if (!isContentNode(node)) break;
         found = node;
+        resolved++;
+      }
+      if (within && resolved === path.length && isScalar(found) && found.range) {
+        const inner = innerOffset(found, source, within);
+        if (inner !== undefined) return position(inner);
       }
       return found ? rangeStart(found, position) : undefined;
     },
   };
+}
+
+/** The file offset of `within` in a string scalar written as its value (no folding, no escapes). */
+function innerOffset(node: Scalar, source: string, within: Location): number | undefined {
+  if (typeof node.value !== 'string' || !node.range) return undefined;
+  const quote = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? 1 : 0;
+  if (!quote && node.type !== 'PLAIN') return undefined;
+  const raw = source.slice(node.range[0], node.range[1]);
+  if (raw.slice(quote, raw.length - quote) !== node.value) return undefined;
+  const lines = node.value.split('\n');
+  if (within.line < 1 || within.line > lines.length) return undefined;
+  const lineStart = lines.slice(0, within.line - 1).reduce((sum, line) => sum + line.length + 1, 0);
+  return node.range[0] + quote + lineStart + within.column - 1;
 }
 
 const isContentNode = (value: unknown): value is Node => isMap(value) || isSeq(value) || isScalar(value);

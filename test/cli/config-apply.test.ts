@@ -865,6 +865,20 @@ views:
     );
   });
 
+  it('a dry run names an expression the service would refuse, at its place in the file', async () => {
+    const text = viewFile('{{ queries.nope.rows.length }} orders').replace(`"'paid'"`, `"'paid' +"`);
+    const path = await writeConfig('view-bad-expression.yaml', text);
+    const result = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(result.code).toBe(1);
+    // Line 11: `arguments: { status: "'paid' +" }`; the value's quote is column 32, the error is
+    // after the `+` (column 9 of the expression), so column 41 of the file.
+    expect(result.stderr).toContain(
+      `${path}:11:41: syntax error in the expression at line 1, column 9: Expected expression after +`,
+    );
+    // A reference has no position inside the expression: the place of the field.
+    expect(result.stderr).toContain(`${path}:18:53: uses queries.nope, but this view has no query 'nope'`);
+  });
+
   it('pins a view version per environment, including the version the same apply creates', async () => {
     const path = await writeConfig(
       'view-pin.yaml',

@@ -1,5 +1,12 @@
 /** The save-time checks of a view, one rule at a time (shared/domain/views/validate-view.ts). */
 import { describe, expect, it } from 'vitest';
+import {
+  demoGrpcActions,
+  demoHttpActions,
+  demoScriptActions,
+  demoSqlActions,
+} from '../../local/demo-definitions.ts';
+import { demoViewActions, demoViews } from '../../local/demo-views.ts';
 import { type ViewInput, viewInputSchema, viewLimits } from '../../shared/domain/definitions/view.ts';
 import { compileCodeView } from '../../shared/domain/views/compile-code-view.ts';
 import { maxBodyNesting, refuseDeepNesting } from '../../shared/domain/views/nesting.ts';
@@ -189,6 +196,287 @@ describe('view validation', () => {
       definition: { kind: 'code', source: 'export default () => null', actionIds: ['list', 'gone', 'list'] },
     });
     expect(pointers(input)).toEqual(['#/definition/actionIds/2', '#/definition/actionIds/1']);
+  });
+});
+
+describe('expressions at save', () => {
+  /** Problems as pointer → [line, column, English detail]. */
+  const syntaxOf = (input: ViewInput) =>
+    Object.fromEntries(checkView(input, context).map((p) => [p.pointer, [p.line, p.column, p.detail]]));
+
+  it('refuses a syntax error in every kind of expression field, naming field, line and column', () => {
+    const input = view({
+      queries: [
+        { ...listQuery, arguments: { limit: 'panel.args.id +' }, transformer: 'rows.map(r =>' },
+        { id: 'p', actionId: 'ship', arguments: { id: 'panel.args.id' }, transformer: 'result.rows' },
+      ],
+      layout: layout([
+        {
+          id: 't',
+          type: 'table',
+          title: 'Orders {{ row.id + }}',
+          hidden: '!components.t.value &&',
+          value: 'queries.q.rows[',
+          rowClick: [{ type: 'runAction', actionId: 'ship', arguments: { id: 'row.id)' } }],
+          rowMenu: [
+            {
+              label: 'Open',
+              events: [
+                { type: 'navigate', to: { url: "'https://example.com/' +" }, arguments: { id: 'row.' } },
+              ],
+            },
+          ],
+        },
+        { id: 'd', type: 'detail', value: '{a: }' },
+        { id: 'f', type: 'form', fields: [{ name: 'x', type: 'text', default: "'abc" }], submit: [] },
+        { id: 'b', type: 'button', label: 'Ship {{ }}', events: [] },
+        { id: 'x', type: 'text', content: 'Total: {{ queries.q.rows.length' },
+        { id: 'm', type: 'markdown', content: '# Hello\n\n{{ a b }}' },
+        { id: 'i', type: 'media', url: 'panel.args.url ?' },
+      ]),
+    });
+    const c = '#/definition/layout/children';
+    expect(syntaxOf(input)).toEqual({
+      '#/definition/queries/0/arguments/limit': [
+        1,
+        16,
+        'syntax error in the expression at line 1, column 16: Expected expression after +',
+      ],
+      '#/definition/queries/0/transformer': [
+        1,
+        14,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 14: /),
+      ],
+      [`${c}/0/title`]: [
+        1,
+        20,
+        'syntax error in the expression at line 1, column 20: Expected expression after +',
+      ],
+      [`${c}/0/hidden`]: [
+        1,
+        23,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 23: /),
+      ],
+      [`${c}/0/value`]: [
+        1,
+        16,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 16: /),
+      ],
+      [`${c}/0/rowClick/0/arguments/id`]: [
+        1,
+        7,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 7: /),
+      ],
+      [`${c}/0/rowMenu/0/events/0/to/url`]: [
+        1,
+        25,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 25: /),
+      ],
+      [`${c}/0/rowMenu/0/events/0/arguments/id`]: [
+        1,
+        5,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 5: /),
+      ],
+      [`${c}/1/value`]: [
+        1,
+        5,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 5: /),
+      ],
+      [`${c}/2/fields/0/default`]: [
+        1,
+        5,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 5: Unclosed quote/),
+      ],
+      [`${c}/3/label`]: [1, 9, 'syntax error in the expression at line 1, column 9: Expected an expression'],
+      [`${c}/4/content`]: [
+        1,
+        8,
+        "syntax error in the expression at line 1, column 8: '{{' is not closed by '}}'",
+      ],
+      [`${c}/5/content`]: [
+        3,
+        6,
+        expect.stringMatching(
+          /^syntax error in the expression at line 3, column 6: Only one expression is allowed/,
+        ),
+      ],
+      [`${c}/6/url`]: [
+        1,
+        17,
+        expect.stringMatching(/^syntax error in the expression at line 1, column 17: /),
+      ],
+    });
+  });
+
+  it('writes the problem in Japanese too, with the position', () => {
+    const input = view({
+      queries: [{ ...listQuery, arguments: { limit: 'panel.args.id +' } }],
+      layout: layout([]),
+    });
+    expect(checkView(input, context)).toEqual([
+      {
+        pointer: '#/definition/queries/0/arguments/limit',
+        detail: 'syntax error in the expression at line 1, column 16: Expected expression after +',
+        ja: '式の 1 行 16 列で構文エラー: Expected expression after +',
+        line: 1,
+        column: 16,
+      },
+    ]);
+    const unclosed = view({ layout: layout([{ id: 'x', type: 'text', content: 'a {{ b' }]) });
+    expect(checkView(unclosed, context)[0]!.ja).toBe(
+      "式の 1 行 3 列で構文エラー: '{{' が '}}' で閉じられていません",
+    );
+  });
+
+  it('reads text fields as literal text unless they hold {{ }}, and bindings as templates when they do', () => {
+    const input = view({
+      queries: [
+        {
+          ...listQuery,
+          // A binding with {{ }} is a template: the text around the hole is not an expression.
+          arguments: { limit: 'Order #{{ panel.args.id }} (of {{ len(queries.q.rows) }})' },
+          // A transformer is always an expression.
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the expression itself is a template literal
+          transformer: 'result.map(r => ({ ...r, label: `${r.id}: ${upper(r.name)}` }))',
+        },
+      ],
+      layout: layout([
+        { id: 'x', type: 'text', content: "Hello, world! (it's not an expression: +)" },
+        { id: 'm', type: 'markdown', content: '# Orders\n\n- **{{ queries.q.rows.length }}** found' },
+        { id: 'b', type: 'button', label: 'Ship it!', events: [] },
+        { id: 'i', type: 'media', url: "'https://example.com/' + encode(row?.sku ?? '')" },
+      ]),
+    });
+    expect(checkView(input, context)).toEqual([]);
+    // The same text as a bare expression (no {{ }}) is parsed, and refused.
+    const bare = view({
+      queries: [{ ...listQuery, arguments: { limit: "Order #1 (it's)" } }],
+      layout: layout([]),
+    });
+    expect(pointers(bare)).toEqual(['#/definition/queries/0/arguments/limit']);
+    // Two holes in one binding are two expressions, not one from the first {{ to the last }}.
+    const two = view({
+      queries: [{ ...listQuery, arguments: { limit: '{{ 1 }}{{ 2 + }}' } }],
+      layout: layout([]),
+    });
+    expect(syntaxOf(two)).toEqual({
+      '#/definition/queries/0/arguments/limit': [
+        1,
+        15,
+        'syntax error in the expression at line 1, column 15: Expected expression after +',
+      ],
+    });
+  });
+
+  it('holds each hole of a long template to the expression length limit', () => {
+    const hole = `{{ ${'1+'.repeat(viewLimits.maxExpressionLength / 2)}1 }}`;
+    const input = view({ layout: layout([{ id: 'm', type: 'markdown', content: `# Long\n${hole}` }]) });
+    expect(checkView(input, context).map((p) => [p.pointer, p.detail])).toEqual([
+      [
+        '#/definition/layout/children/0/content',
+        `syntax error in the expression at line 2, column 3: The expression is longer than ${viewLimits.maxExpressionLength} characters`,
+      ],
+    ]);
+  });
+
+  it('counts line and column inside a multi-line expression', () => {
+    const input = view({
+      queries: [{ ...listQuery, transformer: 'result.map(r => ({\n  id: r.id,\n  total: r.total *\n}))' }],
+      layout: layout([]),
+    });
+    const [problem] = checkView(input, context);
+    expect([problem!.pointer, problem!.line, problem!.column]).toEqual([
+      '#/definition/queries/0/transformer',
+      4,
+      1,
+    ]);
+  });
+
+  it('refuses queries.<id> and components.<id> the view does not have, wherever they are written', () => {
+    const input = view({
+      queries: [{ ...listQuery, arguments: { limit: 'components.pager.value.size' } }],
+      layout: layout([
+        {
+          id: 't',
+          type: 'table',
+          query: 'q',
+          hidden: "queries.orders.loading || components['gone'].value",
+          rowClick: [
+            { type: 'runAction', actionId: 'ship', arguments: { id: '{{ queries?.typo.rows[0].id }}' } },
+          ],
+        },
+        { id: 'x', type: 'text', content: '{{ queries.nope.rows.length }} and {{ queries.nope.result }}' },
+      ]),
+    });
+    expect(checkView(input, context).map((p) => [p.pointer, p.detail, p.ja])).toEqual([
+      [
+        '#/definition/queries/0/arguments/limit',
+        "uses components.pager, but this view has no component 'pager'",
+        "components.pager を使っていますが、このビューにコンポーネント 'pager' はありません",
+      ],
+      [
+        '#/definition/layout/children/0/hidden',
+        "uses queries.orders, but this view has no query 'orders'",
+        "queries.orders を使っていますが、このビューにクエリ 'orders' はありません",
+      ],
+      [
+        '#/definition/layout/children/0/hidden',
+        "uses components.gone, but this view has no component 'gone'",
+        "components.gone を使っていますが、このビューにコンポーネント 'gone' はありません",
+      ],
+      [
+        '#/definition/layout/children/0/rowClick/0/arguments/id',
+        "uses queries.typo, but this view has no query 'typo'",
+        "queries.typo を使っていますが、このビューにクエリ 'typo' はありません",
+      ],
+      // Named twice in one field: one problem.
+      [
+        '#/definition/layout/children/1/content',
+        "uses queries.nope, but this view has no query 'nope'",
+        "queries.nope を使っていますが、このビューにクエリ 'nope' はありません",
+      ],
+    ]);
+  });
+
+  it('leaves to the renderer what depends on data: row fields, computed ids, shadowed names', () => {
+    const input = view({
+      queries: [{ ...listQuery, transformer: 'result.map(queries => queries.anything)' }],
+      layout: layout([
+        {
+          id: 't',
+          type: 'table',
+          query: 'q',
+          // A component declared later in the layout is known too.
+          hidden: '!components.later.value || queries.q.rows[0].no_such_column',
+          rowClick: [
+            {
+              type: 'runAction',
+              actionId: 'ship',
+              arguments: { id: 'queries[panel.args.which].rows[0].id' },
+            },
+          ],
+        },
+        { id: 'x', type: 'text', content: '{{ row.no_such_field }} {{ user.email }} {{ nothing.here }}' },
+        { id: 'later', type: 'form', fields: [{ name: 'size', type: 'number', default: '20' }], submit: [] },
+      ]),
+    });
+    expect(checkView(input, context)).toEqual([]);
+  });
+
+  it('accepts the seeded demo views', () => {
+    const actions = [
+      ...demoSqlActions,
+      ...demoHttpActions,
+      ...demoGrpcActions,
+      ...demoScriptActions,
+      ...demoViewActions,
+    ];
+    const demo: ViewReferenceContext = {
+      actions: new Map(actions.map((a) => [a.id, a])),
+      viewIds: new Set(demoViews.map((v) => v.id)),
+      groupIds: new Set(),
+    };
+    for (const input of demoViews) expect(checkView(viewInputSchema.parse(input), demo)).toEqual([]);
   });
 });
 

@@ -186,6 +186,39 @@ describe('saving a view', () => {
     expect((await api.get(`${p}/views/v-bad`)).status).toBe(404);
   });
 
+  it('refuses an expression that does not parse and a query the view lacks, naming field, line and column', async () => {
+    const bad = visual('v-expr');
+    const definition = bad.definition as {
+      queries: { arguments: Record<string, string> }[];
+      layout: { children: Record<string, unknown>[] };
+    };
+    definition.queries[0]!.arguments.status = 'panel.args.status +';
+    definition.layout.children.push({
+      id: 'count',
+      type: 'text',
+      content: 'Found {{ queries.order.rows.length }}',
+    });
+    const response = await api.put(`${p}/views/v-expr`, bad);
+    expect(response.status).toBe(422);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(response.body.code).toBe('invalid_definition');
+    expect(response.body.errors).toEqual([
+      {
+        pointer: '#/definition/queries/0/arguments/status',
+        detail: 'syntax error in the expression at line 1, column 20: Expected expression after +',
+        ja: '式の 1 行 20 列で構文エラー: Expected expression after +',
+        line: 1,
+        column: 20,
+      },
+      {
+        pointer: '#/definition/layout/children/2/content',
+        detail: "uses queries.order, but this view has no query 'order'",
+        ja: "queries.order を使っていますが、このビューにクエリ 'order' はありません",
+      },
+    ]);
+    expect((await api.get(`${p}/views/v-expr`)).status).toBe(404);
+  });
+
   it('refuses a code view calling an unknown action, with a syntax error (line and column) or a foreign import', async () => {
     const code = (source: string, actionIds: string[] = ['list-orders']) => ({
       id: 'v-code',

@@ -1,7 +1,8 @@
 /**
  * Save-time checks of a view beyond its schema: ids unique, every reference to a query, action,
- * parameter, view or group resolvable, and the limits (depth, count, size). Every problem names
- * its field by a JSON Pointer and reads in English and Japanese. Components form a JSON tree, so
+ * parameter, view or group resolvable, every expression parseable and naming queries and
+ * components the view has (check-expressions.ts), and the limits (depth, count, size). Every
+ * problem names its field by a JSON Pointer and reads in English and Japanese. Components form a JSON tree, so
  * the only unbounded growth is depth and count; event chains are bounded by `maxEventDepth`.
  */
 import type { ActionInput } from '../definitions/action.ts';
@@ -12,14 +13,11 @@ import {
   type VisualViewDefinition,
   viewLimits,
 } from '../definitions/view.ts';
-import { DoguError, type FieldError } from '../errors.ts';
+import { DoguError } from '../errors.ts';
+import { checkViewExpressions } from './check-expressions.ts';
+import type { ViewProblem } from './view-problem.ts';
 
-/** A field error with its Japanese text (and, for syntax errors, where in the source). */
-export interface ViewProblem extends FieldError {
-  ja: string;
-  line?: number;
-  column?: number;
-}
+export type { ViewProblem } from './view-problem.ts';
 
 const problem = (pointer: string, en: string, ja: string): ViewProblem => ({ pointer, detail: en, ja });
 
@@ -373,4 +371,5 @@ function checkVisual(
     }
   };
   visit(definition.layout, '#/definition/layout', 1);
+  problems.push(...checkViewExpressions(definition));
 }

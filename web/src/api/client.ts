@@ -8,6 +8,8 @@ export interface FieldError {
   /** JSON Pointer into the request body, e.g. `#/arguments/limit` or `/rows/3/amount`. */
   pointer: string;
   detail: string;
+  /** The same in Japanese, where the server wrote it (views' save checks do). */
+  ja?: string;
 }
 
 export class ApiError extends Error {

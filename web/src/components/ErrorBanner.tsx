@@ -1,11 +1,11 @@
 /**
  * An error as the user should read it: a title in the user's language chosen by the Problem
  * Details `code` (the server's English title when the code is new to the console), the server's
- * detail, and each field error by its pointer. Unknown errors say only that the request failed
+ * detail, and each field error by its pointer (in Japanese when the server gave a `ja` text). Unknown errors say only that the request failed
  * (no stack traces).
  */
 import { ApiError } from '../api/client.ts';
-import { dictionaries, type Translate, useT } from '../i18n/index.tsx';
+import { dictionaries, type Translate, useLanguage, useT } from '../i18n/index.tsx';
 
 export function problemTitle(t: Translate, error: ApiError): string {
   const key = `problem.${error.code}`;
@@ -14,6 +14,7 @@ export function problemTitle(t: Translate, error: ApiError): string {
 
 export function ErrorBanner({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
   const t = useT();
+  const { language } = useLanguage();
   if (!error) return null;
   const api = error instanceof ApiError ? error : undefined;
   const title = api ? problemTitle(t, api) : t('error.network');
@@ -27,7 +28,8 @@ export function ErrorBanner({ error, onDismiss }: { error: unknown; onDismiss?: 
           <ul className="error-banner-list">
             {api.errors.map((e) => (
               <li key={`${e.pointer}:${e.detail}`}>
-                <code>{e.pointer.replace(/^#/, '')}</code> {e.detail}
+                <code>{e.pointer.replace(/^#/, '')}</code>{' '}
+                {language === 'ja' && typeof e.ja === 'string' ? e.ja : e.detail}
               </li>
             ))}
           </ul>

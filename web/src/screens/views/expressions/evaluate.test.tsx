@@ -116,4 +116,24 @@ describe('evaluate', () => {
     expect(renderTemplate('no placeholders', context)).toBe('no placeholders');
     expect(codeOf(() => renderTemplate('{{ nope.x }}', context))).toBe('unknownName');
   });
+
+  it('splits templates as the server checks them: each hole ends at its first }}', () => {
+    // Two holes and nothing else are two values joined as text, not one expression `a }} {{ b`.
+    expect(renderTemplate('{{ row.id }}{{ row.total }}', context)).toBe('712.5');
+    expect(renderTemplate(' {{ row.id }} and {{ row.total }} ', context)).toBe(' 7 and 12.5 ');
+    // Blanks around a single hole still keep its type.
+    expect(renderTemplate('  {{ row.id }}\n', context)).toBe(7);
+    // An unclosed {{ (refused at save) is left as text by views saved before the check.
+    expect(renderTemplate('Order {{ row.id }} {{ row.total', context)).toBe('Order 7 {{ row.total');
+    // The syntax error carries the shared parser's position.
+    const error = (() => {
+      try {
+        evaluate('row.id +', context);
+      } catch (e) {
+        return e as ExpressionError;
+      }
+    })();
+    expect(error).toBeInstanceOf(ExpressionError);
+    expect(error!.vars.detail).toBe('Expected expression after + at character 8');
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Expressions of view definitions (`panel.args.id`, `row.total * 1.1`, `rows.map(r => ({...r}))`),
- * evaluated on the host page without `eval`/`new Function`: jsep parses the text into an AST and
- * this walker interprets the small subset it allows (docs/views.md "Expressions").
+ * evaluated on the host page without `eval`/`new Function`: the shared syntax module (jsep, the
+ * same parser the server checks definitions with when they are saved) parses the text into an AST
+ * and this walker interprets the small subset it allows (docs/views.md "Expressions").
  *
  * Guards: names resolve only to the context's own members; member access reads only own data
  * properties of plain objects/arrays (never `__proto__`, `constructor`, `prototype`, getters or
@@ -11,13 +12,13 @@
  * nesting limit, so `(f => f(f))(f => f(f))` or a huge `map` ends with an error instead of a hang.
  */
 
-import arrow from '@jsep-plugin/arrow';
-import object from '@jsep-plugin/object';
-import spread from '@jsep-plugin/spread';
-import template from '@jsep-plugin/template';
-import jsep from 'jsep';
-
-jsep.plugins.register(arrow, object, spread, template);
+import type jsep from 'jsep';
+import {
+  ExpressionSyntaxError,
+  parseExpressionSyntax,
+  soleHole,
+  splitTemplate,
+} from '../../../../../shared/domain/views/expression-syntax.ts';
 
 export type ExpressionErrorCode =
   | 'syntax'
@@ -150,9 +151,10 @@ export function parseExpression(text: string): Node {
   if (cached) return cached;
   let node: Node;
   try {
-    node = jsep(text);
+    node = parseExpressionSyntax(text);
   } catch (error) {
-    throw new ExpressionError('syntax', (error as Error).message, { detail: (error as Error).message });
+    if (!(error instanceof ExpressionSyntaxError)) throw error;
+    throw new ExpressionError('syntax', error.message, { detail: error.message });
   }
   if (parsed.size > 2000) parsed.clear();
   parsed.set(text, node);
@@ -478,19 +480,21 @@ function toText(value: unknown): string {
   return String(value);
 }
 
-const templatePattern = /\{\{([\s\S]+?)\}\}/g;
-
 /** True when the text contains `{{ … }}`. */
-export const isTemplate = (text: string) => /\{\{[\s\S]+?\}\}/.test(text);
+export const isTemplate = (text: string) => splitTemplate(text).parts.some((p) => p.kind === 'hole');
 
 /**
  * `Order {{ row.id }}` → text; a text that is exactly one `{{ expr }}` keeps the value's type
- * (a number stays a number when it becomes an action argument).
+ * (a number stays a number when it becomes an action argument). A `{{` never closed stays text
+ * (saving such a definition is refused; older ones still render).
  */
 export function renderTemplate(text: string, context: Record<string, unknown>): unknown {
-  const whole = /^\s*\{\{([\s\S]+?)\}\}\s*$/.exec(text);
-  if (whole) return evaluate(whole[1]!.trim(), context);
-  return text.replace(templatePattern, (_, expr: string) => toText(evaluate(expr.trim(), context)));
+  const { parts } = splitTemplate(text);
+  const whole = soleHole(parts);
+  if (whole) return evaluate(whole.expression.trim(), context);
+  return parts
+    .map((part) => (part.kind === 'text' ? part.text : toText(evaluate(part.expression.trim(), context))))
+    .join('');
 }
 
 /**
