@@ -101,9 +101,9 @@ export class WriteBehindJournal<T extends { id: string }> {
     await this.nextAppend;
   }
 
-  /** Records waiting to be stored, and lines waiting to be appended (the health endpoint shows them). */
-  stats(): { pending: number; unwritten: number } {
-    return { pending: this.pending.size, unwritten: this.lines.length };
+  /** Records waiting to be stored, and the most that may wait (the runtime's metrics show it). */
+  stats(): { size: number; max: number } {
+    return { size: this.pending.size, max: maxPending };
   }
 
   private async makeRoom(): Promise<void> {
