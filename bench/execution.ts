@@ -17,6 +17,7 @@ import { compareSubjects, type Subject, standardPhases } from './lib/compare.ts'
 import { benchClient, DoguSession, expectResultRows } from './lib/dogu.ts';
 import { runLoad } from './lib/load.ts';
 import { rssMbOf, rssSampler } from './lib/memory.ts';
+import { type N8nPeer, startN8n, webhookPath } from './lib/n8n-peer.ts';
 import { createScratchDatabase, serverVersion } from './lib/postgres.ts';
 import { progress } from './lib/progress.ts';
 import { type BenchReport, type Check, check, type Phase } from './lib/report.ts';
@@ -78,6 +79,20 @@ export function run(): Promise<BenchReport> {
       defer,
     );
     const floor = announce('http floor', await startHttpFloorProcess(database.url), defer);
+    // The peer: not in a smoke (bench/lib/smoke.ts), and off with BENCH_PEER=off.
+    const withPeer = !smoke && process.env.BENCH_PEER !== 'off';
+    const n8n: N8nPeer | undefined = withPeer
+      ? announce(
+          'n8n',
+          await startN8n({
+            dataUrl: database.url,
+            sql: rawSql,
+            parameterNames,
+            probeBody: JSON.stringify({ arguments: actionArguments }),
+          }),
+          defer,
+        )
+      : undefined;
     // Idle: started, demo seeded, nothing asked yet.
     const idleRssMb = rssMbOf(runtime.pid);
 
@@ -86,6 +101,8 @@ export function run(): Promise<BenchReport> {
     const floorClient = benchClient(floor.url, parameters);
     defer(() => floorClient.close());
     const floorExecute = floorClient.prepare('POST', '/execute', { json: { arguments: actionArguments } });
+    const peer = n8n ? n8nSubject(n8n) : undefined;
+    if (peer) defer(() => peer.close());
     const dogu = await DoguSession.login(runtime.url, parameters);
     defer(() => dogu.close());
 
@@ -99,6 +116,7 @@ export function run(): Promise<BenchReport> {
             expectResultRows(await floorClient.sendExpectingOk(floorExecute), expectedRows),
           rssMb: () => rssMbOf(floor.pid),
         },
+        ...(peer ? [peer] : []),
       ],
       subject: {
         ...dogu.executionSubject(action, actionArguments, expectedRows),
@@ -120,6 +138,7 @@ export function run(): Promise<BenchReport> {
         database: database.name,
         runtimePid: runtime.pid,
         httpFloorPid: floor.pid,
+        ...(n8n ? { n8n: n8n.version, n8nPid: n8n.pid } : {}),
         ...(idleRssMb === undefined ? {} : { runtimeIdleRssMb: idleRssMb }),
         ...(demoDatabase ?? {}),
       },
@@ -128,8 +147,16 @@ export function run(): Promise<BenchReport> {
       errors: comparison.errors + memoryPhase.errors,
       notes: [
         ...notes,
-        ...(smoke ? ['smoke run: phases shortened, numbers mean nothing; no PGlite idle measurement'] : []),
-        ...endedDuringRun({ runtime, 'http floor': floor }),
+        ...(smoke
+          ? ['smoke run: phases shortened, numbers mean nothing; no n8n peer, no PGlite idle measurement']
+          : []),
+        ...(!smoke && !n8n ? ['the n8n peer was left out (BENCH_PEER=off)'] : []),
+        ...(n8n
+          ? [
+              `n8n ${n8n.version} on Node 24 (bench/peer); its webhook asks for no authentication, Dogu's API does`,
+            ]
+          : []),
+        ...endedDuringRun({ runtime, 'http floor': floor, ...(n8n ? { n8n } : {}) }),
       ],
     };
   });
@@ -214,6 +241,22 @@ function memoryChecks(
       checks.push(check('  of which the PGlite demo', demo.pgliteShareMb, 'MB'));
   }
   return checks;
+}
+
+/** The peer: POST /webhook/list-orders with the same body; n8n answers the rows as a JSON array. */
+function n8nSubject(n8n: N8nPeer): Subject & { close(): void } {
+  const client = benchClient(n8n.url, parameters);
+  const execute = client.prepare('POST', webhookPath, { json: { arguments: actionArguments } });
+  return {
+    name: 'n8n',
+    async request() {
+      const rows = JSON.parse(await client.sendExpectingOk(execute)) as unknown;
+      const count = Array.isArray(rows) ? rows.length : -1;
+      if (count !== expectedRows) throw new Error(`expected ${expectedRows} rows, got ${count}`);
+    },
+    rssMb: () => rssMbOf(n8n.pid),
+    close: () => client.close(),
+  };
 }
 
 /** The http floor's server, on the bench database, with the same statement and pool size. */

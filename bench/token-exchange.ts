@@ -25,11 +25,12 @@ import { MemoryIdentityStore } from '../test/support/memory-identity-store.ts';
 import { createTestCa, startTestIdp } from '../test/support/oidc-idp.ts';
 import { compareSubjects, type PhasePlan, type Subject, standardPhases } from './lib/compare.ts';
 import type { BenchReport } from './lib/report.ts';
+import { sized } from './lib/smoke.ts';
 import { withTeardown } from './lib/teardown.ts';
 
 export const title = 'token exchange (cached JWKS) vs raw jose jwtVerify of the same ID tokens';
 
-const tokenCount = 500;
+const tokenCount = sized(500, 20);
 const phases: PhasePlan = {
   ...standardPhases,
   targets: { addedP50LatencyMs: 2, throughputRatioPercent: 80 },
