@@ -18,6 +18,11 @@ export interface Subject {
   label?: string;
   /** One request; throws when the answer is wrong. */
   request: RequestFn;
+  /**
+   * At most this many requests in each phase limited by a request count (warm-up, latency): for a
+   * side so slow that the full count would take minutes (the n8n peer). Throughput phases are timed.
+   */
+  maxRequests?: number;
   /** The resident memory of the process serving it (MB), recorded at the end of its throughput phase. */
   rssMb?: () => number | undefined;
 }
@@ -93,7 +98,11 @@ async function measure(subjects: readonly Subject[], p: PhasePlan): Promise<Phas
   for (const [name, load] of plan) {
     for (const subject of subjects) {
       progress(`${name}: ${subject.name} at concurrency ${load.concurrency}`);
-      const result = await runLoad(subject.request, load);
+      const limit =
+        'requests' in load.limit && subject.maxRequests !== undefined
+          ? { requests: Math.min(load.limit.requests, subject.maxRequests) }
+          : load.limit;
+      const result = await runLoad(subject.request, { ...load, limit });
       if (result.errors > 0) progress(`  ${result.errors} error(s), e.g. ${result.errorSamples[0]}`);
       const rssMb = name === 'throughput' ? subject.rssMb?.() : undefined;
       phases.push({ name, subject: subject.name, ...result, ...(rssMb === undefined ? {} : { rssMb }) });
