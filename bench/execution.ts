@@ -16,7 +16,7 @@ import pg from 'pg';
 import { compareSubjects, type Subject, standardPhases } from './lib/compare.ts';
 import { benchClient, DoguSession, expectResultRows } from './lib/dogu.ts';
 import { runLoad } from './lib/load.ts';
-import { rssMbOf, rssSampler } from './lib/memory.ts';
+import { rssMbOf, rssSampler, untilQuiet } from './lib/memory.ts';
 import { type N8nPeer, startN8n, webhookPath } from './lib/n8n-peer.ts';
 import { createScratchDatabase, serverVersion } from './lib/postgres.ts';
 import { progress } from './lib/progress.ts';
@@ -263,6 +263,8 @@ function n8nSubject(n8n: N8nPeer): Subject & { close(): void } {
       if (count !== expectedRows) throw new Error(`expected ${expectedRows} rows, got ${count}`);
     },
     rssMb: () => rssMbOf(n8n.pid),
+    // Under load n8n keeps working off queued executions after its phase; the next side waits.
+    settle: () => untilQuiet(n8n.pid),
     close: () => client.close(),
   };
 }

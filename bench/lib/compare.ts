@@ -23,6 +23,8 @@ export interface Subject {
    * side so slow that the full count would take minutes (the n8n peer). Throughput phases are timed.
    */
   maxRequests?: number;
+  /** Awaited after each of its phases, before the next side is measured (e.g. until its server is idle). */
+  settle?: () => Promise<void>;
   /** The resident memory of the process serving it (MB), recorded at the end of its throughput phase. */
   rssMb?: () => number | undefined;
 }
@@ -106,6 +108,7 @@ async function measure(subjects: readonly Subject[], p: PhasePlan): Promise<Phas
       if (result.errors > 0) progress(`  ${result.errors} error(s), e.g. ${result.errorSamples[0]}`);
       const rssMb = name === 'throughput' ? subject.rssMb?.() : undefined;
       phases.push({ name, subject: subject.name, ...result, ...(rssMb === undefined ? {} : { rssMb }) });
+      await subject.settle?.();
     }
   }
   return phases;

@@ -32,3 +32,30 @@ export function rssSampler(pid: number, everyMs = 250): { stop(): number | undef
     },
   };
 }
+
+/** CPU time (user + system) the process has used so far, in ms, or undefined without /proc. */
+function cpuMsOf(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command; in clock ticks (100/s).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until the process uses less than `maxShare` of a core over a second (at most `timeoutMs`):
+ * a server still working off its backlog after its phase (n8n finishing its queued executions)
+ * would otherwise take CPU from the next side measured.
+ */
+export async function untilQuiet(pid: number, maxShare = 0.1, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let before = cpuMsOf(pid);
+  while (before !== undefined && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = cpuMsOf(pid);
+    if (after === undefined || after - before < maxShare * 1000) return;
+    before = after;
+  }
+}

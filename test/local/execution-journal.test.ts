@@ -69,7 +69,7 @@ describe('JournaledExecutionStore', () => {
       'succeeded',
       'succeeded',
     ]);
-    expect(journal.stats()).toEqual({ size: 2, max: 20_000 });
+    expect(journal.stats()).toEqual({ size: 2, max: 5_000 });
     await journal.flush();
     expect(stored.flat().map((e) => `${e.id}:${e.status}`)).toEqual(['exe_t1:succeeded', 'exe_t2:succeeded']);
     expect(journal.stats().size).toBe(0);
