@@ -23,22 +23,23 @@ import type { MasterData } from '../shared/domain/parameters.ts';
 import { createScratchDatabase, serverVersion } from './lib/postgres.ts';
 import { progress } from './lib/progress.ts';
 import { type BenchReport, check, type Phase } from './lib/report.ts';
+import { sized } from './lib/smoke.ts';
 import { round3, roundSummary, summarizeLatencies } from './lib/stats.ts';
 import { type Defer, withTeardown } from './lib/teardown.ts';
 
 export const title = 'batch: validating a 10,000-row CSV vs csv-parse; running it vs a raw pg insert loop';
 
-const rowCount = 10_000;
+const rowCount = sized(10_000, 100);
 /** The batch's concurrency; the raw loop gets as many workers and pool connections. */
 const concurrency = 10;
-const validationIterations = 30;
+const validationIterations = sized(30, 2);
 
 const parameters = {
   rows: rowCount,
   csvParameters:
     'text (pattern), number (integer, min), date, boolean, text (choices by label), text (master data by label)',
   validationIterations,
-  validationWarmUp: 5,
+  validationWarmUp: sized(5, 1),
   concurrency,
   /** The runtime's pool size when DOGU_DEMO_DATABASE_URL is set. */
   runtimePoolSize: 10,

@@ -15,13 +15,14 @@ import { createTestDatabase } from '../test/support/postgres.ts';
 import { loginToken } from '../test/support/runtime.ts';
 import { progress } from './lib/progress.ts';
 import { type BenchReport, check, type Phase } from './lib/report.ts';
+import { sized } from './lib/smoke.ts';
 import { roundSummary, summarizeLatencies } from './lib/stats.ts';
 import { withTeardown } from './lib/teardown.ts';
 
 export const title = 'console: initial JS size, 100,000-row result render and scroll in Chromium';
 
-const rowCount = 100_000;
-const runs = 5;
+const rowCount = sized(100_000, 1_000);
+const runs = sized(5, 1);
 const actionId = 'bench-rows';
 
 /** Small rows keep 100,000 of them under the 5 MB result limit (about 3 MB of JSON). */

@@ -24,6 +24,7 @@ import { compareSubjects, type Subject, standardPhases } from './lib/compare.ts'
 import { benchClient, DoguSession } from './lib/dogu.ts';
 import type { HttpClient } from './lib/http-client.ts';
 import { sendJson } from './lib/json-response.ts';
+import { rssMbOf } from './lib/memory.ts';
 import type { BenchReport } from './lib/report.ts';
 import { startRuntimeProcess } from './lib/runtime-process.ts';
 import { announce, endedDuringRun, startServerProcess } from './lib/server-process.ts';
@@ -70,7 +71,10 @@ export function run(): Promise<BenchReport> {
 
     const comparison = await compareSubjects({
       baseline: directSubject(directClient),
-      subject: dogu.executionSubject(action, actionArguments, expectedRows),
+      subject: {
+        ...dogu.executionSubject(action, actionArguments, expectedRows),
+        rssMb: () => rssMbOf(runtime.pid),
+      },
       phases: parameters,
     });
     return {

@@ -14,6 +14,7 @@ import mysql from 'mysql2/promise';
 import { deferCleanup } from './lib/cleanup.ts';
 import { compareSubjects, type Subject, standardPhases } from './lib/compare.ts';
 import { DoguSession } from './lib/dogu.ts';
+import { rssMbOf } from './lib/memory.ts';
 import { createScratchDatabase } from './lib/postgres.ts';
 import { progress } from './lib/progress.ts';
 import type { BenchReport } from './lib/report.ts';
@@ -81,7 +82,10 @@ export function run(): Promise<BenchReport> {
 
     const comparison = await compareSubjects({
       baseline: raw,
-      subject: dogu.executionSubject(action, actionArguments, expectedRows),
+      subject: {
+        ...dogu.executionSubject(action, actionArguments, expectedRows),
+        rssMb: () => rssMbOf(runtime.pid),
+      },
       phases: parameters,
     });
     return {

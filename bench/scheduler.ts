@@ -29,16 +29,17 @@ import type { LoadResult } from './lib/load.ts';
 import { createScratchDatabase, serverVersion } from './lib/postgres.ts';
 import { progress } from './lib/progress.ts';
 import { type BenchReport, check, type Phase } from './lib/report.ts';
+import { sized } from './lib/smoke.ts';
 import { round3, roundSummary, summarizeLatencies } from './lib/stats.ts';
 import { withTeardown } from './lib/teardown.ts';
 
 export const title = 'lateness of scheduled runs with 10,000 active cron jobs vs bare setTimeout';
 
 const parameters = {
-  activeJobs: 10_000,
+  activeJobs: sized(10_000, 40),
   /** Jobs due at each of the two measured minute boundaries. */
-  dueAtEachBoundary: 300,
-  boundaries: 2,
+  dueAtEachBoundary: sized(300, 5),
+  boundaries: sized(2, 1),
   action: 'demo/development/list-orders',
   arguments: { status: 'shipped', limit: 5 },
   /** The scheduler's default: deliveries running at once, more wait in order. */
@@ -297,7 +298,7 @@ async function createJobs(runtime: LocalRuntime) {
   await inParallel(later, 32, (job) => services.schedules.saveCronJob(job, 0));
   progress(`saved ${later.length} later jobs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   // The due jobs are written last, so their boundaries are the first whole minutes with room to arm them.
-  const firstBoundary = Math.ceil((Date.now() + 20_000) / 60_000) * 60_000;
+  const firstBoundary = Math.ceil((Date.now() + sized(20_000, 3_000)) / 60_000) * 60_000;
   const boundaries = Array.from(
     { length: parameters.boundaries },
     (_, i) => new Date(firstBoundary + i * 60_000),

@@ -43,6 +43,10 @@ export class JournaledExecutionStore extends DelegatingStore {
     return this.journal.flush();
   }
 
+  stats() {
+    return this.journal.stats();
+  }
+
   close(): Promise<void> {
     return this.journal.close();
   }
@@ -62,6 +66,10 @@ export class JournaledAuditLog implements AuditLog {
       'audit',
     );
     return new JournaledAuditLog(inner, journal);
+  }
+
+  stats() {
+    return this.journal.stats();
   }
 
   append(entry: AuditEntry): Promise<void> {

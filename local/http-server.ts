@@ -17,6 +17,7 @@ import { problemResponse } from '../shared/http/problem.ts';
 import { matchRoute } from '../shared/http/route-matcher.ts';
 import { routes } from '../shared/http/routes.ts';
 import { toApiGatewayEvent, writeResult } from './api-gateway-event.ts';
+import { type GaugeSource, serveMetrics } from './metrics.ts';
 import { type StaticConsole, staticConsole } from './static-console.ts';
 
 type LambdaHandler = (
@@ -41,11 +42,13 @@ export function createLocalServer(
   handlers: Map<string, LambdaHandler>,
   ready: Promise<void> = Promise.resolve(),
   consoleFiles: StaticConsole = staticConsole(),
+  gauges: GaugeSource = () => ({}),
 ): Server {
   const server = createServer(async (request, response) => {
     try {
       await ready;
       const url = new URL(request.url ?? '/', 'http://localhost');
+      if (serveMetrics(request, response, url.pathname, gauges)) return;
       if (await consoleFiles.serve(request, response, url.pathname)) return;
       refuseDeclaredOversizeBody(request);
       const body = await readBody(request);

@@ -252,7 +252,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const ready = new Promise<void>((resolve) => {
       markReady = resolve;
     });
-    const server = createLocalServer(await handlersLoaded, ready);
+    const server = createLocalServer(await handlersLoaded, ready, undefined, () => ({
+      executionJournal: journal.stats(),
+      auditJournal: audit.stats(),
+      definitionCache: store.stats(),
+    }));
     server.keepAliveTimeout = 65_000;
     server.listen(options.port, options.host);
     await once(server, 'listening');

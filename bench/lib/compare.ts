@@ -8,6 +8,7 @@
 import { type LoadLimit, type RequestFn, runLoad } from './load.ts';
 import { progress } from './progress.ts';
 import { type Check, check, errorsIn, type Phase } from './report.ts';
+import { sized } from './smoke.ts';
 import { round3 } from './stats.ts';
 
 export interface Subject {
@@ -17,6 +18,15 @@ export interface Subject {
   label?: string;
   /** One request; throws when the answer is wrong. */
   request: RequestFn;
+  /**
+   * At most this many requests in each phase limited by a request count (warm-up, latency): for a
+   * side so slow that the full count would take minutes (the n8n peer). Throughput phases are timed.
+   */
+  maxRequests?: number;
+  /** Awaited after each of its phases, before the next side is measured (e.g. until its server is idle). */
+  settle?: () => Promise<void>;
+  /** The resident memory of the process serving it (MB), recorded at the end of its throughput phase. */
+  rssMb?: () => number | undefined;
 }
 
 /**
@@ -35,12 +45,12 @@ export type PhasePlan = {
 
 /** What every bench uses, so their results read side by side. The targets are the issues'. */
 export const standardPhases: PhasePlan = {
-  warmUpSequentialRequests: 200,
-  warmUpConcurrentRequests: 1_000,
+  warmUpSequentialRequests: sized(200, 5),
+  warmUpConcurrentRequests: sized(1_000, 32),
   latencyConcurrency: 1,
-  latencyRequests: 2_000,
+  latencyRequests: sized(2_000, 10),
   throughputConcurrency: 32,
-  throughputDurationMs: 5_000,
+  throughputDurationMs: sized(5_000, 300),
   targets: { addedP50LatencyMs: 2, throughputRatioPercent: 40 },
 };
 
@@ -90,9 +100,15 @@ async function measure(subjects: readonly Subject[], p: PhasePlan): Promise<Phas
   for (const [name, load] of plan) {
     for (const subject of subjects) {
       progress(`${name}: ${subject.name} at concurrency ${load.concurrency}`);
-      const result = await runLoad(subject.request, load);
+      const limit =
+        'requests' in load.limit && subject.maxRequests !== undefined
+          ? { requests: Math.min(load.limit.requests, subject.maxRequests) }
+          : load.limit;
+      const result = await runLoad(subject.request, { ...load, limit });
       if (result.errors > 0) progress(`  ${result.errors} error(s), e.g. ${result.errorSamples[0]}`);
-      phases.push({ name, subject: subject.name, ...result });
+      const rssMb = name === 'throughput' ? subject.rssMb?.() : undefined;
+      phases.push({ name, subject: subject.name, ...result, ...(rssMb === undefined ? {} : { rssMb }) });
+      await subject.settle?.();
     }
   }
   return phases;

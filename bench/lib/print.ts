@@ -26,6 +26,7 @@ function phasesTable(report: BenchReport): string {
       { header: 'p90 ms', align: 'right' },
       { header: 'p99 ms', align: 'right' },
       { header: 'max ms', align: 'right' },
+      { header: 'RSS MB', align: 'right' },
     ],
     report.phases.map((phase) => [
       phase.name,
@@ -39,6 +40,9 @@ function phasesTable(report: BenchReport): string {
       fixed(phase.latencyMs.p90, 3),
       fixed(phase.latencyMs.p99, 3),
       fixed(phase.latencyMs.max, 3),
+      phase.rssMb === undefined
+        ? ''
+        : `${fixed(phase.rssMb, 0)}${phase.peakRssMb === undefined ? '' : ` (peak ${fixed(phase.peakRssMb, 0)})`}`,
     ]),
   );
 }

@@ -12,6 +12,10 @@ export interface Phase extends LoadResult {
   name: string;
   /** Who served it, e.g. 'dogu' or 'raw pg'. */
   subject: string;
+  /** Resident memory of the serving process at the end of the phase (MB), where measured. */
+  rssMb?: number;
+  /** The highest resident memory sampled during the phase (MB), where measured. */
+  peakRssMb?: number;
 }
 
 export interface Target {

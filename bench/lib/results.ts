@@ -4,8 +4,11 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { resultsDir } from './paths.ts';
+import { resultsDir as realResultsDir, smokeResultsDir } from './paths.ts';
 import type { BenchReport, Json } from './report.ts';
+import { smoke } from './smoke.ts';
+
+const resultsDir = smoke ? smokeResultsDir : realResultsDir;
 
 export interface ResultFile extends BenchReport {
   machine: { [key: string]: Json };

@@ -38,6 +38,9 @@ export async function startRuntimeProcess(options: RuntimeProcessOptions = {}): 
       env: {
         DOGU_DATA_DIR: dataDir,
         DOGU_DEMO_DB_PORT: '0',
+        // Free ports, so two runtimes (or a developer's npm start) never collide.
+        DOGU_DEMO_GRPC_PORT: '0',
+        DOGU_DEV_IDP_PORT: '0',
         POWERTOOLS_LOG_LEVEL: 'WARN',
         AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1',
         ...options.env,

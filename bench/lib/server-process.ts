@@ -19,9 +19,13 @@ export interface ServerProcessOptions {
   /** For messages, e.g. 'runtime'. */
   label: string;
   /** Relative to the repository root, which is also the working directory. */
-  script: string;
+  script?: string;
+  /** Another program instead of `node --import tsx <script>` (the n8n peer runs on its own Node). */
+  command?: { executable: string; args: string[] };
   /** Added to the environment; HOST and PORT are set to the address picked. */
   env?: Record<string, string>;
+  /** The variable the server reads its port from (PORT unless set, e.g. N8N_PORT). */
+  portVariable?: string;
   /** Node flags, e.g. ['--cpu-prof', '--cpu-prof-dir', dir]. */
   nodeArgs?: string[];
   /** Answered with 200 once the server is ready. */
@@ -47,9 +51,17 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   const port = await freeLoopbackPort();
   // `node --import tsx` instead of the tsx CLI: one process (the CLI forks a second one),
   // so the pid we signal and profile is the server itself.
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
+  const [executable, args] = options.command
+    ? [options.command.executable, options.command.args]
+    : [process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script ?? '']];
+  const child = spawn(executable, args, {
     cwd: repoRoot,
-    env: { ...process.env, ...options.env, HOST: '127.0.0.1', PORT: String(port) },
+    env: {
+      ...process.env,
+      ...options.env,
+      HOST: '127.0.0.1',
+      [options.portVariable ?? 'PORT']: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = captureOutput(child);

@@ -25,6 +25,11 @@ export class CachingStore extends DelegatingStore {
     super(inner);
   }
 
+  /** How many definitions are held, and the most it holds (the runtime's metrics show it). */
+  stats(): { size: number; max: number } {
+    return { size: this.entries.size, max: maxEntries };
+  }
+
   /** Caches the promise itself, so concurrent readers of a cold key share one load. */
   private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(key);

@@ -67,11 +67,19 @@ export interface InexactNumber {
 const escapePointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /**
+ * Every JSON number literal that may not be kept has a fraction or an exponent (a digit followed by
+ * `.`, `e` or `E`) or at least 16 digits; an integer of up to 15 digits is always kept exactly. A text
+ * without either needs no scan (most request bodies): decision 0060.
+ */
+const mayHoldInexactNumber = /\d[.eE]|\d{16}/;
+
+/**
  * Every number literal in a JSON text (already known to be valid JSON) that cannot be kept, with its
  * pointer. Reads the text itself: once parsed, `12345678901234567` is already `12345678901234568`.
  * Iterative, so nesting depth cannot exhaust the stack.
  */
 export function inexactNumbersIn(json: string): InexactNumber[] {
+  if (!mayHoldInexactNumber.test(json)) return [];
   const found: InexactNumber[] = [];
   const path: string[] = [];
   const frames: { object: boolean; index: number; expectKey: boolean }[] = [];
@@ -129,21 +137,38 @@ function endOfString(text: string, start: number): number {
  * of defence where values are stored. Binary data and other class instances are not looked into.
  */
 export function firstUnkeptNumber(value: unknown): InexactNumber | undefined {
-  const pending: [unknown, string][] = [[value, '']];
+  // Pointers are built only for the number found: building one per value visited was most of this
+  // check's cost on every store write (decision 0060).
+  type Entry = { value: unknown; parent: Entry | undefined; key: string };
+  const pending: Entry[] = [{ value, parent: undefined, key: '' }];
   while (pending.length > 0) {
-    const [current, at] = pending.pop()!;
+    const entry = pending.pop()!;
+    const current = entry.value;
     if (typeof current === 'number') {
       const problem = numberProblem(current);
-      if (problem) return { pointer: at || '/', literal: String(current), problem };
+      if (problem) return { pointer: pointerOf(entry) || '/', literal: String(current), problem };
     } else if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) pending.push([current[i], `${at}/${i}`]);
+      for (let i = current.length - 1; i >= 0; i--)
+        pending.push({ value: current[i], parent: entry, key: String(i) });
     } else if (
       current &&
       typeof current === 'object' &&
       Object.getPrototypeOf(current) === Object.prototype
     ) {
-      for (const [key, item] of Object.entries(current)) pending.push([item, `${at}/${escapePointer(key)}`]);
+      for (const key in current) {
+        const item = (current as Record<string, unknown>)[key];
+        // Strings, booleans and null hold no number: not worth a stack entry.
+        if (typeof item === 'number' || (item !== null && typeof item === 'object')) {
+          pending.push({ value: item, parent: entry, key });
+        }
+      }
     }
   }
   return undefined;
+
+  function pointerOf(entry: Entry): string {
+    const keys: string[] = [];
+    for (let at: Entry | undefined = entry; at?.parent; at = at.parent) keys.push(escapePointer(at.key));
+    return keys.length ? `/${keys.reverse().join('/')}` : '';
+  }
 }

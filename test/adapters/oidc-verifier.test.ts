@@ -41,6 +41,29 @@ describe('OidcIdTokenVerifier', () => {
     expect(idp.jwksFetches() - before).toBe(1);
   });
 
+  it('remembers a verified token until it expires, per issuer and audiences, and not with the cache off', async () => {
+    const verifier = verifierFor();
+    const exp = Math.floor(Date.now() / 1000) + 120;
+    const token = await idp.sign({ exp });
+    expect(await verifier.verify(token, idp.issuer, ['dogu'])).toMatchObject({ exp });
+    expect(verifier.stats().size).toBe(1);
+    expect(await verifier.verify(token, idp.issuer, ['dogu'])).toMatchObject({ exp });
+    expect(verifier.stats().size).toBe(1);
+    // Other audiences are another question: answered by a verification of its own.
+    await expect(verifier.verify(token, idp.issuer, ['other'])).rejects.toBeInstanceOf(IdTokenRejectedError);
+    // Past its exp (and the skew), the remembered answer is gone and the token is refused.
+    const offset = clock.offsetMs;
+    clock.offsetMs += 200_000;
+    try {
+      await expect(verifier.verify(token, idp.issuer, ['dogu'])).rejects.toBeInstanceOf(IdTokenRejectedError);
+    } finally {
+      clock.offsetMs = offset;
+    }
+    const off = new OidcIdTokenVerifier({ clock, extraCa: ca.caPem, verifiedCacheSize: 0 });
+    await off.verify(token, idp.issuer, ['dogu']);
+    expect(off.stats()).toEqual({ size: 0, max: 0 });
+  });
+
   it('refetches the JWKS for an unknown kid at most once per cooldown, and picks up rotated keys', async () => {
     const verifier = verifierFor();
     await verifier.verify(await idp.sign(), idp.issuer, ['dogu']);

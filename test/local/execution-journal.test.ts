@@ -50,6 +50,32 @@ describe('JournaledExecutionStore', () => {
     await journal.close();
   });
 
+  it('writes records appended together in one append and stores a running-then-finished record once', async () => {
+    const path = join(dir.path, 'together.journal');
+    const stored: Execution[][] = [];
+    const journal = await WriteBehindJournal.open<Execution>(
+      path,
+      async (records) => {
+        stored.push(records);
+      },
+      'together',
+    );
+    // The "running" record before the action and its outcome after, plus another execution.
+    await Promise.all([journal.append(execution('exe_t1', 'running')), journal.append(execution('exe_t2'))]);
+    await journal.append(execution('exe_t1', 'succeeded'));
+    const lines = (await readFile(path, 'utf8')).trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as Execution).status)).toEqual([
+      'running',
+      'succeeded',
+      'succeeded',
+    ]);
+    expect(journal.stats()).toEqual({ size: 2, max: 5_000 });
+    await journal.flush();
+    expect(stored.flat().map((e) => `${e.id}:${e.status}`)).toEqual(['exe_t1:succeeded', 'exe_t2:succeeded']);
+    expect(journal.stats().size).toBe(0);
+    await journal.close();
+  });
+
   it('keeps the latest version of an execution written twice', async () => {
     const journal = await JournaledExecutionStore.open(store, join(dir.path, 'b.journal'));
     await journal.putExecution(execution('exe_b', 'running'));

@@ -43,6 +43,13 @@ export interface OidcVerifierOptions {
   /** An unknown `kid` refetches the JWKS at most once per this period per issuer. */
   unknownKidCooldownMs?: number;
   clockSkewSeconds?: number;
+  /**
+   * ID tokens whose verification is remembered (default 1,000; 0 turns it off). A token presented
+   * again (a CI job exchanging its token for each step) is then not verified again: the entry lives
+   * until the token expires and never longer than the keys that verified it are trusted (keysCacheMs
+   * after they were fetched), so it accepts nothing a fresh verification would refuse (decision 0060).
+   */
+  verifiedCacheSize?: number;
 }
 
 type KeySet = ReturnType<typeof createLocalJWKSet>;
@@ -62,8 +69,11 @@ export class OidcIdTokenVerifier implements IdTokenVerifier {
   private readonly keysCacheMs: number;
   private readonly cooldownMs: number;
   private readonly skewSeconds: number;
+  private readonly verifiedCacheSize: number;
+  private readonly verified = new Map<string, { claims: IdTokenClaims; until: number }>();
 
   constructor(private readonly options: OidcVerifierOptions) {
+    this.verifiedCacheSize = options.verifiedCacheSize ?? 1_000;
     this.fetchTimeoutMs = options.fetchTimeoutMs ?? 5_000;
     this.keysCacheMs = options.keysCacheMs ?? 10 * 60_000;
     this.cooldownMs = options.unknownKidCooldownMs ?? 60_000;
@@ -81,7 +91,38 @@ export class OidcIdTokenVerifier implements IdTokenVerifier {
   }
 
   async verify(token: string, issuer: string, audiences: readonly string[]): Promise<IdTokenClaims> {
+    const key = `${issuer}\n${audiences.join('\n')}\n${token}`;
+    const remembered = this.verified.get(key);
+    if (remembered) {
+      if (remembered.until > this.now()) return { ...remembered.claims };
+      this.verified.delete(key);
+    }
     const cached = await this.keysOf(issuer, 'cached');
+    const claims = await this.verifyWith(token, cached, issuer, audiences);
+    this.remember(key, claims, cached);
+    return claims;
+  }
+
+  /** How many verified tokens are remembered, and the most (the runtime's metrics can show it). */
+  stats(): { size: number; max: number } {
+    return { size: this.verified.size, max: this.verifiedCacheSize };
+  }
+
+  private remember(key: string, claims: IdTokenClaims, keys: IssuerKeys): void {
+    if (this.verifiedCacheSize === 0 || typeof claims.exp !== 'number') return;
+    const until = Math.min(claims.exp * 1000, keys.fetchedAt + this.keysCacheMs);
+    if (until <= this.now()) return;
+    if (this.verified.size >= this.verifiedCacheSize)
+      this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(key, { claims: { ...claims }, until });
+  }
+
+  private async verifyWith(
+    token: string,
+    cached: IssuerKeys,
+    issuer: string,
+    audiences: readonly string[],
+  ): Promise<IdTokenClaims> {
     try {
       return await this.check(token, cached.keys, issuer, audiences);
     } catch (error) {
