@@ -308,7 +308,13 @@ export interface HttpClient {
   /** Rejects with DoguError ('execution_timeout', 'data_source_error'); any HTTP status resolves. */
   send(
     call: HttpCall,
-    options: { signal: AbortSignal; timeoutMs: number; maxBodyBytes: number },
+    options: {
+      signal: AbortSignal;
+      timeoutMs: number;
+      maxBodyBytes: number;
+      /** The data source's opt-in to private (RFC 1918) networks where they are denied by default. */
+      allowPrivateNetworks?: boolean;
+    },
   ): Promise<HttpCallResult>;
 }
 

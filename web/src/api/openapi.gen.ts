@@ -1068,6 +1068,7 @@ export type components = {
       description?: string;
       environments: {
         [key: string]: {
+          allowPrivateNetworks?: boolean;
           headers?: {
               key: string;
               value: string;
