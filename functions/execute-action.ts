@@ -5,6 +5,7 @@ import { resultToCsv } from '../shared/http/csv.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
 import { defineHandler, type HttpResult } from '../shared/http/handler.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
@@ -113,5 +114,14 @@ export const handler = defineHandler(
       },
     };
   },
-  compose(secretValues, actionEngines, ownIdp, scriptSandbox, scheduling, notificationCenter, fileStorage),
+  compose(
+    secretValues,
+    actionEngines,
+    ownIdp,
+    scriptSandbox,
+    scheduling,
+    notificationCenter,
+    fileStorage,
+    executionPayloads,
+  ),
 );

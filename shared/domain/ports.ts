@@ -88,6 +88,8 @@ export interface Store extends DefinitionReader, VersionStore, ReviewStore, Iden
   /** Writes many executions in as few requests as the store allows (idempotent per id). */
   putExecutions(executions: Execution[]): Promise<void>;
   getExecution(executionId: string): Promise<Execution | undefined>;
+  /** Executions still `running` whose `deadlineAt` is before this ISO time (read by index, not Scan). */
+  listOverdueExecutions(deadlineBefore: string): Promise<Execution[]>;
 
   /** Claims a one-time marker (e.g. a seed); false when it was claimed before. */
   claimMarker(name: string, at: string): Promise<boolean>;
@@ -119,6 +121,17 @@ export interface Store extends DefinitionReader, VersionStore, ReviewStore, Iden
   /** Saves only if the stored version is `expectedVersion` (0: must not exist yet); false on conflict. */
   saveActionGroup(group: ActionGroup, expectedVersion: number): Promise<boolean>;
   deleteActionGroup(projectId: string, groupId: string): Promise<boolean>;
+}
+
+/**
+ * Execution payloads too large for a record or a response (decision 0056): an S3 bucket whose objects
+ * expire on AWS, `<dataDir>/payloads` in the embedded runtime. Keys come from execution ids.
+ */
+export interface PayloadStore {
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  get(key: string): Promise<Uint8Array | undefined>;
+  /** A URL that GETs the object for `seconds` (S3 presigned); absent: the API serves the bytes itself. */
+  downloadUrl?(key: string, seconds: number): Promise<string>;
 }
 
 /**

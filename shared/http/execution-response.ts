@@ -1,7 +1,17 @@
 /** The documented JSON shape of an execution (docs/api.md). */
+import { type PayloadPart, payloadLink, payloadParts } from '../domain/execution-payloads.ts';
 import type { Execution, StatementResult } from '../domain/model.ts';
 
+/**
+ * Payloads kept in the payload store are answered by link (decision 0056): `links.results` serves
+ * the whole results, `links.arguments` the arguments, to whoever may read the execution.
+ */
 export function executionBody(execution: Execution, results?: StatementResult[]) {
+  const stored = payloadParts.filter((part) => execution.payloads?.[part]?.stored);
+  const links = Object.fromEntries(stored.map((part) => [part, payloadLink(execution, part)])) as Partial<
+    Record<PayloadPart, string>
+  >;
+  const storedResults = stored.includes('results');
   return {
     id: execution.id,
     status: execution.status,
@@ -19,7 +29,10 @@ export function executionBody(execution: Execution, results?: StatementResult[])
     finishedAt: execution.finishedAt ?? null,
     durationMs: execution.durationMs ?? null,
     arguments: execution.arguments,
+    ...(execution.payloads ? { payloads: execution.payloads } : {}),
     ...(execution.error ? { error: execution.error } : {}),
-    results: results ?? execution.statements,
+    // Stored results: each statement's summary here, the rows behind `links.results`.
+    results: storedResults ? execution.statements : (results ?? execution.statements),
+    ...(stored.length > 0 ? { links } : {}),
   };
 }

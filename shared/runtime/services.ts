@@ -18,6 +18,7 @@ import type {
   Clock,
   DefinitionReader,
   IdGenerator,
+  PayloadStore,
   ScriptSandbox,
   Store,
 } from '../domain/ports.ts';
@@ -70,6 +71,8 @@ export interface Services extends CoreServices {
   files: FileStorage;
   /** JavaScript actions and transformers: worker threads locally, a dedicated function on AWS. */
   sandbox: ScriptSandbox;
+  /** Execution arguments and results too large to record or answer inline (decision 0056). */
+  payloads: PayloadStore;
 }
 
 export const coreServiceKeys = [
