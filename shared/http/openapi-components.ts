@@ -126,12 +126,9 @@ export const execution = z
       .optional()
       .meta({ description: 'Arguments or results too large to record or answer inline (UTF-8 bytes)' }),
     results: z.array(statementResult),
-    links: z
-      .object({ arguments: z.string().optional(), results: z.string().optional() })
-      .optional()
-      .meta({
-        description: 'Where stored payloads are downloaded (GET, same authorisation as the execution)',
-      }),
+    links: z.object({ arguments: z.string().optional(), results: z.string().optional() }).optional().meta({
+      description: 'Where stored payloads are downloaded (GET, same authorisation as the execution)',
+    }),
   })
   .meta({ id: 'Execution' });
 
