@@ -3,6 +3,7 @@ import { executeAction } from '../shared/domain/execute-action.ts';
 import { startAsyncExecution } from '../shared/domain/scheduling/async-executions.ts';
 import { resultToCsv } from '../shared/http/csv.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
+import { isFunctionUrlEvent } from '../shared/http/function-url.ts';
 import { defineHandler, type HttpResult } from '../shared/http/handler.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
 import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
@@ -66,8 +67,13 @@ export const handler = defineHandler(
         headers: { location },
       };
     }
+    // Through CloudFront and the function URL a run may use nearly the full minute (decision 0055);
+    // through API Gateway it is cut before the gateway's 30 s.
+    const viaFunctionUrl = isFunctionUrlEvent(request.event);
+    const maxExecutionMs =
+      (viaFunctionUrl && services.settings.maxFunctionUrlExecutionMs) || services.settings.maxExecutionMs;
     const outcome = await executeAction(
-      { ...services, maxExecutionMs: services.settings.maxExecutionMs },
+      { ...services, maxExecutionMs },
       {
         principal: request.caller(),
         projectId: projectId!,

@@ -51,6 +51,8 @@ export interface ConsoleHostingProps {
   retain?: boolean;
   /** The built console; `web/dist` by default, built first when missing or older than its sources. */
   distDir?: string;
+  /** API behaviors that take precedence over the general ones (the execution route: decision 0055). */
+  apiBehaviorsFirst?: Record<string, import('aws-cdk-lib/aws-cloudfront').BehaviorOptions>;
 }
 
 /** index.html for page paths (no file extension); files and API paths pass unchanged. */
@@ -118,7 +120,10 @@ export class ConsoleHosting extends Construct {
         compress: true,
         functionAssociations: [{ function: fallback, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
-      additionalBehaviors: Object.fromEntries(apiPathPatterns.map((pattern) => [pattern, apiBehavior])),
+      additionalBehaviors: {
+        ...props.apiBehaviorsFirst,
+        ...Object.fromEntries(apiPathPatterns.map((pattern) => [pattern, apiBehavior])),
+      },
     });
     this.url = `https://${this.distribution.distributionDomainName}`;
 

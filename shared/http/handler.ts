@@ -15,6 +15,7 @@ import { principalOfBearer } from '../domain/identity/access-tokens.ts';
 import type { Principal } from '../domain/model.ts';
 import { type Composition, type CoreServices, coreOnly, getServices } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
+import { functionUrlPathParameters, isFunctionUrlEvent } from './function-url.ts';
 import { checkPathParameters } from './path-parameters.ts';
 import { problemResponse, toDoguError } from './problem.ts';
 import { type Route, type RouteName, routeKeyOf, routeNamed } from './routes.ts';
@@ -87,7 +88,11 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
       try {
         if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
         const { route, run } = target;
-        checkPathParameters(event.pathParameters ?? {});
+        // Through a function URL (decision 0055) the route's parameters come from the path itself.
+        const pathParameters = isFunctionUrlEvent(event)
+          ? functionUrlPathParameters(event, route, process.env.DOGU_ORIGIN_VERIFY)
+          : ((event.pathParameters ?? {}) as Record<string, string>);
+        checkPathParameters(pathParameters);
         services = await getServices(composition);
         principal = await authenticate(route, event, services);
         const caller = principal;
@@ -96,7 +101,7 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
             route,
             event,
             requestId,
-            pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+            pathParameters,
             principal,
             jsonBody: () => parseJsonBody(event),
             parseBody: (schema) => parseWith(schema, parseJsonBody(event)),

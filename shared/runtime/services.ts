@@ -32,6 +32,11 @@ export interface RuntimeSettings {
   /** Lifetime of login tokens issued here, in seconds. */
   loginTokenSeconds: number;
   maxExecutionMs: number;
+  /**
+   * On AWS, a synchronous run that came through the function URL behind CloudFront (decision 0055):
+   * nearly the spec's full minute, as CloudFront waits 60 s where API Gateway waits 30.
+   */
+  maxFunctionUrlExecutionMs?: number;
   /** Spec 8: run as a job, 30 minutes (on AWS Lambda's 15-minute maximum bounds it: decision 0015). */
   maxJobExecutionMs: number;
 }
