@@ -253,7 +253,11 @@ export class DoguStack extends Stack {
     new ConsoleHosting(this, 'Console', {
       httpApi: this.httpApi.api,
       apiBehaviorsFirst: syncExecutions.behaviors,
-      publicUrlFor: [...functionsByHandler.values(), ...this.scheduling.functions],
+      // Not execute-action (the distribution points at its function URL: a cycle) nor the workers
+      // (they set no cookies and send no invitations): only what builds links or cookies reads it.
+      publicUrlFor: [...functionsByHandler].flatMap(([handler, fn]) =>
+        handler === 'execute-action' ? [] : [fn],
+      ),
       retain: isProduction,
     });
 
