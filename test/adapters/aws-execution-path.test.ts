@@ -199,7 +199,7 @@ describe('record before run (AWS adapters)', () => {
     } as unknown as SchedulingDeps);
     expect(outcome.executions).toBeGreaterThanOrEqual(1);
     const ended = await store.getExecution(running!.id);
-    expect(ended).toMatchObject({ status: 'failed', error: { code: 'internal_error' } });
+    expect(ended).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
     expect(ended?.error?.message).toContain('Interrupted');
     // Read by index: Queries of the marker partitions and the status indexes, no Scan.
     const names = new Set(sent.map((c) => c.name));

@@ -176,7 +176,7 @@ describe('local/main.ts', () => {
       expect(execution).toMatchObject({
         status: 'failed',
         arguments: { label: 'crash-me' },
-        error: { code: 'internal_error', message: expect.stringContaining('Interrupted') },
+        error: { code: 'interrupted', message: expect.stringContaining('Interrupted') },
       });
       expect(execution.finishedAt).toEqual(expect.any(String));
     } finally {

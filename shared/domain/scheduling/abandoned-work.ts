@@ -79,7 +79,8 @@ async function endExecution(
     status: 'failed',
     finishedAt: now.toISOString(),
     durationMs: now.getTime() - new Date(execution.startedAt).getTime(),
-    error: { code: 'internal_error', message: reason },
+    // 'interrupted', as a batch row whose runner stopped is: the run may have had effects.
+    error: { code: 'interrupted', message: reason },
   });
 }
 
