@@ -21,7 +21,7 @@ import { type ExecutionDeps, executeAction } from '../../shared/domain/execute-a
 import { payloadKey } from '../../shared/domain/execution-payloads.ts';
 import type { Action, Execution, Principal, StatementResult } from '../../shared/domain/model.ts';
 import type { ActionEngines, EngineRun } from '../../shared/domain/ports.ts';
-import { sweepAbandonedWork } from '../../shared/domain/scheduling/abandoned-work.ts';
+import { endFailedJob, sweepAbandonedWork } from '../../shared/domain/scheduling/abandoned-work.ts';
 import type { SchedulingDeps } from '../../shared/domain/scheduling/deps.ts';
 import { executionBody } from '../../shared/http/execution-response.ts';
 import { tempDir } from '../support/runtime.ts';
@@ -210,6 +210,58 @@ describe('record before run (AWS adapters)', () => {
     );
     // The marker is gone: a second sweep finds nothing.
     expect(await store.listOverdueExecutions(later.toISOString())).toEqual([]);
+  });
+});
+
+describe('the Catch step of the async-execution machine (AWS adapters)', () => {
+  it('ends a job whose task failed: its reservation and its execution, once', async () => {
+    const at = new Date().toISOString();
+    const executionId = `exe_${uuidV7Ids.next('x').slice(2)}`;
+    await store.putExecution({
+      id: executionId,
+      projectId: 'p1',
+      environmentId: 'dev',
+      actionId: 'big',
+      actionVersion: 1,
+      status: 'running',
+      principal: { kind: 'user', id: 'u1', email: 'u1@example.com' },
+      via: 'async_job',
+      arguments: {},
+      startedAt: at,
+      statements: [],
+    });
+    await schedules.createReservation({
+      id: executionId,
+      purpose: 'async_job',
+      projectId: 'p1',
+      environmentId: 'dev',
+      actionId: 'big',
+      arguments: {},
+      runAt: at,
+      timeZone: 'UTC',
+      executor: { kind: 'user', id: 'u1', email: 'u1@example.com' },
+      createdBy: { id: 'u1', email: 'u1@example.com' },
+      status: 'running',
+      executionId,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const schedulingDeps = { ...deps(), schedules, maxJobExecutionMs: 870_000 } as unknown as SchedulingDeps;
+    sent = [];
+    await endFailedJob(schedulingDeps, { projectId: 'p1', executionId, cause: 'States.Timeout' });
+    expect(await schedules.getReservation('p1', executionId)).toMatchObject({
+      status: 'error',
+      reason: expect.stringContaining('States.Timeout'),
+    });
+    expect(await store.getExecution(executionId)).toMatchObject({
+      status: 'failed',
+      error: { message: expect.stringContaining("The job's worker failed") },
+    });
+    expect(sent.some((c) => c.name === 'ScanCommand')).toBe(false);
+    // A second delivery of the same failure changes nothing.
+    const before = await store.getExecution(executionId);
+    await endFailedJob(schedulingDeps, { projectId: 'p1', executionId });
+    expect(await store.getExecution(executionId)).toEqual(before);
   });
 });
 
