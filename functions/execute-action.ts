@@ -1,5 +1,6 @@
 import { badRequest, DoguError } from '../shared/domain/errors.ts';
 import { executeAction } from '../shared/domain/execute-action.ts';
+import { maxInlineResponseBytes } from '../shared/domain/execution-payloads.ts';
 import { startAsyncExecution } from '../shared/domain/scheduling/async-executions.ts';
 import { resultToCsv } from '../shared/http/csv.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
@@ -109,9 +110,18 @@ export const handler = defineHandler(
       throw badRequest(
         `The action has ${results.length} statement(s); there is no statement ${statementIndex}.`,
       );
+    const csv = resultToCsv(result, { escapeFormulas: query.escapeFormulas !== 'false' });
+    if (Buffer.byteLength(csv) > maxInlineResponseBytes) {
+      // Too large to answer (a Lambda response carries 6 MB): the JSON result is behind its link.
+      throw new DoguError(
+        'payload_too_large',
+        'The CSV is too large to answer; download the result from links.results, or narrow the query.',
+        { extra: { execution: bodyOut } },
+      );
+    }
     return {
       status: 200,
-      text: resultToCsv(result, { escapeFormulas: query.escapeFormulas !== 'false' }),
+      text: csv,
       headers: {
         'content-type': 'text/csv; charset=utf-8; header=present',
         'content-disposition': `attachment; filename="${actionId}-${execution.id}.csv"`,

@@ -31,8 +31,19 @@ export function executionBody(execution: Execution, results?: StatementResult[])
     arguments: execution.arguments,
     ...(execution.payloads ? { payloads: execution.payloads } : {}),
     ...(execution.error ? { error: execution.error } : {}),
-    // Stored results: each statement's summary here, the rows behind `links.results`.
-    results: storedResults ? execution.statements : (results ?? execution.statements),
+    // Stored results: each statement without its rows (marked truncated, so no client mistakes it
+    // for the whole result); the rows are behind `links.results`.
+    results: storedResults ? withoutRows(execution, results) : (results ?? execution.statements),
     ...(stored.length > 0 ? { links } : {}),
   };
+}
+
+function withoutRows(execution: Execution, results: StatementResult[] | undefined) {
+  const note = `The rows (${execution.payloads?.results?.bytes ?? 0} bytes) are too large to answer here: download them from links.results.`;
+  return (results ?? execution.statements.map((s) => ({ ...s, columns: [] }))).map((result) => ({
+    ...result,
+    rows: [],
+    truncated: true,
+    messages: [...result.messages, note],
+  }));
 }

@@ -81,7 +81,18 @@ describe('large payloads on the embedded runtime', () => {
     expect(execution.payloads.results.bytes).toBeGreaterThan(7 * 1024 * 1024);
     // The summary is answered; the rows are behind the link.
     expect(execution.results).toEqual([
-      { title: 'Text', status: 'succeeded', rowCount: rows, messages: expect.any(Array) },
+      {
+        title: 'Text',
+        status: 'succeeded',
+        columns: [
+          { name: 'n', type: 'number' },
+          { name: 'body', type: 'string' },
+        ],
+        rows: [],
+        rowCount: rows,
+        truncated: true,
+        messages: [expect.stringContaining('download them from links.results')],
+      },
     ]);
     const link = execution.links.results;
     expect(link).toBe(
@@ -97,6 +108,20 @@ describe('large payloads on the embedded runtime', () => {
     expect(text.rows).toHaveLength(rows);
     expect(text.truncated).toBeUndefined();
     expect(text.rows[69]).toEqual({ n: 70, body: word.repeat(repeats) });
+
+    // As CSV it is too large to answer: 413 with the execution and its link.
+    const csv = await fetch(
+      `${runtime.url}/public/v1/projects/demo/environments/development/actions/big-text/executions`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/csv' },
+        body: JSON.stringify({ arguments: { word, repeats, rows } }),
+      },
+    );
+    expect(csv.status).toBe(413);
+    expect(
+      ((await csv.json()) as { execution: { links: { results: string } } }).execution.links.results,
+    ).toMatch(/\/payloads\/results$/);
 
     // The record says the same, and the link works for it too.
     const record = await api.get(
