@@ -225,7 +225,10 @@ export async function executeAction(
   };
   // A result too large to answer is kept in the payload store and answered by link; with no store,
   // it is cut to what an answer can carry.
-  const storedResults = await storeLargeResults(deps.payloads, executionId, results, execution);
+  // If the store fails, the run still ends recorded: its result is cut instead.
+  const storedResults = await storeLargeResults(deps.payloads, executionId, results, execution).catch(
+    () => undefined,
+  );
   if (storedResults) execution.payloads = { ...execution.payloads, results: storedResults };
   else results = limitResults(results, inlineResultBudget(execution));
   // Stored results are read through their link; the job's result parts hold only inline ones.
