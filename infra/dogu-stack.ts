@@ -30,8 +30,10 @@ import { DoguHttpApi } from './constructs/http-api.ts';
 import { LogBucket } from './constructs/log-bucket.ts';
 import { Network, type NetworkSettings } from './constructs/network.ts';
 import { Operations } from './constructs/operations.ts';
+import { PayloadBucket } from './constructs/payload-bucket.ts';
 import { ScriptSandbox } from './constructs/script-sandbox.ts';
 import { SigningKey } from './constructs/signing-key.ts';
+import { functionUrlTimeout, SyncExecutionOrigin } from './constructs/sync-execution-origin.ts';
 import { deployableHandlers, type HandlerName } from './deployable-routes.ts';
 import { fileWriters, runsActions } from './function-needs.ts';
 import { acknowledge, WildcardAcknowledgements } from './nag.ts';
@@ -71,7 +73,8 @@ const executionTimeout = Duration.seconds(35);
 /** Everything else is one or two DynamoDB calls; a short timeout ends a stuck call quickly. */
 const defaultTimeout = Duration.seconds(10);
 const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
-  'execute-action': executionTimeout,
+  // Also served through its function URL, where a run may take 57 s (decision 0055).
+  'execute-action': functionUrlTimeout,
   // A connection test or a catalog read may wait for an unreachable host (10 s by default).
   'data-source-connection': executionTimeout,
   // Run now and retry execute the cron job's action at once, as a synchronous execution does.
@@ -221,6 +224,15 @@ export class DoguStack extends Stack {
       if (fn) this.blobs.allowRead(fn as LambdaFunction);
     }
     for (const fn of this.scheduling.actionRunners) this.blobs.allowRead(fn);
+    // Large execution arguments and results (decision 0056): kept by whatever runs actions, read by links.
+    const payloads = new PayloadBucket(this, 'Payloads');
+    const executors = actionRunners.filter((h) => h !== 'data-source-connection');
+    for (const fn of [
+      ...executors.flatMap((h) => functionsByHandler.get(h) ?? []),
+      ...this.scheduling.actionRunners,
+    ])
+      payloads.allowWrite(fn as LambdaFunction);
+    payloads.allowRead(functionsByHandler.get('execution-payloads') as LambdaFunction);
     grantConnectorPermissions(
       [...actionRunners.flatMap((h) => functionsByHandler.get(h) ?? []), ...this.scheduling.actionRunners],
       functionRoleKinds,
@@ -297,9 +309,18 @@ export class DoguStack extends Stack {
     }
 
     // The console on S3 + CloudFront; through it the API shares the console's origin (DOGU_PUBLIC_URL).
+    const syncExecutions = new SyncExecutionOrigin(this, 'SyncExecutions', {
+      executeAction: functionsByHandler.get('execute-action') as LambdaFunction,
+      originVerify: originVerifyValue,
+    });
     this.console = new ConsoleHosting(this, 'Console', {
       httpApi: this.httpApi.api,
-      publicUrlFor: [...functionsByHandler.values(), ...this.scheduling.functions],
+      apiBehaviorsFirst: syncExecutions.behaviors,
+      // Not execute-action (the distribution points at its function URL: a cycle) nor the workers
+      // (they set no cookies and send no invitations): only what builds links or cookies reads it.
+      publicUrlFor: [...functionsByHandler].flatMap(([handler, fn]) =>
+        handler === 'execute-action' ? [] : [fn],
+      ),
       retain: isProduction,
       logBucket: logs.bucket,
       originVerify: originVerifyValue,

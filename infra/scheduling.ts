@@ -21,10 +21,12 @@ import {
 import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { schedulingEnv } from '../shared/adapters/aws/aws-scheduling.ts';
+import { AbandonedWorkSweeper } from './constructs/abandoned-work-sweeper.ts';
 import type { DataTable } from './constructs/data-table.ts';
 import type { FunctionRoles } from './constructs/function-roles.ts';
 import { HandlerFunction } from './constructs/handler-function.ts';
 import type { SigningKey } from './constructs/signing-key.ts';
+import { catchFailures } from './constructs/state-machine-catches.ts';
 
 export interface SchedulingProps {
   stage: string;
@@ -68,6 +70,8 @@ export class Scheduling extends Construct {
   readonly deadLetterQueue: Queue;
   readonly schedulerRole: Role;
   readonly asyncExecutions: StateMachine;
+  /** Ends abandoned work every few minutes and after caught failures (decision 0056). */
+  readonly sweeper: AbandonedWorkSweeper;
   readonly batches: StateMachine;
   /** Group names start with it (shared/adapters/aws/schedule-names.ts). */
   readonly groupPrefix: string;
@@ -130,21 +134,31 @@ export class Scheduling extends Construct {
     this.scheduledRun.grantInvoke(this.schedulerRole);
     this.deadLetterQueue.grantSendMessages(this.schedulerRole);
 
+    this.sweeper = new AbandonedWorkSweeper(this, 'Sweeper', {
+      environment: { ...props.environment, ...jobEnvironment },
+      dataTable: props.dataTable,
+      signingKey: props.signingKey,
+      retainLogs: props.retainLogs,
+    });
+    const catches = catchFailures(this, this.sweeper.function);
+
     this.asyncExecutions = new StateMachine(this, 'AsyncExecutions', {
       stateMachineType: StateMachineType.STANDARD,
       timeout: asyncExecutionTimeout,
       definitionBody: DefinitionBody.fromChainable(
-        new LambdaInvoke(this, 'RunExecution', {
-          lambdaFunction: this.runJob,
-          payloadResponseOnly: true,
-          // A failed or timed-out run is recorded by the domain and must not run twice.
-          retryOnServiceExceptions: false,
-        }).addRetry({
-          errors: lambdaServiceErrors,
-          interval: Duration.seconds(2),
-          maxAttempts: 6,
-          backoffRate: 2,
-        }),
+        catches.job(
+          new LambdaInvoke(this, 'RunExecution', {
+            lambdaFunction: this.runJob,
+            payloadResponseOnly: true,
+            // A failed or timed-out run is recorded by the domain and must not run twice.
+            retryOnServiceExceptions: false,
+          }).addRetry({
+            errors: lambdaServiceErrors,
+            interval: Duration.seconds(2),
+            maxAttempts: 6,
+            backoffRate: 2,
+          }),
+        ),
       ),
     });
 
@@ -172,7 +186,7 @@ export class Scheduling extends Construct {
       toleratedFailurePercentage: 100,
       resultPath: JsonPath.DISCARD,
     });
-    chunks.itemProcessor(runChunk);
+    chunks.itemProcessor(catches.chunk(runChunk));
     const finish = new LambdaInvoke(this, 'FinishBatch', {
       lambdaFunction: this.finishBatch,
       payloadResponseOnly: true,
@@ -190,7 +204,7 @@ export class Scheduling extends Construct {
     this.batches = new StateMachine(this, 'Batches', {
       stateMachineType: StateMachineType.STANDARD,
       timeout: batchTimeout,
-      definitionBody: DefinitionBody.fromChainable(chunks.next(finish)),
+      definitionBody: DefinitionBody.fromChainable(catches.batch(chunks, catches.finish(finish))),
     });
 
     // A scheduled run may hand its work to the async-execution machine.
@@ -272,6 +286,7 @@ export class Scheduling extends Construct {
       this.runBatchChunk,
       this.finishBatch,
       this.notificationDeliveries,
+      this.sweeper.function,
     ];
   }
 

@@ -1,0 +1,52 @@
+/**
+ * The payload bucket (decision 0056): execution arguments and results too large for a table item or
+ * a Lambda response (shared/adapters/blobs/s3-payload-store.ts), under `executions/`. Private,
+ * encrypted, TLS only; objects expire after `payloadRetentionDays` (a job's rows in the table expire
+ * alike). Readers get presigned GET URLs signed by the function that answers the link.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+/** The variable shared/runtime/groups/execution-payloads.ts reads. */
+export const payloadBucketEnv = 'DOGU_PAYLOAD_BUCKET';
+export const payloadRetentionDays = 90;
+const prefix = 'executions/*';
+
+export class PayloadBucket extends Construct {
+  readonly bucket: Bucket;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.bucket = new Bucket(this, 'Bucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      lifecycleRules: [
+        {
+          id: 'expire-payloads',
+          expiration: Duration.days(payloadRetentionDays),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      // Retained like the other buckets: deleting a stack never deletes data (the lifecycle empties it).
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  /** Functions that run actions: they keep large payloads and may answer their links. */
+  allowWrite(fn: LambdaFunction): void {
+    this.bucket.grantPut(fn as IGrantable, prefix);
+    this.bucket.grantRead(fn as IGrantable, prefix);
+    fn.addEnvironment(payloadBucketEnv, this.bucket.bucketName);
+  }
+
+  /** Functions that only answer links (presigned GETs are signed with the function's own rights). */
+  allowRead(fn: LambdaFunction): void {
+    this.bucket.grantRead(fn as IGrantable, prefix);
+    fn.addEnvironment(payloadBucketEnv, this.bucket.bucketName);
+  }
+}
