@@ -35,7 +35,7 @@ import { ScriptSandbox } from './constructs/script-sandbox.ts';
 import { SigningKey } from './constructs/signing-key.ts';
 import { functionUrlTimeout, SyncExecutionOrigin } from './constructs/sync-execution-origin.ts';
 import { deployableHandlers, type HandlerName } from './deployable-routes.ts';
-import { fileWriters, runsActions } from './function-needs.ts';
+import { fileWriters, needsOf, runsActions } from './function-needs.ts';
 import { acknowledge, WildcardAcknowledgements } from './nag.ts';
 import { Scheduling } from './scheduling.ts';
 
@@ -106,8 +106,11 @@ function reserveConcurrency(scheduling: Scheduling, perFunction: number): void {
   for (const fn of [scheduling.scheduledRun, scheduling.runJob, scheduling.runBatchChunk]) {
     (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = perFunction;
   }
-  // One drain at a time is enough; two would only race for the same deliveries.
-  (scheduling.notificationDeliveries.node.defaultChild as CfnFunction).reservedConcurrentExecutions = 1;
+  // One drain at a time is enough; two would only race for the same deliveries. The same for the
+  // sweeper: overlapping sweeps would only end the same runs twice.
+  for (const fn of [scheduling.notificationDeliveries, scheduling.sweeper.function]) {
+    (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = 1;
+  }
 }
 
 const stageNamePattern = /^[a-z][a-z0-9-]{0,30}$/;
@@ -204,8 +207,6 @@ export class DoguStack extends Stack {
     this.scheduling = new Scheduling(this, 'Scheduling', {
       stage,
       environment,
-      dataTable: this.dataTable,
-      signingKey: this.signingKey,
       apiFunctions: functionsByHandler.values(),
       functionRoles: this.functionRoles,
       retainLogs: isProduction,
@@ -224,15 +225,20 @@ export class DoguStack extends Stack {
       if (fn) this.blobs.allowRead(fn as LambdaFunction);
     }
     for (const fn of this.scheduling.actionRunners) this.blobs.allowRead(fn);
-    // Large execution arguments and results (decision 0056): kept by whatever runs actions, read by links.
-    const payloads = new PayloadBucket(this, 'Payloads');
-    const executors = actionRunners.filter((h) => h !== 'data-source-connection');
-    for (const fn of [
-      ...executors.flatMap((h) => functionsByHandler.get(h) ?? []),
-      ...this.scheduling.actionRunners,
-    ])
-      payloads.allowWrite(fn as LambdaFunction);
-    payloads.allowRead(functionsByHandler.get('execution-payloads') as LambdaFunction);
+    // Large execution arguments and results (decision 0056), through the roles of the need-sets that
+    // compose the execution-payloads group: those that run actions keep them (put and get), the
+    // link route only reads (to presign). No other role names the bucket.
+    const payloads = new PayloadBucket(this, 'Payloads', { logBucket: logs.bucket });
+    for (const { role, needs } of this.functionRoles.entries) {
+      if (!needs.includes('execution-payloads')) continue;
+      if (needs.includes('run-actions')) payloads.allowWrite(role);
+      else payloads.allowRead(role);
+    }
+    for (const construct of this.node.findAll()) {
+      if (construct instanceof HandlerFunction && needsOf(construct.handler).includes('execution-payloads')) {
+        payloads.tell(construct.function);
+      }
+    }
     grantConnectorPermissions(
       [...actionRunners.flatMap((h) => functionsByHandler.get(h) ?? []), ...this.scheduling.actionRunners],
       functionRoleKinds,

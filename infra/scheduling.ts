@@ -22,18 +22,14 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { schedulingEnv } from '../shared/adapters/aws/aws-scheduling.ts';
 import { AbandonedWorkSweeper } from './constructs/abandoned-work-sweeper.ts';
-import type { DataTable } from './constructs/data-table.ts';
 import type { FunctionRoles } from './constructs/function-roles.ts';
 import { HandlerFunction } from './constructs/handler-function.ts';
-import type { SigningKey } from './constructs/signing-key.ts';
 import { catchFailures } from './constructs/state-machine-catches.ts';
 
 export interface SchedulingProps {
   stage: string;
   /** The runtime environment every Dogu Lambda gets (table, keys, log settings). */
   environment: Record<string, string>;
-  dataTable: DataTable;
-  signingKey: SigningKey;
   /** The functions' roles: the workers take theirs from it; those that schedule get the rights. */
   functionRoles: FunctionRoles;
   /** The API Lambdas: they create schedules and start state machines (variables set on each). */
@@ -136,8 +132,7 @@ export class Scheduling extends Construct {
 
     this.sweeper = new AbandonedWorkSweeper(this, 'Sweeper', {
       environment: { ...props.environment, ...jobEnvironment },
-      dataTable: props.dataTable,
-      signingKey: props.signingKey,
+      functionRoles: props.functionRoles,
       retainLogs: props.retainLogs,
     });
     const catches = catchFailures(this, this.sweeper.function);

@@ -8,16 +8,15 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import type { DataTable } from './data-table.ts';
+import type { FunctionRoles } from './function-roles.ts';
 import { HandlerFunction } from './handler-function.ts';
-import type { SigningKey } from './signing-key.ts';
 
 export const sweepEvery = Duration.minutes(5);
 
 export interface AbandonedWorkSweeperProps {
   environment: Record<string, string>;
-  dataTable: DataTable;
-  signingKey: SigningKey;
+  /** Its role is the one of its needs (decision 0051): table read and write, no Scan (it queries indexes). */
+  functionRoles: FunctionRoles;
   retainLogs: boolean;
 }
 
@@ -26,15 +25,17 @@ export class AbandonedWorkSweeper extends Construct {
 
   constructor(scope: Construct, id: string, props: AbandonedWorkSweeperProps) {
     super(scope, id);
-    this.function = new HandlerFunction(this, 'Worker', {
-      handler: 'sweep-abandoned-work',
+    const handler = 'sweep-abandoned-work';
+    const role = props.functionRoles.roleFor(handler);
+    const worker = new HandlerFunction(this, 'Worker', {
+      handler,
       timeout: Duration.minutes(2),
       environment: props.environment,
       retainLogs: props.retainLogs,
-    }).function;
-    props.dataTable.table.grantReadWriteData(this.function);
-    props.dataTable.encryptionKey.grantEncryptDecrypt(this.function);
-    props.signingKey.secret.grantRead(this.function);
+      role,
+    });
+    props.functionRoles.allowLogs(role, worker.logGroup);
+    this.function = worker.function;
     new Rule(this, 'Every5Minutes', {
       schedule: Schedule.rate(sweepEvery),
       targets: [new LambdaTarget(this.function, { retryAttempts: 0 })],

@@ -7,7 +7,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
 /** The variable shared/runtime/groups/execution-payloads.ts reads. */
@@ -18,7 +18,7 @@ const prefix = 'executions/*';
 export class PayloadBucket extends Construct {
   readonly bucket: Bucket;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: { logBucket: IBucket }) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
       encryption: BucketEncryption.S3_MANAGED,
@@ -34,19 +34,27 @@ export class PayloadBucket extends Construct {
       ],
       // Retained like the other buckets: deleting a stack never deletes data (the lifecycle empties it).
       removalPolicy: RemovalPolicy.RETAIN,
+      serverAccessLogsBucket: props.logBucket,
+      serverAccessLogsPrefix: 'payloads/',
     });
   }
 
-  /** Functions that run actions: they keep large payloads and may answer their links. */
-  allowWrite(fn: LambdaFunction): void {
-    this.bucket.grantPut(fn as IGrantable, prefix);
-    this.bucket.grantRead(fn as IGrantable, prefix);
-    fn.addEnvironment(payloadBucketEnv, this.bucket.bucketName);
+  /**
+   * The roles of functions that run actions (need-sets with 'execution-payloads' and 'run-actions',
+   * infra/function-needs.ts): they keep large payloads and may answer their links.
+   */
+  allowWrite(role: IGrantable): void {
+    this.bucket.grantPut(role, prefix);
+    this.bucket.grantRead(role, prefix);
   }
 
-  /** Functions that only answer links (presigned GETs are signed with the function's own rights). */
-  allowRead(fn: LambdaFunction): void {
-    this.bucket.grantRead(fn as IGrantable, prefix);
+  /** The roles of functions that only answer links (presigned GETs are signed with their own rights). */
+  allowRead(role: IGrantable): void {
+    this.bucket.grantRead(role, prefix);
+  }
+
+  /** The bucket's name, for a function that composes the execution-payloads group. */
+  tell(fn: LambdaFunction): void {
     fn.addEnvironment(payloadBucketEnv, this.bucket.bucketName);
   }
 }
