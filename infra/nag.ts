@@ -51,7 +51,7 @@ export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
   ],
   [
     /^Resource::<Payloads[A-Za-z0-9]+\.Arn>\/executions\/\*$/,
-    "Objects under executions/ of the payload bucket, keyed by execution id at run time; granted only to the roles of the need-sets that compose execution-payloads.",
+    'Objects under executions/ of the payload bucket, keyed by execution id at run time; granted only to the roles of the need-sets that compose execution-payloads.',
   ],
   [
     /^Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort|PutObjectLegalHold|PutObjectRetention|PutObjectTagging|PutObjectVersionTagging)\*$/,

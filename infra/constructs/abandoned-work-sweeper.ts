@@ -7,6 +7,7 @@ import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { FunctionRoles } from './function-roles.ts';
 import { HandlerFunction } from './handler-function.ts';
@@ -17,7 +18,8 @@ export interface AbandonedWorkSweeperProps {
   environment: Record<string, string>;
   /** Its role is the one of its needs (decision 0051): table read and write, no Scan (it queries indexes). */
   functionRoles: FunctionRoles;
-  retainLogs: boolean;
+  /** The workers' shared log group. */
+  logGroup: ILogGroup;
 }
 
 export class AbandonedWorkSweeper extends Construct {
@@ -31,10 +33,12 @@ export class AbandonedWorkSweeper extends Construct {
       handler,
       timeout: Duration.minutes(2),
       environment: props.environment,
-      retainLogs: props.retainLogs,
+      // Unused with a shared group (its removal policy is the group's own).
+      retainLogs: false,
       role,
+      logGroup: props.logGroup,
     });
-    props.functionRoles.allowLogs(role, worker.logGroup);
+    props.functionRoles.allowLogs(role, props.logGroup);
     this.function = worker.function;
     new Rule(this, 'Every5Minutes', {
       schedule: Schedule.rate(sweepEvery),

@@ -5,9 +5,15 @@
  * alike). Readers get presigned GET URLs signed by the function that answers the link.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type IBucket,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
 /** The variable shared/runtime/groups/execution-payloads.ts reads. */
@@ -44,13 +50,21 @@ export class PayloadBucket extends Construct {
    * infra/function-needs.ts): they keep large payloads and may answer their links.
    */
   allowWrite(role: IGrantable): void {
-    this.bucket.grantPut(role, prefix);
-    this.bucket.grantRead(role, prefix);
+    this.#grant(role, ['s3:PutObject', 's3:GetObject']);
   }
 
   /** The roles of functions that only answer links (presigned GETs are signed with their own rights). */
   allowRead(role: IGrantable): void {
-    this.bucket.grantRead(role, prefix);
+    this.#grant(role, ['s3:GetObject']);
+  }
+
+  /**
+   * Object actions under executions/ only, not CDK's grantRead/grantPut (which add List and
+   * GetBucket* on the bucket, and tagging, retention and legal-hold puts): nothing here lists keys,
+   * and a payload is read only after its execution record says it was stored.
+   */
+  #grant(role: IGrantable, actions: string[]): void {
+    Grant.addToPrincipal({ grantee: role, actions, resourceArns: [this.bucket.arnForObjects(prefix)] });
   }
 
   /** The bucket's name, for a function that composes the execution-payloads group. */

@@ -419,10 +419,10 @@ describe('Lambda functions', () => {
     expect(logGroup.Properties.RetentionInDays).toBe(30);
     expect(logGroup.DeletionPolicy).toBe('Retain');
     const devLogGroups = resourcesOf(devTemplate, 'AWS::Logs::LogGroup');
-    // Plus one for each of the six workers of infra/scheduling.ts (four scheduling, one notification
-    // drain, the sweeper of abandoned work), the API's access log and one per state machine
-    // (infra/constructs/operations.ts).
-    expect(devLogGroups).toHaveLength(1 + 6 + 1 + 2);
+    // Plus one shared by the six workers of infra/scheduling.ts (four scheduling, the notification
+    // drain, the sweeper of abandoned work; decision 0073), the API's access log and one per state
+    // machine (infra/constructs/operations.ts).
+    expect(devLogGroups).toHaveLength(1 + 1 + 1 + 2);
     for (const [, group] of devLogGroups) expect(group.DeletionPolicy).toBe('Delete');
   });
 
@@ -705,6 +705,100 @@ describe('payload bucket (decision 0056)', () => {
       (r) => r.Type === 'AWS::S3::BucketPolicy' && JSON.stringify(r.Properties).includes(id),
     );
     expect(JSON.stringify(policy)).toContain('aws:SecureTransport');
+  });
+  /** Every Dogu function (API and workers, the sweeper included) by handler, with its role's statements. */
+  const everyFunction = () =>
+    production.node
+      .findAll()
+      .filter((c): c is HandlerFunction => c instanceof HandlerFunction)
+      .map((c) => {
+        const resource = resourceById(
+          prodTemplate,
+          production.getLogicalId(c.function.node.defaultChild as CfnFunction),
+        );
+        const roleId = field(resource, 'Properties', 'Role', 'Fn::GetAtt', 0) as string;
+        const statements = resourcesOf(prodTemplate, 'AWS::IAM::Policy')
+          .filter(([, policy]) =>
+            (policy.Properties.Roles as unknown[]).some((r) => isDeepStrictEqual(r, { Ref: roleId })),
+          )
+          .flatMap(([, policy]) => field(policy, 'Properties', 'PolicyDocument', 'Statement') as Statement[]);
+        return { handler: c.handler, resource, roleId, statements };
+      });
+
+  it('is granted through the execution-payloads need-sets only: runners put and get under executions/, the link route gets', () => {
+    const id = payloadBucket(prodTemplate);
+    const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [id, 'Arn'] }, '/executions/*']] };
+    const functions = everyFunction();
+    expect(functions.map((f) => f.handler)).toEqual(
+      expect.arrayContaining(['execution-payloads', 'run-job', 'sweep-abandoned-work', 'health']),
+    );
+    for (const { handler, resource, statements } of functions) {
+      const onBucket = statements.filter((s) => JSON.stringify(s.Resource).includes(id));
+      // Never the bucket itself or all of it: only the objects under executions/.
+      for (const s of onBucket) expect([s.Resource].flat(), handler).toEqual([objects]);
+      const actions = onBucket.flatMap((s) => [s.Action].flat());
+      const env = field(resource, 'Properties', 'Environment', 'Variables', 'DOGU_PAYLOAD_BUCKET');
+      const needs = needsOf(handler);
+      if (!needs.includes('execution-payloads')) {
+        expect(actions, handler).toEqual([]);
+        expect(env, handler).toBeUndefined();
+        continue;
+      }
+      expect(env, handler).toEqual({ Ref: id });
+      expect(actions.sort(), handler).toEqual(
+        needs.includes('run-actions') ? ['s3:GetObject', 's3:PutObject'] : ['s3:GetObject'],
+      );
+    }
+    const writers = functions
+      .filter((f) =>
+        f.statements.some(
+          (s) => [s.Action].flat().includes('s3:PutObject') && JSON.stringify(s.Resource).includes(id),
+        ),
+      )
+      .map((f) => f.handler)
+      .sort();
+    expect(writers).toEqual(
+      [
+        'cron-run-now',
+        'execute-action',
+        'review-requests',
+        'run-batch-chunk',
+        'run-job',
+        'scheduled-run',
+      ].sort(),
+    );
+    // The link route reads only: it has a role of its own, not the base API role.
+    const link = functions.find((f) => f.handler === 'execution-payloads')!;
+    const health = functions.find((f) => f.handler === 'health')!;
+    const projects = functions.find((f) => f.handler === 'projects')!;
+    expect(link.roleId).not.toBe(health.roleId);
+    expect(link.roleId).not.toBe(projects.roleId);
+    expect(readOnlyHandlers).toContain('execution-payloads');
+  });
+
+  it('logs its access to the log bucket', () => {
+    const resources = prodTemplate.toJSON().Resources as Record<string, Record<string, unknown>>;
+    expect(field(resources[payloadBucket(prodTemplate)], 'Properties', 'LoggingConfiguration')).toMatchObject(
+      {
+        LogFilePrefix: 'payloads/',
+      },
+    );
+  });
+
+  it('leaves the sweeper on the role of its needs: no Scan, no managed policy, named in the key policy', () => {
+    const sweeper = everyFunction().find((f) => f.handler === 'sweep-abandoned-work')!;
+    const finish = everyFunction().find((f) => f.handler === 'finish-batch')!;
+    // It composes what finish-batch composes, so it shares that role (decision 0051).
+    expect(sweeper.roleId).toBe(finish.roleId);
+    expect(sweeper.roleId.startsWith('FunctionRoles')).toBe(true);
+    expect(resourceById(prodTemplate, sweeper.roleId).Properties.ManagedPolicyArns).toBeUndefined();
+    const actions = sweeper.statements.flatMap((s) => [s.Action].flat());
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem']),
+    );
+    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actions.filter((a) => a.startsWith('s3:'))).toEqual([]);
+    expect(sweeper.resource.Properties.ReservedConcurrentExecutions).toBe(1);
   });
 });
 
