@@ -1,6 +1,7 @@
 import * as runs from '../shared/domain/scheduling/cron-runs.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
@@ -43,5 +44,14 @@ export const handler = defineRoutes(
       ),
     }),
   },
-  compose(secretValues, actionEngines, ownIdp, scriptSandbox, scheduling, notifications, fileStorage),
+  compose(
+    secretValues,
+    actionEngines,
+    ownIdp,
+    scriptSandbox,
+    scheduling,
+    notifications,
+    fileStorage,
+    executionPayloads,
+  ),
 );

@@ -1,12 +1,15 @@
 import { badRequest, DoguError } from '../shared/domain/errors.ts';
 import { executeAction } from '../shared/domain/execute-action.ts';
+import { maxInlineResponseBytes } from '../shared/domain/execution-payloads.ts';
 import type { ExecutionSource } from '../shared/domain/model.ts';
 import { startAsyncExecution } from '../shared/domain/scheduling/async-executions.ts';
 import { requireVisibleView } from '../shared/domain/views/visibility.ts';
 import { resultToCsv } from '../shared/http/csv.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
+import { isFunctionUrlEvent } from '../shared/http/function-url.ts';
 import { defineHandler, type HttpRequest, type HttpResult } from '../shared/http/handler.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
@@ -73,8 +76,13 @@ export const handler = defineHandler(
         headers: { location },
       };
     }
+    // Through CloudFront and the function URL a run may use nearly the full minute (decision 0055);
+    // through API Gateway it is cut before the gateway's 30 s.
+    const viaFunctionUrl = isFunctionUrlEvent(request.event);
+    const maxExecutionMs =
+      (viaFunctionUrl && services.settings.maxFunctionUrlExecutionMs) || services.settings.maxExecutionMs;
     const outcome = await executeAction(
-      { ...services, maxExecutionMs: services.settings.maxExecutionMs },
+      { ...services, maxExecutionMs },
       {
         principal: request.caller(),
         projectId: projectId!,
@@ -111,9 +119,18 @@ export const handler = defineHandler(
       throw badRequest(
         `The action has ${results.length} statement(s); there is no statement ${statementIndex}.`,
       );
+    const csv = resultToCsv(result, { escapeFormulas: query.escapeFormulas !== 'false' });
+    if (Buffer.byteLength(csv) > maxInlineResponseBytes) {
+      // Too large to answer (a Lambda response carries 6 MB): the JSON result is behind its link.
+      throw new DoguError(
+        'payload_too_large',
+        'The CSV is too large to answer; download the result from links.results, or narrow the query.',
+        { extra: { execution: bodyOut } },
+      );
+    }
     return {
       status: 200,
-      text: resultToCsv(result, { escapeFormulas: query.escapeFormulas !== 'false' }),
+      text: csv,
       headers: {
         'content-type': 'text/csv; charset=utf-8; header=present',
         'content-disposition': `attachment; filename="${actionId}-${execution.id}.csv"`,
@@ -122,7 +139,16 @@ export const handler = defineHandler(
       },
     };
   },
-  compose(secretValues, actionEngines, ownIdp, scriptSandbox, scheduling, notificationCenter, fileStorage),
+  compose(
+    secretValues,
+    actionEngines,
+    ownIdp,
+    scriptSandbox,
+    scheduling,
+    notificationCenter,
+    fileStorage,
+    executionPayloads,
+  ),
 );
 
 /**

@@ -16,9 +16,10 @@ export const handler = defineHandler(
       throw notFound('Execution', executionId!);
     }
     // A job's rows are kept until read (spec 8: run as a job); a normal execution returned them already.
+    // Results too large to answer inline are behind `links.results` (decision 0056).
     const finished = execution.status !== 'queued' && execution.status !== 'running';
     const results =
-      execution.via === 'async_job' && finished
+      execution.via === 'async_job' && finished && !execution.payloads?.results?.stored
         ? await services.schedules.getExecutionResults(executionId!)
         : undefined;
     return { status: 200, body: executionBody(execution, results) };

@@ -5,6 +5,7 @@ import type { ReviewStatus } from '../shared/domain/reviews.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
@@ -75,5 +76,13 @@ export const handler = defineRoutes(
       };
     },
   },
-  compose(secretValues, actionEngines, ownIdp, scriptSandbox, notificationCenter, fileStorage),
+  compose(
+    secretValues,
+    actionEngines,
+    ownIdp,
+    scriptSandbox,
+    notificationCenter,
+    fileStorage,
+    executionPayloads,
+  ),
 );

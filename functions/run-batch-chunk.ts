@@ -8,6 +8,7 @@ import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { runBatchChunk } from '../shared/domain/batch/run-batch.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
@@ -25,6 +26,7 @@ const composition = compose(
   scheduling,
   notificationCenter,
   fileStorage,
+  executionPayloads,
 );
 
 export interface RunBatchChunkEvent {

@@ -5,6 +5,7 @@ import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { runQueuedExecution } from '../shared/domain/scheduling/async-executions.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
@@ -22,6 +23,7 @@ const composition = compose(
   scheduling,
   notificationCenter,
   fileStorage,
+  executionPayloads,
 );
 
 export interface RunJobEvent {

@@ -9,6 +9,7 @@ import { logger } from '../shared/commons/logger.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
+import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
@@ -26,6 +27,7 @@ const composition = compose(
   scheduling,
   notificationCenter,
   fileStorage,
+  executionPayloads,
 );
 
 export type ScheduledRunEvent =

@@ -77,6 +77,8 @@ export interface ConsoleHostingProps {
    * CloudFront adds (`x-dogu-viewer-ip`) only when this matches (shared/http/viewer-ip.ts).
    */
   originVerify?: string;
+  /** API behaviors that take precedence over the general ones (the execution route: decision 0055). */
+  apiBehaviorsFirst?: Record<string, import('aws-cdk-lib/aws-cloudfront').BehaviorOptions>;
 }
 
 /**
@@ -211,6 +213,12 @@ export class ConsoleHosting extends Construct {
         functionAssociations: [{ function: fallback, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
       additionalBehaviors: {
+        ...Object.fromEntries(
+          Object.entries(props.apiBehaviorsFirst ?? {}).map(([pattern, behavior]) => [
+            pattern,
+            { ...behavior, functionAssociations: apiBehavior.functionAssociations },
+          ]),
+        ),
         ...Object.fromEntries(apiPathPatterns.map((pattern) => [pattern, apiBehavior])),
         [viewFramePath]: {
           origin: bucketOrigin,

@@ -30,10 +30,12 @@ import { DoguHttpApi } from './constructs/http-api.ts';
 import { LogBucket } from './constructs/log-bucket.ts';
 import { Network, type NetworkSettings } from './constructs/network.ts';
 import { Operations } from './constructs/operations.ts';
+import { PayloadBucket } from './constructs/payload-bucket.ts';
 import { ScriptSandbox } from './constructs/script-sandbox.ts';
 import { SigningKey } from './constructs/signing-key.ts';
+import { functionUrlTimeout, SyncExecutionOrigin } from './constructs/sync-execution-origin.ts';
 import { deployableHandlers, type HandlerName } from './deployable-routes.ts';
-import { fileWriters, runsActions } from './function-needs.ts';
+import { fileWriters, needsOf, runsActions } from './function-needs.ts';
 import { acknowledge, WildcardAcknowledgements } from './nag.ts';
 import { Scheduling } from './scheduling.ts';
 
@@ -71,7 +73,8 @@ const executionTimeout = Duration.seconds(35);
 /** Everything else is one or two DynamoDB calls; a short timeout ends a stuck call quickly. */
 const defaultTimeout = Duration.seconds(10);
 const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
-  'execute-action': executionTimeout,
+  // Also served through its function URL, where a run may take 57 s (decision 0055).
+  'execute-action': functionUrlTimeout,
   // A connection test or a catalog read may wait for an unreachable host (10 s by default).
   'data-source-connection': executionTimeout,
   // Run now and retry execute the cron job's action at once, as a synchronous execution does.
@@ -103,8 +106,11 @@ function reserveConcurrency(scheduling: Scheduling, perFunction: number): void {
   for (const fn of [scheduling.scheduledRun, scheduling.runJob, scheduling.runBatchChunk]) {
     (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = perFunction;
   }
-  // One drain at a time is enough; two would only race for the same deliveries.
-  (scheduling.notificationDeliveries.node.defaultChild as CfnFunction).reservedConcurrentExecutions = 1;
+  // One drain at a time is enough; two would only race for the same deliveries. The same for the
+  // sweeper: overlapping sweeps would only end the same runs twice.
+  for (const fn of [scheduling.notificationDeliveries, scheduling.sweeper.function]) {
+    (fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = 1;
+  }
 }
 
 const stageNamePattern = /^[a-z][a-z0-9-]{0,30}$/;
@@ -201,8 +207,6 @@ export class DoguStack extends Stack {
     this.scheduling = new Scheduling(this, 'Scheduling', {
       stage,
       environment,
-      dataTable: this.dataTable,
-      signingKey: this.signingKey,
       apiFunctions: functionsByHandler.values(),
       functionRoles: this.functionRoles,
       retainLogs: isProduction,
@@ -221,6 +225,20 @@ export class DoguStack extends Stack {
       if (fn) this.blobs.allowRead(fn as LambdaFunction);
     }
     for (const fn of this.scheduling.actionRunners) this.blobs.allowRead(fn);
+    // Large execution arguments and results (decision 0056), through the roles of the need-sets that
+    // compose the execution-payloads group: those that run actions keep them (put and get), the
+    // link route only reads (to presign). No other role names the bucket.
+    const payloads = new PayloadBucket(this, 'Payloads', { logBucket: logs.bucket });
+    for (const { role, needs } of this.functionRoles.entries) {
+      if (!needs.includes('execution-payloads')) continue;
+      if (needs.includes('run-actions')) payloads.allowWrite(role);
+      else payloads.allowRead(role);
+    }
+    for (const construct of this.node.findAll()) {
+      if (construct instanceof HandlerFunction && needsOf(construct.handler).includes('execution-payloads')) {
+        payloads.tell(construct.function);
+      }
+    }
     grantConnectorPermissions(
       [...actionRunners.flatMap((h) => functionsByHandler.get(h) ?? []), ...this.scheduling.actionRunners],
       functionRoleKinds,
@@ -297,9 +315,18 @@ export class DoguStack extends Stack {
     }
 
     // The console on S3 + CloudFront; through it the API shares the console's origin (DOGU_PUBLIC_URL).
+    const syncExecutions = new SyncExecutionOrigin(this, 'SyncExecutions', {
+      executeAction: functionsByHandler.get('execute-action') as LambdaFunction,
+      originVerify: originVerifyValue,
+    });
     this.console = new ConsoleHosting(this, 'Console', {
       httpApi: this.httpApi.api,
-      publicUrlFor: [...functionsByHandler.values(), ...this.scheduling.functions],
+      apiBehaviorsFirst: syncExecutions.behaviors,
+      // Not execute-action (the distribution points at its function URL: a cycle) nor the workers
+      // (they set no cookies and send no invitations): only what builds links or cookies reads it.
+      publicUrlFor: [...functionsByHandler].flatMap(([handler, fn]) =>
+        handler === 'execute-action' ? [] : [fn],
+      ),
       retain: isProduction,
       logBucket: logs.bucket,
       originVerify: originVerifyValue,

@@ -28,7 +28,12 @@ export type Need =
   /** Runs actions: its engines reach data sources (VPC mode, connector rights, uploaded files read). */
   | 'run-actions'
   /** Keeps and deletes uploaded files in the blob bucket. */
-  | 'files-write';
+  | 'files-write'
+  /**
+   * Large execution arguments and results in the payload bucket, under `executions/` (group
+   * execution-payloads, decision 0056): put and get with 'run-actions', get (to presign links) without.
+   */
+  | 'execution-payloads';
 
 /** The groups a handler module composes, read from its imports. */
 export function composedGroups(handler: string): string[] {
@@ -48,6 +53,8 @@ export const readOnlyHandlers: readonly string[] = [
   'not-found',
   'audit-log',
   'get-execution',
+  // Answers links to stored payloads: reads the execution, signs a GET for its object.
+  'execution-payloads',
 ];
 
 /** Handlers that keep and delete uploaded files (decision 0033). */
@@ -61,6 +68,7 @@ const needsByGroup: Record<string, Need[]> = {
   'invitation-mail': ['send-email'],
   'script-sandbox': ['script-sandbox'],
   'action-engines': ['run-actions'],
+  'execution-payloads': ['execution-payloads'],
 };
 
 export function needsOf(handler: string): Need[] {

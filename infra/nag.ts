@@ -50,6 +50,10 @@ export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
     'Objects of one named bucket: uploaded files are keyed by project and file at run time.',
   ],
   [
+    /^Resource::<Payloads[A-Za-z0-9]+\.Arn>\/executions\/\*$/,
+    'Objects under executions/ of the payload bucket, keyed by execution id at run time; granted only to the roles of the need-sets that compose execution-payloads.',
+  ],
+  [
     /^Action::s3:(GetObject|GetBucket|List|DeleteObject|Abort|PutObjectLegalHold|PutObjectRetention|PutObjectTagging|PutObjectVersionTagging)\*$/,
     "CDK's bucket grants (grantRead, grantReadWrite, grantDelete) on one named bucket.",
   ],

@@ -3,12 +3,13 @@
  * and dead-letter queue, and the two Standard state machines (async executions, batches). The API
  * Lambdas get the variables and grants shared/adapters/aws/aws-scheduling.ts needs.
  */
-import { Arn, ArnFormat, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { Arn, ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import {
   DefinitionBody,
@@ -21,17 +22,15 @@ import {
 import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { schedulingEnv } from '../shared/adapters/aws/aws-scheduling.ts';
-import type { DataTable } from './constructs/data-table.ts';
+import { AbandonedWorkSweeper } from './constructs/abandoned-work-sweeper.ts';
 import type { FunctionRoles } from './constructs/function-roles.ts';
-import { HandlerFunction } from './constructs/handler-function.ts';
-import type { SigningKey } from './constructs/signing-key.ts';
+import { HandlerFunction, logRetention } from './constructs/handler-function.ts';
+import { catchFailures } from './constructs/state-machine-catches.ts';
 
 export interface SchedulingProps {
   stage: string;
   /** The runtime environment every Dogu Lambda gets (table, keys, log settings). */
   environment: Record<string, string>;
-  dataTable: DataTable;
-  signingKey: SigningKey;
   /** The functions' roles: the workers take theirs from it; those that schedule get the rights. */
   functionRoles: FunctionRoles;
   /** The API Lambdas: they create schedules and start state machines (variables set on each). */
@@ -65,9 +64,13 @@ export class Scheduling extends Construct {
   readonly finishBatch: LambdaFunction;
   /** Sends due notification deliveries every minute (docs/decisions/0031-notification-delivery.md). */
   readonly notificationDeliveries: LambdaFunction;
+  /** The workers' one log group (each entry names its function, as in the API functions' group). */
+  readonly logGroup: LogGroup;
   readonly deadLetterQueue: Queue;
   readonly schedulerRole: Role;
   readonly asyncExecutions: StateMachine;
+  /** Ends abandoned work every few minutes and after caught failures (decision 0056). */
+  readonly sweeper: AbandonedWorkSweeper;
   readonly batches: StateMachine;
   /** Group names start with it (shared/adapters/aws/schedule-names.ts). */
   readonly groupPrefix: string;
@@ -77,17 +80,23 @@ export class Scheduling extends Construct {
     const stack = Stack.of(this);
     this.groupPrefix = `dogu-${props.stage}`;
 
+    // One group for all workers instead of one each: five fewer resources (decision 0073).
+    this.logGroup = new LogGroup(this, 'WorkerFunctionLogs', {
+      retention: logRetention,
+      removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
     const worker = (handler: string, timeout: Duration, environment: Record<string, string> = {}) => {
       // A worker's role is the one of its needs (decision 0051), shared with API functions alike.
       const role = props.functionRoles.roleFor(handler);
-      const { function: fn, logGroup } = new HandlerFunction(this, handler, {
+      const { function: fn } = new HandlerFunction(this, handler, {
         handler,
         timeout,
         environment: { ...props.environment, ...environment },
         retainLogs: props.retainLogs,
         role,
+        logGroup: this.logGroup,
       });
-      props.functionRoles.allowLogs(role, logGroup);
+      props.functionRoles.allowLogs(role, this.logGroup);
       return fn;
     };
     const jobEnvironment = {
@@ -130,21 +139,30 @@ export class Scheduling extends Construct {
     this.scheduledRun.grantInvoke(this.schedulerRole);
     this.deadLetterQueue.grantSendMessages(this.schedulerRole);
 
+    this.sweeper = new AbandonedWorkSweeper(this, 'Sweeper', {
+      environment: { ...props.environment, ...jobEnvironment },
+      functionRoles: props.functionRoles,
+      logGroup: this.logGroup,
+    });
+    const catches = catchFailures(this, this.sweeper.function);
+
     this.asyncExecutions = new StateMachine(this, 'AsyncExecutions', {
       stateMachineType: StateMachineType.STANDARD,
       timeout: asyncExecutionTimeout,
       definitionBody: DefinitionBody.fromChainable(
-        new LambdaInvoke(this, 'RunExecution', {
-          lambdaFunction: this.runJob,
-          payloadResponseOnly: true,
-          // A failed or timed-out run is recorded by the domain and must not run twice.
-          retryOnServiceExceptions: false,
-        }).addRetry({
-          errors: lambdaServiceErrors,
-          interval: Duration.seconds(2),
-          maxAttempts: 6,
-          backoffRate: 2,
-        }),
+        catches.job(
+          new LambdaInvoke(this, 'RunExecution', {
+            lambdaFunction: this.runJob,
+            payloadResponseOnly: true,
+            // A failed or timed-out run is recorded by the domain and must not run twice.
+            retryOnServiceExceptions: false,
+          }).addRetry({
+            errors: lambdaServiceErrors,
+            interval: Duration.seconds(2),
+            maxAttempts: 6,
+            backoffRate: 2,
+          }),
+        ),
       ),
     });
 
@@ -172,7 +190,7 @@ export class Scheduling extends Construct {
       toleratedFailurePercentage: 100,
       resultPath: JsonPath.DISCARD,
     });
-    chunks.itemProcessor(runChunk);
+    chunks.itemProcessor(catches.chunk(runChunk));
     const finish = new LambdaInvoke(this, 'FinishBatch', {
       lambdaFunction: this.finishBatch,
       payloadResponseOnly: true,
@@ -190,7 +208,7 @@ export class Scheduling extends Construct {
     this.batches = new StateMachine(this, 'Batches', {
       stateMachineType: StateMachineType.STANDARD,
       timeout: batchTimeout,
-      definitionBody: DefinitionBody.fromChainable(chunks.next(finish)),
+      definitionBody: DefinitionBody.fromChainable(catches.batch(chunks, catches.finish(finish))),
     });
 
     // A scheduled run may hand its work to the async-execution machine.
@@ -217,8 +235,8 @@ export class Scheduling extends Construct {
         lambdaFunction.addEnvironment(name, value);
     }
     // Only the roles of functions that compose the scheduling group create schedules and start runs.
-    let startRunsPolicies = 0;
-    for (const apiRole of props.functionRoles.rolesWith('scheduling')) {
+    const schedulingRoles = props.functionRoles.rolesWith('scheduling');
+    for (const apiRole of schedulingRoles) {
       apiRole.addToPrincipalPolicy(
         new PolicyStatement({
           effect: Effect.ALLOW,
@@ -244,19 +262,20 @@ export class Scheduling extends Construct {
         new PolicyStatement({ effect: Effect.ALLOW, actions: ['scheduler:ListSchedules'], resources: ['*'] }),
       );
       this.schedulerRole.grantPassRole(apiRole);
-      // A policy of its own, not the role's default one: workers share these roles (decision 0051),
-      // and a state machine depends on the functions it invokes, which depend on their role's
-      // default policy; starting the machines from that policy would be a dependency cycle.
-      new Policy(this, `StartRuns${++startRunsPolicies}`, {
-        roles: [apiRole],
-        statements: [
-          new PolicyStatement({
-            actions: ['states:StartExecution'],
-            resources: [this.asyncExecutions.stateMachineArn, this.batches.stateMachineArn],
-          }),
-        ],
-      });
     }
+    // A policy of its own, not the roles' default ones: workers share these roles (decision 0051),
+    // and a state machine depends on the functions it invokes, which depend on their role's
+    // default policy; starting the machines from that policy would be a dependency cycle. One
+    // policy attached to every scheduling role, not one each (decision 0073).
+    new Policy(this, 'StartRuns', {
+      roles: schedulingRoles,
+      statements: [
+        new PolicyStatement({
+          actions: ['states:StartExecution'],
+          resources: [this.asyncExecutions.stateMachineArn, this.batches.stateMachineArn],
+        }),
+      ],
+    });
   }
 
   /** The workers that run actions (their engines may read uploaded files). */
@@ -272,6 +291,7 @@ export class Scheduling extends Construct {
       this.runBatchChunk,
       this.finishBatch,
       this.notificationDeliveries,
+      this.sweeper.function,
     ];
   }
 

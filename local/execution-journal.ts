@@ -39,6 +39,12 @@ export class JournaledExecutionStore extends DelegatingStore {
     return pending ? structuredClone(pending) : super.getExecution(executionId);
   }
 
+  /** Stores what is pending first, so a run recorded only in the journal is seen too. */
+  override async listOverdueExecutions(deadlineBefore: string): Promise<Execution[]> {
+    await this.journal.flush();
+    return super.listOverdueExecutions(deadlineBefore);
+  }
+
   flush(): Promise<void> {
     return this.journal.flush();
   }

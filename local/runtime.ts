@@ -243,6 +243,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ),
       notifications,
       files: await localFileStorage(dynamo.client, tableName, options.dataDir),
+      // Large execution arguments and results (decision 0056), served by the authorised payload route.
+      payloads: await localPayloads(options.dataDir),
       sandbox,
     };
     provideServices(async () => services);
@@ -337,6 +339,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await close();
     throw error;
   }
+}
+
+/** Execution payloads under `<dataDir>/payloads`, removed with the data directory (no expiry here). */
+async function localPayloads(dataDir: string) {
+  const blobs = new LocalBlobStore(join(dataDir, 'payloads'));
+  await blobs.removeLeftovers();
+  return blobs;
 }
 
 /** Uploaded files' bytes under `<dataDir>/blobs`; their records in the embedded store. */

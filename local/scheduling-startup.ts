@@ -1,10 +1,11 @@
 /**
  * Start-up of scheduling in the embedded runtime: settle what a previous process left unfinished
- * (runs, reservations, jobs, batches), record the scheduled times missed while nothing ran, then arm
+ * (executions, runs, reservations, jobs, batches), record the scheduled times missed while nothing ran, then arm
  * every running job and waiting reservation. Nothing is silently dropped: a missed time becomes a
  * cancelled run with the reason (docs/scheduling.md, "Missed runs").
  */
 import { recoverBatches } from '../shared/domain/batch/run-batch.ts';
+import { endInterruptedExecutions } from '../shared/domain/scheduling/abandoned-work.ts';
 import { recordMissedRuns, recoverInterruptedRuns } from '../shared/domain/scheduling/cron-runs.ts';
 import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
 import { failQueuedExecution } from '../shared/domain/scheduling/reservations.ts';
@@ -15,6 +16,8 @@ const downReason = 'The runtime was not running at the scheduled time.';
 
 export async function startScheduling(deps: SchedulingDeps, scheduler: LocalScheduler) {
   const now = deps.clock.now();
+  // Executions recorded as running before a crash (decision 0056) end as interrupted.
+  await endInterruptedExecutions(deps);
   await recoverInterruptedRuns(deps);
   const watermark = await deps.schedules.getRuntimeValue(watermarkName);
   let missed = 0;

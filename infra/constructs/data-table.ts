@@ -41,6 +41,8 @@ export class DataTable extends Construct {
         sortKey: stringKey(index.sortKey),
         projectionType: ProjectionType.ALL,
       })),
+      // Markers of running executions, leases and a job's stored rows expire (decision 0056).
+      timeToLiveAttribute: tableSchema.timeToLiveAttribute,
       billing: Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryptionV2.customerManagedKey(this.encryptionKey),

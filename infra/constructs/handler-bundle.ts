@@ -41,6 +41,8 @@ function buildHandler(handler: string, outputDir: string): void {
     // The SDK is bundled, not taken from the runtime, so Lambda runs the versions we pin and
     // test. pg-native is pg's optional native binding, which we do not use.
     external: ['pg-native'],
+    // The SDK's browser user-agent parser: dead code on Lambda (infra/bundling/no-browser-user-agent.ts).
+    alias: { bowser: './infra/bundling/no-browser-user-agent.ts' },
     absWorkingDir: repoRoot,
     // Only problems: a size summary per bundle is noise in `cdk synth` and `npm test`.
     logLevel: 'warning',

@@ -160,6 +160,9 @@ export class DelegatingStore implements Store {
   putExecutions(executions: Execution[]): Promise<void> {
     return this.inner.putExecutions(executions);
   }
+  listOverdueExecutions(deadlineBefore: string): Promise<Execution[]> {
+    return this.inner.listOverdueExecutions(deadlineBefore);
+  }
   getExecution(executionId: string): Promise<Execution | undefined> {
     return this.inner.getExecution(executionId);
   }

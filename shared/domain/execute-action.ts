@@ -8,6 +8,12 @@ import { actionForEnvironment, type RunContext, resolveExecutableAction } from '
 import type { FileValue } from './definitions/parameter.ts';
 import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
 import { DoguError } from './errors.ts';
+import {
+  enveloped,
+  maxInlineResponseBytes,
+  recordableArguments,
+  storeLargeResults,
+} from './execution-payloads.ts';
 import type { FileStorage } from './files/model.ts';
 import { dataSourceFiles } from './files/versions.ts';
 import { identityTokenSource, type OwnIdp } from './identity/own-idp.ts';
@@ -17,7 +23,7 @@ import type { Action, DataSource, Execution, Principal, StatementResult } from '
 import type { NotificationEvent } from './notifications/model.ts';
 import type { Notifier } from './notifications/ports.ts';
 import { bindArguments, type MasterData } from './parameters.ts';
-import type { ActionEngines, Clock, IdGenerator, ScriptSandbox, Store } from './ports.ts';
+import type { ActionEngines, Clock, IdGenerator, PayloadStore, ScriptSandbox, Store } from './ports.ts';
 import { limitResults } from './result-limits.ts';
 import { failedScriptResult, resultOfValue, valueOfResults } from './result-value.ts';
 import type { ReviewRequest } from './reviews.ts';
@@ -41,6 +47,8 @@ export interface ExecutionDeps {
   idp?: OwnIdp;
   /** Runs JavaScript actions and result transformers in isolation (docs/javascript.md). */
   sandbox?: ScriptSandbox;
+  /** Keeps arguments and results too large to record or answer inline (decision 0056). */
+  payloads?: PayloadStore;
 }
 
 /** The JavaScript action run whose `actions.run` started this run (decision 0040). */
@@ -139,6 +147,23 @@ export async function executeAction(
     calls: request.parent?.calls ?? { count: 0 },
     deadlineAt,
   };
+  const base: Omit<Execution, 'status' | 'statements'> = {
+    id: executionId,
+    projectId: action.projectId,
+    environmentId: environment.id,
+    actionId: action.id,
+    actionVersion: action.version,
+    principal: { kind: request.principal.kind, id: request.principal.id, email: request.principal.email },
+    via: request.via,
+    ...(request.origin ? { origin: request.origin } : {}),
+    ...(request.review ? { reviewId: request.review.id } : {}),
+    ...(request.source ? { source: request.source } : {}),
+    ...(request.parent ? { parentExecutionId: request.parent.executionId } : {}),
+    arguments: {},
+    startedAt: started.toISOString(),
+    deadlineAt: new Date(deadlineAt).toISOString(),
+  };
+  let recordedRunning = false;
   const {
     bound,
     results: raw,
@@ -154,27 +179,41 @@ export async function executeAction(
     deadlineAt,
     runAction: (actionId, args) => runNested(deps, request, nesting, nestedExecutionIds, actionId, args),
     ...(request.dryRun ? { dryRun: true } : {}),
+    // Recorded as running before anything runs (decision 0056): a crash mid-run still leaves a record,
+    // which the sweeper ends once its deadline has long passed. Large arguments go to the payload store.
+    beforeRun: async (boundArguments) => {
+      const recorded = await recordableArguments(deps.payloads, executionId, recordable(boundArguments));
+      base.arguments = recorded.arguments;
+      if (recorded.payload) base.payloads = { arguments: recorded.payload };
+      await deps.store.putExecution({ ...base, status: 'running', statements: [] });
+      recordedRunning = true;
+    },
+  }).catch(async (error: unknown) => {
+    // An error the run did not turn into a failed result still ends the record it started.
+    if (recordedRunning) {
+      const at = deps.clock.now();
+      await deps.store.putExecution({
+        ...base,
+        status: 'failed',
+        statements: [],
+        finishedAt: at.toISOString(),
+        durationMs: at.getTime() - started.getTime(),
+        error:
+          error instanceof DoguError
+            ? { code: error.code, message: error.message }
+            : { code: 'internal_error', message: 'The run failed unexpectedly.' },
+      });
+    }
+    throw error;
   });
-  const results = limitResults(await transform(deps, action, raw, deadlineAt));
+  let results = limitResults(await transform(deps, action, raw, deadlineAt));
 
   const failed = results.find((r) => r.status === 'failed');
   const finished = deps.clock.now();
   const execution: Execution = {
-    id: executionId,
-    projectId: action.projectId,
-    environmentId: environment.id,
-    actionId: action.id,
-    actionVersion: action.version,
+    ...base,
     status: failed ? (failed.error?.code === 'execution_timeout' ? 'timed_out' : 'failed') : 'succeeded',
-    principal: { kind: request.principal.kind, id: request.principal.id, email: request.principal.email },
-    via: request.via,
-    ...(request.origin ? { origin: request.origin } : {}),
-    ...(request.review ? { reviewId: request.review.id } : {}),
-    ...(request.source ? { source: request.source } : {}),
-    ...(request.parent ? { parentExecutionId: request.parent.executionId } : {}),
     ...(nestedExecutionIds.length > 0 ? { nestedExecutionIds } : {}),
-    arguments: recordable(bound),
-    startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),
     durationMs: finished.getTime() - started.getTime(),
     statements: results.map((r) => ({
@@ -187,7 +226,16 @@ export async function executeAction(
       ? { error: { code: failed.error.code, message: `${failed.title}: ${failed.error.message}` } }
       : {}),
   };
-  await request.keepResults?.(executionId, results);
+  // A result too large to answer is kept in the payload store and answered by link; with no store,
+  // it is cut to what an answer can carry.
+  // If the store fails, the run still ends recorded: its result is cut instead.
+  const storedResults = await storeLargeResults(deps.payloads, executionId, results, execution).catch(
+    () => undefined,
+  );
+  if (storedResults) execution.payloads = { ...execution.payloads, results: storedResults };
+  else results = limitResults(results, inlineResultBudget(execution));
+  // Stored results are read through their link; the job's result parts hold only inline ones.
+  if (!storedResults) await request.keepResults?.(executionId, results);
   await deps.store.putExecution(execution);
   // A batch reports once, when it finishes (its rules are the batch's), not once per row.
   const shareableError = execution.error && {
@@ -308,6 +356,11 @@ export function reviewEvent(
   };
 }
 
+/** What is left of the answer's budget for rows once the rest of the execution is counted. */
+function inlineResultBudget(execution: Execution): number {
+  return Math.max(0, maxInlineResponseBytes - enveloped(JSON.stringify(execution)));
+}
+
 interface RunInput {
   action: Action;
   dataSource: DataSource;
@@ -322,6 +375,8 @@ interface RunInput {
   /** `actions.run` for a JavaScript action run here. */
   runAction?: (actionId: string, args: Record<string, unknown>) => Promise<unknown>;
   dryRun?: boolean;
+  /** Called with the bound arguments once everything is prepared, just before the action runs. */
+  beforeRun?: (bound: Record<string, unknown>) => Promise<void>;
 }
 
 /** Stops an action that, through authentication actions, ends up calling itself. */
@@ -351,6 +406,7 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
     ...Object.entries(values).flatMap(([name, value]) => (name.startsWith('secrets.') ? [value] : [])),
     ...deps.engines.secretFields(dataSource.kind).map((field) => connection[field]),
   ]);
+  await input.beforeRun?.(bound);
   try {
     const results = await deps.engines.run({
       action,
@@ -504,7 +560,7 @@ async function callAction(
   }
   // An authentication action serves the action that called it: it runs no actions of its own (and
   // would otherwise run them with its caller's identity as the permission's caller).
-  const { runAction: _notForAuthActions, ...served } = input;
+  const { runAction: _notForAuthActions, beforeRun: _recordedByTheCaller, ...served } = input;
   return (await prepareAndRun(deps, { ...served, action: called, dataSource: source, arguments: {}, depth }))
     .results;
 }

@@ -105,6 +105,13 @@ export interface ExecutionSource {
 /** queued: an asynchronous job waiting for the job runner (docs/scheduling.md). */
 export type ExecutionStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'timed_out';
 
+/** One payload of an execution kept outside its record: its size in UTF-8 bytes of JSON. */
+export interface StoredPayload {
+  bytes: number;
+  /** False where the runtime has no payload store: the value was left out, not kept. */
+  stored: boolean;
+}
+
 export interface Execution {
   id: string;
   projectId: string;
@@ -133,8 +140,18 @@ export interface Execution {
   nestedExecutionIds?: string[];
   arguments: Record<string, unknown>;
   startedAt: string;
+  /**
+   * When the run must have ended (its time limit from `startedAt`). Written with the `running` record
+   * before the action runs; a record still running well past it lost its worker (the sweeper ends it).
+   */
+  deadlineAt?: string;
   finishedAt?: string;
   durationMs?: number;
+  /**
+   * Arguments or results too large for the record or the response (decision 0056): kept in the
+   * payload store and served by link (`stored`), or, where no payload store exists, left out.
+   */
+  payloads?: { arguments?: StoredPayload; results?: StoredPayload };
   /** A summary of each statement: the rows themselves are returned, not stored. */
   statements: { title: string; status: StatementResult['status']; rowCount: number; messages: string[] }[];
   error?: { code: string; message: string };

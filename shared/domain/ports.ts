@@ -89,6 +89,8 @@ export interface Store extends DefinitionReader, VersionStore, ViewStore, Review
   /** Writes many executions in as few requests as the store allows (idempotent per id). */
   putExecutions(executions: Execution[]): Promise<void>;
   getExecution(executionId: string): Promise<Execution | undefined>;
+  /** Executions still `running` whose `deadlineAt` is before this ISO time (read by index, not Scan). */
+  listOverdueExecutions(deadlineBefore: string): Promise<Execution[]>;
 
   /** Claims a one-time marker (e.g. a seed); false when it was claimed before. */
   claimMarker(name: string, at: string): Promise<boolean>;
@@ -120,6 +122,17 @@ export interface Store extends DefinitionReader, VersionStore, ViewStore, Review
   /** Saves only if the stored version is `expectedVersion` (0: must not exist yet); false on conflict. */
   saveActionGroup(group: ActionGroup, expectedVersion: number): Promise<boolean>;
   deleteActionGroup(projectId: string, groupId: string): Promise<boolean>;
+}
+
+/**
+ * Execution payloads too large for a record or a response (decision 0056): an S3 bucket whose objects
+ * expire on AWS, `<dataDir>/payloads` in the embedded runtime. Keys come from execution ids.
+ */
+export interface PayloadStore {
+  put(key: string, bytes: Uint8Array): Promise<void>;
+  get(key: string): Promise<Uint8Array | undefined>;
+  /** A URL that GETs the object for `seconds` (S3 presigned); absent: the API serves the bytes itself. */
+  downloadUrl?(key: string, seconds: number): Promise<string>;
 }
 
 /**
@@ -309,7 +322,13 @@ export interface HttpClient {
   /** Rejects with DoguError ('execution_timeout', 'data_source_error'); any HTTP status resolves. */
   send(
     call: HttpCall,
-    options: { signal: AbortSignal; timeoutMs: number; maxBodyBytes: number },
+    options: {
+      signal: AbortSignal;
+      timeoutMs: number;
+      maxBodyBytes: number;
+      /** The data source's opt-in to private (RFC 1918) networks where they are denied by default. */
+      allowPrivateNetworks?: boolean;
+    },
   ): Promise<HttpCallResult>;
 }
 

@@ -16,10 +16,12 @@ import type { Principal } from '../domain/model.ts';
 import { tooManyRequests } from '../domain/rate-limit.ts';
 import { type Composition, type CoreServices, coreOnly, getServices } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
+import { functionUrlPathParameters, isFunctionUrlEvent } from './function-url.ts';
 import { checkPathParameters } from './path-parameters.ts';
 import { problemResponse, toDoguError } from './problem.ts';
 import { type Route, type RouteName, routeKeyOf, routeNamed } from './routes.ts';
 import { principalOfSession, sessionTokenOf } from './session-cookie.ts';
+import { originVerifyEnv } from './viewer-ip.ts';
 
 export interface HttpRequest {
   route: Route;
@@ -88,7 +90,11 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
       try {
         if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
         const { route, run } = target;
-        checkPathParameters(event.pathParameters ?? {});
+        // Through a function URL (decision 0055) the route's parameters come from the path itself.
+        const pathParameters = isFunctionUrlEvent(event)
+          ? functionUrlPathParameters(event, route, process.env[originVerifyEnv])
+          : ((event.pathParameters ?? {}) as Record<string, string>);
+        checkPathParameters(pathParameters);
         services = await getServices(composition);
         principal = await authenticate(route, event, services);
         // Per client, not per route: one caller's burst does not use up everyone's share (decision 0053).
@@ -102,7 +108,7 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
             route,
             event,
             requestId,
-            pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+            pathParameters,
             principal,
             jsonBody: () => parseJsonBody(event),
             parseBody: (schema) => parseWith(schema, parseJsonBody(event)),

@@ -124,7 +124,17 @@ export const execution = z
       .optional()
       .meta({ description: 'The runs this execution started with actions.run, in order' }),
     error: z.object({ code: z.string(), message: z.string() }).optional(),
+    payloads: z
+      .object({
+        arguments: z.object({ bytes: z.number().int(), stored: z.boolean() }).optional(),
+        results: z.object({ bytes: z.number().int(), stored: z.boolean() }).optional(),
+      })
+      .optional()
+      .meta({ description: 'Arguments or results too large to record or answer inline (UTF-8 bytes)' }),
     results: z.array(statementResult),
+    links: z.object({ arguments: z.string().optional(), results: z.string().optional() }).optional().meta({
+      description: 'Where stored payloads are downloaded (GET, same authorisation as the execution)',
+    }),
   })
   .meta({ id: 'Execution' });
 

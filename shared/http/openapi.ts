@@ -108,6 +108,11 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'Read a recorded execution (rows are not stored)',
     ok: { status: '200', schema: execution },
   },
+  getExecutionPayload: {
+    summary:
+      "A stored payload of an execution ('arguments' or 'results', JSON): 200 with it, or 303 to a short-lived download URL",
+    ok: { status: '200' },
+  },
   whoAmI: { summary: 'The principal of the token', ok: { status: '200' } },
   loginConfig: { summary: 'Where the CLI logs in: the IdP issuer and its client id', ok: { status: '200' } },
   oidcLogin: {

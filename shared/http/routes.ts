@@ -112,6 +112,13 @@ export const routes = [
     handler: 'get-execution',
     auth: 'bearer',
   },
+  {
+    name: 'getExecutionPayload',
+    method: 'GET',
+    path: '/public/v1/projects/{projectId}/environments/{environmentId}/executions/{executionId}/payloads/{payload}',
+    handler: 'execution-payloads',
+    auth: 'bearer',
+  },
   { name: 'whoAmI', method: 'GET', path: '/public/v1/me', handler: 'who-am-i', auth: 'bearer' },
   { name: 'exchangeToken', method: 'POST', path: '/public/v1/token', handler: 'token', auth: 'none' },
   { name: 'openApi', method: 'GET', path: '/openapi.json', handler: 'openapi', auth: 'none' },

@@ -54,6 +54,10 @@ export async function createAwsCore(): Promise<CoreServices> {
       loginTokenSeconds: Number(process.env.DOGU_LOGIN_TOKEN_SECONDS ?? 12 * 3600),
       // API Gateway gives up after 30 s; the stack sets 28 s so the run is cancelled and recorded first.
       maxExecutionMs: Math.min(Number(process.env.DOGU_MAX_EXECUTION_MS ?? 28_000), 60_000),
+      // CloudFront waits 60 s for the function URL: cut at 57 s so the outcome is recorded and answered.
+      ...(process.env.DOGU_MAX_URL_EXECUTION_MS
+        ? { maxFunctionUrlExecutionMs: Math.min(Number(process.env.DOGU_MAX_URL_EXECUTION_MS), 60_000) }
+        : {}),
       // Lambda stops at 15 minutes: the job Lambda's run is cut a little earlier so it is recorded (decision 0015).
       maxJobExecutionMs: Math.min(Number(process.env.DOGU_MAX_JOB_EXECUTION_MS ?? 14 * 60_000), 30 * 60_000),
     },

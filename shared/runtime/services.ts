@@ -18,6 +18,7 @@ import type {
   Clock,
   DefinitionReader,
   IdGenerator,
+  PayloadStore,
   ScriptSandbox,
   Store,
 } from '../domain/ports.ts';
@@ -32,6 +33,11 @@ export interface RuntimeSettings {
   /** Lifetime of login tokens issued here, in seconds. */
   loginTokenSeconds: number;
   maxExecutionMs: number;
+  /**
+   * On AWS, a synchronous run that came through the function URL behind CloudFront (decision 0055):
+   * nearly the spec's full minute, as CloudFront waits 60 s where API Gateway waits 30.
+   */
+  maxFunctionUrlExecutionMs?: number;
   /** Spec 8: run as a job, 30 minutes (on AWS Lambda's 15-minute maximum bounds it: decision 0015). */
   maxJobExecutionMs: number;
 }
@@ -73,6 +79,8 @@ export interface Services extends CoreServices {
   files: FileStorage;
   /** JavaScript actions and transformers: worker threads locally, a dedicated function on AWS. */
   sandbox: ScriptSandbox;
+  /** Execution arguments and results too large to record or answer inline (decision 0056). */
+  payloads: PayloadStore;
 }
 
 export const coreServiceKeys = [

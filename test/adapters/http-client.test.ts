@@ -1,10 +1,15 @@
 /** The HTTP client against real local HTTP and HTTPS servers. */
+import { createServer } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress } from '../../shared/adapters/http/address-policy.ts';
 import { NodeHttpClient, type ResolvedAddress } from '../../shared/adapters/http/node-http-client.ts';
-import { httpClientOptionsFromEnv } from '../../shared/adapters/http/options-from-env.ts';
+import {
+  httpActionOptionsFromEnv,
+  httpClientOptionsFromEnv,
+} from '../../shared/adapters/http/options-from-env.ts';
 import type { HttpActionInput } from '../../shared/connectors/http/definition.ts';
 import { buildHttpCall } from '../../shared/connectors/http/http-request.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
@@ -578,10 +583,95 @@ describe('NodeHttpClient: address rule (SSRF)', () => {
     for (const url of [api.url, `http://localhost:${api.port}`, 'http://10.0.0.1/', 'http://[::1]/']) {
       const error = await failure(c.send(get(url), options()));
       expect(error.message).toContain(
-        'is a loopback or private network address, and private networks are denied here (DOGU_HTTP_DENY_PRIVATE_NETWORKS).',
+        'is a loopback or private network address, and private networks are denied here (DOGU_HTTP_DENY_PRIVATE_NETWORKS;',
       );
     }
     expect(api.requests).toHaveLength(0);
+  });
+});
+
+/**
+ * The AWS rule (decision 0058): loopback (the Lambda Runtime API), link-local and metadata addresses
+ * are refused even for a data source that allows private networks; private ones only with its opt-in.
+ * The private server listens on this machine's unique local IPv6 address (fd00::/8 is private).
+ */
+describe('HTTP actions on AWS', () => {
+  const awsEnv = { AWS_LAMBDA_FUNCTION_NAME: 'dogu-execute-action' };
+  const privateAddress = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i?.family === 'IPv6' && /^f[cd]/i.test(i.address))?.address;
+  let privateServer: import('node:http').Server;
+  let privatePort = 0;
+  const hits: string[] = [];
+  beforeAll(async () => {
+    privateServer = createServer((request, response) => {
+      hits.push(request.url ?? '');
+      if (request.url === '/to-runtime-api') {
+        response.writeHead(302, { location: 'http://127.0.0.1:9001/2018-06-01/runtime/invocation/next' });
+        response.end();
+        return;
+      }
+      response.end('private ok');
+    });
+    await new Promise<void>((resolve) => privateServer.listen(0, '::', resolve));
+    privatePort = (privateServer.address() as import('node:net').AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => privateServer.close(() => resolve())));
+  const resolveHost = async (hostname: string): Promise<ResolvedAddress[]> =>
+    hostname === 'intranet.test'
+      ? [{ address: privateAddress!, family: 6 }]
+      : hostname === 'rebound.test'
+        ? [{ address: '127.0.0.1', family: 4 }]
+        : [{ address: '203.0.113.7', family: 4 }];
+
+  it('reads the AWS defaults from the environment', () => {
+    expect(httpActionOptionsFromEnv(awsEnv)).toEqual({ denyPrivateNetworks: true, denyLoopback: true });
+    expect(httpClientOptionsFromEnv(awsEnv)).toEqual({ denyPrivateNetworks: false, denyLoopback: true });
+    expect(httpActionOptionsFromEnv({ ...awsEnv, DOGU_HTTP_DENY_PRIVATE_NETWORKS: 'false' })).toEqual({
+      denyPrivateNetworks: false,
+      denyLoopback: true,
+    });
+    expect(httpActionOptionsFromEnv({})).toEqual({ denyPrivateNetworks: false });
+  });
+
+  it('refuses loopback, link-local and metadata addresses even with the private opt-in', async () => {
+    const c = client({ ...httpActionOptionsFromEnv(awsEnv), resolveHost });
+    const refused = [
+      ['http://127.0.0.1:9001/2018-06-01/runtime/invocation/next', 'is a loopback address'],
+      ['http://127.1.2.3/', 'is a loopback address'],
+      ['http://[::1]/', 'is a loopback address'],
+      ['http://[::ffff:127.0.0.1]/', 'is a loopback address'],
+      [`http://rebound.test:${privatePort}/`, 'is a loopback address'],
+      ['http://169.254.169.254/latest/meta-data/', 'link-local or cloud metadata'],
+      ['http://169.254.170.2/v2/credentials', 'link-local or cloud metadata'],
+      ['http://[fd00:ec2::254]/', 'link-local or cloud metadata'],
+    ] as const;
+    for (const [url, reason] of refused) {
+      for (const allowPrivateNetworks of [false, true]) {
+        const error = await failure(c.send(get(url), { ...options(), allowPrivateNetworks }));
+        expect(error.message, url).toContain(reason);
+      }
+    }
+  });
+
+  it('refuses private addresses unless the data source opts in, and checks every redirect', async () => {
+    expect(privateAddress, 'this machine has a unique local IPv6 address').toBeDefined();
+    const c = client({ ...httpActionOptionsFromEnv(awsEnv), resolveHost });
+    const url = `http://intranet.test:${privatePort}/hello`;
+    const refused = await failure(c.send(get(url), options()));
+    expect(refused.message).toContain('is a loopback or private network address');
+    expect(hits).toEqual([]);
+    const allowed = await c.send(get(url), { ...options(), allowPrivateNetworks: true });
+    expect(text(allowed)).toBe('private ok');
+    // A redirect from an allowed server to the Lambda Runtime API is refused before connecting.
+    const redirected = await failure(
+      c.send(get(`http://intranet.test:${privatePort}/to-runtime-api`), {
+        ...options(),
+        allowPrivateNetworks: true,
+      }),
+    );
+    expect(redirected.message).toContain('127.0.0.1 is a loopback address');
+    expect(hits).toEqual(['/hello', '/to-runtime-api']);
   });
 });
 

@@ -185,6 +185,14 @@ function sandboxFunctionId(template: Template): string {
 const blobWriters = new Set(['data-sources', 'file-versions', 'upload-protoset']);
 /** The functions that run actions or test connections (decision 0022): an engine may read files. */
 const blobReaders = new Set(['execute-action', 'review-requests', 'cron-run-now', 'data-source-connection']);
+/** The functions that know the payload bucket (decision 0056): those that execute actions, and its route. */
+const payloadUsers = new Set(['execute-action', 'review-requests', 'cron-run-now', 'execution-payloads']);
+const payloadBucket = (template: Template) => {
+  const [id] = Object.entries(template.toJSON().Resources as Record<string, { Type: string }>).find(
+    ([id, resource]) => resource.Type === 'AWS::S3::Bucket' && id.startsWith('Payloads'),
+  )!;
+  return id;
+};
 
 describe('blob bucket', () => {
   it('is private, encrypted, TLS-only and retained in every stage', () => {
@@ -355,8 +363,13 @@ describe('Lambda functions', () => {
       expect(fn.Properties.MemorySize).toBe(1024);
       expect(fn.Properties.Handler).toBe('index.handler');
       // API Gateway waits 30 s: executions are cut at 28 s, the function may live 35 s to answer.
+      // execute-action also answers through its function URL, where runs may take 57 s (decision 0055).
       expect(fn.Properties.Timeout).toBe(
-        ['execute-action', 'data-source-connection', 'cron-run-now'].includes(handler) ? 35 : 10,
+        handler === 'execute-action'
+          ? 65
+          : ['data-source-connection', 'cron-run-now'].includes(handler)
+            ? 35
+            : 10,
       );
       expect(fn.Metadata?.['aws:asset:is-bundled']).toBe(true);
       expect(field(fn, 'Properties', 'Environment', 'Variables')).toEqual({
@@ -381,6 +394,11 @@ describe('Lambda functions', () => {
         ...(blobWriters.has(handler) || blobReaders.has(handler)
           ? { DOGU_BLOB_BUCKET: { Ref: blobBucket(prodTemplate)[0] } }
           : {}),
+        ...(handler === 'execute-action'
+          ? { DOGU_ORIGIN_VERIFY: expect.anything(), DOGU_MAX_URL_EXECUTION_MS: '57000' }
+          : {}),
+        // What runs actions keeps large payloads; the payload route answers links (decision 0056).
+        ...(payloadUsers.has(handler) ? { DOGU_PAYLOAD_BUCKET: { Ref: payloadBucket(prodTemplate) } } : {}),
         // The action runners invoke the script sandbox (decision 0039).
         ...(blobReaders.has(handler)
           ? { DOGU_SANDBOX_FUNCTION: { Ref: sandboxFunctionId(prodTemplate) } }
@@ -401,9 +419,10 @@ describe('Lambda functions', () => {
     expect(logGroup.Properties.RetentionInDays).toBe(30);
     expect(logGroup.DeletionPolicy).toBe('Retain');
     const devLogGroups = resourcesOf(devTemplate, 'AWS::Logs::LogGroup');
-    // Plus one for each of the five workers of infra/scheduling.ts (four scheduling, one notification
-    // drain), the API's access log and one per state machine (infra/constructs/operations.ts).
-    expect(devLogGroups).toHaveLength(1 + 5 + 1 + 2);
+    // Plus one shared by the six workers of infra/scheduling.ts (four scheduling, the notification
+    // drain, the sweeper of abandoned work; decision 0073), the API's access log and one per state
+    // machine (infra/constructs/operations.ts).
+    expect(devLogGroups).toHaveLength(1 + 1 + 1 + 2);
     for (const [, group] of devLogGroups) expect(group.DeletionPolicy).toBe('Delete');
   });
 
@@ -652,7 +671,173 @@ describe('resource budget', () => {
     expect(resources).toBeLessThan(resourceBudget);
     // The function and its integration per handler; the route per entry.
     const perRouteAndHandler = deployable.length + 2 * expectedHandlers.length;
-    // 116 today; the runtime half of issue 19 adds ~15 (payload bucket, sweeper, function URL).
+    // Production grade (issue 19): roles per need, alarms, logs, payload bucket, sweeper, function URL.
     expect(resources - perRouteAndHandler, 'fixed resources').toBeLessThanOrEqual(140);
+  });
+});
+
+describe('payload bucket (decision 0056)', () => {
+  it('is private, encrypted, TLS-only, and expires payloads after 90 days', () => {
+    const resources = prodTemplate.toJSON().Resources as Record<string, Record<string, unknown>>;
+    const id = payloadBucket(prodTemplate);
+    expect(resources[id]!.Properties).toMatchObject({
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      LifecycleConfiguration: {
+        Rules: [
+          {
+            Id: 'expire-payloads',
+            Status: 'Enabled',
+            ExpirationInDays: 90,
+            AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+          },
+        ],
+      },
+    });
+    const policy = Object.values(resources).find(
+      (r) => r.Type === 'AWS::S3::BucketPolicy' && JSON.stringify(r.Properties).includes(id),
+    );
+    expect(JSON.stringify(policy)).toContain('aws:SecureTransport');
+  });
+  /** Every Dogu function (API and workers, the sweeper included) by handler, with its role's statements. */
+  const everyFunction = () =>
+    production.node
+      .findAll()
+      .filter((c): c is HandlerFunction => c instanceof HandlerFunction)
+      .map((c) => {
+        const resource = resourceById(
+          prodTemplate,
+          production.getLogicalId(c.function.node.defaultChild as CfnFunction),
+        );
+        const roleId = field(resource, 'Properties', 'Role', 'Fn::GetAtt', 0) as string;
+        const statements = resourcesOf(prodTemplate, 'AWS::IAM::Policy')
+          .filter(([, policy]) =>
+            (policy.Properties.Roles as unknown[]).some((r) => isDeepStrictEqual(r, { Ref: roleId })),
+          )
+          .flatMap(([, policy]) => field(policy, 'Properties', 'PolicyDocument', 'Statement') as Statement[]);
+        return { handler: c.handler, resource, roleId, statements };
+      });
+
+  it('is granted through the execution-payloads need-sets only: runners put and get under executions/, the link route gets', () => {
+    const id = payloadBucket(prodTemplate);
+    const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [id, 'Arn'] }, '/executions/*']] };
+    const functions = everyFunction();
+    expect(functions.map((f) => f.handler)).toEqual(
+      expect.arrayContaining(['execution-payloads', 'run-job', 'sweep-abandoned-work', 'health']),
+    );
+    for (const { handler, resource, statements } of functions) {
+      const onBucket = statements.filter((s) => JSON.stringify(s.Resource).includes(id));
+      // Never the bucket itself or all of it: only the objects under executions/.
+      for (const s of onBucket) expect([s.Resource].flat(), handler).toEqual([objects]);
+      const actions = onBucket.flatMap((s) => [s.Action].flat());
+      const env = field(resource, 'Properties', 'Environment', 'Variables', 'DOGU_PAYLOAD_BUCKET');
+      const needs = needsOf(handler);
+      if (!needs.includes('execution-payloads')) {
+        expect(actions, handler).toEqual([]);
+        expect(env, handler).toBeUndefined();
+        continue;
+      }
+      expect(env, handler).toEqual({ Ref: id });
+      expect(actions.sort(), handler).toEqual(
+        needs.includes('run-actions') ? ['s3:GetObject', 's3:PutObject'] : ['s3:GetObject'],
+      );
+    }
+    const writers = functions
+      .filter((f) =>
+        f.statements.some(
+          (s) => [s.Action].flat().includes('s3:PutObject') && JSON.stringify(s.Resource).includes(id),
+        ),
+      )
+      .map((f) => f.handler)
+      .sort();
+    expect(writers).toEqual(
+      [
+        'cron-run-now',
+        'execute-action',
+        'review-requests',
+        'run-batch-chunk',
+        'run-job',
+        'scheduled-run',
+      ].sort(),
+    );
+    // The link route reads only: it has a role of its own, not the base API role.
+    const link = functions.find((f) => f.handler === 'execution-payloads')!;
+    const health = functions.find((f) => f.handler === 'health')!;
+    const projects = functions.find((f) => f.handler === 'projects')!;
+    expect(link.roleId).not.toBe(health.roleId);
+    expect(link.roleId).not.toBe(projects.roleId);
+    expect(readOnlyHandlers).toContain('execution-payloads');
+  });
+
+  it('logs its access to the log bucket', () => {
+    const resources = prodTemplate.toJSON().Resources as Record<string, Record<string, unknown>>;
+    expect(field(resources[payloadBucket(prodTemplate)], 'Properties', 'LoggingConfiguration')).toMatchObject(
+      {
+        LogFilePrefix: 'payloads/',
+      },
+    );
+  });
+
+  it('leaves the sweeper on the role of its needs: no Scan, no managed policy, named in the key policy', () => {
+    const sweeper = everyFunction().find((f) => f.handler === 'sweep-abandoned-work')!;
+    const finish = everyFunction().find((f) => f.handler === 'finish-batch')!;
+    // It composes what finish-batch composes, so it shares that role (decision 0051).
+    expect(sweeper.roleId).toBe(finish.roleId);
+    expect(sweeper.roleId.startsWith('FunctionRoles')).toBe(true);
+    expect(resourceById(prodTemplate, sweeper.roleId).Properties.ManagedPolicyArns).toBeUndefined();
+    const actions = sweeper.statements.flatMap((s) => [s.Action].flat());
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem']),
+    );
+    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actions.filter((a) => a.startsWith('s3:'))).toEqual([]);
+    expect(sweeper.resource.Properties.ReservedConcurrentExecutions).toBe(1);
+  });
+});
+
+describe('table time to live (decision 0056)', () => {
+  it('names the ttl attribute the adapters write', () => {
+    const [, table] = onlyResource(prodTemplate, 'AWS::DynamoDB::GlobalTable');
+    expect(field(table, 'Properties', 'TimeToLiveSpecification')).toEqual({
+      AttributeName: 'ttl',
+      Enabled: true,
+    });
+  });
+});
+
+describe('synchronous executions up to a minute (decision 0055)', () => {
+  it('serve the execution route through CloudFront and the function URL, before the general API paths', () => {
+    const fn = functionOf('execute-action');
+    expect(fn.Properties.Timeout).toBe(65);
+    expect(field(fn, 'Properties', 'Environment', 'Variables', 'DOGU_MAX_URL_EXECUTION_MS')).toBe('57000');
+    expect(
+      JSON.stringify(field(fn, 'Properties', 'Environment', 'Variables', 'DOGU_ORIGIN_VERIFY')),
+    ).toContain('resolve:secretsmanager');
+    const urls = resourcesOf(prodTemplate, 'AWS::Lambda::Url');
+    expect(urls).toHaveLength(1);
+    expect(urls[0]![1].Properties).toMatchObject({ AuthType: 'NONE' });
+    const [, distribution] = onlyResource(prodTemplate, 'AWS::CloudFront::Distribution');
+    const config = field(distribution, 'Properties', 'DistributionConfig') as {
+      CacheBehaviors: { PathPattern: string; TargetOriginId: string; AllowedMethods: string[] }[];
+      Origins: {
+        Id: string;
+        CustomOriginConfig?: { OriginReadTimeout?: number };
+        OriginCustomHeaders?: unknown[];
+      }[];
+    };
+    const patterns = config.CacheBehaviors.map((b) => b.PathPattern);
+    expect(patterns[0]).toBe('/public/v1/projects/*/environments/*/actions/*/executions');
+    expect(patterns.indexOf('/public/*')).toBeGreaterThan(0);
+    const origin = config.Origins.find((o) => o.Id === config.CacheBehaviors[0]!.TargetOriginId)!;
+    expect(origin.CustomOriginConfig?.OriginReadTimeout).toBe(60);
+    expect(JSON.stringify(origin.OriginCustomHeaders)).toContain('x-dogu-origin-verify');
+    expect(config.CacheBehaviors[0]!.AllowedMethods).toContain('POST');
   });
 });

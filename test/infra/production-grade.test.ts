@@ -323,6 +323,7 @@ describe('reserved concurrency', () => {
       'run-job': defaultWorkerConcurrency,
       'run-batch-chunk': defaultWorkerConcurrency,
       'notification-deliveries': 1,
+      'sweep-abandoned-work': 1,
     });
     for (const handler of plain.functionsByHandler.keys())
       expect(reserved(plain)[handler], handler).toBeUndefined();

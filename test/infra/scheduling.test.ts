@@ -209,6 +209,7 @@ describe('state machines', () => {
   it('async executions: Standard, one Lambda task retried on Lambda service errors only, 30-minute timeout', () => {
     const machine = resourceOf(stack.scheduling.asyncExecutions);
     expect(machine.Properties.StateMachineType).toBe('STANDARD');
+    const sweeper = `<GetAtt:${idOf(stack.scheduling.sweeper.function)}>`;
     expect(definitionOf(stack.scheduling.asyncExecutions)).toEqual({
       StartAt: 'RunExecution',
       States: {
@@ -216,8 +217,31 @@ describe('state machines', () => {
           Type: 'Task',
           Resource: `<GetAtt:${idOf(stack.scheduling.runJob)}>`,
           Retry: serviceErrorRetry,
+          // A failed run (a crash, Lambda's 15 minutes) is recorded as failed, never left running.
+          Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'EndFailedJob' }],
           End: true,
         },
+        EndFailedJob: {
+          Type: 'Task',
+          Resource: sweeper,
+          Parameters: {
+            failedJob: {
+              'projectId.$': '$.projectId',
+              'executionId.$': '$.executionId',
+              'cause.$': '$.failure.Error',
+            },
+          },
+          ResultPath: null,
+          Retry: serviceErrorRetry,
+          Catch: [{ ErrorEquals: ['States.ALL'], Next: 'EndFailedJobFailed' }],
+          Next: 'JobFailed',
+        },
+        EndFailedJobFailed: {
+          Type: 'Fail',
+          Error: 'EndStepFailed',
+          Cause: 'EndFailedJob could not record the failure',
+        },
+        JobFailed: { Type: 'Fail', Error: 'WorkerFailed', Cause: 'The failure was recorded' },
       },
       TimeoutSeconds: 1800,
     });
@@ -247,12 +271,15 @@ describe('state machines', () => {
             Type: 'Task',
             Resource: `<GetAtt:${idOf(stack.scheduling.runBatchChunk)}>`,
             Retry: serviceErrorRetry,
+            Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: 'ChunkFailed' }],
             End: true,
           },
+          ChunkFailed: { Type: 'Pass', End: true },
         },
       },
       ToleratedFailurePercentage: 100,
       ResultPath: null,
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'FinishBatch' }],
       Next: 'FinishBatch',
     });
     expect(states.FinishBatch).toEqual({
@@ -260,8 +287,56 @@ describe('state machines', () => {
       Resource: `<GetAtt:${idOf(stack.scheduling.finishBatch)}>`,
       Parameters: { 'projectId.$': '$.projectId', 'batchId.$': '$.batchId' },
       Retry: serviceErrorRetry,
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'EndFailedBatch' }],
       End: true,
     });
+    expect(states.EndFailedBatch).toMatchObject({
+      Type: 'Task',
+      Resource: `<GetAtt:${idOf(stack.scheduling.sweeper.function)}>`,
+      Parameters: { failedBatch: { 'projectId.$': '$.projectId', 'batchId.$': '$.batchId' } },
+      Next: 'BatchFailed',
+    });
+  });
+
+  it('every Task of every state machine has a Catch (decision 0056)', () => {
+    const tasks: [string, Record<string, unknown>][] = [];
+    const collect = (states: Record<string, Record<string, unknown>>) => {
+      for (const [name, state] of Object.entries(states)) {
+        if (state.Type === 'Task') tasks.push([name, state]);
+        const processor = state.ItemProcessor as
+          | { States: Record<string, Record<string, unknown>> }
+          | undefined;
+        if (processor) collect(processor.States);
+      }
+    };
+    for (const machine of [stack.scheduling.asyncExecutions, stack.scheduling.batches]) {
+      collect(definitionOf(machine).States as Record<string, Record<string, unknown>>);
+    }
+    expect(tasks.map(([name]) => name).sort()).toEqual(
+      ['EndFailedBatch', 'EndFailedJob', 'FinishBatch', 'RunChunk', 'RunExecution'].sort(),
+    );
+    for (const [name, task] of tasks) {
+      expect(task.Catch, name).toEqual([expect.objectContaining({ ErrorEquals: ['States.ALL'] })]);
+    }
+  });
+
+  it('the state machines may invoke the sweeper for their Catch steps', () => {
+    for (const machine of [stack.scheduling.asyncExecutions, stack.scheduling.batches]) {
+      const roleId = (resourceOf(machine).Properties.RoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
+      expect(
+        allows(statementsOfRole(roleId), 'lambda:InvokeFunction', arnOf(stack.scheduling.sweeper.function)),
+      ).toBe(true);
+    }
+  });
+
+  it('the sweeper runs every 5 minutes', () => {
+    const rules = template.findResources('AWS::Events::Rule', {
+      Properties: { ScheduleExpression: 'rate(5 minutes)' },
+    });
+    const targets = Object.values(rules).flatMap(
+      (rule) => (rule as { Properties: { Targets: { Arn: unknown }[] } }).Properties.Targets,
+    );
+    expect(targets.map((t) => t.Arn)).toEqual([arnOf(stack.scheduling.sweeper.function)]);
   });
 
   it('the batch machine may start its own Distributed Map children', () => {

@@ -1,6 +1,8 @@
 /** `npm start`'s entry point as a real process: banner, health, clean shutdown on signals. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { repoRoot, waitForOutput } from '../support/process.ts';
@@ -119,6 +121,64 @@ describe('local/main.ts', () => {
       });
       const { data } = (await audit.json()) as { data: { details: { executionId: string } }[] };
       expect(data.map((e) => e.details.executionId).sort()).toEqual([...answered].sort());
+    } finally {
+      next.kill('SIGTERM');
+      await once(next, 'exit');
+    }
+  });
+
+  it('after kill -9 during a run, the run is recorded and ends as interrupted at the next start', async () => {
+    // Journaled only (no flush before the kill): the record before the run is a journal append.
+    const crashed = startMain({ DOGU_JOURNAL_FLUSH_MS: '600000' });
+    const [, crashedUrl] = await waitForOutput(crashed, /Dogu is running at (http:\/\/\S+)/, 45_000);
+    const login = await fetch(`${crashedUrl}/local/v1/login`, { method: 'POST' });
+    const { token } = (await login.json()) as { token: string };
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const saved = await fetch(`${crashedUrl}/api/v1/projects/demo/actions/sleepy`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({
+        id: 'sleepy',
+        name: 'Sleepy',
+        kind: 'sql',
+        dataSourceId: 'demo-postgres',
+        parameters: [{ name: 'label', kind: 'text', label: 'Label' }],
+        statements: [{ title: 'Sleep', sql: 'SELECT pg_sleep(30), {{ label }} AS label' }],
+      }),
+    });
+    expect(saved.status).toBe(201);
+    const pending = fetch(`${crashedUrl}${executionsPath('demo', 'development', 'sleepy')}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ arguments: { label: 'crash-me' } }),
+    }).catch(() => undefined); // the process dies before it answers
+    const journal = join(dataDir.path, 'executions.journal');
+    let running: { id: string; status: string; arguments: unknown } | undefined;
+    for (let i = 0; i < 100 && !running; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const lines = (await readFile(journal, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+      running = lines.map((line) => JSON.parse(line)).find((r) => r.arguments?.label === 'crash-me');
+    }
+    expect(running).toMatchObject({ status: 'running', arguments: { label: 'crash-me' } });
+    crashed.kill('SIGKILL'); // mid-run
+    await once(crashed, 'exit');
+    await pending;
+
+    const next = startMain();
+    try {
+      const [, url] = await waitForOutput(next, /Dogu is running at (http:\/\/\S+)/, 45_000);
+      const read = await fetch(
+        `${url}/public/v1/projects/demo/environments/development/executions/${running!.id}`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+      expect(read.status).toBe(200);
+      const execution = (await read.json()) as Record<string, unknown>;
+      expect(execution).toMatchObject({
+        status: 'failed',
+        arguments: { label: 'crash-me' },
+        error: { code: 'interrupted', message: expect.stringContaining('Interrupted') },
+      });
+      expect(execution.finishedAt).toEqual(expect.any(String));
     } finally {
       next.kill('SIGTERM');
       await once(next, 'exit');

@@ -46,6 +46,8 @@ export const defaultCronRunPageSize = 50;
 export const maxCronRunPageSize = 500;
 /** Bytes of result JSON per item: DynamoDB refuses items over 400 KB. */
 export const executionResultPartBytes = 300_000;
+/** Days a job's stored rows are kept (DynamoDB TTL), like large payloads in the payload bucket. */
+export const resultRetentionDays = 90;
 
 export interface SchedulingStoreOptions {
   /**
@@ -334,6 +336,8 @@ export class DynamoDbSchedulingStore implements SchedulingStore {
     // Binary parts, so a cut inside a multi-byte character does no harm. Every part names the
     // write it belongs to: a reader never mixes the parts of two writes of the same result.
     const writeId = randomUUID();
+    // A job's rows are kept as long as large payloads are (the payload bucket's lifecycle): 90 days.
+    const expiresAt = Math.floor(Date.now() / 1000) + resultRetentionDays * 86_400;
     const partCount = Math.max(1, Math.ceil(bytes.length / executionResultPartBytes));
     const parts: WriteRequests = [];
     for (let part = 0; part < partCount; part++) {
@@ -344,6 +348,7 @@ export class DynamoDbSchedulingStore implements SchedulingStore {
             ...keys.executionResultPart(executionId, part),
             type: 'executionResultPart',
             writeId,
+            [tableSchema.timeToLiveAttribute]: expiresAt,
             data: new Uint8Array(data),
           },
         },
@@ -353,7 +358,13 @@ export class DynamoDbSchedulingStore implements SchedulingStore {
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...keys.executionResultMeta(executionId), type: 'executionResultMeta', writeId, partCount },
+        Item: {
+          ...keys.executionResultMeta(executionId),
+          type: 'executionResultMeta',
+          writeId,
+          partCount,
+          [tableSchema.timeToLiveAttribute]: expiresAt,
+        },
       }),
     );
   }

@@ -32,7 +32,7 @@ import type { ActionVersion, Publication } from '../../domain/versions.ts';
 import type { ViewPublication, ViewVersion } from '../../domain/views/store.ts';
 import { backoffBeforeRetry, type WriteRequests, writeInBatches } from './batch-write.ts';
 import { type PutCondition, putIf } from './conditional-put.ts';
-import { keys, tableSchema } from './table-schema.ts';
+import { keys, liveExecutionShards, tableSchema } from './table-schema.ts';
 
 type Key = { pk: string; sk: string };
 
@@ -40,6 +40,41 @@ const executionIndex = (execution: Execution) => ({
   gsi1pk: `ACTION#${execution.projectId}#${execution.actionId}`,
   gsi1sk: `${execution.startedAt}#${execution.id}`,
 });
+
+/** Days a live-run marker outlives its deadline before DynamoDB's TTL removes a forgotten one. */
+const liveMarkerDays = 7;
+
+/** An execution's item and, when it has a deadline, its live-run marker put or deleted. */
+function executionWrites(execution: Execution): WriteRequests {
+  const item = {
+    PutRequest: {
+      Item: {
+        ...keys.execution(execution.id),
+        ...executionIndex(execution),
+        type: 'execution',
+        ...execution,
+      },
+    },
+  };
+  if (!execution.deadlineAt) return [item];
+  const marker = keys.liveExecution(execution.id, execution.deadlineAt);
+  if (execution.status !== 'running') return [item, { DeleteRequest: { Key: marker } }];
+  const ttl = Math.floor(new Date(execution.deadlineAt).getTime() / 1000) + liveMarkerDays * 86_400;
+  return [
+    item,
+    {
+      PutRequest: {
+        Item: {
+          ...marker,
+          type: 'liveExecution',
+          executionId: execution.id,
+          projectId: execution.projectId,
+          [tableSchema.timeToLiveAttribute]: ttl,
+        },
+      },
+    },
+  ];
+}
 
 export class DynamoDbStore implements Store {
   constructor(
@@ -315,21 +350,48 @@ export class DynamoDbStore implements Store {
     return user;
   }
 
-  putExecution(execution: Execution) {
-    return this.put(keys.execution(execution.id), 'execution', execution, executionIndex(execution));
+  async putExecution(execution: Execution) {
+    if (!execution.deadlineAt) {
+      await this.put(keys.execution(execution.id), 'execution', execution, executionIndex(execution));
+      return;
+    }
+    // With its live-run marker (put while running, deleted once final): one request for both.
+    await writeInBatches(this.client, this.tableName, executionWrites(execution), 'execution');
   }
 
   async putExecutions(executions: Execution[]): Promise<void> {
     // One id twice in a batch is refused, so keep the latest.
     const latest = [...new Map(executions.map((e) => [e.id, e])).values()];
-    await writeInBatches(
-      this.client,
-      this.tableName,
-      latest.map((e) => ({
-        PutRequest: { Item: { ...keys.execution(e.id), ...executionIndex(e), type: 'execution', ...e } },
-      })),
-      'executions',
-    );
+    await writeInBatches(this.client, this.tableName, latest.flatMap(executionWrites), 'executions');
+  }
+
+  /**
+   * Executions still `running` whose deadline is before `deadlineBefore` (ISO), oldest deadline first:
+   * one Query per marker partition, then the records themselves (decision 0056).
+   */
+  async listOverdueExecutions(deadlineBefore: string): Promise<Execution[]> {
+    const markers: { executionId: string }[] = [];
+    for (let shard = 0; shard < liveExecutionShards; shard++) {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk AND sk < :before',
+            ExpressionAttributeValues: { ':pk': `LIVEEXEC#${shard}`, ':before': deadlineBefore },
+            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+          }),
+        );
+        markers.push(...((page.Items ?? []) as { executionId: string }[]));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }
+    const found: Execution[] = [];
+    for (const { executionId } of markers) {
+      const execution = await this.getExecution(executionId);
+      if (execution?.status === 'running') found.push(execution);
+    }
+    return found;
   }
   getExecution(executionId: string) {
     return this.get<Execution>(keys.execution(executionId));
@@ -442,7 +504,13 @@ export class DynamoDbStore implements Store {
     return this.putIf(
       keys.lock(name),
       'lock',
-      { name, holder, expiresAt: now.getTime() + ttlMs },
+      // `ttl` (seconds) lets DynamoDB remove a lease its holder never gave back, a day after it ran out.
+      {
+        name,
+        holder,
+        expiresAt: now.getTime() + ttlMs,
+        [tableSchema.timeToLiveAttribute]: Math.floor((now.getTime() + ttlMs) / 1000) + 86_400,
+      },
       // Free, or the holder's lease ran out (it crashed or stalled): take it over.
       {
         ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',

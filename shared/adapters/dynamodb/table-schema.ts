@@ -5,6 +5,8 @@
 export const tableSchema = {
   partitionKey: 'pk',
   sortKey: 'sk',
+  /** Epoch seconds after which DynamoDB deletes the item (within about two days): markers, tokens. */
+  timeToLiveAttribute: 'ttl',
   indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
 } as const;
 
@@ -26,6 +28,15 @@ export const keys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: '#USER' }),
   userEmail: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: '#EMAIL' }),
   execution: (executionId: string) => ({ pk: `EXECUTION#${executionId}`, sk: '#EXECUTION' }),
+  /**
+   * A running execution's marker, written with its `running` record and deleted with its final one
+   * (decision 0056): the sweeper reads overdue runs by Query, in deadline order, never by Scan.
+   * Spread over `liveExecutionShards` partitions so many concurrent runs do not share one.
+   */
+  liveExecution: (executionId: string, deadlineAt: string) => ({
+    pk: `LIVEEXEC#${liveExecutionShard(executionId)}`,
+    sk: `${deadlineAt}#${executionId}`,
+  }),
   marker: (name: string) => ({ pk: `MARKER#${name}`, sk: '#MARKER' }),
   actionVersion: (projectId: string, actionId: string, version: number) => ({
     pk: `PROJECT#${projectId}`,
@@ -137,3 +148,11 @@ export const keys = {
   /** gsi1 keys of an upload token: a presented token names only its id, not its project. */
   uploadTokenById: (tokenId: string) => ({ gsi1pk: `UPLOADTOKEN#${tokenId}`, gsi1sk: '#' }),
 };
+
+export const liveExecutionShards = 8;
+
+function liveExecutionShard(executionId: string): number {
+  let hash = 0;
+  for (let i = 0; i < executionId.length; i++) hash = (hash * 31 + executionId.charCodeAt(i)) >>> 0;
+  return hash % liveExecutionShards;
+}

@@ -6,6 +6,8 @@
  *   hand out the credentials of the machine Dogu runs on.
  * - private: loopback and private ranges. Allowed by default (the embedded
  *   runtime and on-premises APIs live there), refused with denyPrivateNetworks.
+ *   Loopback (isLoopback) is refused on its own on AWS: there it is the Lambda
+ *   Runtime API (127.0.0.1:9001), never a data source (decision 0058).
  * - public: everything else.
  *
  * IPv6 forms that embed an IPv4 address (mapped ::ffff:a.b.c.d, compatible
@@ -39,6 +41,21 @@ for (const [network, prefix] of [
 privateNetworks.addAddress('::', 'ipv6');
 privateNetworks.addAddress('::1', 'ipv6');
 privateNetworks.addSubnet('fc00::', 7, 'ipv6'); // unique local addresses
+
+const loopback = new BlockList();
+loopback.addSubnet('0.0.0.0', 8, 'ipv4');
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::', 'ipv6');
+loopback.addAddress('::1', 'ipv6');
+
+/** Loopback and "this host" addresses (in any IPv6 form that embeds them): the machine itself. */
+export function isLoopback(address: string): boolean {
+  const plain = address.replace(/%.*$/, '');
+  const version = isIP(plain);
+  if (version === 0) return false;
+  const ipv4 = version === 4 ? plain : embeddedIpv4(plain);
+  return ipv4 === undefined ? loopback.check(plain, 'ipv6') : loopback.check(ipv4, 'ipv4');
+}
 
 export function classifyAddress(address: string): AddressClass {
   const plain = address.replace(/%.*$/, ''); // a zone id (fe80::1%eth0) names an interface, not an address

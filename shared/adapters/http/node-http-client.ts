@@ -16,7 +16,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { framingHeaders } from '../../connectors/http/http-request.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { HttpCall, HttpCallResult, HttpClient } from '../../domain/ports.ts';
-import { classifyAddress } from './address-policy.ts';
+import { classifyAddress, isLoopback } from './address-policy.ts';
 import { describeNetworkError } from './network-errors.ts';
 
 export interface ResolvedAddress {
@@ -27,6 +27,8 @@ export interface ResolvedAddress {
 export interface NodeHttpClientOptions {
   /** Refuse loopback and private addresses too (env DOGU_HTTP_DENY_PRIVATE_NETWORKS). */
   denyPrivateNetworks?: boolean;
+  /** Refuse loopback even where a call allows private networks (AWS: the Lambda Runtime API). */
+  denyLoopback?: boolean;
   /** CA certificates (PEM) trusted besides Node's own, for APIs with a private CA. */
   extraCaPem?: string;
   /** Default 5. */
@@ -62,6 +64,7 @@ export class NodeHttpClient implements HttpClient {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
   private readonly denyPrivateNetworks: boolean;
+  private readonly denyLoopback: boolean;
   private readonly maxRedirects: number;
   private readonly resolveHost: (hostname: string) => Promise<ResolvedAddress[]>;
   private readonly userAgent: string;
@@ -74,6 +77,7 @@ export class NodeHttpClient implements HttpClient {
       ...(options.extraCaPem ? { ca: [...rootCertificates, options.extraCaPem] } : {}),
     });
     this.denyPrivateNetworks = options.denyPrivateNetworks ?? false;
+    this.denyLoopback = options.denyLoopback ?? false;
     this.maxRedirects = options.maxRedirects ?? 5;
     this.resolveHost = options.resolveHost ?? defaultResolveHost;
     this.userAgent = options.userAgent ?? 'Dogu';
@@ -81,8 +85,14 @@ export class NodeHttpClient implements HttpClient {
 
   async send(
     call: HttpCall,
-    options: { signal: AbortSignal; timeoutMs: number; maxBodyBytes: number },
+    options: {
+      signal: AbortSignal;
+      timeoutMs: number;
+      maxBodyBytes: number;
+      allowPrivateNetworks?: boolean;
+    },
   ): Promise<HttpCallResult> {
+    const allowPrivate = options.allowPrivateNetworks === true;
     let hop: Hop = { url: httpUrl(call.url), method: call.method, headers: call.headers, body: call.body };
     const firstOrigin = hop.url.origin;
     // One deadline for the whole exchange: every redirect and the body included.
@@ -93,7 +103,8 @@ export class NodeHttpClient implements HttpClient {
     else options.signal.addEventListener('abort', cancel, { once: true });
     try {
       for (let redirects = 0; ; redirects++) {
-        const response = await this.exchange(hop, stop.signal);
+        // Every hop is resolved and checked again: a redirect may point anywhere.
+        const response = await this.exchange(hop, stop.signal, allowPrivate);
         const next = redirectTarget(hop, response);
         if (!next) return await readResponse(response, options.maxBodyBytes, hop.url.origin);
         response.destroy();
@@ -120,8 +131,8 @@ export class NodeHttpClient implements HttpClient {
   }
 
   /** Sends one request and resolves with the response head; retried once on a stale kept-alive socket. */
-  private async exchange(hop: Hop, signal: AbortSignal): Promise<IncomingMessage> {
-    const addresses = await this.checkedAddresses(hop.url, signal);
+  private async exchange(hop: Hop, signal: AbortSignal, allowPrivate: boolean): Promise<IncomingMessage> {
+    const addresses = await this.checkedAddresses(hop.url, signal, allowPrivate);
     try {
       return await this.request(hop, addresses, signal);
     } catch (error) {
@@ -161,7 +172,11 @@ export class NodeHttpClient implements HttpClient {
   }
 
   /** Resolves the host and applies the SSRF rule to every address, before any connection is made. */
-  private async checkedAddresses(url: URL, signal: AbortSignal): Promise<ResolvedAddress[]> {
+  private async checkedAddresses(
+    url: URL,
+    signal: AbortSignal,
+    allowPrivate: boolean,
+  ): Promise<ResolvedAddress[]> {
     const host = bareHost(url);
     const version = isIP(host);
     const addresses =
@@ -177,10 +192,16 @@ export class NodeHttpClient implements HttpClient {
           `The HTTP request to ${url.origin} was refused: ${url.hostname} is a link-local or cloud metadata address, which actions may never reach.`,
         );
       }
-      if (kind === 'private' && this.denyPrivateNetworks) {
+      if (this.denyLoopback && isLoopback(address)) {
         throw new DoguError(
           'data_source_error',
-          `The HTTP request to ${url.origin} was refused: ${url.hostname} is a loopback or private network address, and private networks are denied here (DOGU_HTTP_DENY_PRIVATE_NETWORKS).`,
+          `The HTTP request to ${url.origin} was refused: ${url.hostname} is a loopback address, which actions may never reach on this runtime.`,
+        );
+      }
+      if (kind === 'private' && this.denyPrivateNetworks && !allowPrivate) {
+        throw new DoguError(
+          'data_source_error',
+          `The HTTP request to ${url.origin} was refused: ${url.hostname} is a loopback or private network address, and private networks are denied here (DOGU_HTTP_DENY_PRIVATE_NETWORKS; on AWS a data source may allow them: allowPrivateNetworks).`,
         );
       }
     }

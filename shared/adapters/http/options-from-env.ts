@@ -2,6 +2,9 @@
  * The HTTP client's settings from the environment, for the composition root:
  * - DOGU_HTTP_DENY_PRIVATE_NETWORKS=true refuses loopback and private
  *   addresses (link-local and cloud metadata addresses are always refused);
+ * - on AWS Lambda (AWS_LAMBDA_FUNCTION_NAME set) loopback is always refused (the Lambda Runtime
+ *   API listens there), and HTTP actions refuse private networks unless the setting above is
+ *   `false` or the data source opts in (`httpActionOptionsFromEnv`, decision 0058);
  * - DOGU_HTTP_EXTRA_CA_FILE=<path> or DOGU_HTTP_EXTRA_CA_PEM=<PEM text> adds
  *   CA certificates trusted besides Node's own, for APIs with a private CA.
  */
@@ -10,7 +13,8 @@ import type { NodeHttpClientOptions } from './node-http-client.ts';
 
 export function httpClientOptionsFromEnv(env: NodeJS.ProcessEnv): NodeHttpClientOptions {
   const options: NodeHttpClientOptions = {
-    denyPrivateNetworks: booleanFrom(env, 'DOGU_HTTP_DENY_PRIVATE_NETWORKS'),
+    denyPrivateNetworks: booleanFrom(env, 'DOGU_HTTP_DENY_PRIVATE_NETWORKS') ?? false,
+    ...(onLambda(env) ? { denyLoopback: true } : {}),
   };
   const pem = [
     env.DOGU_HTTP_EXTRA_CA_FILE ? readFileSync(env.DOGU_HTTP_EXTRA_CA_FILE, 'utf8') : '',
@@ -22,10 +26,24 @@ export function httpClientOptionsFromEnv(env: NodeJS.ProcessEnv): NodeHttpClient
   return options;
 }
 
-/** A typo must not silently leave private networks open. */
-function booleanFrom(env: NodeJS.ProcessEnv, name: string): boolean {
+/**
+ * The HTTP kind's client: as above, but on AWS private networks are refused unless
+ * DOGU_HTTP_DENY_PRIVATE_NETWORKS=false says otherwise; a data source opts in per environment.
+ */
+export function httpActionOptionsFromEnv(env: NodeJS.ProcessEnv): NodeHttpClientOptions {
+  return {
+    ...httpClientOptionsFromEnv(env),
+    denyPrivateNetworks: booleanFrom(env, 'DOGU_HTTP_DENY_PRIVATE_NETWORKS') ?? onLambda(env),
+  };
+}
+
+const onLambda = (env: NodeJS.ProcessEnv) => Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
+
+/** A typo must not silently leave private networks open. Undefined when unset. */
+function booleanFrom(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
   const value = env[name]?.trim().toLowerCase();
-  if (value === undefined || value === '' || value === 'false' || value === '0') return false;
+  if (value === undefined || value === '') return undefined;
+  if (value === 'false' || value === '0') return false;
   if (value === 'true' || value === '1') return true;
   throw new Error(`${name} must be true or false, not '${env[name]}'.`);
 }

@@ -8,7 +8,7 @@ import type { FileValue } from '../../domain/definitions/parameter.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { StatementResult } from '../../domain/model.ts';
 import type { ConnectionCheck, EngineRun, HttpCall, HttpClient } from '../../domain/ports.ts';
-import { maxResultBytes } from '../../domain/result-limits.ts';
+import { maxKeptResultBytes } from '../../domain/result-limits.ts';
 import type { ConnectorRuntime } from '../connector.ts';
 import { type GoogleAccess, GoogleCredentials, googleErrorText } from '../google-auth/google-credentials.ts';
 import type { StorageActionInput, StorageOperation } from '../object-storage/action.ts';
@@ -219,7 +219,7 @@ async function download(storage: StorageApi, title: string) {
 
 async function list(storage: StorageApi, title: string) {
   const objects: ListedObject[] = [];
-  let budget = maxResultBytes;
+  let budget = maxKeptResultBytes;
   let pageToken: string | undefined;
   let more = false;
   do {

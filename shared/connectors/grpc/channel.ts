@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
-import { classifyAddress } from '../../adapters/http/address-policy.ts';
+import { classifyAddress, isLoopback } from '../../adapters/http/address-policy.ts';
 import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { GrpcConnection } from './definition.ts';
@@ -16,13 +16,19 @@ import type { GrpcConnection } from './definition.ts';
 export interface ChannelSettings {
   /** Refuse loopback and private addresses (DOGU_HTTP_DENY_PRIVATE_NETWORKS, as for HTTP APIs). */
   denyPrivateNetworks: boolean;
+  /** Refuse loopback always (on AWS: the Lambda Runtime API listens there; decision 0058). */
+  denyLoopback?: boolean;
   /** Host name to addresses; dns.lookup by default. */
   resolveHost?: (host: string) => Promise<string[]>;
 }
 
-export const channelSettingsFromEnv = (env: NodeJS.ProcessEnv): ChannelSettings => ({
-  denyPrivateNetworks: httpClientOptionsFromEnv(env).denyPrivateNetworks ?? false,
-});
+export const channelSettingsFromEnv = (env: NodeJS.ProcessEnv): ChannelSettings => {
+  const options = httpClientOptionsFromEnv(env);
+  return {
+    denyPrivateNetworks: options.denyPrivateNetworks ?? false,
+    ...(options.denyLoopback ? { denyLoopback: true } : {}),
+  };
+};
 
 interface Kept {
   fingerprint: string;
@@ -98,6 +104,12 @@ export class Channels {
         throw new DoguError(
           'data_source_error',
           `The gRPC call to ${shown} was refused: ${host} is a link-local or cloud metadata address, which actions may never reach.`,
+        );
+      }
+      if (this.settings.denyLoopback && isLoopback(address)) {
+        throw new DoguError(
+          'data_source_error',
+          `The gRPC call to ${shown} was refused: ${host} is a loopback address, which actions may never reach on this runtime.`,
         );
       }
       if (kind === 'private' && this.settings.denyPrivateNetworks) {

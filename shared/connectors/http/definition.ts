@@ -8,6 +8,11 @@ export const httpConnectionSchema = z.object({
   /** Sent with every request of this data source; values may use {{ vars.x }} and {{ secrets.x }}. */
   headers: keyValueListSchema.optional(),
   timeoutMs: z.number().int().min(100).max(60_000).optional(),
+  /**
+   * On AWS private (RFC 1918) addresses are refused unless this is true; loopback, link-local and
+   * metadata addresses are refused regardless (decision 0058).
+   */
+  allowPrivateNetworks: z.boolean().optional(),
 });
 export type HttpConnection = z.infer<typeof httpConnectionSchema>;
 

@@ -29,6 +29,13 @@ export const http: ConnectorDefinition = {
         },
       }),
       field('timeoutMs', 'number', 'Time limit (ms)', '制限時間（ミリ秒）'),
+      field('allowPrivateNetworks', 'boolean', 'Allow private networks', 'プライベートネットワークを許可', {
+        default: false,
+        hint: {
+          en: 'On AWS, private (10/8, 172.16/12, 192.168/16) addresses are refused unless allowed here. Loopback and metadata addresses are always refused there.',
+          ja: 'AWS では、ここで許可しない限りプライベートアドレス（10/8、172.16/12、192.168/16）への接続を拒否します。ループバックとメタデータのアドレスは常に拒否します。',
+        },
+      }),
     ],
     action: [
       field('method', 'select', 'Method', 'メソッド', {

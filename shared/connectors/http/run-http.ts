@@ -53,6 +53,7 @@ export async function runHttpAction(http: HttpClient, input: HttpRunInput): Prom
       signal: input.signal,
       timeoutMs: Math.min(connection.timeoutMs ?? remaining, remaining),
       maxBodyBytes: maxResponseBytes,
+      ...(connection.allowPrivateNetworks ? { allowPrivateNetworks: true } : {}),
     });
     return [shapeHttpResult(response, action.name)];
   } catch (error) {

@@ -1,13 +1,13 @@
-/** The HTTP kind's runtime: one HTTP client per process (SSRF rule from the environment). */
+/** The HTTP kind's runtime: one HTTP client per process (SSRF rule from the environment, opt-in per data source). */
 import { NodeHttpClient } from '../../adapters/http/node-http-client.ts';
-import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
+import { httpActionOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
 import type { EngineRun, HttpClient } from '../../domain/ports.ts';
 import type { ConnectorRuntime, RuntimeSettings } from '../connector.ts';
 import type { HttpActionInput, HttpConnection } from './definition.ts';
 import { runHttpAction } from './run-http.ts';
 
 export function httpRuntime(
-  client: HttpClient = new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
+  client: HttpClient = new NodeHttpClient(httpActionOptionsFromEnv(process.env)),
 ): ConnectorRuntime {
   return {
     run: (run: EngineRun) =>
@@ -26,7 +26,12 @@ export function httpRuntime(
       const connection = check.connection as HttpConnection;
       await client.send(
         { method: 'GET', url: connection.url, headers: [] },
-        { signal: check.signal, timeoutMs: connection.timeoutMs ?? 10_000, maxBodyBytes: 1024 * 1024 },
+        {
+          signal: check.signal,
+          timeoutMs: connection.timeoutMs ?? 10_000,
+          maxBodyBytes: 1024 * 1024,
+          ...(connection.allowPrivateNetworks ? { allowPrivateNetworks: true } : {}),
+        },
       );
     },
   };

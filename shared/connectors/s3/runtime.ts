@@ -16,7 +16,7 @@ import type { FileValue } from '../../domain/definitions/parameter.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { StatementResult } from '../../domain/model.ts';
 import type { ConnectionCheck, EngineRun } from '../../domain/ports.ts';
-import { maxResultBytes } from '../../domain/result-limits.ts';
+import { maxKeptResultBytes } from '../../domain/result-limits.ts';
 import { checkEndpointAddress, guardedAgents } from '../aws-federation/address-guard.ts';
 import {
   type AwsCredentialScope,
@@ -246,7 +246,7 @@ async function download(
 
 async function list(client: S3Client, title: string, bucket: string, prefix: string, options: SendOptions) {
   const objects: ListedObject[] = [];
-  let budget = maxResultBytes;
+  let budget = maxKeptResultBytes;
   let token: string | undefined;
   let more = false;
   do {

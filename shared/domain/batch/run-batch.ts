@@ -91,6 +91,8 @@ async function runRow(
       arguments: row.arguments,
       via: 'batch',
       executionId: row.executionId!,
+      // The limit the chunk size was chosen for, never more than this runtime's own.
+      maxExecutionMs: Math.min(batch.rowTimeLimitMs ?? deps.maxExecutionMs, deps.maxExecutionMs),
       origin: { batchId: batch.id, row: row.index },
     });
     if (outcome.kind !== 'executed') {

@@ -101,6 +101,15 @@ async function previousStillRunning(deps: SchedulingDeps, jobId: string): Promis
   return running;
 }
 
+/** The sweeper (abandoned-work.ts): every run left `running` past its limit and margin is settled. */
+export async function settleStaleCronRuns(deps: SchedulingDeps, now: Date): Promise<number> {
+  let settled = 0;
+  for (const run of await deps.schedules.listCronRunsByStatus('running')) {
+    if (isStale(deps, run, now) && (await settleStale(deps, run, now))) settled++;
+  }
+  return settled;
+}
+
 const isStale = (deps: SchedulingDeps, run: CronRun, now: Date) =>
   run.status === 'running' &&
   now.getTime() - new Date(run.startedAt ?? run.updatedAt).getTime() > deps.maxExecutionMs + staleRunMarginMs;

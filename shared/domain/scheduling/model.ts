@@ -117,6 +117,11 @@ export interface Batch {
   source?: 'csv' | 'rows';
   /** Rows per chunk: the unit that is claimed, run and written together. */
   chunkSize: number;
+  /**
+   * Each row's time limit (the creating runtime's limit of a normal execution). The chunk size is
+   * chosen so a chunk's rows fit one job's budget: on AWS no chunk Lambda can pass 15 minutes.
+   */
+  rowTimeLimitMs?: number;
   chunkCount: number;
   concurrency: number;
   createdAt: string;

@@ -170,11 +170,11 @@ describe('polling and result pages', () => {
         statements: [{ title: 'Wide', sql: 'SELECT v FROM t' }],
       }),
     );
-    // 5 MB of ~2 KB rows is about 2,600 rows: three pages read, not an endless stream.
-    expect(athena.commandCalls(GetQueryResultsCommand)).toHaveLength(3);
+    // 32 MB (UTF-8 bytes) of ~2 KB rows is about 16,700 rows: 17 pages read, not an endless stream.
+    expect(athena.commandCalls(GetQueryResultsCommand)).toHaveLength(17);
     expect(result?.truncated).toBe(true);
-    expect(result?.rowCount).toBeGreaterThan(2500);
-    expect(result?.rowCount).toBeLessThan(2700);
+    expect(result?.rowCount).toBeGreaterThan(16_600);
+    expect(result?.rowCount).toBeLessThan(16_800);
     expect(result?.messages.some((m) => m.startsWith(`The result was cut at ${result.rowCount} rows`))).toBe(
       true,
     );

@@ -171,15 +171,15 @@ describe('limits and reuse', () => {
   it('stops reading pages at the result size limit and marks the statement truncated', async () => {
     const schema = { fields: [field('v', 'STRING')] };
     const page = { schema, rows: Array.from({ length: 1000 }, () => cells('x'.repeat(2000))) };
-    fake.script({ pages: Array(8).fill(page) });
+    fake.script({ pages: Array(20).fill(page) });
     const [result] = await runtime.run(
       sqlRun({ kind: 'bigquery', connection, statements: [{ title: 'Wide', sql: 'SELECT v FROM t' }] }),
     );
-    // 5 MB of ~2 KB rows is about 2,600 rows: three of the eight pages are read.
-    expect(fake.requests('/queries/')).toHaveLength(3);
+    // 32 MB (UTF-8 bytes) of ~2 KB rows is about 16,700 rows: 17 of the 20 pages are read.
+    expect(fake.requests('/queries/')).toHaveLength(17);
     expect(result?.truncated).toBe(true);
-    expect(result?.rowCount).toBeGreaterThan(2500);
-    expect(result?.rowCount).toBeLessThan(2700);
+    expect(result?.rowCount).toBeGreaterThan(16_600);
+    expect(result?.rowCount).toBeLessThan(16_800);
   });
 
   it('exchanges the key for a token once and reuses it across runs', async () => {

@@ -517,6 +517,10 @@ export type paths = {
     /** Read a recorded execution (rows are not stored) */
     get: operations["getExecution"];
   };
+  "/public/v1/projects/{projectId}/environments/{environmentId}/executions/{executionId}/payloads/{payload}": {
+    /** A stored payload of an execution ('arguments' or 'results', JSON): 200 with it, or 303 to a short-lived download URL */
+    get: operations["getExecutionPayload"];
+  };
   "/public/v1/projects/{projectId}/environments/{environmentId}/review-requests/{reviewId}": {
     /** Poll a review request created by an execution (202) */
     get: operations["getPublicReviewRequest"];
@@ -725,10 +729,26 @@ export type components = {
       };
       finishedAt: string | null;
       id: string;
+      /** @description Where stored payloads are downloaded (GET, same authorisation as the execution) */
+      links?: {
+        arguments?: string;
+        results?: string;
+      };
       /** @description The runs this execution started with actions.run, in order */
       nestedExecutionIds?: string[];
       /** @description Run by actions.run inside this execution of a JavaScript action */
       parentExecutionId?: string;
+      /** @description Arguments or results too large to record or answer inline (UTF-8 bytes) */
+      payloads?: {
+        arguments?: {
+          bytes: number;
+          stored: boolean;
+        };
+        results?: {
+          bytes: number;
+          stored: boolean;
+        };
+      };
       projectId: string;
       results: components["schemas"]["StatementResult"][];
       /** @description Called from this view (docs/views.md) */
@@ -1106,6 +1126,7 @@ export type components = {
       description?: string;
       environments: {
         [key: string]: {
+          allowPrivateNetworks?: boolean;
           headers?: {
               key: string;
               value: string;
@@ -10610,6 +10631,59 @@ export type operations = {
         content: {
           "application/json": components["schemas"]["Execution"];
         };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** A stored payload of an execution ('arguments' or 'results', JSON): 200 with it, or 303 to a short-lived download URL */
+  getExecutionPayload: {
+    parameters: {
+      path: {
+        projectId: string;
+        environmentId: string;
+        executionId: string;
+        payload: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: never;
       };
       /** @description The request is malformed: JSON, query or path */
       400: {

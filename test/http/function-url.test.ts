@@ -1,0 +1,68 @@
+/** Requests through the execution function URL (decision 0055): route parameters from the path, CloudFront only. */
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { DoguError } from '../../shared/domain/errors.ts';
+import { functionUrlPathParameters, isFunctionUrlEvent } from '../../shared/http/function-url.ts';
+import { routeNamed } from '../../shared/http/routes.ts';
+import { originVerifyHeader } from '../../shared/http/viewer-ip.ts';
+
+const event = (
+  path: string,
+  headers: Record<string, string> = {},
+  domain = 'abc.lambda-url.ap-northeast-1.on.aws',
+) =>
+  ({
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: path,
+    rawQueryString: '',
+    headers,
+    requestContext: { domainName: domain, http: { method: 'POST', path, sourceIp: '203.0.113.1' } },
+    isBase64Encoded: false,
+  }) as unknown as APIGatewayProxyEventV2;
+
+const route = routeNamed('executeAction');
+const path = '/public/v1/projects/p%201/environments/dev/actions/list-orders/executions';
+
+describe('function URL requests', () => {
+  it('are told apart from API Gateway ones', () => {
+    expect(isFunctionUrlEvent(event(path))).toBe(true);
+    expect(isFunctionUrlEvent({ ...event(path), routeKey: `POST ${route.path}` })).toBe(false);
+    expect(isFunctionUrlEvent(event(path, {}, 'abc.execute-api.ap-northeast-1.amazonaws.com'))).toBe(false);
+  });
+
+  it('get their path parameters from the route table, decoded', () => {
+    expect(
+      functionUrlPathParameters(event(path, { [originVerifyHeader]: 's3cret' }), route, 's3cret'),
+    ).toEqual({
+      projectId: 'p 1',
+      environmentId: 'dev',
+      actionId: 'list-orders',
+    });
+  });
+
+  it('are refused without CloudFront’s header, with a wrong one, or when no value is configured', () => {
+    for (const [headers, expected] of [
+      [{}, 's3cret'],
+      [{ [originVerifyHeader]: 'guess' }, 's3cret'],
+      [{ [originVerifyHeader]: '' }, undefined],
+    ] as const) {
+      const error = (() => {
+        try {
+          functionUrlPathParameters(event(path, headers), route, expected);
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(DoguError);
+      expect((error as DoguError).code).toBe('forbidden');
+    }
+  });
+
+  it('answer 404 for a path of another route', () => {
+    const other = '/public/v1/projects/p1/environments/dev/executions/exe_1';
+    expect(() =>
+      functionUrlPathParameters(event(other, { [originVerifyHeader]: 's3cret' }), route, 's3cret'),
+    ).toThrow(/Route/);
+  });
+});
