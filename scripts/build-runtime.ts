@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Plugin } from 'esbuild';
+import type { Message, Plugin } from 'esbuild';
 
 /** What the bundle is built from, below the repository root. */
 const sourceDirs = ['local', 'shared', 'functions'];
@@ -122,13 +122,20 @@ export async function buildRuntime(root: string, buildDir = defaultRuntimeBuildD
     sourcesContent: false,
     absWorkingDir: root,
     plugins: [sourceRelativeUrls(root, outDir)],
-    logLevel: 'warning',
+    // The caller says what failed, in one line (scripts/prestart.ts).
+    logLevel: 'silent',
+  }).catch((error: { errors?: Message[]; message: string }) => {
+    throw new Error(error.errors?.[0] ? describeProblem(error.errors[0]) : error.message);
   });
   const pending = join(buildDir, `${currentFileName}.${process.pid}`);
   await writeFile(pending, `${hash}\n`);
   await rename(pending, join(buildDir, currentFileName));
   await removeOldBuilds(buildDir);
   return join(outDir, 'main.mjs');
+}
+
+function describeProblem({ text, location }: Message): string {
+  return location ? `${location.file}:${location.line}:${location.column}: ${text}` : text;
 }
 
 async function removeOldBuilds(buildDir: string): Promise<void> {
