@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../../infra/console-hosting.ts';
@@ -27,6 +27,7 @@ let stderr = '';
 beforeAll(async () => {
   ensureConsoleBuilt();
   // Inside the repository: the bundle's dependencies are external and resolve from node_modules.
+  await mkdir(join(repoRoot, '.dogu', 'build'), { recursive: true });
   buildDir = await mkdtemp(join(repoRoot, '.dogu', 'build', 'test-runtime-'));
   entry = await buildRuntime(repoRoot, buildDir);
   dataDir = await tempDir('runtime-bundle');
