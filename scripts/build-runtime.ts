@@ -17,7 +17,7 @@
  *   listed below points at that worker's own bundle entry instead (no TypeScript loader needed).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Message, Plugin } from 'esbuild';
@@ -97,9 +97,11 @@ export async function runtimeBuildNeeded(
 export async function buildRuntime(root: string, buildDir = defaultRuntimeBuildDir(root)): Promise<string> {
   const hash = await runtimeSourceHash(root);
   const outDir = join(buildDir, hash);
+  // Built beside its place and renamed into it: a second `npm start` building at the same time
+  // never runs or deletes a half-written build.
   await mkdir(buildDir, { recursive: true });
   await rm(join(buildDir, currentFileName), { force: true });
-  await rm(outDir, { recursive: true, force: true });
+  const writing = await mkdtemp(`${outDir}.`);
   const { build } = await import('esbuild');
   await build({
     entryPoints: {
@@ -108,7 +110,7 @@ export async function buildRuntime(root: string, buildDir = defaultRuntimeBuildD
         Object.entries(workers).map(([started, source]) => [workerName(started), join(root, source)]),
       ),
     },
-    outdir: outDir,
+    outdir: writing,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -121,13 +123,20 @@ export async function buildRuntime(root: string, buildDir = defaultRuntimeBuildD
     sourcemap: true,
     sourcesContent: false,
     absWorkingDir: root,
-    plugins: [sourceRelativeUrls(root, outDir)],
+    // The same folder depth as `outDir`, so the paths relative to the bundle hold after the rename.
+    plugins: [sourceRelativeUrls(root, writing)],
     // The caller says what failed, in one line (scripts/prestart.ts).
     logLevel: 'silent',
-  }).catch((error: { errors?: Message[]; message: string }) => {
+  }).catch(async (error: { errors?: Message[]; message: string }) => {
+    await rm(writing, { recursive: true, force: true });
     throw new Error(error.errors?.[0] ? describeProblem(error.errors[0]) : error.message);
   });
-  const pending = join(buildDir, `${currentFileName}.${process.pid}`);
+  // A folder already there is a finished build of the same sources (another start's), maybe running.
+  await rename(writing, outDir).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    await rm(writing, { recursive: true, force: true });
+  });
+  const pending = `${writing}.${currentFileName}`;
   await writeFile(pending, `${hash}\n`);
   await rename(pending, join(buildDir, currentFileName));
   await removeOldBuilds(buildDir);
@@ -142,7 +151,7 @@ async function removeOldBuilds(buildDir: string): Promise<void> {
   const entries = await readdir(buildDir, { withFileTypes: true });
   const builds = await Promise.all(
     entries
-      .filter((entry) => entry.isDirectory())
+      .filter((entry) => entry.isDirectory() && /^[0-9a-f]{64}$/.test(entry.name))
       .map(async (entry) => {
         const path = join(buildDir, entry.name);
         return { path, mtimeMs: (await stat(path)).mtimeMs };

@@ -8,6 +8,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordConsoleBuild } from '../../scripts/build-console.ts';
 import {
   buildRuntime,
   currentRuntimeEntry,
@@ -31,12 +32,15 @@ beforeAll(async () => {
   await writeFile(join(root, 'functions', 'health.ts'), 'export const handler = () => 1;\n');
   await writeFile(join(root, 'package-lock.json'), '{"lockfileVersion":3}\n');
   await writeFile(join(root, 'tsconfig.json'), '{}\n');
+  await writeFile(join(root, 'package.json'), '{"type":"module"}\n');
   // The worker entries the build names (here trivial ones).
   await writeFile(join(root, 'local', 'dynalite-worker.mjs'), 'export {};\n');
   await mkdir(join(root, 'shared', 'adapters', 'sandbox'), { recursive: true });
   await writeFile(join(root, 'shared', 'adapters', 'sandbox', 'sandbox-worker.ts'), 'export {};\n');
   await copyFile(join(repoRoot, 'scripts', 'start.mjs'), join(root, 'scripts', 'start.mjs'));
-  await copyFile(join(repoRoot, 'scripts', 'build-runtime.ts'), join(root, 'scripts', 'build-runtime.ts'));
+  for (const script of ['build-runtime.ts', 'build-console.ts', 'prestart.ts'])
+    await copyFile(join(repoRoot, 'scripts', script), join(root, 'scripts', script));
+  await mkdir(join(root, 'web', 'dist'));
   // start.mjs's fallback imports tsx from the repository's dependencies.
   await symlink(join(repoRoot, 'node_modules'), join(root, 'node_modules'));
   buildDir = defaultRuntimeBuildDir(root);
@@ -82,8 +86,17 @@ describe('runtime bundle on npm start', () => {
     expect(builds.length).toBe(3);
   });
 
+  it('two starts building at once both end with one finished build named current', async () => {
+    await writeFile(join(root, 'shared', 'word.ts'), "export const word: string = 'both';\n");
+    const [first, second] = await Promise.all([buildRuntime(root), buildRuntime(root)]);
+    expect(first).toBe(second);
+    expect(await currentRuntimeEntry(buildDir)).toBe(first);
+    expect(start().stdout).toMatch(/^both two /);
+    expect((await readdir(buildDir)).filter((name) => name.includes('.'))).toEqual([]);
+  });
+
   it('ignores files the bundle is not built from', async () => {
-    await writeFile(join(root, 'web', 'index.html'), '<!doctype html>');
+    await writeFile(join(root, 'web', 'notes.md'), 'not a runtime source\n');
     await writeFile(join(root, 'test', 'a.test.ts'), 'export {};\n');
     expect(await runtimeBuildNeeded(root)).toBe(false);
   });
@@ -93,10 +106,21 @@ describe('runtime bundle on npm start', () => {
     await expect(buildRuntime(root)).rejects.toThrow('local/main.ts:3:22: Unexpected ";"');
     expect(await currentRuntimeEntry(buildDir)).toBeUndefined();
     expect(await runtimeBuildNeeded(root)).toBe(true);
+    // prestart itself: one line, and the start goes on (the console is built already here).
+    await recordConsoleBuild(root);
+    const prestart = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'prestart.ts')], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(prestart.status).toBe(0);
+    expect(prestart.stderr).toBe(
+      'Dogu: the runtime bundle could not be built (local/main.ts:3:22: Unexpected ";"); starting from the TypeScript sources with tsx instead.\n',
+    );
+    expect((await readdir(buildDir)).filter((name) => name.includes('.'))).toEqual([]); // no half-written build
     await writeFile(join(root, 'local', 'main.ts'), mainSource('three'));
     // Not built again: start.mjs falls back to the TypeScript sources.
     const run = start();
     expect(run.status).toBe(0);
-    expect(run.stdout.trim()).toBe(`hi three ${join(root, 'local', 'data.txt')}`);
+    expect(run.stdout.trim()).toBe(`both three ${join(root, 'local', 'data.txt')}`);
   });
 });
