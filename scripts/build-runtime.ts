@@ -154,7 +154,8 @@ async function removeOldBuilds(buildDir: string): Promise<void> {
       .filter((entry) => entry.isDirectory() && /^[0-9a-f]{64}$/.test(entry.name))
       .map(async (entry) => {
         const path = join(buildDir, entry.name);
-        return { path, mtimeMs: (await stat(path)).mtimeMs };
+        // Another start may be removing it at the same moment.
+        return { path, mtimeMs: (await stat(path).catch(() => undefined))?.mtimeMs ?? 0 };
       }),
   );
   builds.sort((a, b) => b.mtimeMs - a.mtimeMs);
