@@ -1,5 +1,5 @@
 /**
- * `npm start`'s prestart: builds the console (web/dist) only when its sources changed since the
+ * `npm start`'s prestart (scripts/prestart.ts), first half: builds the console (web/dist) only when its sources changed since the
  * last build, so a start does not wait for Vite every time. The hash covers every file under
  * web/ except the build itself, and the lockfile (a dependency upgrade rebuilds too).
  */
@@ -46,11 +46,14 @@ export async function recordConsoleBuild(root: string): Promise<void> {
   await writeFile(join(root, 'web', 'dist', hashFileName), `${await consoleSourceHash(root)}\n`);
 }
 
+/** Builds web/dist with Vite when its sources changed since the last build. */
+export async function buildConsoleIfChanged(root: string): Promise<void> {
+  if (!(await consoleBuildNeeded(root))) return;
+  const { build } = await import('vite');
+  await build({ configFile: join(root, 'web', 'vite.config.ts'), logLevel: 'warn' });
+  await recordConsoleBuild(root);
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const root = new URL('..', import.meta.url).pathname;
-  if (await consoleBuildNeeded(root)) {
-    const { build } = await import('vite');
-    await build({ configFile: join(root, 'web', 'vite.config.ts'), logLevel: 'warn' });
-    await recordConsoleBuild(root);
-  }
+  await buildConsoleIfChanged(new URL('..', import.meta.url).pathname);
 }
