@@ -29,16 +29,17 @@ import { HttpClient } from './lib/http-client.ts';
 import { repoRoot } from './lib/paths.ts';
 import { progress } from './lib/progress.ts';
 import { type BenchReport, check, type Phase } from './lib/report.ts';
+import { sized } from './lib/smoke.ts';
 import { round3, roundSummary, summarizeLatencies } from './lib/stats.ts';
 import { withTeardown } from './lib/teardown.ts';
 
 export const title = 'npm start to first answer (console already built) vs a bare node:http server';
 
 const parameters = {
-  floorStarts: 5,
-  restarts: 5,
-  tsxRestarts: 5,
-  npmStarts: 5,
+  floorStarts: sized(5, 1),
+  restarts: sized(5, 1),
+  tsxRestarts: sized(5, 1),
+  npmStarts: sized(5, 1),
   pollEveryMs: 10,
   targets: { npmStartRestartMs: 2000 },
 };
