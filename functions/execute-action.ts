@@ -54,6 +54,18 @@ export const handler = defineHandler(
         { pointer: '#/async', detail: 'not allowed with dryRun' },
       ]);
     }
+    if (
+      body.timeLimitSeconds !== undefined &&
+      (body.async !== true || !Number.isInteger(body.timeLimitSeconds))
+    ) {
+      throw badRequest("'timeLimitSeconds' is a job's own limit: an integer, with async true.", [
+        {
+          pointer: '#/timeLimitSeconds',
+          detail: 'must be an integer from 1 to 1800, with async true',
+          ja: 'async を true にして、1 から 1800 までの整数（秒）で指定してください',
+        },
+      ]);
+    }
     const source = await sourceOf(body.source, request, services);
     if (source && body.async === true) {
       throw badRequest('Runs from a view answer at once: leave out async.', [
@@ -68,6 +80,7 @@ export const handler = defineHandler(
         environmentId: environmentId!,
         actionId: actionId!,
         arguments: args as Record<string, unknown>,
+        ...(body.timeLimitSeconds !== undefined ? { timeLimitMs: body.timeLimitSeconds * 1000 } : {}),
       });
       const location = `/public/v1/projects/${projectId}/environments/${environmentId}/executions/${execution.id}`;
       return {

@@ -6,6 +6,7 @@
  */
 import { recoverBatches } from '../shared/domain/batch/run-batch.ts';
 import { endInterruptedExecutions } from '../shared/domain/scheduling/abandoned-work.ts';
+import { jobInput } from '../shared/domain/scheduling/async-executions.ts';
 import { recordMissedRuns, recoverInterruptedRuns } from '../shared/domain/scheduling/cron-runs.ts';
 import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
 import { failQueuedExecution } from '../shared/domain/scheduling/reservations.ts';
@@ -58,11 +59,7 @@ async function settleReservations(deps: SchedulingDeps, scheduler: LocalSchedule
   }
   for (const reservation of await deps.schedules.listReservationsByStatus('scheduled')) {
     if (reservation.purpose === 'async_job') {
-      await deps.jobs.startExecution({
-        projectId: reservation.projectId,
-        environmentId: reservation.environmentId,
-        executionId: reservation.id,
-      });
+      await deps.jobs.startExecution(jobInput(reservation));
     } else if (new Date(reservation.runAt).getTime() < now.getTime() - 60_000) {
       await deps.schedules.updateReservation(
         { ...reservation, status: 'cancelled', reason: downReason, updatedAt: now.toISOString() },

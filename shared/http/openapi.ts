@@ -101,6 +101,10 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
       dryRun: z.boolean().optional(),
       /** Called from a view: recorded with the execution and its audit entry; grants nothing. */
       source: z.object({ viewId: z.string() }).optional(),
+      /** Run as a job (spec 8: up to 30 minutes): answered 202 with the queued execution. */
+      async: z.boolean().optional(),
+      /** A job's own limit in seconds (1–1800); on AWS above 870 it runs on CodeBuild (docs/deploy.md). */
+      timeLimitSeconds: z.number().int().min(1).max(1800).optional(),
     }),
     ok: { status: '200', schema: execution },
   },

@@ -19,6 +19,11 @@ export interface AsyncExecutionInput {
   projectId: string;
   environmentId: string;
   executionId: string;
+  /**
+   * The job's own limit, if it asked for one: above Lambda's budget the state machine runs it on
+   * CodeBuild (infra/scheduling.ts, decision 0075).
+   */
+  timeLimitMs?: number;
 }
 
 /** Input of the batch state machine: the Map iterates `chunks` with at most `concurrency` at once. */
@@ -41,6 +46,7 @@ export class StepFunctionsJobRunner implements JobRunner {
       projectId: job.projectId,
       environmentId: job.environmentId,
       executionId: job.executionId,
+      ...(job.timeLimitMs !== undefined ? { timeLimitMs: job.timeLimitMs } : {}),
     };
     await this.#start(this.#options.asyncExecutionStateMachineArn, executionName(job.executionId), input);
   }

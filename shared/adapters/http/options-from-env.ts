@@ -2,8 +2,8 @@
  * The HTTP client's settings from the environment, for the composition root:
  * - DOGU_HTTP_DENY_PRIVATE_NETWORKS=true refuses loopback and private
  *   addresses (link-local and cloud metadata addresses are always refused);
- * - on AWS Lambda (AWS_LAMBDA_FUNCTION_NAME set) loopback is always refused (the Lambda Runtime
- *   API listens there), and HTTP actions refuse private networks unless the setting above is
+ * - on AWS Lambda (AWS_LAMBDA_FUNCTION_NAME set) or a CodeBuild long job (CODEBUILD_BUILD_ID set,
+ *   decision 0075) loopback is always refused (the Lambda Runtime API listens there), and HTTP actions refuse private networks unless the setting above is
  *   `false` or the data source opts in (`httpActionOptionsFromEnv`, decision 0058);
  * - DOGU_HTTP_EXTRA_CA_FILE=<path> or DOGU_HTTP_EXTRA_CA_PEM=<PEM text> adds
  *   CA certificates trusted besides Node's own, for APIs with a private CA.
@@ -37,7 +37,8 @@ export function httpActionOptionsFromEnv(env: NodeJS.ProcessEnv): NodeHttpClient
   };
 }
 
-const onLambda = (env: NodeJS.ProcessEnv) => Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
+/** A Dogu worker on AWS: a Lambda function, or the CodeBuild build that runs a long job. */
+const onLambda = (env: NodeJS.ProcessEnv) => Boolean(env.AWS_LAMBDA_FUNCTION_NAME || env.CODEBUILD_BUILD_ID);
 
 /** A typo must not silently leave private networks open. Undefined when unset. */
 function booleanFrom(env: NodeJS.ProcessEnv, name: string): boolean | undefined {

@@ -36,7 +36,11 @@ export async function sweepAbandonedWork(
   const cronRuns = await settleStaleCronRuns(deps, now);
   let jobs = 0;
   for (const reservation of await deps.schedules.listReservationsByStatus('running')) {
-    const limit = reservation.purpose === 'async_job' ? deps.maxJobExecutionMs : deps.maxExecutionMs;
+    // A job that asked for its own limit (a long job on AWS, decision 0075) is given all of it.
+    const limit =
+      reservation.purpose === 'async_job'
+        ? (reservation.timeLimitMs ?? deps.maxJobExecutionMs)
+        : deps.maxExecutionMs;
     if (now.getTime() - new Date(reservation.updatedAt).getTime() <= limit + graceMs) continue;
     if (await endReservation(deps, reservation.projectId, reservation.id, interrupted)) jobs++;
   }

@@ -17,10 +17,17 @@ import { runReservation } from './reservations.ts';
 
 /** Arguments wait in the store until the job runs: keep them well inside one item. */
 const maxQueuedArgumentBytes = 256 * 1024;
+/** Spec 8: a job runs at most 30 minutes; a job may ask for less, or for more than a Lambda gives. */
+export const maxJobTimeLimitMs = 30 * 60_000;
+
+export interface AsyncExecutionRequest extends Omit<ExecuteActionRequest, 'via'> {
+  /** The job's own limit (at most `maxJobTimeLimitMs`); otherwise the runtime's default job limit. */
+  timeLimitMs?: number;
+}
 
 export async function startAsyncExecution(
   deps: SchedulingDeps,
-  request: Omit<ExecuteActionRequest, 'via'>,
+  request: AsyncExecutionRequest,
 ): Promise<Execution> {
   const { principal } = request;
   const { action, environment } = await resolveExecutableAction(deps.store, principal, request);
@@ -35,6 +42,24 @@ export async function startAsyncExecution(
     system: {},
     masterData: await masterDataOf(deps, action),
   });
+  if (
+    request.timeLimitMs !== undefined &&
+    !(
+      Number.isInteger(request.timeLimitMs) &&
+      request.timeLimitMs >= 1000 &&
+      request.timeLimitMs <= maxJobTimeLimitMs
+    )
+  ) {
+    throw new DoguError('bad_request', "A job's time limit is 1 to 1800 seconds.", {
+      errors: [
+        {
+          pointer: '#/timeLimitSeconds',
+          detail: 'must be an integer from 1 to 1800',
+          ja: '1 から 1800 までの整数（秒）で指定してください',
+        },
+      ],
+    });
+  }
   if (Buffer.byteLength(JSON.stringify(request.arguments)) > maxQueuedArgumentBytes) {
     throw new DoguError('payload_too_large', 'Arguments of a job may be at most 256 KB.');
   }
@@ -66,13 +91,24 @@ export async function startAsyncExecution(
     createdBy: { id: principal.id, email: principal.email },
     status: 'scheduled',
     executionId,
+    ...(request.timeLimitMs !== undefined ? { timeLimitMs: request.timeLimitMs } : {}),
     createdAt: now,
     updatedAt: now,
   };
   await deps.store.putExecution(execution);
   await deps.schedules.createReservation(job);
-  await deps.jobs.startExecution({ projectId: action.projectId, environmentId: environment.id, executionId });
+  await deps.jobs.startExecution(jobInput(job));
   return execution;
+}
+
+/** What the job runner gets to start a queued job (and, on AWS, to choose its worker). */
+export function jobInput(job: Reservation) {
+  return {
+    projectId: job.projectId,
+    environmentId: job.environmentId,
+    executionId: job.id,
+    ...(job.timeLimitMs !== undefined ? { timeLimitMs: job.timeLimitMs } : {}),
+  };
 }
 
 /** Runs a queued job (idempotent: a second start of the same execution does nothing). */

@@ -95,6 +95,11 @@ export interface Reservation {
   status: ReservationStatus;
   reason?: string;
   executionId?: string;
+  /**
+   * An asynchronous job's own time limit, when it asked for one (spec 8: at most 30 minutes). It
+   * chooses the worker on AWS (above Lambda's budget: CodeBuild, decision 0075) and caps the run.
+   */
+  timeLimitMs?: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -89,7 +89,13 @@ export interface Scheduler {
 /** What runs work longer than a request: Step Functions on AWS, an in-process runner locally. */
 export interface JobRunner {
   /** Runs a queued asynchronous execution (idempotent per execution id). */
-  startExecution(job: { projectId: string; environmentId: string; executionId: string }): Promise<void>;
+  startExecution(job: {
+    projectId: string;
+    environmentId: string;
+    executionId: string;
+    /** The job's own limit, if it asked for one: on AWS it chooses the worker (decision 0075). */
+    timeLimitMs?: number;
+  }): Promise<void>;
   /** Runs the waiting chunks of a batch with the batch's concurrency (idempotent per batch and attempt). */
   startBatch(batch: Batch, attempt: number): Promise<void>;
 }

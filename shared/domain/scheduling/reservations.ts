@@ -193,7 +193,11 @@ export async function runReservation(
       executionId,
       ...(async
         ? {
-            maxExecutionMs: deps.maxJobExecutionMs,
+            // The job's own limit, never more than this worker can give (a Lambda: 14.5 minutes).
+            maxExecutionMs: Math.min(
+              reservation.timeLimitMs ?? deps.maxJobExecutionMs,
+              deps.maxJobExecutionMs,
+            ),
             keepResults: (id: string, results: StatementResult[]) =>
               deps.schedules.putExecutionResults(id, results),
           }

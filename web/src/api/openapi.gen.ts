@@ -10546,10 +10546,12 @@ export type operations = {
           arguments?: {
             [key: string]: unknown;
           };
+          async?: boolean;
           dryRun?: boolean;
           source?: {
             viewId: string;
           };
+          timeLimitSeconds?: number;
         };
       };
     };

@@ -1,0 +1,171 @@
+/**
+ * Jobs with their own time limit (decision 0075) on a real embedded runtime (dynalite + PGlite):
+ * the API takes `timeLimitSeconds` (1–1800, with async) and keeps it on the job; the long-job entry
+ * CodeBuild runs on AWS (functions/run-long-job.ts) runs the job from its environment variables
+ * with the 30-minute deadline; run-job's Lambda caps the same job at its own 14.5 minutes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { longJobEnv, runLongJob } from '../../functions/run-long-job.ts';
+import { jobMaxExecutionMs } from '../../infra/scheduling.ts';
+import type { LocalRuntime } from '../../local/runtime.ts';
+import type { Execution } from '../../shared/domain/model.ts';
+import { runQueuedExecution } from '../../shared/domain/scheduling/async-executions.ts';
+import type { Reservation } from '../../shared/domain/scheduling/model.ts';
+import { type Services, schedulingDeps } from '../../shared/runtime/services.ts';
+import { apiClient } from '../support/api.ts';
+import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let runtime: LocalRuntime;
+let admin: ReturnType<typeof apiClient>;
+let executor: { kind: 'user'; id: string; email: string };
+const publicEnv = '/public/v1/projects/demo/environments/development';
+const thirtyMinutes = 30 * 60_000;
+
+const echoAction = {
+  id: 'long-echo',
+  name: 'Long echo',
+  kind: 'sql',
+  dataSourceId: 'demo-postgres',
+  parameters: [{ name: 'n', kind: 'number', required: true, integer: true }],
+  statements: [{ title: 'echo', sql: 'SELECT CAST({{ n }} AS int) AS n' }],
+};
+
+beforeAll(async () => {
+  dir = await tempDir('long-jobs');
+  runtime = await startTestRuntime(dir.path);
+  admin = apiClient(runtime, await loginToken(runtime));
+  expect((await admin.put('/api/v1/projects/demo/actions/long-echo', echoAction)).status).toBeLessThan(300);
+  const me = await admin.get('/public/v1/me');
+  executor = { kind: 'user', id: me.body.id, email: me.body.email };
+}, 120_000);
+afterAll(async () => {
+  await runtime?.close();
+  await dir?.remove();
+});
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const deadlineOf = (execution: Execution) =>
+  new Date(execution.deadlineAt!).getTime() - new Date(execution.startedAt).getTime();
+
+/** A queued job as startAsyncExecution leaves it, without starting a runner (AWS starts the build). */
+async function queueJob(id: string, timeLimitMs?: number): Promise<void> {
+  const now = new Date().toISOString();
+  await runtime.services.store.putExecution({
+    id,
+    projectId: 'demo',
+    environmentId: 'development',
+    actionId: 'long-echo',
+    actionVersion: 1,
+    status: 'queued',
+    principal: executor,
+    via: 'async_job',
+    arguments: {},
+    startedAt: now,
+    statements: [],
+  });
+  const job: Reservation = {
+    id,
+    purpose: 'async_job',
+    projectId: 'demo',
+    environmentId: 'development',
+    actionId: 'long-echo',
+    arguments: { n: 5 },
+    runAt: now,
+    timeZone: 'UTC',
+    executor,
+    createdBy: { id: executor.id, email: executor.email },
+    status: 'scheduled',
+    executionId: id,
+    ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await runtime.services.schedules.createReservation(job);
+}
+
+/** The services as a worker with this job budget builds them (DOGU_MAX_JOB_EXECUTION_MS). */
+const workerServices = (maxJobExecutionMs: number): Services => ({
+  ...runtime.services,
+  settings: { ...runtime.services.settings, maxJobExecutionMs },
+});
+
+describe('a job with its own time limit', () => {
+  it('is refused with the field named unless it is an integer of 1–1800 seconds on an async run', async () => {
+    for (const body of [
+      { arguments: { n: 1 }, async: true, timeLimitSeconds: 'long' },
+      { arguments: { n: 1 }, async: true, timeLimitSeconds: 1.5 },
+      { arguments: { n: 1 }, timeLimitSeconds: 60 },
+      { arguments: { n: 1 }, async: true, timeLimitSeconds: 1801 },
+      { arguments: { n: 1 }, async: true, timeLimitSeconds: 0 },
+    ]) {
+      const answer = await admin.post(`${publicEnv}/actions/long-echo/executions`, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.errors[0]).toMatchObject({ pointer: '#/timeLimitSeconds' });
+      expect(answer.body.errors[0].ja).toMatch(/1800/);
+    }
+  });
+
+  it('is kept on the job and runs with its limit as the deadline', async () => {
+    const started = await admin.post(`${publicEnv}/actions/long-echo/executions`, {
+      arguments: { n: 3 },
+      async: true,
+      timeLimitSeconds: 1800,
+    });
+    expect(started.status).toBe(202);
+    const id = started.body.execution.id as string;
+    expect((await runtime.services.schedules.getReservation('demo', id))?.timeLimitMs).toBe(thirtyMinutes);
+    await until(
+      () => runtime.services.store.getExecution(id),
+      (execution) => execution?.status === 'succeeded',
+    );
+    expect(deadlineOf((await runtime.services.store.getExecution(id))!)).toBe(thirtyMinutes);
+  });
+});
+
+describe('the long-job entry (CodeBuild on AWS)', () => {
+  it('runs the job named by its environment with the 30-minute deadline, once', async () => {
+    await queueJob('exe_long1', thirtyMinutes);
+    const env = { [longJobEnv.projectId]: 'demo', [longJobEnv.executionId]: 'exe_long1' };
+    await runLongJob(env, Promise.resolve(workerServices(thirtyMinutes)));
+    const execution = (await runtime.services.store.getExecution('exe_long1'))!;
+    expect(execution.status).toBe('succeeded');
+    expect(deadlineOf(execution)).toBe(thirtyMinutes);
+    expect((await runtime.services.schedules.getReservation('demo', 'exe_long1'))?.status).toBe('completed');
+    // A second build of the same job (a retried start) finds it claimed and does nothing.
+    await runLongJob(env, Promise.resolve(workerServices(thirtyMinutes)));
+    expect((await runtime.services.store.getExecution('exe_long1'))!.deadlineAt).toBe(execution.deadlineAt);
+  });
+
+  it('fails (so the build fails and the Catch records it) when the job is not named', async () => {
+    await expect(
+      runLongJob({ [longJobEnv.projectId]: 'demo' }, Promise.resolve(workerServices(thirtyMinutes))),
+    ).rejects.toThrow(/DOGU_JOB_EXECUTION_ID/);
+    await expect(
+      runLongJob(
+        { [longJobEnv.projectId]: 'demo', [longJobEnv.executionId]: '../x' },
+        Promise.resolve(workerServices(thirtyMinutes)),
+      ),
+    ).rejects.toThrow(/DOGU_JOB_EXECUTION_ID/);
+  });
+
+  it("is capped at run-job's 14.5 minutes when a Lambda runs it", async () => {
+    await queueJob('exe_long2', thirtyMinutes);
+    await runQueuedExecution(schedulingDeps(workerServices(jobMaxExecutionMs)), {
+      projectId: 'demo',
+      executionId: 'exe_long2',
+    });
+    const execution = (await runtime.services.store.getExecution('exe_long2'))!;
+    expect(execution.status).toBe('succeeded');
+    expect(deadlineOf(execution)).toBe(jobMaxExecutionMs);
+  });
+});
