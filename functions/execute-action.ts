@@ -80,7 +80,9 @@ export const handler = defineHandler(
         environmentId: environmentId!,
         actionId: actionId!,
         arguments: args as Record<string, unknown>,
-        ...(body.timeLimitSeconds !== undefined ? { timeLimitMs: body.timeLimitSeconds * 1000 } : {}),
+        ...(body.timeLimitSeconds !== undefined
+          ? { timeLimitMs: (body.timeLimitSeconds as number) * 1000 }
+          : {}),
       });
       const location = `/public/v1/projects/${projectId}/environments/${environmentId}/executions/${execution.id}`;
       return {

@@ -15,7 +15,7 @@ import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
 import { scriptSandbox } from '../shared/runtime/groups/script-sandbox.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
-import { compose, getServices, type SchedulingServices, schedulingDeps } from '../shared/runtime/services.ts';
+import { compose, getServices, schedulingDeps } from '../shared/runtime/services.ts';
 
 /** The same groups as run-job, so both get the same role (infra/function-needs.ts reads these imports). */
 const composition = compose(
@@ -49,9 +49,12 @@ export function longJobFrom(env: NodeJS.ProcessEnv): { projectId: string; execut
   return { projectId: value(longJobEnv.projectId), executionId: value(longJobEnv.executionId) };
 }
 
+/** The services a job needs (as run-job composes them; a test passes the embedded runtime's). */
+type JobServices = Parameters<typeof schedulingDeps>[0];
+
 export async function runLongJob(
   env: NodeJS.ProcessEnv,
-  services: Promise<SchedulingServices> = getServices(composition) as Promise<SchedulingServices>,
+  services: Promise<JobServices> = getServices(composition),
 ): Promise<void> {
   const job = longJobFrom(env);
   logger.appendKeys({ projectId: job.projectId, executionId: job.executionId });

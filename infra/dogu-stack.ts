@@ -342,6 +342,7 @@ export class DoguStack extends Stack {
           this.network.attach(construct.function);
         }
       }
+      this.scheduling.longJobs.placeIn(this.network);
     }
 
     // Scheduled work may not take the API's concurrency (docs/deploy.md, "Limits").

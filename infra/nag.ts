@@ -62,6 +62,10 @@ export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
     "CDK's BucketDeployment reads the console's build from the bootstrap asset bucket.",
   ],
   [
+    new RegExp(`^Resource::arn:<AWS::Partition>:ec2:${region}:${account}:network-interface/\\*$`),
+    "CodeBuild attaches a long-job build's network interface, made at run time; limited to ec2:AuthorizedService codebuild and Dogu's subnets.",
+  ],
+  [
     new RegExp(`^Resource::arn:<AWS::Partition>:states:${region}:${account}:execution:.*:\\*$`),
     'A distributed map starts and reads child executions of its own state machine, named at run time.',
   ],
@@ -79,13 +83,15 @@ export const actionsAllowedOnAnyResource: readonly RegExp[] = [
   // CDK's BucketDeployment invalidates the console's index.html after a deploy.
   /^cloudfront:(CreateInvalidation|GetInvalidation)$/,
   /^ec2:(CreateNetworkInterface|DescribeNetworkInterfaces|DescribeSubnets|DeleteNetworkInterface|AssignPrivateIpAddresses|UnassignPrivateIpAddresses)$/,
+  // CodeBuild's VPC placement of long-job builds (infra/constructs/long-job-runner.ts, decision 0075).
+  /^ec2:(DescribeDhcpOptions|DescribeSecurityGroups|DescribeVpcs)$/,
   ...connectors
     .flatMap((c) => c.cloudPermissions)
     .map((action) => new RegExp(`^${action.replace(/[.*]/g, '\\$&')}$`)),
 ];
 
 const anyResourceReason =
-  "Only actions IAM cannot scope to a resource (X-Ray upload, Step Functions log delivery, scheduler:ListSchedules, Lambda's VPC network interfaces, CDK's CloudFront invalidation after a deploy) and the connector rights an operator opts into (functionRoleKinds); checked action by action in infra/nag.ts.";
+  "Only actions IAM cannot scope to a resource (X-Ray upload, Step Functions log delivery, scheduler:ListSchedules, Lambda's and CodeBuild's VPC network interfaces, CDK's CloudFront invalidation after a deploy) and the connector rights an operator opts into (functionRoleKinds); checked action by action in infra/nag.ts.";
 
 interface PolicyStatementJson {
   Effect?: string;

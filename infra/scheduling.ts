@@ -4,6 +4,7 @@
  * Lambdas get the variables and grants shared/adapters/aws/aws-scheduling.ts needs.
  */
 import { Arn, ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { BuildEnvironmentVariableType } from 'aws-cdk-lib/aws-codebuild';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { Effect, Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -12,19 +13,31 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import {
+  Choice,
+  Condition,
   DefinitionBody,
   DistributedMap,
+  IntegrationPattern,
   JsonPath,
   StateMachine,
   StateMachineType,
   TaskInput,
+  Timeout,
 } from 'aws-cdk-lib/aws-stepfunctions';
-import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { CodeBuildStartBuild, LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
+import { longJobEnv } from '../functions/run-long-job.ts';
 import { schedulingEnv } from '../shared/adapters/aws/aws-scheduling.ts';
+import { originVerifyEnv } from '../shared/http/viewer-ip.ts';
 import { AbandonedWorkSweeper } from './constructs/abandoned-work-sweeper.ts';
 import type { FunctionRoles } from './constructs/function-roles.ts';
 import { HandlerFunction, logRetention } from './constructs/handler-function.ts';
+import {
+  LongJobRunner,
+  longJobBuildTimeout,
+  longJobMaxExecutionMs,
+  longJobQueuedTimeout,
+} from './constructs/long-job-runner.ts';
 import { catchFailures } from './constructs/state-machine-catches.ts';
 
 export interface SchedulingProps {
@@ -44,8 +57,13 @@ export const jobFunctionTimeout = Duration.minutes(15);
 export const jobMaxExecutionMs = 14 * 60_000 + 30_000;
 /** Spec 8's limit of one synchronous run, which a worker (no API Gateway waiting) can give in full. */
 export const maxRunMs = 60_000;
-/** The spec's limit for an asynchronous execution; on AWS the Lambda maximum comes first. */
-export const asyncExecutionTimeout = Duration.minutes(30);
+/**
+ * A long job's build may wait in CodeBuild's queue, then run its 35 minutes; the task gives up a
+ * little after both (Step Functions then stops the build and the Catch records the job).
+ */
+export const longJobTaskTimeout = longJobQueuedTimeout.plus(longJobBuildTimeout).plus(Duration.minutes(5));
+/** The async-execution machine outlives its longest task, so a Catch (not the machine's timeout) ends it. */
+export const asyncExecutionTimeout = Duration.hours(1);
 /** A batch of many rows at concurrency 1 may run for days; a stuck one still ends. */
 export const batchTimeout = Duration.days(7);
 
@@ -69,6 +87,8 @@ export class Scheduling extends Construct {
   readonly deadLetterQueue: Queue;
   readonly schedulerRole: Role;
   readonly asyncExecutions: StateMachine;
+  /** Jobs above a Lambda's budget: a CodeBuild project started by the machine (decision 0075). */
+  readonly longJobs: LongJobRunner;
   /** Ends abandoned work every few minutes and after caught failures (decision 0056). */
   readonly sweeper: AbandonedWorkSweeper;
   readonly batches: StateMachine;
@@ -146,24 +166,63 @@ export class Scheduling extends Construct {
     });
     const catches = catchFailures(this, this.sweeper.function);
 
+    // Same needs as run-job, so the same role: it already has every right a job uses.
+    this.longJobs = new LongJobRunner(this, 'LongJobs', {
+      role: props.functionRoles.roleFor('run-long-job'),
+      logGroup: this.logGroup,
+      environmentOf: this.runJob,
+      // The header secret CloudFront sends only matters to API functions (shared/http/viewer-ip.ts).
+      leaveOut: [originVerifyEnv],
+      environment: { DOGU_MAX_JOB_EXECUTION_MS: String(longJobMaxExecutionMs) },
+    });
+    const variable = (path: string) => ({
+      type: BuildEnvironmentVariableType.PLAINTEXT,
+      value: JsonPath.stringAt(path),
+    });
+    const runLongExecution = new CodeBuildStartBuild(this, 'RunLongExecution', {
+      project: this.longJobs.project,
+      integrationPattern: IntegrationPattern.RUN_JOB,
+      environmentVariablesOverride: {
+        [longJobEnv.projectId]: variable('$.projectId'),
+        [longJobEnv.environmentId]: variable('$.environmentId'),
+        [longJobEnv.executionId]: variable('$.executionId'),
+      },
+      taskTimeout: Timeout.duration(longJobTaskTimeout),
+      resultPath: JsonPath.DISCARD,
+    }).addRetry({
+      // The build never started: starting it again is safe.
+      errors: ['CodeBuild.AccountLimitExceededException'],
+      interval: Duration.seconds(10),
+      maxAttempts: 6,
+      backoffRate: 2,
+    });
+    const runExecution = new LambdaInvoke(this, 'RunExecution', {
+      lambdaFunction: this.runJob,
+      payloadResponseOnly: true,
+      // A failed or timed-out run is recorded by the domain and must not run twice.
+      retryOnServiceExceptions: false,
+    }).addRetry({
+      errors: lambdaServiceErrors,
+      interval: Duration.seconds(2),
+      maxAttempts: 6,
+      backoffRate: 2,
+    });
+    // Lambda starts in about a second, a build in 30-60 s: only a job that asked for more than a
+    // Lambda's budget goes to CodeBuild (an input without a limit, e.g. one started before, too).
+    const chooseWorker = new Choice(this, 'ChooseWorker')
+      .when(
+        Condition.and(
+          Condition.isPresent('$.timeLimitMs'),
+          Condition.numberGreaterThan('$.timeLimitMs', jobMaxExecutionMs),
+        ),
+        catches.job(runLongExecution),
+      )
+      .otherwise(catches.job(runExecution));
+
     this.asyncExecutions = new StateMachine(this, 'AsyncExecutions', {
       stateMachineType: StateMachineType.STANDARD,
       timeout: asyncExecutionTimeout,
-      definitionBody: DefinitionBody.fromChainable(
-        catches.job(
-          new LambdaInvoke(this, 'RunExecution', {
-            lambdaFunction: this.runJob,
-            payloadResponseOnly: true,
-            // A failed or timed-out run is recorded by the domain and must not run twice.
-            retryOnServiceExceptions: false,
-          }).addRetry({
-            errors: lambdaServiceErrors,
-            interval: Duration.seconds(2),
-            maxAttempts: 6,
-            backoffRate: 2,
-          }),
-        ),
-      ),
+      definitionBody: DefinitionBody.fromChainable(chooseWorker),
     });
 
     const runChunk = new LambdaInvoke(this, 'RunChunk', {

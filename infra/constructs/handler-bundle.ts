@@ -9,7 +9,7 @@
  * bundle of the run.
  */
 import { join } from 'node:path';
-import { AssetHashType, DockerImage } from 'aws-cdk-lib';
+import { AssetHashType, type AssetOptions, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { buildSync } from 'esbuild';
 import { functionsDir, repoRoot } from '../paths.ts';
@@ -50,7 +50,12 @@ function buildHandler(handler: string, outputDir: string): void {
 }
 
 export function bundleHandler(handler: string): Code {
-  return Code.fromAsset(repoRoot, {
+  return Code.fromAsset(repoRoot, handlerAssetOptions(handler));
+}
+
+/** The asset of one handler's bundle (the repository, bundled): a Lambda's code or a build's source. */
+export function handlerAssetOptions(handler: string): AssetOptions {
+  return {
     // The hash of what is deployed, so an unchanged bundle is not uploaded again.
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
@@ -66,5 +71,5 @@ export function bundleHandler(handler: string): Code {
         },
       },
     },
-  });
+  };
 }

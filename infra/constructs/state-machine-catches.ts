@@ -2,7 +2,7 @@
  * Nothing stuck (decision 0056): every Task of the state machines has a Catch that leads to a step
  * recording the failure, so no run or batch stays `running` because its worker failed.
  *
- * - async execution: RunExecution fails → EndFailedJob (the sweeper with `failedJob`) → Fail.
+ * - async execution: RunExecution (or RunLongExecution, decision 0075) fails → EndFailedJob (the sweeper with `failedJob`) → Fail.
  * - batch chunk: RunChunk fails → ChunkFailed (a Pass: the item ends; FinishBatch settles its rows).
  * - batch: the Map fails → FinishBatch anyway; FinishBatch fails → EndFailedBatch → Fail.
  * The end steps have a Catch too (to a Fail state), so even their failure ends the execution visibly.
@@ -51,22 +51,22 @@ export function catchFailures(scope: Construct, sweeper: IFunction) {
       )
       .next(new Fail(scope, failed, { error: 'WorkerFailed', cause: 'The failure was recorded' }));
 
+  // One end step for every task of a job (the Lambda and the CodeBuild one), made on first use.
+  let endFailedJob: ReturnType<typeof endStep> | undefined;
   return {
     job(task: TaskStateBase): TaskStateBase {
-      return task.addCatch(
-        endStep(
-          'EndFailedJob',
-          {
-            failedJob: {
-              projectId: JsonPath.stringAt('$.projectId'),
-              executionId: JsonPath.stringAt('$.executionId'),
-              cause: JsonPath.stringAt('$.failure.Error'),
-            },
+      endFailedJob ??= endStep(
+        'EndFailedJob',
+        {
+          failedJob: {
+            projectId: JsonPath.stringAt('$.projectId'),
+            executionId: JsonPath.stringAt('$.executionId'),
+            cause: JsonPath.stringAt('$.failure.Error'),
           },
-          'JobFailed',
-        ),
-        { resultPath: '$.failure' },
+        },
+        'JobFailed',
       );
+      return task.addCatch(endFailedJob, { resultPath: '$.failure' });
     },
     chunk(task: TaskStateBase): TaskStateBase {
       // The chunk's rows stay unfinished; FinishBatch records them as not run (a person may retry).

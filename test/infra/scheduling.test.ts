@@ -11,8 +11,10 @@ import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import type { CfnStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { longJobEnv } from '../../functions/run-long-job.ts';
 import { DoguStack } from '../../infra/dogu-stack.ts';
 import { composedGroups } from '../../infra/function-needs.ts';
+import { jobMaxExecutionMs } from '../../infra/scheduling.ts';
 import { schedulingEnv } from '../../shared/adapters/aws/aws-scheduling.ts';
 
 interface Resource {
@@ -206,13 +208,52 @@ describe('EventBridge Scheduler resources', () => {
 });
 
 describe('state machines', () => {
-  it('async executions: Standard, one Lambda task retried on Lambda service errors only, 30-minute timeout', () => {
+  it('async executions: Standard; a Choice on the job limit: a Lambda task retried on Lambda service errors only, or a CodeBuild build (decision 0075); 1-hour timeout', () => {
     const machine = resourceOf(stack.scheduling.asyncExecutions);
     expect(machine.Properties.StateMachineType).toBe('STANDARD');
     const sweeper = `<GetAtt:${idOf(stack.scheduling.sweeper.function)}>`;
+    const catchToEnd = [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'EndFailedJob' }];
     expect(definitionOf(stack.scheduling.asyncExecutions)).toEqual({
-      StartAt: 'RunExecution',
+      StartAt: 'ChooseWorker',
       States: {
+        ChooseWorker: {
+          Type: 'Choice',
+          Choices: [
+            {
+              And: [
+                { Variable: '$.timeLimitMs', IsPresent: true },
+                { Variable: '$.timeLimitMs', NumericGreaterThan: jobMaxExecutionMs },
+              ],
+              Next: 'RunLongExecution',
+            },
+          ],
+          Default: 'RunExecution',
+        },
+        RunLongExecution: {
+          Type: 'Task',
+          Resource: 'arn:<Ref:AWS::Partition>:states:::codebuild:startBuild.sync',
+          Parameters: {
+            ProjectName: `<Ref:${idOf(stack.scheduling.longJobs.project)}>`,
+            EnvironmentVariablesOverride: [
+              { Name: longJobEnv.projectId, Type: 'PLAINTEXT', 'Value.$': '$.projectId' },
+              { Name: longJobEnv.environmentId, Type: 'PLAINTEXT', 'Value.$': '$.environmentId' },
+              { Name: longJobEnv.executionId, Type: 'PLAINTEXT', 'Value.$': '$.executionId' },
+            ],
+          },
+          // The build's queue time and 35 minutes, then a margin: after it the build is stopped.
+          TimeoutSeconds: (10 + 35 + 5) * 60,
+          ResultPath: null,
+          Retry: [
+            {
+              ErrorEquals: ['CodeBuild.AccountLimitExceededException'],
+              IntervalSeconds: 10,
+              MaxAttempts: 6,
+              BackoffRate: 2,
+            },
+          ],
+          Catch: catchToEnd,
+          End: true,
+        },
         RunExecution: {
           Type: 'Task',
           Resource: `<GetAtt:${idOf(stack.scheduling.runJob)}>`,
@@ -243,7 +284,7 @@ describe('state machines', () => {
         },
         JobFailed: { Type: 'Fail', Error: 'WorkerFailed', Cause: 'The failure was recorded' },
       },
-      TimeoutSeconds: 1800,
+      TimeoutSeconds: 3600,
     });
   });
 
@@ -313,7 +354,14 @@ describe('state machines', () => {
       collect(definitionOf(machine).States as Record<string, Record<string, unknown>>);
     }
     expect(tasks.map(([name]) => name).sort()).toEqual(
-      ['EndFailedBatch', 'EndFailedJob', 'FinishBatch', 'RunChunk', 'RunExecution'].sort(),
+      [
+        'EndFailedBatch',
+        'EndFailedJob',
+        'FinishBatch',
+        'RunChunk',
+        'RunExecution',
+        'RunLongExecution',
+      ].sort(),
     );
     for (const [name, task] of tasks) {
       expect(task.Catch, name).toEqual([expect.objectContaining({ ErrorEquals: ['States.ALL'] })]);
