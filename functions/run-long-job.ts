@@ -52,15 +52,12 @@ export function longJobFrom(env: NodeJS.ProcessEnv): { projectId: string; execut
 /** The services a job needs (as run-job composes them; a test passes the embedded runtime's). */
 type JobServices = Parameters<typeof schedulingDeps>[0];
 
-export async function runLongJob(
-  env: NodeJS.ProcessEnv,
-  services: Promise<JobServices> = getServices(composition),
-): Promise<void> {
+export async function runLongJob(env: NodeJS.ProcessEnv, services?: Promise<JobServices>): Promise<void> {
   const job = longJobFrom(env);
   logger.appendKeys({ projectId: job.projectId, executionId: job.executionId });
   // The outcome (succeeded, failed, timed_out) is recorded by the domain; only a crash fails the
   // build, which the state machine's Catch then records.
-  await runQueuedExecution(schedulingDeps(await services), job);
+  await runQueuedExecution(schedulingDeps(await (services ?? getServices(composition))), job);
 }
 
 // Run when the build starts the bundle (`node index.mjs`), not when a test imports the module.

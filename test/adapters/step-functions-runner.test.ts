@@ -50,6 +50,28 @@ describe('StepFunctionsJobRunner', () => {
     ]);
   });
 
+  it("passes a job's own limit on, for the machine's choice of worker (decision 0075)", async () => {
+    sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn:exe', startDate: new Date() });
+    await runner().startExecution({
+      projectId: 'prj_1',
+      environmentId: 'env_1',
+      executionId: 'exe_0194',
+      timeLimitMs: 1_800_000,
+    });
+    expect(startInputs()).toEqual([
+      {
+        stateMachineArn: asyncArn,
+        name: 'exe_0194',
+        input: JSON.stringify({
+          projectId: 'prj_1',
+          environmentId: 'env_1',
+          executionId: 'exe_0194',
+          timeLimitMs: 1_800_000,
+        }),
+      },
+    ]);
+  });
+
   it('starts the batch machine named <batchId>-<attempt> with every chunk index and the concurrency', async () => {
     sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn:exe', startDate: new Date() });
     await runner().startBatch(batch, 2);

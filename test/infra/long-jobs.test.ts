@@ -4,12 +4,17 @@
  * source, run-job's environment and role (trusting CodeBuild of this account, with only the bundle
  * added), the state machine's rights on it, and the VPC placement in VPC mode.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { longJobEnv } from '../../functions/run-long-job.ts';
+import { handlerAssetOptions } from '../../infra/constructs/handler-bundle.ts';
 import { longJobBuildSpec } from '../../infra/constructs/long-job-runner.ts';
 import { DoguStack } from '../../infra/dogu-stack.ts';
 import { originVerifyEnv } from '../../shared/http/viewer-ip.ts';
@@ -190,4 +195,28 @@ describe('the long-job CodeBuild project', () => {
       expect.arrayContaining(['ec2:DescribeVpcs', 'ec2:DescribeDhcpOptions']),
     );
   });
+});
+
+describe('the bundle the build runs', () => {
+  it('starts with the buildspec command and fails the build when the job is not named', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dogu-long-job-bundle-'));
+    try {
+      const local = handlerAssetOptions('run-long-job').bundling!.local!;
+      expect(local.tryBundle(dir, {} as never)).toBe(true);
+      const [command] = longJobBuildSpec.phases.build.commands;
+      const [node, ...args] = command!.split(' ');
+      const run = promisify(execFile)(node === 'node' ? process.execPath : node!, args, {
+        cwd: dir,
+        env: { PATH: process.env.PATH, DOGU_JOB_PROJECT_ID: 'demo' },
+      });
+      const failure = await run.then(
+        () => undefined,
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(failure?.code).toBe(1);
+      expect(`${failure?.stdout}${failure?.stderr}`).toContain('DOGU_JOB_EXECUTION_ID must name the job');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

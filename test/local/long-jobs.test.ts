@@ -9,6 +9,7 @@ import { longJobEnv, runLongJob } from '../../functions/run-long-job.ts';
 import { jobMaxExecutionMs } from '../../infra/scheduling.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import type { Execution } from '../../shared/domain/model.ts';
+import { sweepAbandonedWork } from '../../shared/domain/scheduling/abandoned-work.ts';
 import { runQueuedExecution } from '../../shared/domain/scheduling/async-executions.ts';
 import type { Reservation } from '../../shared/domain/scheduling/model.ts';
 import { type Services, schedulingDeps } from '../../shared/runtime/services.ts';
@@ -167,5 +168,32 @@ describe('the long-job entry (CodeBuild on AWS)', () => {
     const execution = (await runtime.services.store.getExecution('exe_long2'))!;
     expect(execution.status).toBe('succeeded');
     expect(deadlineOf(execution)).toBe(jobMaxExecutionMs);
+  });
+});
+
+describe('the sweeper (decision 0056) and a long job', () => {
+  it("gives a running long job its own limit, not the Lambda workers' budget", async () => {
+    await queueJob('exe_long3', thirtyMinutes);
+    await queueJob('exe_short3');
+    for (const id of ['exe_long3', 'exe_short3']) {
+      const job = (await runtime.services.schedules.getReservation('demo', id))!;
+      expect(
+        await runtime.services.schedules.updateReservation({ ...job, status: 'running' }, 'scheduled'),
+      ).toBe(true);
+    }
+    const claimedAt = Date.now();
+    // The sweeper runs as a Lambda: its own job budget is run-job's 14.5 minutes.
+    const sweepAt = (minutes: number) =>
+      sweepAbandonedWork({
+        ...schedulingDeps(workerServices(jobMaxExecutionMs)),
+        clock: { now: () => new Date(claimedAt + minutes * 60_000) },
+      });
+    await sweepAt(20);
+    const status = async (id: string) =>
+      (await runtime.services.schedules.getReservation('demo', id))?.status;
+    expect(await status('exe_short3')).toBe('error');
+    expect(await status('exe_long3')).toBe('running');
+    await sweepAt(36);
+    expect(await status('exe_long3')).toBe('error');
   });
 });
