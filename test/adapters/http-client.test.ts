@@ -632,6 +632,11 @@ describe('HTTP actions on AWS', () => {
       denyLoopback: true,
     });
     expect(httpActionOptionsFromEnv({})).toEqual({ denyPrivateNetworks: false });
+    // A long job's CodeBuild build (decision 0075) is on AWS too.
+    expect(httpActionOptionsFromEnv({ CODEBUILD_BUILD_ID: 'dogu-long-jobs:0f1e' })).toEqual({
+      denyPrivateNetworks: true,
+      denyLoopback: true,
+    });
   });
 
   it('refuses loopback, link-local and metadata addresses even with the private opt-in', async () => {
