@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one worker on 2 cores, while the slowest
+    // files mostly wait (for minute boundaries, servers, Chromium). Two keep both cores busy.
+    maxWorkers: 2,
     setupFiles: ['web/src/test-support/dom-timeouts.ts'],
     env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
   },
