@@ -10,7 +10,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { forbidden, notFound } from '../domain/errors.ts';
 import { matchRoute } from './route-matcher.ts';
 import type { Route } from './routes.ts';
-import { originVerifyHeader } from './viewer-ip.ts';
+import { originVerifyHeader, sameSecret } from './viewer-ip.ts';
 
 export const isFunctionUrlEvent = (event: APIGatewayProxyEventV2) =>
   event.routeKey === '$default' && /\.lambda-url\./.test(event.requestContext?.domainName ?? '');
@@ -22,7 +22,7 @@ export function functionUrlPathParameters(
   expectedOrigin: string | undefined,
 ): Record<string, string> {
   const presented = event.headers?.[originVerifyHeader];
-  if (!expectedOrigin || presented !== expectedOrigin) {
+  if (!expectedOrigin || !presented || !sameSecret(presented, expectedOrigin)) {
     throw forbidden('This function answers only through the service URL.');
   }
   const match = matchRoute(event.requestContext.http.method, event.rawPath);

@@ -12,7 +12,8 @@ export const originVerifyEnv = 'DOGU_ORIGIN_VERIFY';
 export const viewerIpHeader = 'x-dogu-viewer-ip';
 export const originVerifyHeader = 'x-dogu-origin-verify';
 
-const sameText = (a: string, b: string) => {
+/** Compares a presented secret without leaking, through timing, how much of it matched. */
+export const sameSecret = (a: string, b: string) => {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
@@ -29,6 +30,6 @@ export function viewerIpOf(
   const headers = event.headers ?? {};
   const viewer = headers[viewerIpHeader];
   const proof = headers[originVerifyHeader];
-  if (expected && proof && viewer && sameText(proof, expected) && addressShape.test(viewer)) return viewer;
+  if (expected && proof && viewer && sameSecret(proof, expected) && addressShape.test(viewer)) return viewer;
   return sourceIp;
 }
