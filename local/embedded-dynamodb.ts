@@ -118,4 +118,14 @@ async function ensureTable(client: DynamoDBDocumentClient, tableName: string): P
       })),
     }),
   );
+  // dynalite answers CreateTable with CREATING and turns the table ACTIVE in a later write; a put
+  // that arrives first (a busy machine) is refused as "resource not found".
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline)
+      throw new Error(`The embedded table ${tableName} did not become active in 30 s.`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
