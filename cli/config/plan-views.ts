@@ -10,7 +10,8 @@ import { fieldChanges } from './diff.ts';
 import { viewPath, viewPublicationPath } from './management-api.ts';
 import { comparableView } from './normalise.ts';
 import { pathOfPointer } from './path.ts';
-import type { Change, PlanInput, PlannedWrites, PlannerResult, PlanProblem } from './plan-types.ts';
+import { latestAfterApply, planPins } from './plan-pins.ts';
+import type { PlanInput, PlannerResult, PlanProblem } from './plan-types.ts';
 
 export function planViews({ config, state }: PlanInput): PlannerResult {
   const planned = config.views.map((view, index) => {
@@ -100,59 +101,27 @@ function referencesOf(definition: unknown, path: (string | number)[] = []): Refe
   return found;
 }
 
-/**
- * Plans the `viewPublications` key like `publications`: per environment, which version of a view it
- * shows. A version this apply creates (a new or changed view) may be pinned: these come after views.
- */
+/** Plans the `viewPublications` key like `publications`: which version of a view each environment shows. */
 export function planViewPublications({ config, state }: PlanInput): PlannerResult {
-  const planned: PlannedWrites[] = [];
-  const problems: PlanProblem[] = [];
   const inFile = new Map(config.views.map((v) => [v.id, v]));
-  for (const [environmentId, pins] of Object.entries(config.viewPublications)) {
-    for (const [viewId, version] of Object.entries(pins)) {
-      const filePath = ['viewPublications', environmentId, viewId];
+  return planPins(
+    {
+      key: 'viewPublications',
+      noun: 'view',
+      resource: 'viewPublication',
+      phase: 'viewPublications',
+      path: viewPublicationPath,
+    },
+    config.viewPublications,
+    (viewId) => {
       const stored = state.views.get(viewId);
       const view = inFile.get(viewId);
-      const changed =
-        stored !== undefined &&
-        view !== undefined &&
-        fieldChanges(comparableView(stored), comparableView(view)).length > 0;
-      const latest = stored ? Number(stored.version) + (changed ? 1 : 0) : view ? 1 : undefined;
-      if (latest === undefined) {
-        problems.push({ path: filePath, message: `no view '${viewId}' in the file or in the project` });
-        continue;
-      }
-      if (version > latest) {
-        problems.push({
-          path: filePath,
-          message: `view '${viewId}' has no version ${version}: the latest ${changed || !stored ? 'after this apply ' : ''}is ${latest}`,
-        });
-        continue;
-      }
-      const current = state.viewPublications.get(environmentId)?.get(viewId);
-      const change: Change = current === undefined ? 'create' : current === version ? 'unchanged' : 'update';
-      planned.push({
-        resource: {
-          kind: 'viewPublication',
-          id: `${environmentId}.${viewId}`,
-          filePath,
-          change,
-          fields:
-            change === 'create'
-              ? [{ kind: 'added', path: [], after: version }]
-              : change === 'update'
-                ? [{ kind: 'changed', path: [], before: current, after: version }]
-                : [],
-          writeOnly: [],
-        },
-        writes: [
-          {
-            phase: 'viewPublications',
-            step: { path: viewPublicationPath(viewId, environmentId), body: { version } },
-          },
-        ],
-      });
-    }
-  }
-  return { planned, problems };
+      return latestAfterApply(
+        stored ? Number(stored.version) : undefined,
+        view !== undefined,
+        () => fieldChanges(comparableView(stored!), comparableView(view!)).length > 0,
+      );
+    },
+    (environmentId, viewId) => state.viewPublications.get(environmentId)?.get(viewId),
+  );
 }
