@@ -418,7 +418,8 @@ describe('async jobs', () => {
       { arguments: { n: 42 }, async: true },
     );
     expect(started.status).toBe(202);
-    expect(started.body.execution).toMatchObject({ status: 'queued', via: 'async_job' });
+    // The queued answer shows the arguments that were sent (not an empty object).
+    expect(started.body.execution).toMatchObject({ status: 'queued', via: 'async_job', arguments: { n: 42 } });
     expect(started.headers.get('location')).toBe(`${publicEnv}/executions/${started.body.execution.id}`);
     const done = await until(
       () => admin.get(`${publicEnv}/executions/${started.body.execution.id}`),
