@@ -146,7 +146,7 @@ async function applyRole(
   caller: Membership,
   principalId: string,
   role: Role,
-  user: User | undefined,
+  user: Named | undefined,
 ): Promise<{ member: MemberView; created: boolean }> {
   const { projectId } = caller;
   const created = await underMembersLease(deps, projectId, async () => {
@@ -242,11 +242,11 @@ async function requireExistingPrincipal(
   store: Store,
   projectId: string,
   principalId: string,
-): Promise<User | undefined> {
+): Promise<Named> {
   if (kindOfPrincipal(principalId) === 'service_account') {
-    if (!(await store.getServiceAccount(projectId, principalId)))
-      throw notFound('Service account', principalId);
-    return undefined;
+    const account = await store.getServiceAccount(projectId, principalId);
+    if (!account) throw notFound('Service account', principalId);
+    return account;
   }
   const [user] = await store.getUsers([principalId]);
   if (!user) throw notFound('User', principalId);
