@@ -184,3 +184,88 @@ describe('accessibility (axe-core, WCAG 2.1 AA, Chromium)', () => {
     }, 600_000);
   }
 });
+
+describe('keyboard flows and small screens (Chromium)', () => {
+  let page: Page;
+  /** What has focus: its tag, its text and its classes. */
+  const focused = () =>
+    page.evaluate(`(() => {
+      const e = document.activeElement;
+      return { tag: e.tagName.toLowerCase(), text: (e.textContent || '').trim(), className: String(e.className || '') };
+    })()`) as Promise<{ tag: string; text: string; className: string }>;
+
+  beforeAll(async () => {
+    page = await console_.newPage();
+    await login(page);
+  }, 60_000);
+
+  it('a page change by keyboard moves focus to the new heading and names the window after it', async () => {
+    await page.goto(`${base}/actions`);
+    await settled(page);
+    await page.getByRole('link', { name: 'Cron jobs', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toMatchObject({ tag: 'h1', text: 'Cron jobs' });
+    expect(await page.title()).toBe('Cron jobs — Dogu');
+  });
+
+  it('after Run, focus is on the outcome and the live region says only the status and the row count', async () => {
+    await page.goto(`${base}/actions/list-orders`);
+    await settled(page);
+    await page.getByLabel(/^Status/).fill('paid');
+    await page.getByLabel(/^Limit/).fill('3');
+    await page.getByRole('button', { name: 'Run', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await focused()).className).toContain('run-outcome');
+    await expect(page.getByRole('status').filter({ hasText: 'Succeeded' }).textContent()).resolves.toBe(
+      'Succeeded, 3 rows',
+    );
+    // The region is named by that status; the table is not inside any live region.
+    expect(await page.locator('[aria-live] table, [role="status"] table').count()).toBe(0);
+  });
+
+  it('the user menu opens with Enter and closes with Escape, focus back on its button', async () => {
+    const button = page.locator('.user-menu summary');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.user-menu').getAttribute('open')).toBe('');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.user-menu').getAttribute('open')).toBe(null);
+    await expect
+      .poll(focused)
+      .toMatchObject({ tag: 'summary', text: expect.stringContaining('Local Administrator') });
+  });
+
+  it("a view's row menu takes the arrow keys and Escape", async () => {
+    await page.goto(`${base}/views/orders`);
+    await settled(page);
+    const menu = page.locator('.view-row-menu').first();
+    await menu.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toMatchObject({ text: 'Shipment status' });
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toMatchObject({ text: 'Shipment status' });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.getAttribute('open')).toBe(null);
+    await expect.poll(focused).toMatchObject({ tag: 'summary' });
+  });
+
+  it('at 320 px wide no screen scrolls sideways (WCAG 1.4.10)', async () => {
+    const narrow = await console_.newPage({ viewport: { width: 320, height: 640 } });
+    await login(narrow);
+    const wide: string[] = [];
+    for (const path of [
+      '/actions',
+      '/actions/list-orders',
+      '/cron-jobs/new',
+      '/data-sources',
+      '/views/orders',
+    ]) {
+      await narrow.goto(base + path);
+      await settled(narrow);
+      const width = (await narrow.evaluate('document.documentElement.scrollWidth')) as number;
+      if (width > 320) wide.push(`${path}: ${width} px`);
+    }
+    expect(wide).toEqual([]);
+  });
+});
