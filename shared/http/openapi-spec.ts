@@ -4,6 +4,8 @@ import type { z } from 'zod';
 export interface OperationSpec {
   summary: string;
   body?: z.ZodType;
+  /** The body may be left out (the operation then does its default). */
+  bodyOptional?: boolean;
   ok?: { status: '200' | '201' | '204' | '302'; schema?: z.ZodType };
   contentTypes?: Record<string, z.ZodType>;
   /** A multipart/form-data request body instead of JSON. */

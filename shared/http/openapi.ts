@@ -159,7 +159,12 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   },
   deleteDataSource: { summary: 'Delete a data source no action uses', ok: { status: '204' } },
   testDataSourceConnection: {
-    summary: "Try one environment's connection: ok and the time taken, or why it failed",
+    summary:
+      "Try one environment's connection: ok and the time taken, or why it failed. Without a body the saved settings; with {kind, connection} the form's settings before they are saved (secret fields left out: the stored ones)",
+    body: z
+      .object({ kind: z.string(), connection: z.record(z.string(), z.unknown()) })
+      .meta({ id: 'ConnectionDraft' }),
+    bodyOptional: true,
     ok: { status: '200', schema: connectionTestResult },
   },
   startDataSourceOAuth: {
@@ -565,7 +570,12 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
       ? { requestParams: { path: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } }
       : {}),
     ...(spec.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: spec.body } } } }
+      ? {
+          requestBody: {
+            required: !spec.bodyOptional,
+            content: { 'application/json': { schema: spec.body } },
+          },
+        }
       : {}),
     ...(spec.multipart
       ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: spec.multipart } } } }

@@ -128,7 +128,8 @@ afterAll(async () => {
 /** Waits until the screen has drawn what it loads: its heading, and nothing marked busy. */
 async function settled(page: Page): Promise<void> {
   await page.locator('h1').first().waitFor();
-  await page.waitForFunction(`!document.querySelector('[aria-busy="true"], .screen-loading')`);
+  // Polled from here: the console's CSP refuses the string evaluation waitForFunction would use.
+  await expect.poll(() => page.locator('[aria-busy="true"], .screen-loading').count(), { timeout: 15_000 }).toBe(0);
 }
 
 function report(findings: Record<string, AxeFinding[]>): string {

@@ -36,6 +36,13 @@ export const editorsJa: Record<string, string> = {
   'editors.dataSources.removeRow': '削除',
   'editors.dataSources.addRow': '{label}に追加',
   'editors.dataSources.secretStored': '値が保存されています。',
+  'editors.dataSources.emptyMeans': '空欄なら {value}。',
+  'editors.dataSources.testHint': 'ここに入力した設定を、保存前に試します。',
+  'editors.dataSources.testNeedsId': '先に ID を入力してください。このデータソースとしてテストします。',
+  'editors.dataSources.nothingToTest': '先にこの環境の設定を入力してください。',
+  'editors.dataSources.unsetEnvironment':
+    '空欄のままなら、{environment} ではこのデータソースに接続しません。',
+  'editors.dataSources.connectionIn': '{environment} の接続設定',
   'editors.dataSources.test': '接続テスト',
   'editors.dataSources.testOk': '{ms} ミリ秒で接続できました。',
   'editors.dataSources.testFailed': '{ms} ミリ秒後に失敗しました: {message}',

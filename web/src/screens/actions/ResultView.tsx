@@ -106,7 +106,7 @@ function StatementView({
           : {}),
         ...(objects ? objectColumn(column.name, language) : {}),
       })),
-    [result.columns, objects, language],
+    [result.columns, objects, language, t],
   );
   const hasImages = result.columns?.some((c) => c.media === 'image');
   const rows = result.rows ?? [];
