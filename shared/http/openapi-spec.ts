@@ -6,7 +6,9 @@ export interface OperationSpec {
   body?: z.ZodType;
   /** The body may be left out (the operation then does its default). */
   bodyOptional?: boolean;
-  ok?: { status: '200' | '201' | '204' | '302'; schema?: z.ZodType };
+  ok?: { status: '200' | '201' | '202' | '204' | '302'; schema?: z.ZodType };
+  /** Other success answers (a create that answers 201 where a replace answers 200; a 202). */
+  also?: { status: '200' | '201' | '202'; description: string; schema?: z.ZodType }[];
   contentTypes?: Record<string, z.ZodType>;
   /** A multipart/form-data request body instead of JSON. */
   multipart?: z.ZodType;

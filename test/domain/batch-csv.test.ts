@@ -667,10 +667,24 @@ describe('batchResultsCsv', () => {
       { name: 'row', kind: 'number' },
     ];
     const csv = batchResultsCsv(withStatus, [
-      { index: 0, arguments: { status: 'paid', row: 7 }, status: 'success', executionId: 'exe_1', attempt: 1 },
+      {
+        index: 0,
+        arguments: { status: 'paid', row: 7 },
+        status: 'success',
+        executionId: 'exe_1',
+        attempt: 1,
+      },
     ]);
     const [header, first] = parse(csv, { bom: true }) as string[][];
-    expect(header).toEqual(['batch.row', 'batch.status', 'executionId', 'errorCode', 'errorMessage', 'status', 'row']);
+    expect(header).toEqual([
+      'batch.row',
+      'batch.status',
+      'executionId',
+      'errorCode',
+      'errorMessage',
+      'status',
+      'row',
+    ]);
     expect(new Set(header).size).toBe(header!.length);
     expect(first).toEqual(['1', 'success', 'exe_1', '', '', 'paid', '7']);
   });

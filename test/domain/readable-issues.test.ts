@@ -1,6 +1,7 @@
 /** Validation problems of request bodies in words (en and ja), checked on the real request schemas. */
-import * as z from 'zod';
+
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { projectInputSchema } from '../../shared/domain/manage/projects.ts';
 import { fieldSentence, readableIssues } from '../../shared/domain/readable-issues.ts';
 import { cronJobInputSchema } from '../../shared/domain/scheduling/cron-job-input.ts';
@@ -44,7 +45,9 @@ describe('readableIssues', () => {
       limit: z.number().min(1).max(100),
     });
     expect(
-      problemsOf(schema, { password: 'short', name: '', tags: ['a', 'b', 'c'], limit: 500 }).map((e) => e.detail),
+      problemsOf(schema, { password: 'short', name: '', tags: ['a', 'b', 'c'], limit: 500 }).map(
+        (e) => e.detail,
+      ),
     ).toEqual([
       'must be at least 12 characters',
       'must not be empty',

@@ -129,7 +129,9 @@ afterAll(async () => {
 async function settled(page: Page): Promise<void> {
   await page.locator('h1').first().waitFor();
   // Polled from here: the console's CSP refuses the string evaluation waitForFunction would use.
-  await expect.poll(() => page.locator('[aria-busy="true"], .screen-loading').count(), { timeout: 15_000 }).toBe(0);
+  await expect
+    .poll(() => page.locator('[aria-busy="true"], .screen-loading').count(), { timeout: 15_000 })
+    .toBe(0);
 }
 
 function report(findings: Record<string, AxeFinding[]>): string {

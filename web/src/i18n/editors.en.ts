@@ -99,7 +99,8 @@ export const editorsEn: Record<string, string> = {
   'editors.actions.format.json': 'JSON',
   'editors.actions.format.delimiter': 'delimited text',
   'editors.actions.parameterExtra': 'Other settings of parameter {n} (JSON)',
-  'editors.actions.parameterExtraHint': 'The rarer settings, as JSON: e.g. {"integer": true, "description": "…"}',
+  'editors.actions.parameterExtraHint':
+    'The rarer settings, as JSON: e.g. {"integer": true, "description": "…"}',
   'editors.actions.catalog': 'Choose from the data source',
   'editors.actions.catalogHint':
     'Lists what the data source offers in this environment (gRPC: unary methods); choosing one fills the fields below.',

@@ -152,7 +152,8 @@ describe('action screen', () => {
     fireEvent.change(screen.getByLabelText(/Comment/), { target: { value: '  Customer called twice.  ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Request review' }));
 
-    await screen.findByText('Review requested');
+    // The notice, and the short status the live region says.
+    expect(await screen.findAllByText('Review requested')).toHaveLength(2);
     expect(posted).toEqual([
       {
         path: '/public/v1/projects/demo/environments/development/actions/refund-order/executions',

@@ -16,6 +16,7 @@ const failed: Execution = {
   actionId: 'find-orders',
   actionVersion: 1,
   executedBy: { kind: 'user', id: 'usr_1', email: 'ops@example.com' },
+  via: 'console',
   startedAt: '2026-11-26T00:00:00.000Z',
   finishedAt: null,
   durationMs: null,
