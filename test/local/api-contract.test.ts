@@ -5,6 +5,7 @@
  * work); the operations of a newcomer's first tasks are called with success too, and their JSON
  * answers must have a schema.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import {
@@ -211,4 +212,21 @@ describe('the API answers as /openapi.json says', () => {
     ]);
     expect(findings).toEqual([]);
   }, 120_000);
+});
+
+describe("README's demo", () => {
+  it('lists exactly the actions the demo seeds', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('| Action | Shows |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const documented = rows.flatMap((row) =>
+      [...row.split('|')[1]!.matchAll(/`([a-z0-9-]+)`/g)].map((m) => m[1]!),
+    );
+    const seeded = (
+      (await call('listActions', 'GET', `${p}/actions`)).body as { data: { id: string }[] }
+    ).data
+      .map((a) => a.id)
+      .filter((id) => !['my-orders', 'broken'].includes(id));
+    expect(documented.sort()).toEqual(seeded.sort());
+  });
 });
