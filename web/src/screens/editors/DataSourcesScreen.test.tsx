@@ -82,7 +82,10 @@ async function edit(name: string) {
   renderScreen();
   const row = (await screen.findByText(name)).closest('tr') as HTMLElement;
   fireEvent.click(within(row).getByRole('button', { name: 'Edit' }));
-  return screen.getByRole('form', { name: 'Data source' });
+  const form = screen.getByRole('form', { name: 'Data source' });
+  // The connection fields come from the kinds' descriptors, which may arrive after the list.
+  await waitFor(() => expect(form.querySelector('fieldset.environment-connection')).not.toBeNull());
+  return form;
 }
 
 describe('data-source form from connector descriptors', () => {
@@ -163,6 +166,7 @@ describe('a new data source, first try', () => {
     await waitFor(() => expect(add.disabled).toBe(false));
     fireEvent.click(add);
     const form = screen.getByRole('form', { name: 'Data source' });
+    await waitFor(() => expect(form.querySelector('fieldset.environment-connection')).not.toBeNull());
     fireEvent.change(within(form).getByLabelText(/^Kind/), { target: { value: 'postgresql' } });
     return form;
   };
