@@ -54,6 +54,9 @@ describe('readableIssues', () => {
       'must have at most 2 items',
       'must be at most 100',
     ]);
+    expect(
+      problemsOf(z.object({ m: z.enum(['GET', 'PUT'], { error: 'must be GET or PUT' }) }), { m: 'POST' }),
+    ).toEqual([{ pointer: '#/m', detail: 'must be GET or PUT' }]);
     expect(problemsOf(projectInputSchema, { id: 'A B', name: 'x' })[0]!.detail).toBe(
       'must be 1-63 lower-case letters, digits, - or _, starting with a letter or digit',
     );
