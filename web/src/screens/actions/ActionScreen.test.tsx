@@ -148,6 +148,9 @@ describe('action screen', () => {
     renderScreen('refund-order');
     await screen.findByRole('heading', { name: 'Refund order' });
     expect(screen.queryByRole('button', { name: 'Run as a job' })).toBeNull();
+    // It says to press the button the screen has, not a Run button it does not have.
+    expect(document.querySelector('.empty-state')?.textContent).toContain('press Request review');
+    expect(document.querySelector('.empty-state')?.textContent).not.toContain('press Run');
     fireEvent.change(screen.getByLabelText(/Order id/), { target: { value: '1001' } });
     fireEvent.change(screen.getByLabelText(/Comment/), { target: { value: '  Customer called twice.  ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Request review' }));
