@@ -21,6 +21,8 @@ export interface MainProcess {
 export interface MainProcessFixture {
   /** A client of the demo data source's database, connected in the suite's beforeAll. */
   readonly database: pg.Client;
+  /** The data directory every start uses. */
+  readonly dataDir: string;
   /** Starts `local/main.ts` on the suite's data directory; resolves once it serves HTTP. */
   start(): Promise<MainProcess>;
 }
@@ -53,6 +55,10 @@ export function mainProcessFixture(name: string, schemaSql: string): MainProcess
     get database() {
       if (!client) throw new Error('The main process fixture is used before its beforeAll ran.');
       return client;
+    },
+    get dataDir() {
+      if (!dataDir) throw new Error('The main process fixture is used before its beforeAll ran.');
+      return dataDir.path;
     },
     async start() {
       const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
