@@ -110,7 +110,7 @@ class StorageApi {
     private readonly http: HttpClient,
     readonly endpoint: string,
     readonly access: GoogleAccess,
-    private readonly signal: AbortSignal,
+    readonly signal: AbortSignal,
     readonly place: Place,
   ) {}
 
@@ -277,7 +277,7 @@ function sign(storage: StorageApi, method: 'GET' | 'PUT', seconds: number) {
     seconds,
     email: storage.access.email,
     now: new Date(),
-    sign: (text) => storage.access.sign(text),
+    sign: (text) => storage.access.sign(text, storage.signal),
   });
 }
 

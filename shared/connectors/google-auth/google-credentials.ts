@@ -5,7 +5,9 @@
  *   URLs are signed with the same key;
  * - workload identity: Dogu's ID token (aud `https://iam.googleapis.com/<provider>`) → Google STS
  *   token exchange → IAM Credentials generateAccessToken for the service account; URLs are
- *   signed by IAM Credentials signBlob. Each step that fails is named.
+ *   signed by IAM Credentials signBlob, called by the service account itself with a token of its
+ *   own for the IAM scope (decision 0121), as Google's client libraries do. Each step that fails
+ *   is named.
  * Tokens are kept until five minutes before they expire.
  */
 import { createHash, createSign } from 'node:crypto';
@@ -16,6 +18,8 @@ import { parseServiceAccountKey, type ServiceAccountKey } from './service-accoun
 
 export const storageScope = 'https://www.googleapis.com/auth/devstorage.read_write';
 const cloudPlatformScope = 'https://www.googleapis.com/auth/cloud-platform';
+/** What signBlob needs of its caller's token (IAM Credentials accepts this or cloud-platform). */
+const iamScope = 'https://www.googleapis.com/auth/iam';
 const renewBeforeMs = 5 * 60_000;
 const tokenSeconds = 3600;
 
@@ -25,7 +29,7 @@ export interface GoogleAccess {
   /** The service account URLs are signed as. */
   email: string;
   /** Signs a V4 string-to-sign with the service account's key (RSA-SHA256). */
-  sign(text: string): Promise<Uint8Array>;
+  sign(text: string, signal: AbortSignal): Promise<Uint8Array>;
   /** Signed URLs cannot outlive this (workload identity); undefined: only the spec's 24 hours. */
   limitsSignedUrls: boolean;
 }
@@ -176,18 +180,36 @@ export class GoogleCredentials {
     );
     const token = stringMember(generated, 'accessToken', impersonationStep);
     const expireTime = Date.parse(String(generated.expireTime ?? ''));
+    // The account signs as itself: a token of its own for the IAM scope calls signBlob on it, so the
+    // account needs signBlob on itself (Token Creator on itself), never the federated principal.
+    // Asked for on the first signature only: most runs sign nothing.
+    let signingToken: Promise<string> | undefined;
+    const signingTokenOf = (signal: AbortSignal) => {
+      const step = 'IAM Credentials generateAccessToken (the service account’s own token for signing URLs)';
+      signingToken ??= this.post(
+        `${iam}:generateAccessToken`,
+        JSON.stringify({ scope: [iamScope], lifetime: `${tokenSeconds}s` }),
+        'application/json',
+        federatedToken,
+        signal,
+        step,
+      ).then((answer) => stringMember(answer, 'accessToken', step));
+      signingToken.catch(() => {
+        signingToken = undefined;
+      });
+      return signingToken;
+    };
     return {
       token,
       expiresAt: new Date(Number.isFinite(expireTime) ? expireTime : this.now() + tokenSeconds * 1000),
       email: serviceAccount,
-      sign: async (text) => {
-        const step =
-          'IAM Credentials signBlob (needs iam.serviceAccounts.signBlob on the service account, e.g. roles/iam.serviceAccountTokenCreator)';
+      sign: async (text, signal) => {
+        const step = `IAM Credentials signBlob (the service account signs as itself: ${serviceAccount} needs roles/iam.serviceAccountTokenCreator on itself)`;
         const signed = await this.post(
           `${iam}:signBlob`,
           JSON.stringify({ payload: Buffer.from(text).toString('base64') }),
           'application/json',
-          federatedToken,
+          await signingTokenOf(signal),
           signal,
           step,
         );

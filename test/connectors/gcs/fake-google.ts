@@ -1,6 +1,6 @@
 /**
  * Google's endpoints for the GCS tests, on 127.0.0.1: OAuth token (JWT bearer grant), STS token
- * exchange, IAM Credentials (generateAccessToken, signBlob) and the Cloud Storage JSON API with
+ * exchange, IAM Credentials (generateAccessToken, signBlob by the account itself) and the Cloud Storage JSON API with
  * V4 signed URLs. Each checks the exact request it gets: signatures against the service account's
  * public key, Dogu's ID token against Dogu's JWKS, bearer tokens against the ones it handed out.
  */
@@ -51,6 +51,8 @@ export async function startFakeGoogle(
   const refuse: FakeGoogle['refuse'] = {};
   const accessTokens = new Set<string>();
   const federatedTokens = new Set<string>();
+  /** The service account's own tokens for the IAM scope: what signBlob is called with. */
+  const signingTokens = new Set<string>();
   let issued = 0;
   let url = '';
 
@@ -122,13 +124,10 @@ export async function startFakeGoogle(
       if (!bearer(request, federatedTokens))
         violations.push('generateAccessToken without the federated token');
       const body = request.body.toString();
-      if (
-        body !==
-        JSON.stringify({
-          scope: ['https://www.googleapis.com/auth/devstorage.read_write'],
-          lifetime: '3600s',
-        })
-      )
+      const forScope = (scope: string) => body === JSON.stringify({ scope: [scope], lifetime: '3600s' });
+      // The storage token, or the account's own token for signing (signBlob wants the IAM scope).
+      const forSigning = forScope('https://www.googleapis.com/auth/iam');
+      if (!forSigning && !forScope('https://www.googleapis.com/auth/devstorage.read_write'))
         violations.push(`generateAccessToken body ${body}`);
       if (refuse.impersonation)
         return json(response, refuse.impersonation, {
@@ -139,15 +138,18 @@ export async function startFakeGoogle(
               "Permission 'iam.serviceAccounts.getAccessToken' denied on resource (or it may not exist).",
           },
         });
-      const token = `impersonated-${++issued}`;
-      accessTokens.add(token);
+      const token = `${forSigning ? 'signing' : 'impersonated'}-${++issued}`;
+      (forSigning ? signingTokens : accessTokens).add(token);
       return json(response, 200, {
         accessToken: token,
         expireTime: new Date(Date.now() + 3600_000).toISOString(),
       });
     }
     if (request.method === 'POST' && path === `${iam}:signBlob`) {
-      if (!bearer(request, federatedTokens)) violations.push('signBlob without the federated token');
+      // Google documents that the caller needs signBlob on the account: Dogu's setup grants Token
+      // Creator to the account on itself, so the account itself must call, with its IAM-scoped token.
+      if (!bearer(request, signingTokens))
+        violations.push('signBlob not called by the service account itself (with its IAM-scoped token)');
       if (refuse.signBlob)
         return json(response, refuse.signBlob, {
           error: {

@@ -197,6 +197,50 @@ describe('GCS', () => {
     expect((await fetched.arrayBuffer()).byteLength).toBe(4 * 1024 * 1024);
   });
 
+  it('signs URLs in workload identity mode as the service account itself (exact requests)', async () => {
+    const fresh = gcsRuntime();
+    const from = google.server.requests.length;
+    try {
+      const [result] = await fresh.run(
+        storageRun(
+          'gcs',
+          federatedConnection(),
+          { operation: 'signed-url', bucket: 'shop-files', objectKey: 'a.txt', method: 'PUT' },
+          {},
+          { identityToken: tokens(), key: 'shop/files/prod' },
+        ),
+      );
+      expect(result!.status, result!.error?.message).toBe('succeeded');
+    } finally {
+      await fresh.close?.();
+    }
+    const iam = `/v1/projects/-/serviceAccounts/${encodeURIComponent(serviceAccountEmail)}`;
+    const sent = google.server.requests.slice(from).map((r) => ({
+      call: `${r.method} ${r.url}`,
+      bearer: String(r.headers.authorization ?? '').replace(/^Bearer (\w+)-\d+$/, '$1'),
+      body: r.url.endsWith(':signBlob') ? 'payload' : r.url === '/v1/token' ? 'exchange' : r.body.toString(),
+    }));
+    // Dogu's token → STS; the federated token impersonates the account twice (storage scope, IAM
+    // scope); the account's own IAM-scoped token calls signBlob on the account.
+    expect(sent).toEqual([
+      { call: 'POST /v1/token', bearer: '', body: 'exchange' },
+      {
+        call: `POST ${iam}:generateAccessToken`,
+        bearer: 'federated',
+        body: '{"scope":["https://www.googleapis.com/auth/devstorage.read_write"],"lifetime":"3600s"}',
+      },
+      {
+        call: `POST ${iam}:generateAccessToken`,
+        bearer: 'federated',
+        body: '{"scope":["https://www.googleapis.com/auth/iam"],"lifetime":"3600s"}',
+      },
+      { call: `POST ${iam}:signBlob`, bearer: 'signing', body: 'payload' },
+    ]);
+    const { payload } = JSON.parse(google.server.requests.at(-1)!.body.toString()) as { payload: string };
+    expect(Buffer.from(payload, 'base64').toString()).toMatch(/^GOOG4-RSA-SHA256\n\d{8}T\d{6}Z\n/);
+    expect(google.violations).toEqual([]);
+  });
+
   it('refuses an expired signed URL', async () => {
     const short = await run(keyConnection(), {
       operation: 'signed-url',
@@ -230,7 +274,7 @@ describe('GCS', () => {
       (await run(federatedConnection(), { operation: 'signed-url', bucket: 'shop-files', objectKey: 'a' }))
         .error?.message,
     ).toMatch(
-      /^IAM Credentials signBlob \(needs iam\.serviceAccounts\.signBlob.*\): Google answered HTTP 403: PERMISSION_DENIED/,
+      /^IAM Credentials signBlob \(the service account signs as itself: dogu-files@shop-prod\.iam\.gserviceaccount\.com needs roles\/iam\.serviceAccountTokenCreator on itself\): Google answered HTTP 403: PERMISSION_DENIED/,
     );
     delete google.refuse.signBlob;
 
