@@ -11,6 +11,7 @@ import type { ConnectionCheck, EngineRun, HttpCall, HttpClient } from '../../dom
 import { maxKeptResultBytes } from '../../domain/result-limits.ts';
 import type { ConnectorRuntime } from '../connector.ts';
 import { type GoogleAccess, GoogleCredentials, googleErrorText } from '../google-auth/google-credentials.ts';
+import { parseServiceAccountKey } from '../google-auth/service-account-key.ts';
 import type { StorageActionInput, StorageOperation } from '../object-storage/action.ts';
 import { bucketName, gcsBucketRule, objectKey } from '../object-storage/object-names.ts';
 import {
@@ -87,15 +88,69 @@ export function gcsRuntime(
     },
 
     async testConnection(check: ConnectionCheck) {
-      // Getting a token is the check: the key is accepted, or every step of the federation works.
-      await credentials.fresh({
-        connection: check.connection as GcsConnection,
+      const connection = check.connection as GcsConnection;
+      // The key is accepted, or every step of the federation works...
+      const access = await credentials.fresh({
+        connection,
         cacheKey: check.key,
         ...(check.identityToken ? { identityToken: check.identityToken } : {}),
         signal: check.signal,
       });
+      // ...and Cloud Storage answers the token: one bucket of the account's project listed.
+      await checkStorage(http, connection, access, check.signal);
     },
   };
+}
+
+/**
+ * Lists at most one bucket of the service account's project. A refusal (403) still shows that the
+ * storage endpoint answers and takes the token: scoped accounts rarely may list buckets.
+ */
+async function checkStorage(
+  http: HttpClient,
+  connection: GcsConnection,
+  access: GoogleAccess,
+  signal: AbortSignal,
+): Promise<void> {
+  const step =
+    connection.authentication === 'workload-identity'
+      ? 'Step 4 (Cloud Storage with the service account)'
+      : 'Cloud Storage with the key';
+  const endpoint = connection.storageEndpoint ?? googleEndpoints.storage;
+  const project = projectOf(connection, access.email);
+  let answer: Awaited<ReturnType<HttpClient['send']>>;
+  try {
+    answer = await http.send(
+      {
+        method: 'GET',
+        url: `${endpoint}/storage/v1/b?project=${encodeRfc3986(project)}&maxResults=1&fields=kind`,
+        headers: [['authorization', `Bearer ${access.token}`]],
+      },
+      { signal, timeoutMs: 15_000, maxBodyBytes: 64 * 1024 },
+    );
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new DoguError('data_source_error', `${step}: ${endpoint} could not be reached (${message}).`);
+  }
+  if ((answer.status >= 200 && answer.status <= 299) || answer.status === 403) return;
+  const text = new TextDecoder().decode(answer.body);
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {}
+  const said = googleErrorText(json, text);
+  throw new DoguError(
+    'data_source_error',
+    answer.status === 401
+      ? `${step}: Cloud Storage did not accept the token of ${access.email} (HTTP 401: ${said}).`
+      : `${step}: Cloud Storage answered HTTP ${answer.status}: ${said}`,
+  );
+}
+
+/** The service account's project: the key names it; an account's address does (name@project.iam…). */
+function projectOf(connection: GcsConnection, email: string): string {
+  const key = connection.serviceAccountKey ? parseServiceAccountKey(connection.serviceAccountKey) : undefined;
+  return key?.project_id ?? /@([^.]+)\./.exec(email)?.[1] ?? email;
 }
 
 interface Place {

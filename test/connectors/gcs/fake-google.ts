@@ -168,6 +168,12 @@ export async function startFakeGoogle(
       return json(response, 401, { error: { code: 401, message: 'Invalid Credentials' } });
     }
     if (refuse.storage) return json(response, refuse.storage, { error: { code: 403, message: 'denied' } });
+    if (request.method === 'GET' && path === '/storage/v1/b') {
+      // Test connection: one bucket of the account's project.
+      const expected = 'project=shop-prod&maxResults=1&fields=kind';
+      if (target.search !== `?${expected}`) violations.push(`bucket list ${target.search}`);
+      return json(response, 200, { kind: 'storage#buckets' });
+    }
     const upload = /^\/upload\/storage\/v1\/b\/([^/]+)\/o$/.exec(path);
     if (request.method === 'POST' && upload) {
       const bucket = decodeURIComponent(upload[1]!);

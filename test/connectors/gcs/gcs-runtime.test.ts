@@ -4,6 +4,7 @@
  * token verified against Dogu's JWKS → STS → generateAccessToken; URLs signed through signBlob).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -287,8 +288,38 @@ describe('GCS', () => {
         signal: AbortSignal.timeout(5000),
         identityToken: tokens(),
       });
+    const from = google.server.requests.length;
     await expect(check(federatedConnection())).resolves.toBeUndefined();
     await expect(check(keyConnection())).resolves.toBeUndefined();
+    // Both reach Cloud Storage with the account's token: one bucket of its project.
+    expect(
+      google.server.requests
+        .slice(from)
+        .filter((r) => r.url.startsWith('/storage/'))
+        .map((r) => `${r.method} ${r.url} ${String(r.headers.authorization).replace(/-\d+$/, '')}`),
+    ).toEqual([
+      'GET /storage/v1/b?project=shop-prod&maxResults=1&fields=kind Bearer impersonated',
+      'GET /storage/v1/b?project=shop-prod&maxResults=1&fields=kind Bearer key-token',
+    ]);
+    // A refused listing still shows the storage answers and takes the token.
+    google.refuse.storage = 403;
+    await expect(check(keyConnection())).resolves.toBeUndefined();
+    google.refuse.storage = 401;
+    await expect(check(keyConnection())).rejects.toThrow(
+      `Cloud Storage with the key: Cloud Storage did not accept the token of ${serviceAccountEmail} (HTTP 401: denied).`,
+    );
+    delete google.refuse.storage;
+    // A storage endpoint nobody answers fails the check, naming the step (a token alone passed before).
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const unreachable = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(check({ ...federatedConnection(), storageEndpoint: unreachable })).rejects.toThrow(
+      new RegExp(`^Step 4 \\(Cloud Storage with the service account\\): ${unreachable} could not be reached`),
+    );
+    await expect(check({ ...keyConnection(), storageEndpoint: unreachable })).rejects.toThrow(
+      new RegExp(`^Cloud Storage with the key: ${unreachable} could not be reached`),
+    );
     google.refuse.sts = 400;
     await expect(check(federatedConnection())).rejects.toThrow(
       /^Step 2 \(Google STS token exchange\): Google answered HTTP 400: invalid_grant/,
