@@ -74,8 +74,13 @@ describe('dogu upload-protoset', () => {
     );
     expect(corrupt.code).toBe(1);
     expect(corrupt.stderr).toContain('422 The file is not a sample file');
+    // The right token id with another secret: one character of the secret changed, to a different one
+    // whatever it was (replacing it by a fixed character is the real token when it already was that).
+    const [, secret, id] = /^dogu_([^.]+)\.(.+)$/.exec(token)!;
+    const wrongSecret = `${secret![0] === 'A' ? 'B' : 'A'}${secret!.slice(1)}`;
+    expect(wrongSecret).not.toBe(secret);
     const refused = await dogu(
-      { DOGU_GRPC_API_ACCESS_TOKEN: `${token.slice(0, -1)}0` },
+      { DOGU_GRPC_API_ACCESS_TOKEN: `dogu_${wrongSecret}.${id}` },
       'upload-protoset',
       ...target,
       join(home.path, 'good.protoset'),

@@ -20,7 +20,7 @@ afterAll(async () => {
 const env = '/api/v1/projects/demo/environments/development';
 
 describe('scheduling across a restart', () => {
-  it('records missed minutes as cancelled and settles interrupted runs', async () => {
+  it('records missed minutes as cancelled and settles interrupted runs', { timeout: 120_000 }, async () => {
     dir = await tempDir('scheduling-restart');
     runtime = await startTestRuntime(dir.path);
     const admin = apiClient(runtime, await loginToken(runtime));
