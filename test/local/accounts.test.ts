@@ -258,7 +258,10 @@ describe('passwords, disabling and sessions', () => {
     expect(self.status).toBe(403);
   });
 
-  it('guessing is slowed: after 5 failures for one address every attempt answers 429 with Retry-After', async () => {
+  // Seven password hashes (scrypt, ~100 ms each when quiet) took over 30 s on a loaded 2-core machine.
+  it('guessing is slowed: after 5 failures for one address every attempt answers 429 with Retry-After', {
+    timeout: 120_000,
+  }, async () => {
     await admin.post('/api/v1/users', {
       email: 'target@example.com',
       password: 'target has a long password',
