@@ -68,7 +68,9 @@ async function indexDisagreements(dataDir: string): Promise<string[]> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('kill -9 while async jobs are accepted and run', () => {
-  it('brings every acknowledged job to a final status, none run twice', { timeout: 420_000 }, async () => {
+  it('brings every acknowledged job to a final status, none run twice', {
+    timeout: (cycles + 1) * 150_000,
+  }, async () => {
     const acknowledged = new Map<string, number>();
     let key = 0;
     let token = '';

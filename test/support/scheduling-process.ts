@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
-import { repoRoot, waitForOutput } from './process.ts';
+import { processStartMs, repoRoot, waitForOutput } from './process.ts';
 import { tempDir } from './runtime.ts';
 
 export interface MainProcess {
@@ -75,7 +75,7 @@ export function mainProcessFixture(name: string, schemaSql: string): MainProcess
       });
       children.add(child);
       child.once('exit', () => children.delete(child));
-      const [, url] = await waitForOutput(child, /Dogu is running at (http:\/\/\S+)/, 45_000);
+      const [, url] = await waitForOutput(child, /Dogu is running at (http:\/\/\S+)/, processStartMs);
       return { child, url: url! };
     },
   };
