@@ -42,7 +42,7 @@ beforeAll(async () => {
   token = (await api.post('/api/v1/projects/demo/upload-tokens', { name: 'CI' })).body.token;
   await writeFile(join(home.path, 'good.protoset'), sampleFile('Orders'));
   await writeFile(join(home.path, 'bad.protoset'), 'not a protoset');
-}, 60_000);
+});
 afterAll(async () => {
   await runtime?.close();
   await Promise.all([dataDir?.remove(), home?.remove()]);

@@ -27,7 +27,7 @@ beforeAll(async () => {
     endpoint: server.endpoint,
     forcePathStyle: true,
   };
-}, 30_000);
+});
 
 afterAll(async () => {
   await runtime?.close?.();
