@@ -50,7 +50,9 @@ afterAll(async () => {
 
 const target = ['--data-source', 'sample-ds', '--environment', 'development'];
 
-describe('dogu upload-protoset', () => {
+// Each test starts the CLI as a process several times (a few seconds each on a loaded 2-core
+// machine: four of them outran 30 s).
+describe('dogu upload-protoset', { timeout: 120_000 }, () => {
   it('uploads with the token from DOGU_GRPC_API_ACCESS_TOKEN and prints the version', async () => {
     const result = await dogu(
       { DOGU_GRPC_API_ACCESS_TOKEN: token },
