@@ -232,12 +232,16 @@ async function upload(calls: StorageCalls, action: StorageActionInput, values: R
   const resumable = body.length > resumableAboveBytes;
   // Either way the object appears whole or not at all; the library checks its CRC32C.
   const target = calls.file;
+  const metadata = { contentType: file.contentType };
+  // The session is opened first, on its own: the library then authorizes it for a custom endpoint
+  // too (its upload stream would open it without the token there). The chunks need no token.
+  const [uri] = resumable ? await calls.call(target.createResumableUpload({ metadata })) : [undefined];
   await calls.call(
     target.save(body, {
       resumable,
-      ...(resumable ? { chunkSize: chunkBytes } : {}),
+      ...(uri ? { uri, chunkSize: chunkBytes } : {}),
       contentType: file.contentType,
-      metadata: { contentType: file.contentType },
+      metadata,
     }),
   );
   const written = target.metadata;

@@ -3,7 +3,8 @@
  * rule (shared/adapters/http/checked-agents.ts), so a key file, an endpoint setting or a redirect
  * can never make them reach a metadata address (or loopback on AWS).
  * - google-auth-library and the upload and signing calls of @google-cloud/storage use gaxios,
- *   which takes an `agent` per client (transporterOptions).
+ *   which takes an `agent` per client (transporterOptions); the chunks of a resumable upload to a
+ *   custom endpoint go through gaxios's default instance, whose default agent is set once.
  * - The JSON calls of @google-cloud/storage and @google-cloud/bigquery go through teeny-request,
  *   which takes no agent: it uses the entry of its agent pool for the URL's protocol. Those
  *   entries are set to the checked agents once per process; only Google's libraries use it.
@@ -11,6 +12,7 @@
  * METADATA_SERVER_DETECTION=none keeps any code path from probing the metadata server.
  */
 import type { Agent } from 'node:http';
+import { instance as gaxiosDefault } from 'gaxios';
 import teenyAgents from 'teeny-request/build/src/agents.js';
 import { type CheckedAgents, checkedAgents } from '../../adapters/http/checked-agents.ts';
 import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
@@ -23,6 +25,9 @@ export function googleAgents(): CheckedAgents {
     process.env.METADATA_SERVER_DETECTION ??= 'none';
     shared = checkedAgents(httpClientOptionsFromEnv(process.env));
     routeTeenyRequest(shared);
+    // @google-cloud/storage sends a resumable upload's chunks to a custom endpoint with the default
+    // gaxios instance (the session URI is the credential), not with the auth client.
+    gaxiosDefault.defaults.agent = (url: URL) => shared!.forUrl(url) as Agent;
   }
   return shared;
 }

@@ -28,9 +28,13 @@ export interface FakeGoogle {
   buckets: Set<string>;
   /** Requests that broke a rule, with why; the tests expect none. */
   violations: string[];
+  /** The service account's public key (its key file's and, here, its Google-managed key's). */
+  publicKey: KeyObject;
   /** Verified claims of Dogu's tokens that reached STS. */
   federatedClaims: Record<string, unknown>[];
   serviceAccountKeyJson(): string;
+  /** Resumable uploads: the base URL the session URIs name (default: this fake). */
+  sessionBase?: string;
   /** Resumable uploads: the Content-Range of every chunk received, in order. */
   resumableChunks: string[];
   /** Refuse the next calls of one step with this status. */
@@ -179,6 +183,9 @@ export async function startFakeGoogle(
       return json(response, 200, { keyId: 'k1', signedBlob: signature.toString('base64') });
     }
     if (target.searchParams.has('X-Goog-Signature')) return signedAccess(request, target, response);
+    // A resumable session's URI is its own credential: its chunks come without a token.
+    if (request.method === 'PUT' && sessions.has(target.searchParams.get('upload_id') ?? ''))
+      return uploadCall(request, target, response, decodeURIComponent(path.split('/')[5] ?? ''));
     if (!bearer(request, accessTokens)) {
       violations.push(`storage call without a token: ${request.method} ${request.url}`);
       return json(response, 401, { error: { code: 401, message: 'Invalid Credentials' } });
@@ -289,7 +296,7 @@ export async function startFakeGoogle(
         received: 0,
       });
       response.writeHead(200, {
-        location: `${url}/upload/storage/v1/b/${encodeURIComponent(bucket)}/o?uploadType=resumable&upload_id=${id}`,
+        location: `${fake.sessionBase ?? url}/upload/storage/v1/b/${encodeURIComponent(bucket)}/o?uploadType=resumable&upload_id=${id}`,
       });
       return response.end();
     }
@@ -391,13 +398,14 @@ export async function startFakeGoogle(
     });
   });
   url = server.url;
-  return {
+  const fake: FakeGoogle = {
     url,
     server,
     objects,
     buckets,
     violations,
     federatedClaims,
+    publicKey,
     resumableChunks,
     refuse,
     serviceAccountKeyJson: () =>
@@ -411,6 +419,7 @@ export async function startFakeGoogle(
       }),
     close: () => server.close(),
   };
+  return fake;
 }
 
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('base64');
