@@ -224,10 +224,19 @@ export function googleAuthFailure(error: unknown): DoguError {
   );
 }
 
-/** A DoguError the library passed on (the supplier's, or the address rule's inside a network error). */
+/**
+ * A DoguError the library passed on (the supplier's, or the address rule's inside a network
+ * error), or a key that OpenSSL cannot sign with (said without quoting the key).
+ */
 export function findDoguError(error: unknown): DoguError | undefined {
   for (let cause = error, depth = 0; cause && depth < 5; depth++) {
     if (cause instanceof DoguError) return cause;
+    const code = String((cause as { code?: unknown }).code ?? '');
+    if (code.startsWith('ERR_OSSL') || /^error:[0-9A-F]{8}:/.test(String((cause as Error).message ?? '')))
+      return new DoguError(
+        'data_source_error',
+        'The private key of the service account JSON key cannot sign: check the key.',
+      );
     cause = (cause as { cause?: unknown }).cause;
   }
   return undefined;

@@ -260,6 +260,13 @@ describe('GCS', () => {
     await expect(check({ ...keyConnection(), serviceAccountKey: undefined })).rejects.toThrow(
       /needs the service account JSON key/,
     );
+    const broken = JSON.stringify({
+      ...JSON.parse(google.serviceAccountKeyJson()),
+      private_key: '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n',
+    });
+    await expect(check({ ...keyConnection(), serviceAccountKey: broken })).rejects.toThrow(
+      'The private key of the service account JSON key cannot sign: check the key.',
+    );
     expect(google.violations).toEqual([]);
   });
 });
