@@ -5,8 +5,6 @@ export interface ServiceAccountKey {
   private_key: string;
   private_key_id?: string;
   token_uri?: string;
-  /** The project the account belongs to (every key Google issues names it). */
-  project_id?: string;
 }
 
 /** Parses the key text; undefined when it is not a service-account key (never says why with its content). */
@@ -26,7 +24,6 @@ export function parseServiceAccountKey(text: string): ServiceAccountKey | undefi
       private_key: key.private_key,
       ...(typeof key.private_key_id === 'string' ? { private_key_id: key.private_key_id } : {}),
       ...(typeof key.token_uri === 'string' ? { token_uri: key.token_uri } : {}),
-      ...(typeof key.project_id === 'string' ? { project_id: key.project_id } : {}),
     };
   } catch {
     return undefined;
