@@ -32,8 +32,9 @@ async function settledCounts(rt: LocalRuntime): Promise<Record<string, number>> 
   }
 }
 
+// Two starts of a runtime: over 60 s each when other test runs share the 2 cores.
 describe('embedded runtime restart', () => {
-  it('keeps executions, users and the demo, and does not seed twice', { timeout: 120_000 }, async () => {
+  it('keeps executions, users and the demo, and does not seed twice', { timeout: 240_000 }, async () => {
     dir = await tempDir('restart');
     runtime = await startTestRuntime(dir.path);
     expect(runtime.seeded).toBe(true);

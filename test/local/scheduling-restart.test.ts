@@ -20,7 +20,7 @@ afterAll(async () => {
 const env = '/api/v1/projects/demo/environments/development';
 
 describe('scheduling across a restart', () => {
-  it('records missed minutes as cancelled and settles interrupted runs', { timeout: 120_000 }, async () => {
+  it('records missed minutes as cancelled and settles interrupted runs', { timeout: 240_000 }, async () => {
     dir = await tempDir('scheduling-restart');
     runtime = await startTestRuntime(dir.path);
     const admin = apiClient(runtime, await loginToken(runtime));
@@ -81,7 +81,7 @@ describe('scheduling across a restart', () => {
 });
 
 describe('async jobs across a restart', () => {
-  it('settles each state a kill can leave a job in', { timeout: 120_000 }, async () => {
+  it('settles each state a kill can leave a job in', { timeout: 240_000 }, async () => {
     const jobsDir = await tempDir('async-restart');
     let rt = await startTestRuntime(jobsDir.path);
     try {
