@@ -6,7 +6,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'web/src/**/*.test.tsx'],
     // Integration tests start real servers; give them room on a 2-core machine.
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A beforeAll that starts a runtime (dynalite, PGlite, servers) took over 60 s when other test runs
+    // shared the 2 cores; a hook that truly hangs still fails.
+    hookTimeout: 120_000,
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: one worker on 2 cores, while the slowest
     // files mostly wait (for minute boundaries, servers, Chromium). Two keep both cores busy.

@@ -4,10 +4,13 @@
  * several runs): module init (index.mjs: what Lambda's init phase loads), the same with
  * NODE_OPTIONS=--enable-source-maps (which the stack sets), and every chunk of the bundle (an upper
  * bound of what the first requests load: service groups and connector runtimes load on first use).
- * Prints a Markdown table for docs/deploy.md. Options: `--runs N` (default 7).
+ * Then, for the execute-action function, each connector runtime chunk: its size with the chunks
+ * only it brings (what its first run loads beyond index.mjs) and the time of that first load
+ * (importing the chunk and creating the runtime, after index.mjs). Prints Markdown tables for
+ * docs/deploy.md. Options: `--runs N` (default 7), `--only NAME` (one function's row; still bundles all).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +34,8 @@ interface Timing {
 
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 7;
+const onlyArg = process.argv.indexOf('--only');
+const only = onlyArg > 0 ? process.argv[onlyArg + 1] : undefined;
 
 /** Imports the modules in a fresh process, in order, and prints how long that took (ms). */
 const probe = `const t = performance.now(); for (const m of process.argv.slice(1)) await import(m); console.log(performance.now() - t);`;
@@ -67,6 +72,60 @@ function measure(name: string, dir: string): Row {
   };
 }
 
+/** Loads index.mjs, then times importing one runtime chunk and creating its runtime (ms). */
+// SQL kinds' createRuntime takes pool settings from their caller: for them only the import counts.
+const firstRunProbe = `await import(process.argv[1]); const t = performance.now(); const m = await import(process.argv[2]); try { await m.createRuntime?.()?.close?.(); } catch {} console.log(performance.now() - t);`;
+
+/** The chunks a module imports statically, transitively (esbuild's `from"./x.mjs"` and `import"./x.mjs"`). */
+function staticClosure(dir: string, start: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(join(dir, file), 'utf8');
+    for (const m of code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.mjs)"/g)) visit(m[1]!);
+  };
+  visit(start);
+  return seen;
+}
+
+interface KindRow {
+  kind: string;
+  bytes: number;
+  firstRun: Timing;
+}
+
+function measureKinds(dir: string): KindRow[] {
+  const files = readdirSync(dir);
+  const base = staticClosure(dir, 'index.mjs');
+  const url = (f: string) => pathToFileURL(join(dir, f)).href;
+  const rows: KindRow[] = [];
+  for (const chunk of files.filter((f) => /^runtime-[A-Z0-9]+\.mjs$/.test(f))) {
+    // The source map names the runtime's folder: shared/connectors/<kind>/runtime.ts.
+    const map = JSON.parse(readFileSync(join(dir, `${chunk}.map`), 'utf8')) as { sources: string[] };
+    const kind = map.sources
+      .map((source) => /connectors\/([a-z0-9-]+)\/runtime\.ts$/.exec(source)?.[1])
+      .find(Boolean);
+    const own = [...staticClosure(dir, chunk)].filter((f) => !base.has(f));
+    const samples: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const out = execFileSync(
+        process.execPath,
+        ['--input-type=module', '-e', firstRunProbe, url('index.mjs'), url(chunk)],
+        { env: { PATH: process.env.PATH, AWS_REGION: 'ap-northeast-1', POWERTOOLS_LOG_LEVEL: 'WARN' } },
+      );
+      samples.push(Number(out.toString().trim().split('\n').pop()));
+    }
+    samples.sort((a, b) => a - b);
+    rows.push({
+      kind: kind ?? chunk,
+      bytes: own.reduce((sum, f) => sum + statSync(join(dir, f)).size, 0),
+      firstRun: { median: samples[Math.floor(samples.length / 2)]!, fastest: samples[0]! },
+    });
+  }
+  return rows.sort((a, b) => a.kind.localeCompare(b.kind));
+}
+
 const outdir = mkdtempSync(join(tmpdir(), 'dogu-bundles-'));
 try {
   const app = new App({
@@ -85,11 +144,14 @@ try {
     Resources: Record<string, { Type: string; Metadata?: Record<string, string> }>;
   };
   const rows: Row[] = [];
+  let executeAction: string | undefined;
   for (const [, resource] of Object.entries(template.Resources)) {
     const path = resource.Metadata?.['aws:cdk:path'] ?? '';
     const match = /\/(?:Handler-)?([a-z-]+)\/Function\/Resource$/.exec(path);
     if (resource.Type !== 'AWS::Lambda::Function' || !match) continue;
-    rows.push(measure(match[1]!, join(outdir, resource.Metadata!['aws:asset:path']!)));
+    const dir = join(outdir, resource.Metadata!['aws:asset:path']!);
+    if (match[1] === 'execute-action') executeAction = dir;
+    if (!only || only === match[1]) rows.push(measure(match[1]!, dir));
   }
   rows.sort((a, b) => a.name.localeCompare(b.name));
   const kib = (bytes: number) => `${Math.round(bytes / 1024)}`;
@@ -101,6 +163,15 @@ try {
     console.log(
       `| ${r.name} | ${kib(r.jsBytes)} | ${r.files} | ${kib(r.mapBytes)} | ${ms(r.init)} | ${ms(r.initWithMaps)} | ${ms(r.everything)} |`,
     );
+  }
+  if (executeAction) {
+    console.log(
+      '\nConnector runtimes in execute-action: the chunks a kind’s first run loads beyond index.mjs, and the time to load them and create the runtime.\n',
+    );
+    console.log('| Kind | Chunks (KiB) | First run (ms) |');
+    console.log('| --- | ---: | ---: |');
+    for (const k of measureKinds(executeAction))
+      console.log(`| ${k.kind} | ${kib(k.bytes)} | ${ms(k.firstRun)} |`);
   }
 } finally {
   rmSync(outdir, { recursive: true, force: true });

@@ -2,6 +2,9 @@
 // event loop that serves requests. Plain JavaScript, so no TypeScript loader is needed here.
 import { parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
+import { makeItemWritesAtomic } from './dynalite-atomic-writes.mjs';
+
+makeItemWritesAtomic();
 
 const server = dynalite({ path: workerData.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 server.on('error', (error) => parentPort.postMessage({ type: 'failed', message: error.message }));

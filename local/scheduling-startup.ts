@@ -5,15 +5,21 @@
  * cancelled run with the reason (docs/scheduling.md, "Missed runs").
  */
 import { recoverBatches } from '../shared/domain/batch/run-batch.ts';
+import type { ExecutionStatus } from '../shared/domain/model.ts';
 import { endInterruptedExecutions } from '../shared/domain/scheduling/abandoned-work.ts';
 import { jobInput } from '../shared/domain/scheduling/async-executions.ts';
 import { recordMissedRuns, recoverInterruptedRuns } from '../shared/domain/scheduling/cron-runs.ts';
 import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
-import { failQueuedExecution } from '../shared/domain/scheduling/reservations.ts';
+import type { Reservation } from '../shared/domain/scheduling/model.ts';
+import { failQueuedExecution, finishedBy } from '../shared/domain/scheduling/reservations.ts';
 import type { LocalScheduler } from './local-scheduler.ts';
 
 export const watermarkName = 'scheduler.watermark';
 const downReason = 'The runtime was not running at the scheduled time.';
+const interruptedReason =
+  'Interrupted: the runtime stopped during the run. It may have partly run; check before retrying.';
+const notAcceptedReason = 'The runtime stopped before the job was accepted; it was not run.';
+const finalStatuses = new Set<ExecutionStatus>(['succeeded', 'failed', 'timed_out']);
 
 export async function startScheduling(deps: SchedulingDeps, scheduler: LocalScheduler) {
   const now = deps.clock.now();
@@ -46,23 +52,34 @@ export async function startScheduling(deps: SchedulingDeps, scheduler: LocalSche
 }
 
 async function settleReservations(deps: SchedulingDeps, scheduler: LocalScheduler, now: Date) {
+  const updatedAt = now.toISOString();
   for (const reservation of await deps.schedules.listReservationsByStatus('running')) {
-    const reason =
-      'Interrupted: the runtime stopped during the run. It may have partly run; check before retrying.';
-    if (reservation.purpose === 'async_job' && reservation.executionId) {
-      await failQueuedExecution(deps, reservation.executionId, reason);
+    const execution = reservation.executionId && (await deps.store.getExecution(reservation.executionId));
+    let finished: Reservation;
+    if (execution && finalStatuses.has(execution.status)) {
+      // The run ended and its record was kept; only the reservation's own last write was lost.
+      finished = finishedBy(reservation, execution);
+    } else {
+      if (reservation.purpose === 'async_job' && execution)
+        await failQueuedExecution(deps, execution.id, { code: 'interrupted', message: interruptedReason });
+      finished = { ...reservation, status: 'error', reason: interruptedReason };
     }
-    await deps.schedules.updateReservation(
-      { ...reservation, status: 'error', reason, updatedAt: now.toISOString() },
-      'running',
-    );
+    await deps.schedules.updateReservation({ ...finished, updatedAt }, 'running');
   }
   for (const reservation of await deps.schedules.listReservationsByStatus('scheduled')) {
     if (reservation.purpose === 'async_job') {
-      await deps.jobs.startExecution(jobInput(reservation));
+      // One process owns the store and the execution journal was replayed: a job with no execution
+      // record is one the runtime stopped before accepting (it answered no 202).
+      if (await deps.store.getExecution(reservation.id))
+        await deps.jobs.startExecution(jobInput(reservation));
+      else
+        await deps.schedules.updateReservation(
+          { ...reservation, status: 'cancelled', reason: notAcceptedReason, updatedAt },
+          'scheduled',
+        );
     } else if (new Date(reservation.runAt).getTime() < now.getTime() - 60_000) {
       await deps.schedules.updateReservation(
-        { ...reservation, status: 'cancelled', reason: downReason, updatedAt: now.toISOString() },
+        { ...reservation, status: 'cancelled', reason: downReason, updatedAt },
         'scheduled',
       );
     } else {

@@ -182,9 +182,18 @@ describe('record before run (AWS adapters)', () => {
   });
 
   it('leaves a running record when the worker dies mid-run, which the sweeper ends', async () => {
-    engineRun = () => new Promise(() => {}); // the process "dies": the run never returns
+    // The process "dies" in the engine: the run never returns. The engine is called only after the
+    // running record was written, so once it is called there is a record to look at.
+    let engineCalled: () => void = () => {};
+    const called = new Promise<void>((resolve) => {
+      engineCalled = resolve;
+    });
+    engineRun = () => {
+      engineCalled();
+      return new Promise(() => {});
+    };
     void run('big');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await called;
     const [running] = executionWrites();
     expect(running?.status).toBe('running');
     expect((await store.getExecution(running!.id))?.status).toBe('running');

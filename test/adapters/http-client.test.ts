@@ -513,9 +513,9 @@ describe('NodeHttpClient: address rule (SSRF)', () => {
     'http://100.100.100.200/',
     'https://169.254.169.254/',
   ])('refuses %s before any connection attempt', async (url) => {
-    const started = performance.now();
+    // No clock: an attempted connection to these addresses ends in a time-out or a network error,
+    // never in the rule's own words below.
     const error = await failure(client().send(get(url), options()));
-    expect(performance.now() - started).toBeLessThan(100);
     expect(error.code).toBe('data_source_error');
     expect(error.message).toContain(
       'is a link-local or cloud metadata address, which actions may never reach.',

@@ -423,14 +423,17 @@ describe('parseBatchCsv: the file', () => {
     ]);
   });
 
-  it('answers a file where every cell is wrong quickly, with the default cap of 1000', () => {
+  it('stops checking a file where every cell is wrong at the default cap of 1000 errors', () => {
+    // What the cap saves is for bench/, not a clock here (a 1 s bound failed at 1.5 s on a loaded
+    // machine): the rows past the cap are left unchecked, and the answer says from which row.
     const csv = `name,amount,ids\r\n${'x,y,z\r\n'.repeat(10_000)}`;
-    const started = performance.now();
     const errors = errorsOf(() => parseBatchCsv(csv, parameters, noMasterData));
     expect(errors).toHaveLength(1001);
     expect(errors[1000]!.detail).toContain('rows from row 502 on were not checked');
-    // Generous: a shared 2-core machine; unbounded checking took about 2 s.
-    expect(performance.now() - started).toBeLessThan(1000);
+    const checkedRows = new Set(
+      errors.slice(0, 1000).map((e) => Number(/^\/rows\/(\d+)\//.exec(e.pointer)?.[1])),
+    );
+    expect(Math.max(...checkedRows)).toBe(501);
   });
 
   it('refuses an action with a file parameter', () => {

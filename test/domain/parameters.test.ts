@@ -229,10 +229,9 @@ describe('bindArguments: dates that do not exist are refused, not rolled over (d
 describe('bindArguments: patterns run on a linear-time matcher (docs/decisions/0027)', () => {
   const words: ParameterDefinition = { name: 'w', kind: 'text', pattern: '(\\w+\\s?)*' };
   it('answers the catastrophic-backtracking case at once and still matches what it should', () => {
-    const started = performance.now();
-    expect(one(words, `${'a'.repeat(26)}!`)).toBe("'w' must match the pattern (\\w+\\s?)*.");
-    // A backtracking matcher needs about half a second here, and three times more per two characters.
-    expect(performance.now() - started).toBeLessThan(250);
+    // No clock: a backtracking matcher needs about half a second for 26 characters and three times
+    // more per two characters, so for 64 it would run for days and this test would time out.
+    expect(one(words, `${'a'.repeat(64)}!`)).toBe("'w' must match the pattern (\\w+\\s?)*.");
     expect(bind([words], { w: 'two words' })).toEqual({ w: 'two words' });
   });
 

@@ -516,20 +516,20 @@ describe('runTimesBetween', () => {
   });
 
   it('is quick over a long window with a small cap', () => {
-    const started = performance.now();
+    // No clock: walking a window of every minute of 474 years from its start would take days and time
+    // the test out; walking back from its end takes five steps.
     const runs = runTimesBetween(
       ['* * * * ? *'],
       tokyo,
       new Date('2026-01-01T00:00:00Z'),
-      new Date('2027-01-01T00:00:00Z'),
+      new Date('2500-01-01T00:00:00Z'),
       5,
     );
     expect(iso(runs)).toEqual(
       ['23:56', '23:57', '23:58', '23:59']
-        .map((time) => `2026-12-31T${time}:00.000Z`)
-        .concat('2027-01-01T00:00:00.000Z'),
+        .map((time) => `2499-12-31T${time}:00.000Z`)
+        .concat('2500-01-01T00:00:00.000Z'),
     );
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('merges expressions and drops the duplicates', () => {

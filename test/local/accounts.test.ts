@@ -190,7 +190,9 @@ describe('invitations', () => {
   });
 });
 
-describe('passwords, disabling and sessions', () => {
+// Each test signs in several times: a password hash (scrypt, ~100 ms when quiet) each. Seven of them
+// outran 30 s on a loaded 2-core machine, and the next test then met the timed-out one's changes.
+describe('passwords, disabling and sessions', { timeout: 120_000 }, () => {
   let userId: string;
 
   it('an administrator creates a user with a password; the user can sign in', async () => {

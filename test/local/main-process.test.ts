@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
-import { repoRoot, waitForOutput } from '../support/process.ts';
+import { processStartMs, repoRoot, waitForOutput } from '../support/process.ts';
 import { executionsPath, tempDir } from '../support/runtime.ts';
 
 let database: TestDatabase;
@@ -35,7 +35,8 @@ function startMain(extraEnv: Record<string, string> = {}) {
   });
 }
 
-describe('local/main.ts', () => {
+// Each test starts one or two processes (processStartMs each, at worst).
+describe('local/main.ts', { timeout: 3 * processStartMs }, () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`prints the URL and demo ids, answers /healthz, and exits 0 on ${signal}`, async () => {
       const child = startMain();
@@ -43,7 +44,7 @@ describe('local/main.ts', () => {
         const [banner, url] = await waitForOutput(
           child,
           /Dogu is running at (http:\/\/127\.0\.0\.1:\d+)[\s\S]+Run the demo:[\s\S]+executions/,
-          45_000,
+          processStartMs,
         );
         expect(banner).toContain('Demo project:      demo');
         // Not the CLI's default port: the login command the banner prints names this runtime.
@@ -68,7 +69,7 @@ describe('local/main.ts', () => {
   it('refuses a second process on the same data directory with a clear message', async () => {
     const first = startMain();
     try {
-      await waitForOutput(first, /Dogu is running at/, 45_000);
+      await waitForOutput(first, /Dogu is running at/, processStartMs);
       const second = startMain();
       let stderr = '';
       second.stderr.on('data', (d) => {
@@ -89,7 +90,7 @@ describe('local/main.ts', () => {
   it('after kill -9, takes over the lock and has lost no answered execution', async () => {
     // Records stay in the journal only: the store never sees them before the kill.
     const crashed = startMain({ DOGU_JOURNAL_FLUSH_MS: '600000' });
-    const [, crashedUrl] = await waitForOutput(crashed, /Dogu is running at (http:\/\/\S+)/, 45_000);
+    const [, crashedUrl] = await waitForOutput(crashed, /Dogu is running at (http:\/\/\S+)/, processStartMs);
     const login = await fetch(`${crashedUrl}/local/v1/login`, { method: 'POST' });
     const { token } = (await login.json()) as { token: string };
     const answered = await Promise.all(
@@ -108,7 +109,7 @@ describe('local/main.ts', () => {
 
     const next = startMain();
     try {
-      const [, url] = await waitForOutput(next, /Dogu is running at (http:\/\/\S+)/, 45_000);
+      const [, url] = await waitForOutput(next, /Dogu is running at (http:\/\/\S+)/, processStartMs);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       for (const id of answered) {
         const read = await fetch(`${url}/public/v1/projects/demo/environments/development/executions/${id}`, {
@@ -131,7 +132,7 @@ describe('local/main.ts', () => {
   it('after kill -9 during a run, the run is recorded and ends as interrupted at the next start', async () => {
     // Journaled only (no flush before the kill): the record before the run is a journal append.
     const crashed = startMain({ DOGU_JOURNAL_FLUSH_MS: '600000' });
-    const [, crashedUrl] = await waitForOutput(crashed, /Dogu is running at (http:\/\/\S+)/, 45_000);
+    const [, crashedUrl] = await waitForOutput(crashed, /Dogu is running at (http:\/\/\S+)/, processStartMs);
     const login = await fetch(`${crashedUrl}/local/v1/login`, { method: 'POST' });
     const { token } = (await login.json()) as { token: string };
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -167,7 +168,7 @@ describe('local/main.ts', () => {
 
     const next = startMain();
     try {
-      const [, url] = await waitForOutput(next, /Dogu is running at (http:\/\/\S+)/, 45_000);
+      const [, url] = await waitForOutput(next, /Dogu is running at (http:\/\/\S+)/, processStartMs);
       const read = await fetch(
         `${url}/public/v1/projects/demo/environments/development/executions/${running!.id}`,
         { headers: { authorization: `Bearer ${token}` } },

@@ -94,7 +94,7 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   uploadToken = created.body.token;
   uploadTokenId = created.body.id;
-}, 60_000);
+});
 
 afterAll(async () => {
   await runtime?.close();

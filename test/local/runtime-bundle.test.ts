@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuilt } from '../../infra/console-hosting.ts';
 import { buildRuntime } from '../../scripts/build-runtime.ts';
-import { repoRoot, waitForOutput } from '../support/process.ts';
+import { processStartMs, repoRoot, waitForOutput } from '../support/process.ts';
 import { executionsPath, tempDir } from '../support/runtime.ts';
 
 let buildDir: string;
@@ -49,10 +49,11 @@ beforeAll(async () => {
   child.stderr?.on('data', (data) => {
     stderr += data;
   });
-  [, url] = (await waitForOutput(child, /Dogu is running at (http:\/\/127\.0\.0\.1:\d+)/, 60_000)) as [
-    string,
-    string,
-  ];
+  [, url] = (await waitForOutput(
+    child,
+    /Dogu is running at (http:\/\/127\.0\.0\.1:\d+)/,
+    processStartMs,
+  )) as [string, string];
   const login = await fetch(`${url}/public/v1/login/password`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -60,7 +61,7 @@ beforeAll(async () => {
   });
   expect(login.status).toBe(200);
   token = ((await login.json()) as { token: string }).token;
-}, 180_000);
+}, 120_000 + processStartMs);
 
 afterAll(async () => {
   if (child && child.exitCode === null) {

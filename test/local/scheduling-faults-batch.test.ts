@@ -38,7 +38,7 @@ interface Row {
 }
 
 describe('kill -9 during a batch', () => {
-  it('finishes after a restart with nothing lost and nothing run twice', { timeout: 150_000 }, async () => {
+  it('finishes after a restart with nothing lost and nothing run twice', { timeout: 300_000 }, async () => {
     const first = await fixture.start();
     const token = await localLoginToken(first.url);
     let call = httpApi(first.url, token);

@@ -248,11 +248,13 @@ describe('BigQuery', () => {
     expect(insert.configuration.query).toEqual({
       query: 'SELECT day, n, payload FROM events WHERE kind = ? AND n > ?',
       useLegacySql: false,
-      parameterMode: 'POSITIONAL',
+      // As @google-cloud/bigquery writes it (decision 0125): a NULL keeps its type.
+      parameterMode: 'positional',
       queryParameters: [
         { parameterType: { type: 'STRING' }, parameterValue: { value: 'signup' } },
-        { parameterType: { type: 'INT64' }, parameterValue: {} },
+        { parameterType: { type: 'INT64' }, parameterValue: { value: null } },
       ],
+      types: ['STRING', 'INT64'],
       maximumBytesBilled: '1000000000',
     });
     const record = await fetch(

@@ -4,6 +4,13 @@ import { once } from 'node:events';
 
 export const repoRoot = new URL('../..', import.meta.url).pathname;
 
+/**
+ * How long a test waits for `local/main.ts` to say it runs. A few seconds when quiet; on a 2-core
+ * machine shared with other test runs a start took over 45 s, and tests that waited 45 s (inside a
+ * 30 s test) failed without anything being wrong. A start that truly hangs still fails, later.
+ */
+export const processStartMs = 120_000;
+
 export interface RunResult {
   code: number | null;
   stdout: string;

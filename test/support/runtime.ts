@@ -6,7 +6,9 @@ import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '
 
 export async function tempDir(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), `dogu-${prefix}-`));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+  // Retries: a runtime whose start outran its hook may still be writing while the directory goes
+  // (ENOTEMPTY), which hid the hook's own time-out behind a second failure.
+  return { path, remove: () => rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }) };
 }
 
 export function startTestRuntime(

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
-import { repoRoot, waitForOutput } from './process.ts';
+import { processStartMs, repoRoot, waitForOutput } from './process.ts';
 import { tempDir } from './runtime.ts';
 
 export interface MainProcess {
@@ -21,6 +21,8 @@ export interface MainProcess {
 export interface MainProcessFixture {
   /** A client of the demo data source's database, connected in the suite's beforeAll. */
   readonly database: pg.Client;
+  /** The data directory every start uses. */
+  readonly dataDir: string;
   /** Starts `local/main.ts` on the suite's data directory; resolves once it serves HTTP. */
   start(): Promise<MainProcess>;
 }
@@ -54,6 +56,10 @@ export function mainProcessFixture(name: string, schemaSql: string): MainProcess
       if (!client) throw new Error('The main process fixture is used before its beforeAll ran.');
       return client;
     },
+    get dataDir() {
+      if (!dataDir) throw new Error('The main process fixture is used before its beforeAll ran.');
+      return dataDir.path;
+    },
     async start() {
       const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
         cwd: repoRoot,
@@ -69,7 +75,7 @@ export function mainProcessFixture(name: string, schemaSql: string): MainProcess
       });
       children.add(child);
       child.once('exit', () => children.delete(child));
-      const [, url] = await waitForOutput(child, /Dogu is running at (http:\/\/\S+)/, 45_000);
+      const [, url] = await waitForOutput(child, /Dogu is running at (http:\/\/\S+)/, processStartMs);
       return { child, url: url! };
     },
   };

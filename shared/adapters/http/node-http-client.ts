@@ -6,35 +6,31 @@
  * also lets us stop reading at the size limit and follow redirects ourselves.
  * Decisions and their reasons: docs/decisions/0009-http-engine.md.
  */
-import { lookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { framingHeaders } from '../../connectors/http/http-request.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { HttpCall, HttpCallResult, HttpClient } from '../../domain/ports.ts';
-import { classifyAddress, isLoopback } from './address-policy.ts';
+import {
+  type AddressRules,
+  bareHost,
+  checkedAddresses,
+  defaultResolveHost,
+  pinnedLookup,
+  type ResolvedAddress,
+} from './checked-addresses.ts';
 import { describeNetworkError } from './network-errors.ts';
 
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
+export type { ResolvedAddress } from './checked-addresses.ts';
 
-export interface NodeHttpClientOptions {
-  /** Refuse loopback and private addresses too (env DOGU_HTTP_DENY_PRIVATE_NETWORKS). */
-  denyPrivateNetworks?: boolean;
-  /** Refuse loopback even where a call allows private networks (AWS: the Lambda Runtime API). */
-  denyLoopback?: boolean;
+export interface NodeHttpClientOptions extends AddressRules {
   /** CA certificates (PEM) trusted besides Node's own, for APIs with a private CA. */
   extraCaPem?: string;
   /** Default 5. */
   maxRedirects?: number;
-  /** Host name to addresses; dns.lookup by default. Tests point made-up names at 127.0.0.1. */
-  resolveHost?: (hostname: string) => Promise<ResolvedAddress[]>;
   /** Sent when the call sets no User-Agent. */
   userAgent?: string;
 }
@@ -53,12 +49,6 @@ const idempotentMethods = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'PURGE', 'OPT
 const headersKeptAcrossOrigins = new Set(['accept', 'accept-language', 'user-agent']);
 /** Framing and connection headers are this client's to set (the same list the request builder refuses). */
 const clientOwnedHeaders = framingHeaders;
-
-const defaultResolveHost = async (hostname: string): Promise<ResolvedAddress[]> =>
-  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({
-    address,
-    family: family === 6 ? 6 : 4,
-  }));
 
 export class NodeHttpClient implements HttpClient {
   private readonly httpAgent: http.Agent;
@@ -149,7 +139,7 @@ export class NodeHttpClient implements HttpClient {
     return new Promise((resolve, reject) => {
       const request = (secure ? https : http).request({
         protocol: url.protocol,
-        hostname: bareHost(url),
+        hostname: bareHost(url.hostname),
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
         method: hop.method,
@@ -171,41 +161,16 @@ export class NodeHttpClient implements HttpClient {
     });
   }
 
-  /** Resolves the host and applies the SSRF rule to every address, before any connection is made. */
-  private async checkedAddresses(
-    url: URL,
-    signal: AbortSignal,
-    allowPrivate: boolean,
-  ): Promise<ResolvedAddress[]> {
-    const host = bareHost(url);
-    const version = isIP(host);
-    const addresses =
-      version === 0
-        ? await abortable(this.resolveHost(host), signal)
-        : [{ address: host, family: version === 6 ? (6 as const) : (4 as const) }];
-    if (addresses.length === 0) throw Object.assign(new Error('no address'), { code: 'ENOTFOUND' });
-    for (const { address } of addresses) {
-      const kind = classifyAddress(address);
-      if (kind === 'metadata') {
-        throw new DoguError(
-          'data_source_error',
-          `The HTTP request to ${url.origin} was refused: ${url.hostname} is a link-local or cloud metadata address, which actions may never reach.`,
-        );
-      }
-      if (this.denyLoopback && isLoopback(address)) {
-        throw new DoguError(
-          'data_source_error',
-          `The HTTP request to ${url.origin} was refused: ${url.hostname} is a loopback address, which actions may never reach on this runtime.`,
-        );
-      }
-      if (kind === 'private' && this.denyPrivateNetworks && !allowPrivate) {
-        throw new DoguError(
-          'data_source_error',
-          `The HTTP request to ${url.origin} was refused: ${url.hostname} is a loopback or private network address, and private networks are denied here (DOGU_HTTP_DENY_PRIVATE_NETWORKS; on AWS a data source may allow them: allowPrivateNetworks).`,
-        );
-      }
-    }
-    return addresses;
+  private checkedAddresses(url: URL, signal: AbortSignal, allowPrivate: boolean) {
+    return checkedAddresses(
+      url,
+      {
+        denyPrivateNetworks: this.denyPrivateNetworks,
+        denyLoopback: this.denyLoopback,
+        resolveHost: this.resolveHost,
+      },
+      { signal, allowPrivate },
+    );
   }
 }
 
@@ -229,29 +194,6 @@ function httpUrl(text: string): URL {
     throw new DoguError('bad_request', `The HTTP request URL must be http or https, not ${url.protocol}.`);
   }
   return url;
-}
-
-/** `[::1]` in a URL is `::1` to a socket. */
-const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
-
-function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) {
-      callback(null, [...addresses]);
-      return;
-    }
-    const chosen = addresses.find((a) => !options.family || a.family === options.family) ?? addresses[0]!;
-    callback(null, chosen.address, chosen.family);
-  };
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function outgoingHeaders(hop: Hop, userAgent: string): Record<string, string | string[]> {

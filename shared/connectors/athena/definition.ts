@@ -41,24 +41,29 @@ export const athenaAuthenticationOf = (connection: AthenaConnection) =>
   connection.authentication ?? (connection.accessKeyId ? 'keys' : 'function-role');
 
 /**
- * What the executing functions need when a data source has no keys of its own (spec 2.3: start
- * query, read execution and results, prepared statements, catalog, the result bucket).
+ * What the executing functions need when a data source has no keys of its own: the calls the runtime
+ * makes, and what spec 2.3 names. Athena reads the Glue Data Catalog and S3 with the caller's rights.
  */
 export const athenaCloudPermissions = [
+  // A query: start, poll, read the pages, stop at the time limit.
   'athena:StartQueryExecution',
   'athena:GetQueryExecution',
   'athena:GetQueryResults',
   'athena:StopQueryExecution',
-  'athena:GetWorkGroup',
+  // Test connection: the database (Athena GetDatabase, which asks Glue).
+  'athena:GetDatabase',
+  // Prepared statements (spec 2.3; values are bound as ExecutionParameters today).
   'athena:GetPreparedStatement',
   'athena:CreatePreparedStatement',
   'athena:DeletePreparedStatement',
+  // The catalog Athena reads for the caller.
   'glue:GetDatabase',
   'glue:GetDatabases',
   'glue:GetTable',
   'glue:GetTables',
   'glue:GetPartition',
   'glue:GetPartitions',
+  // The data, and the result location Athena writes for the caller.
   's3:GetObject',
   's3:ListBucket',
   's3:GetBucketLocation',

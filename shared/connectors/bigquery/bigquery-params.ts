@@ -1,27 +1,24 @@
 /**
- * Positional query parameters with explicit types (spec 2.2 binding table): a null still needs
- * its type, so the type comes from the parameter's kind where the value cannot tell.
+ * Positional query parameters with explicit types (spec 2.2 binding table), as the library's
+ * `params` and `types`: a null still needs its type, so the type comes from the parameter's kind
+ * where the value cannot tell. Values go as text, so no digit of a number changes on the way.
  */
 import type { ParameterDefinition } from '../../domain/definitions/parameter.ts';
 
-export interface QueryParameter {
-  parameterType: { type: 'STRING' | 'INT64' | 'FLOAT64' | 'BOOL' };
-  /** Without `value` the parameter is NULL. */
-  parameterValue: { value?: string };
-}
+export type ParameterType = 'STRING' | 'INT64' | 'FLOAT64' | 'BOOL';
 
-export function queryParameter(value: unknown, parameter: ParameterDefinition | undefined): QueryParameter {
-  const type = parameterType(value, parameter);
-  if (value === null || value === undefined) return { parameterType: { type }, parameterValue: {} };
-  const text =
-    typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return { parameterType: { type }, parameterValue: { value: text } };
-}
-
-function parameterType(
+export function queryParameter(
   value: unknown,
   parameter: ParameterDefinition | undefined,
-): QueryParameter['parameterType']['type'] {
+): { value: string | null; type: ParameterType } {
+  const type = parameterType(value, parameter);
+  if (value === null || value === undefined) return { value: null, type };
+  const text =
+    typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return { value: text, type };
+}
+
+function parameterType(value: unknown, parameter: ParameterDefinition | undefined): ParameterType {
   if (typeof value === 'boolean') return 'BOOL';
   if (typeof value === 'number') return Number.isSafeInteger(value) ? 'INT64' : 'FLOAT64';
   if (value !== null && value !== undefined) return 'STRING';

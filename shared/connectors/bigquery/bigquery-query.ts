@@ -1,16 +1,19 @@
 /**
- * One statement on BigQuery: a query job (standard SQL, positional typed parameters, the data
- * source's bytes-billed cap) inserted with an id of our own so it can be cancelled at any moment,
- * polled until done, its result read page by page; jobs.cancel when the run ends early.
+ * One statement on BigQuery with `@google-cloud/bigquery`: a query job (standard SQL, positional
+ * typed parameters, the data source's bytes-billed cap) created with an id of our own so it can be
+ * cancelled at any moment, polled until done, its result read page by page (BigQuery's own text,
+ * unparsed, so INT64, NUMERIC and TIMESTAMP keep every digit); job.cancel when the run ends early.
  */
 import { randomUUID } from 'node:crypto';
+import type { BigQuery, Job, JobMetadata, Query } from '@google-cloud/bigquery';
 import type { ParameterDefinition } from '../../domain/definitions/parameter.ts';
 import { DoguError } from '../../domain/errors.ts';
+import { untilAborted } from '../google-auth/until-aborted.ts';
 import { keyRows, type ShapedColumns, shapeColumns } from '../sql/result-shape.ts';
 import { RowBudget } from '../sql/row-budget.ts';
 import type { CompiledStatement, RawStatementResult, SqlRunOptions } from '../sql/sql-ports.ts';
 import { formatBytes, sleep } from '../sql/warehouse-wait.ts';
-import { type BigQueryApi, BigQueryApiError } from './bigquery-api.ts';
+import { type BigQueryRefusal, classifyBigQueryError } from './bigquery-client.ts';
 import { parameterNameOf, queryParameter } from './bigquery-params.ts';
 import { describeBigQueryColumn, type SchemaField } from './bigquery-types.ts';
 import type { BigQueryConnection } from './definition.ts';
@@ -18,25 +21,16 @@ import type { BigQueryConnection } from './definition.ts';
 const pageSize = 10_000;
 const maxPollMs = 2000;
 
-interface JobStatus {
-  state?: 'PENDING' | 'RUNNING' | 'DONE';
-  errorResult?: { reason?: string; message?: string; location?: string };
-}
-interface Job {
-  jobReference?: { jobId?: string; location?: string };
-  status?: JobStatus;
-  statistics?: { query?: { totalBytesProcessed?: string; totalBytesBilled?: string; cacheHit?: boolean } };
-}
+type JobStatus = NonNullable<JobMetadata['status']>;
 interface QueryResultsPage {
   jobComplete?: boolean;
   schema?: { fields?: SchemaField[] };
-  rows?: { f: { v: unknown }[] }[];
   pageToken?: string;
   numDmlAffectedRows?: string;
 }
 
 export interface BigQueryStatementInput {
-  api: BigQueryApi;
+  client: BigQuery;
   connection: BigQueryConnection;
   parameters: ReadonlyMap<string, ParameterDefinition>;
   pollMs?: number;
@@ -49,67 +43,64 @@ export async function runBigQueryStatement(
   statement: CompiledStatement,
   options: SqlRunOptions,
 ): Promise<RawStatementResult> {
-  const { api, connection } = input;
+  const { client, connection } = input;
   const signal = connection.statementTimeoutMs
     ? AbortSignal.any([options.signal, AbortSignal.timeout(connection.statementTimeoutMs)])
     : options.signal;
   const title = statement.title;
   const jobId = `dogu_${randomUUID().replaceAll('-', '')}`;
-  let inserted = false;
+  let job: Job | undefined;
   const messages: string[] = [];
   try {
     if (input.dryRunOnly)
       return { columns: [], rows: [], messages: [await estimate(input, statement, signal)] };
     if (connection.dryRunFirst) messages.push(await estimate(input, statement, signal));
-    inserted = true;
-    let job = await api.call<Job>('POST', '/jobs', {
-      body: {
-        jobReference: { projectId: connection.projectId, jobId, ...location(connection) },
-        configuration: { query: queryConfiguration(input, statement) },
-      },
+    // The job is ours to cancel from the moment it is asked for, before its insert answers.
+    job = client.job(jobId, connection.location ? { location: connection.location } : {});
+    const [, inserted] = await untilAborted(
+      client.createQueryJob({ ...query(input, statement), jobId }),
       signal,
-    });
+    );
+    let metadata = (inserted ?? {}) as JobMetadata;
     let delay = input.pollMs ?? 100;
-    while (job.status?.state !== 'DONE') {
+    while (metadata.status?.state !== 'DONE') {
       await sleep(delay, signal);
       delay = Math.min(maxPollMs, Math.ceil(delay * 1.5));
-      job = await api.call<Job>('GET', `/jobs/${jobId}`, { query: location(connection), signal });
+      [metadata] = await untilAborted(job.getMetadata(), signal);
     }
-    if (job.status.errorResult) throw jobFailed(title, jobId, job.status.errorResult);
-    const result = await readResults(input, jobId, signal, options.parseJsonValues ?? false);
-    return { ...result, messages: [...messages, ...result.messages, costMessage(jobId, job)] };
+    if (metadata.status.errorResult) throw jobFailed(title, jobId, metadata.status.errorResult);
+    const result = await readResults(input, job, signal, options.parseJsonValues ?? false);
+    return { ...result, messages: [...messages, ...result.messages, costMessage(jobId, metadata)] };
   } catch (error) {
     // First: a run ended early must cancel its job, whatever the last call threw.
     if (signal.aborted) {
-      if (inserted) await cancel(api, connection, jobId);
+      if (job) await cancel(job);
       throw new DoguError(
         'execution_timeout',
         `Statement "${title}": the execution ended (time limit or cancelled) and BigQuery job ${jobId} was cancelled.`,
       );
     }
     if (error instanceof DoguError) throw error;
-    if (error instanceof BigQueryApiError) throw apiRefused(title, error);
-    throw new DoguError(
-      'data_source_error',
-      `Statement "${title}": BigQuery failed: ${(error as Error).message}`,
-    );
+    const failure = classifyBigQueryError(error);
+    if (failure.kind === 'dogu') throw failure.error;
+    if (failure.kind === 'refused') throw apiRefused(title, failure.refusal);
+    throw new DoguError('data_source_error', `Statement "${title}": BigQuery failed: ${failure.message}`);
   }
 }
 
-function queryConfiguration(input: BigQueryStatementInput, statement: CompiledStatement) {
+function query(input: BigQueryStatementInput, statement: CompiledStatement): Query {
   const { connection } = input;
   const names = statement.placeholderNames ?? [];
+  const parameters = statement.values.map((value, i) =>
+    queryParameter(value, input.parameters.get(parameterNameOf(names[i] ?? ''))),
+  );
   return {
     query: statement.text,
     useLegacySql: false,
-    ...(statement.values.length > 0
-      ? {
-          parameterMode: 'POSITIONAL',
-          queryParameters: statement.values.map((value, i) =>
-            queryParameter(value, input.parameters.get(parameterNameOf(names[i] ?? ''))),
-          ),
-        }
+    ...(parameters.length > 0
+      ? { params: parameters.map((p) => p.value), types: parameters.map((p) => p.type) }
       : {}),
+    ...(connection.location ? { location: connection.location } : {}),
     ...(connection.maximumBytesBilled ? { maximumBytesBilled: String(connection.maximumBytesBilled) } : {}),
     ...(connection.defaultDataset
       ? { defaultDataset: { projectId: connection.projectId, datasetId: connection.defaultDataset } }
@@ -117,25 +108,20 @@ function queryConfiguration(input: BigQueryStatementInput, statement: CompiledSt
   };
 }
 
-const location = (connection: BigQueryConnection) =>
-  connection.location ? { location: connection.location } : {};
-
 async function estimate(input: BigQueryStatementInput, statement: CompiledStatement, signal: AbortSignal) {
-  const job = await input.api.call<Job>('POST', '/jobs', {
-    body: {
-      jobReference: { projectId: input.connection.projectId, ...location(input.connection) },
-      configuration: { dryRun: true, query: queryConfiguration(input, statement) },
-    },
+  const [, metadata] = await untilAborted(
+    input.client.createQueryJob({ ...query(input, statement), dryRun: true }),
     signal,
-  });
-  if (job.status?.errorResult) throw jobFailed(statement.title, 'dry run', job.status.errorResult);
-  const bytes = Number(job.statistics?.query?.totalBytesProcessed ?? 0);
+  );
+  const status = (metadata as JobMetadata | undefined)?.status;
+  if (status?.errorResult) throw jobFailed(statement.title, 'dry run', status.errorResult);
+  const bytes = Number((metadata as JobMetadata | undefined)?.statistics?.query?.totalBytesProcessed ?? 0);
   return `Dry run: the query would process ${formatBytes(bytes)} (${bytes} bytes).`;
 }
 
 async function readResults(
   input: BigQueryStatementInput,
-  jobId: string,
+  job: Job,
   signal: AbortSignal,
   parseJsonValues: boolean,
 ): Promise<RawStatementResult> {
@@ -145,15 +131,17 @@ async function readResults(
   let pageToken: string | undefined;
   let affected: string | undefined;
   do {
-    const page: QueryResultsPage = await input.api.call<QueryResultsPage>('GET', `/queries/${jobId}`, {
-      query: {
-        ...location(input.connection),
-        maxResults: String(pageSize),
-        pageToken,
-        'formatOptions.useInt64Timestamp': 'true',
-      },
+    const [raw, , response] = await untilAborted(
+      job.getQueryResults({
+        maxResults: pageSize,
+        autoPaginate: false,
+        // BigQuery's text as it came: the spec's type table reads it (bigquery-types.ts).
+        skipParsing: true,
+        ...(pageToken ? { pageToken } : {}),
+      }),
       signal,
-    });
+    );
+    const page = (response ?? {}) as QueryResultsPage;
     if (page.jobComplete === false) {
       await sleep(input.pollMs ?? 100, signal);
       continue;
@@ -162,7 +150,9 @@ async function readResults(
       (page.schema?.fields ?? []).map((f) => describeBigQueryColumn(f, parseJsonValues)),
     );
     affected ??= page.numDmlAffectedRows;
-    const data = (page.rows ?? []).map((row) => row.f.map((cell) => cell.v ?? null));
+    const data = ((raw ?? []) as unknown as { f: { v: unknown }[] }[]).map((row) =>
+      row.f.map((cell) => cell.v ?? null),
+    );
     rows.push(...budget.take(keyRows(shaped, data)));
     pageToken = page.pageToken;
   } while ((shaped === undefined || pageToken) && !budget.cut);
@@ -172,7 +162,7 @@ async function readResults(
   return { columns: shaped?.columns ?? [], rows, messages, ...(budget.cut ? { truncated: true } : {}) };
 }
 
-function costMessage(jobId: string, job: Job): string {
+function costMessage(jobId: string, job: JobMetadata): string {
   const processed = Number(job.statistics?.query?.totalBytesProcessed ?? 0);
   const billed = Number(job.statistics?.query?.totalBytesBilled ?? 0);
   const cached = job.statistics?.query?.cacheHit ? ' (cached result)' : '';
@@ -200,7 +190,7 @@ function jobFailed(title: string, jobId: string, error: NonNullable<JobStatus['e
   }
 }
 
-function apiRefused(title: string, error: BigQueryApiError): DoguError {
+function apiRefused(title: string, error: BigQueryRefusal): DoguError {
   if (error.status === 401) {
     return new DoguError(
       'data_source_error',
@@ -220,12 +210,9 @@ function apiRefused(title: string, error: BigQueryApiError): DoguError {
 }
 
 /** Best effort: the run ends either way, but the job must not keep running (and billing). */
-async function cancel(api: BigQueryApi, connection: BigQueryConnection, jobId: string): Promise<void> {
+async function cancel(job: Job): Promise<void> {
   try {
-    await api.call('POST', `/jobs/${jobId}/cancel`, {
-      query: location(connection),
-      signal: AbortSignal.timeout(5000),
-    });
+    await untilAborted(job.cancel(), AbortSignal.timeout(5000));
   } catch {
     // The job may have ended or never started; nothing else to do.
   }

@@ -1,14 +1,14 @@
-/** JSON calls to a Google REST API with the data source's service account (tokens kept per process). */
+/**
+ * JSON calls to a Google REST API with the data source's service account: the auth client of
+ * google-auth-library makes the request (token kept per key, checked transport, JSON both ways).
+ */
+import type { AuthClient } from 'google-auth-library';
 import { DoguError } from '../../domain/errors.ts';
-import type { HttpClient } from '../../domain/ports.ts';
-import type { GoogleCredentials } from '../google-auth/google-credentials.ts';
-import { parseServiceAccountKey } from '../google-auth/service-account-key.ts';
+import { findDoguError, googleAuthFailure } from '../google-auth/google-credentials.ts';
 
 export interface RestContext {
-  http: HttpClient;
-  tokens: GoogleCredentials;
-  /** The service account key (decrypted): never logged or returned. */
-  keyText: string | undefined;
+  /** Undefined: the environment has no service account key. */
+  client: AuthClient | undefined;
   signal: AbortSignal;
   deadlineAt: number;
 }
@@ -21,40 +21,36 @@ export async function googleCall(
   url: string,
   body?: unknown,
 ): Promise<Record<string, unknown>> {
-  if (!context.keyText || !parseServiceAccountKey(context.keyText))
+  if (!context.client)
     throw new DoguError(
       'data_source_error',
       'The data source has no service account key for this environment.',
     );
-  const { token } = await context.tokens.access({
-    connection: { serviceAccountKey: context.keyText },
-    cacheKey: '',
-    signal: context.signal,
-  });
-  const timeoutMs = Math.max(1, context.deadlineAt - Date.now());
-  const response = await context.http.send(
-    {
-      method,
-      url,
-      headers: [
-        ['authorization', `Bearer ${token}`],
-        ...(body === undefined ? [] : ([['content-type', 'application/json']] as [string, string][])),
-      ],
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    },
-    { signal: context.signal, timeoutMs, maxBodyBytes },
-  );
-  const text = new TextDecoder().decode(response.body);
-  let parsed: Record<string, unknown> = {};
   try {
-    parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch {
-    // Not JSON: the status says enough.
+    const response = await context.client.request<Record<string, unknown>>({
+      url,
+      method: method as 'GET',
+      ...(body === undefined ? {} : { data: body }),
+      responseType: 'json',
+      signal: context.signal,
+      timeout: Math.max(1, context.deadlineAt - Date.now()),
+      maxContentLength: maxBodyBytes,
+      retry: false,
+    });
+    return response.data && typeof response.data === 'object' ? response.data : {};
+  } catch (error) {
+    throw callFailure(error);
   }
-  if (response.status >= 400) {
-    const error = parsed.error as { message?: string; status?: string } | undefined;
-    const why = [error?.status, error?.message].filter(Boolean).join(': ') || `HTTP ${response.status}`;
-    throw new DoguError('data_source_error', `Google answered ${response.status} (${why}).`);
-  }
-  return parsed;
+}
+
+function callFailure(error: unknown): DoguError {
+  const dogu = findDoguError(error);
+  if (dogu) return dogu;
+  const e = error as { config?: { url?: unknown }; response?: { status?: number; data?: unknown } };
+  // A failure of the token request itself names the step; the API's refusals say what Google said.
+  if (!e.response || /\/token$/.test(String(e.config?.url ?? ''))) return googleAuthFailure(error);
+  const data = (e.response.data ?? {}) as { error?: { message?: string; status?: string } };
+  const why =
+    [data.error?.status, data.error?.message].filter(Boolean).join(': ') || `HTTP ${e.response.status}`;
+  return new DoguError('data_source_error', `Google answered ${e.response.status} (${why}).`);
 }

@@ -1,9 +1,7 @@
 /** Runs a document-database action's script with `db`/`firestore` or `datastore` (docs/javascript.md). */
-import { NodeHttpClient } from '../../adapters/http/node-http-client.ts';
-import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { StatementResult } from '../../domain/model.ts';
-import type { EngineRun, HttpClient } from '../../domain/ports.ts';
+import type { EngineRun } from '../../domain/ports.ts';
 import { failedScriptResult, resultOfValue } from '../../domain/result-value.ts';
 import type { ConnectorRuntime } from '../connector.ts';
 import { GoogleCredentials } from '../google-auth/google-credentials.ts';
@@ -16,22 +14,20 @@ export const datastoreScope = 'https://www.googleapis.com/auth/datastore';
 /** Database operations one run may make (each is one request to Google). */
 export const maxDatabaseCallsPerRun = 1000;
 
-export function firestoreRuntime(
-  http: HttpClient = new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
-): ConnectorRuntime {
-  const tokens = new GoogleCredentials(http, datastoreScope);
+export function firestoreRuntime(): ConnectorRuntime {
+  const credentials = new GoogleCredentials([datastoreScope]);
+  /** The key's client (undefined without a key: the first call says so). */
+  const clientOf = (connection: FirestoreConnection, fresh = false) => {
+    if (!connection.serviceAccountKey) return undefined;
+    const request = { connection: { serviceAccountKey: connection.serviceAccountKey }, cacheKey: '' };
+    return fresh ? credentials.fresh(request) : credentials.client(request);
+  };
   return {
     async run(run: EngineRun): Promise<StatementResult[]> {
       if (!run.sandbox) throw new DoguError('internal_error', 'This runtime cannot run scripts.');
       const connection = run.connection as FirestoreConnection;
       const action = run.action as unknown as DocumentActionInput;
-      const context = {
-        http,
-        tokens,
-        keyText: connection.serviceAccountKey,
-        signal: run.signal,
-        deadlineAt: run.deadlineAt,
-      };
+      const context = { client: clientOf(connection), signal: run.signal, deadlineAt: run.deadlineAt };
       const mode = connection.mode ?? 'document';
       const operations: Record<string, (op: never) => Promise<unknown>> =
         mode === 'document'
@@ -70,9 +66,7 @@ export function firestoreRuntime(
     async testConnection(check) {
       const connection = check.connection as FirestoreConnection;
       const context = {
-        http,
-        tokens: new GoogleCredentials(http, datastoreScope),
-        keyText: connection.serviceAccountKey,
+        client: clientOf(connection, true),
         signal: check.signal,
         deadlineAt: Date.now() + 30_000,
       };

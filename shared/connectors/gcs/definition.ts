@@ -3,11 +3,7 @@
  * identity federation (Dogu's ID token → Google STS → service-account impersonation).
  */
 import * as z from 'zod';
-import {
-  googleAuthEndpoints,
-  googleAuthenticationModes,
-  googleFederationFields,
-} from '../google-auth/federation.ts';
+import { googleAuthenticationModes, googleFederationFields } from '../google-auth/federation.ts';
 import { parseServiceAccountKey } from '../google-auth/service-account-key.ts';
 
 export const gcsAuthenticationModes = googleAuthenticationModes;
@@ -32,5 +28,3 @@ export const gcsConnectionSchema = z.object({
   storageEndpoint: httpUrl('the Cloud Storage endpoint').optional(),
 });
 export type GcsConnection = z.infer<typeof gcsConnectionSchema>;
-
-export const googleEndpoints = { storage: 'https://storage.googleapis.com', ...googleAuthEndpoints };

@@ -1,59 +1,74 @@
 /**
- * Access tokens (and, for Cloud Storage, signatures) for every Google kind, over plain HTTPS (no
- * Google client library); the scope says which API the token is for:
- * - key mode: a JWT signed with the service account's key → the key's token URI (JWT bearer grant);
- *   URLs are signed with the same key;
- * - workload identity: Dogu's ID token (aud `https://iam.googleapis.com/<provider>`) → Google STS
- *   token exchange → IAM Credentials generateAccessToken for the service account; URLs are
- *   signed by IAM Credentials signBlob. Each step that fails is named.
- * Tokens are kept until five minutes before they expire.
+ * Google credentials for every Google kind, from google-auth-library (decision 0125):
+ * - key mode: a JWT client (the JWT bearer grant at Google's token endpoint, or the key's
+ *   token_uri when it names another one, e.g. a private endpoint or a test's fake);
+ * - workload identity: an IdentityPoolClient whose subject-token supplier hands over Dogu's own ID
+ *   token (aud `https://iam.googleapis.com/<provider>`), exchanged at Google STS, then the service
+ *   account impersonated through IAM Credentials. No files, no metadata server.
+ * Clients keep their tokens until shortly before expiry (the library's eager refresh); one client
+ * per key, or per project environment under workload identity. Every request goes through the
+ * checked agents (google-transport.ts). A failure names the step that failed.
  */
-import { createHash, createSign } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import {
+  type AuthClient,
+  IdentityPoolClient,
+  type IdentityPoolClientOptions,
+  JWT,
+} from 'google-auth-library';
+import { StsCredentials } from 'google-auth-library/build/src/auth/stscredentials.js';
+import type { CheckedAgents } from '../../adapters/http/checked-agents.ts';
 import { DoguError } from '../../domain/errors.ts';
-import type { HttpClient, IdentityTokenSource } from '../../domain/ports.ts';
+import type { IdentityTokenSource } from '../../domain/ports.ts';
 import { type GoogleAuthConnection, googleAuthEndpoints } from './federation.ts';
-import { parseServiceAccountKey, type ServiceAccountKey } from './service-account-key.ts';
+import { gaxiosAgent, googleAgents } from './google-transport.ts';
+import { parseServiceAccountKey } from './service-account-key.ts';
 
-export const storageScope = 'https://www.googleapis.com/auth/devstorage.read_write';
-const cloudPlatformScope = 'https://www.googleapis.com/auth/cloud-platform';
-const renewBeforeMs = 5 * 60_000;
+export const cloudPlatformScope = 'https://www.googleapis.com/auth/cloud-platform';
 const tokenSeconds = 3600;
 
-export interface GoogleAccess {
-  token: string;
-  expiresAt: Date;
-  /** The service account URLs are signed as. */
-  email: string;
-  /** Signs a V4 string-to-sign with the service account's key (RSA-SHA256). */
-  sign(text: string): Promise<Uint8Array>;
-  /** Signed URLs cannot outlive this (workload identity); undefined: only the spec's 24 hours. */
-  limitsSignedUrls: boolean;
-}
-
-export interface AccessRequest {
+export interface CredentialsRequest {
   connection: GoogleAuthConnection;
+  /** The run's project environment: whom a federated token is for. */
   cacheKey: string;
   identityToken?: IdentityTokenSource;
-  signal: AbortSignal;
+}
+
+export const steps = {
+  key: 'OAuth token (service account key)',
+  idToken: "Step 1 (Dogu's ID token)",
+  sts: 'Step 2 (Google STS token exchange)',
+  impersonation: 'Step 3 (IAM Credentials generateAccessToken, impersonating the service account)',
+};
+
+/** The ID-token source of the latest run, read by a cached client's supplier. */
+interface SubjectSource {
+  current?: IdentityTokenSource | undefined;
 }
 
 export class GoogleCredentials {
-  private readonly cache = new Map<string, Promise<GoogleAccess>>();
+  private readonly clients = new Map<string, { client: AuthClient; subject: SubjectSource }>();
 
-  /** `scope`: the API the tokens are for (Cloud Storage by default; BigQuery and Firestore name theirs). */
+  /**
+   * `scopes`: the APIs the tokens are for; `federatedScopes`: those of the impersonated service
+   * account when they differ (Cloud Storage's also signs its own URLs: the IAM scope).
+   */
   constructor(
-    private readonly http: HttpClient,
-    private readonly scope: string = storageScope,
-    private readonly now: () => number = Date.now,
+    private readonly scopes: string[],
+    private readonly options: { federatedScopes?: string[]; agents?: CheckedAgents } = {},
   ) {}
 
-  async access(request: AccessRequest): Promise<GoogleAccess> {
+  private get agents(): CheckedAgents {
+    return this.options.agents ?? googleAgents();
+  }
+
+  /** The client for a connection, kept for the process with its tokens. */
+  client(request: CredentialsRequest): AuthClient {
     const c = request.connection;
     // A hash of the authentication fields only, so the map holds no second copy of the key.
     const key = createHash('sha256')
       .update(
         JSON.stringify([
-          // A key's token is the key's wherever it is used; a federated one names the project environment.
           c.authentication === 'workload-identity' ? request.cacheKey : '',
           c.authentication,
           c.serviceAccountKey,
@@ -64,28 +79,40 @@ export class GoogleCredentials {
         ]),
       )
       .digest('hex');
-    const cached = this.cache.get(key);
-    if (cached) {
-      const access = await cached.catch(() => undefined);
-      if (access && access.expiresAt.getTime() - renewBeforeMs > this.now()) return access;
-      if (this.cache.get(key) === cached) this.cache.delete(key);
+    const kept = this.clients.get(key);
+    if (kept) {
+      kept.subject.current = request.identityToken;
+      return kept.client;
     }
-    const fresh = this.fresh(request);
-    this.cache.set(key, fresh);
-    fresh.catch(() => {
-      if (this.cache.get(key) === fresh) this.cache.delete(key);
-    });
-    return fresh;
+    const subject: SubjectSource = { current: request.identityToken };
+    const client = this.create(request.connection, subject);
+    this.clients.set(key, { client, subject });
+    return client;
   }
 
-  /** Never cached: "check the trust" in the console. */
-  fresh(request: AccessRequest): Promise<GoogleAccess> {
-    return request.connection.authentication === 'workload-identity'
-      ? this.federated(request)
-      : this.withKey(request);
+  /** Never kept: "check the trust" in the console exchanges again. */
+  fresh(request: CredentialsRequest): AuthClient {
+    return this.create(request.connection, { current: request.identityToken });
   }
 
-  private async withKey({ connection, signal }: AccessRequest): Promise<GoogleAccess> {
+  /** An access token (for REST calls made without a Google client); failures name their step. */
+  async accessToken(client: AuthClient): Promise<string> {
+    try {
+      const { token } = await client.getAccessToken();
+      if (!token) throw new DoguError('data_source_error', 'Google answered without an access token.');
+      return token;
+    } catch (error) {
+      throw googleAuthFailure(error);
+    }
+  }
+
+  private create(connection: GoogleAuthConnection, subject: SubjectSource): AuthClient {
+    return connection.authentication === 'workload-identity'
+      ? this.federated(connection, subject)
+      : this.withKey(connection);
+  }
+
+  private withKey(connection: GoogleAuthConnection): AuthClient {
     const key = connection.serviceAccountKey
       ? parseServiceAccountKey(connection.serviceAccountKey)
       : undefined;
@@ -94,148 +121,125 @@ export class GoogleCredentials {
         'data_source_error',
         'Key authentication needs the service account JSON key; set it in the data source.',
       );
-    const tokenUri = key.token_uri ?? googleAuthEndpoints.oauthToken;
-    const issuedAt = Math.floor(this.now() / 1000);
-    const assertion = signJwt(key, {
-      iss: key.client_email,
-      scope: this.scope,
-      aud: tokenUri,
-      iat: issuedAt,
-      exp: issuedAt + tokenSeconds,
-    });
-    const body = new URLSearchParams({
-      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
-      assertion,
-    }).toString();
-    const answer = await this.post(
-      tokenUri,
-      body,
-      'application/x-www-form-urlencoded',
-      undefined,
-      signal,
-      'OAuth token (service account key)',
-    );
-    const token = stringMember(answer, 'access_token', 'OAuth token (service account key)');
-    return {
-      token,
-      expiresAt: new Date(this.now() + Number(answer.expires_in ?? tokenSeconds) * 1000),
+    const client = new JWT({
       email: key.client_email,
-      sign: async (text) => rsaSign(key, text),
-      limitsSignedUrls: false,
-    };
+      key: key.private_key,
+      ...(key.private_key_id ? { keyId: key.private_key_id } : {}),
+      scopes: this.scopes,
+      transporterOptions: gaxiosAgent(this.agents),
+    });
+    // The library posts the grant to Google's token endpoint; a key naming another one is obeyed.
+    const tokenUri = key.token_uri;
+    if (tokenUri && tokenUri !== googleAuthEndpoints.oauthToken)
+      client.transporter.interceptors.request.add({
+        resolved: async (config) => {
+          if (String(config.url) === googleAuthEndpoints.oauthToken) config.url = new URL(tokenUri);
+          return config;
+        },
+      });
+    return client;
   }
 
-  private async federated({ connection, identityToken, signal }: AccessRequest): Promise<GoogleAccess> {
+  private federated(connection: GoogleAuthConnection, subject: SubjectSource): AuthClient {
     const { provider, serviceAccount } = connection;
     if (!provider || !serviceAccount)
       throw new DoguError(
         'data_source_error',
         'Workload identity federation needs the provider and the service account; set both in the data source.',
       );
-    if (!identityToken)
-      throw new DoguError(
-        'data_source_error',
-        "Step 1 (Dogu's ID token): this runtime has no identity provider configured.",
-      );
-    let subjectToken: string;
-    try {
-      subjectToken = (await identityToken(`https://iam.googleapis.com/${provider}`)).token;
-    } catch (error) {
-      throw new DoguError(
-        'data_source_error',
-        `Step 1 (Dogu's ID token): the token could not be issued (${error instanceof Error ? error.message : String(error)}).`,
-      );
-    }
-    const stsStep = 'Step 2 (Google STS token exchange)';
-    const exchanged = await this.post(
-      `${connection.stsEndpoint ?? googleAuthEndpoints.sts}/v1/token`,
-      JSON.stringify({
-        grantType: 'urn:ietf:params:oauth:grant-type:token-exchange',
-        audience: `//iam.googleapis.com/${provider}`,
-        scope: cloudPlatformScope,
-        requestedTokenType: 'urn:ietf:params:oauth:token-type:access_token',
-        subjectToken,
-        subjectTokenType: 'urn:ietf:params:oauth:token-type:jwt',
-      }),
-      'application/json',
-      undefined,
-      signal,
-      stsStep,
-    );
-    const federatedToken = stringMember(exchanged, 'access_token', stsStep);
-    const iam = `${connection.iamCredentialsEndpoint ?? googleAuthEndpoints.iamCredentials}/v1/projects/-/serviceAccounts/${encodeURIComponent(serviceAccount)}`;
-    const impersonationStep =
-      'Step 3 (IAM Credentials generateAccessToken, impersonating the service account)';
-    const generated = await this.post(
-      `${iam}:generateAccessToken`,
-      JSON.stringify({ scope: [this.scope], lifetime: `${tokenSeconds}s` }),
-      'application/json',
-      federatedToken,
-      signal,
-      impersonationStep,
-    );
-    const token = stringMember(generated, 'accessToken', impersonationStep);
-    const expireTime = Date.parse(String(generated.expireTime ?? ''));
-    return {
-      token,
-      expiresAt: new Date(Number.isFinite(expireTime) ? expireTime : this.now() + tokenSeconds * 1000),
-      email: serviceAccount,
-      sign: async (text) => {
-        const step =
-          'IAM Credentials signBlob (needs iam.serviceAccounts.signBlob on the service account, e.g. roles/iam.serviceAccountTokenCreator)';
-        const signed = await this.post(
-          `${iam}:signBlob`,
-          JSON.stringify({ payload: Buffer.from(text).toString('base64') }),
-          'application/json',
-          federatedToken,
-          signal,
-          step,
-        );
-        return new Uint8Array(Buffer.from(stringMember(signed, 'signedBlob', step), 'base64'));
-      },
-      limitsSignedUrls: true,
-    };
-  }
-
-  private async post(
-    url: string,
-    body: string,
-    contentType: string,
-    bearer: string | undefined,
-    signal: AbortSignal,
-    step: string,
-  ): Promise<Record<string, unknown>> {
-    let answer: Awaited<ReturnType<HttpClient['send']>>;
-    try {
-      answer = await this.http.send(
-        {
-          method: 'POST',
-          url,
-          headers: [
-            ['content-type', contentType],
-            ['accept', 'application/json'],
-            ...(bearer ? ([['authorization', `Bearer ${bearer}`]] as [string, string][]) : []),
-          ],
-          body,
+    const tokenUrl = `${connection.stsEndpoint ?? googleAuthEndpoints.sts}/v1/token`;
+    const iam = connection.iamCredentialsEndpoint ?? googleAuthEndpoints.iamCredentials;
+    const options: IdentityPoolClientOptions = {
+      type: 'external_account',
+      audience: `//iam.googleapis.com/${provider}`,
+      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+      token_url: tokenUrl,
+      // The e-mail as it is (the schema allows no character a path would need escaped): the library
+      // reads it back from this URL as the account that signs.
+      service_account_impersonation_url: `${iam}/v1/projects/-/serviceAccounts/${serviceAccount}:generateAccessToken`,
+      service_account_impersonation: { token_lifetime_seconds: tokenSeconds },
+      scopes: this.options.federatedScopes ?? this.scopes,
+      subject_token_supplier: {
+        getSubjectToken: async () => {
+          const source = subject.current;
+          if (!source)
+            throw new DoguError(
+              'data_source_error',
+              `${steps.idToken}: this runtime has no identity provider configured.`,
+            );
+          try {
+            return (await source(`https://iam.googleapis.com/${provider}`)).token;
+          } catch (error) {
+            throw new DoguError(
+              'data_source_error',
+              `${steps.idToken}: the token could not be issued (${error instanceof Error ? error.message : String(error)}).`,
+            );
+          }
         },
-        { signal, timeoutMs: 15_000, maxBodyBytes: 1024 * 1024 },
-      );
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new DoguError('data_source_error', `${step}: could not be reached (${message}).`);
-    }
-    const text = new TextDecoder().decode(answer.body);
-    let json: Record<string, unknown> = {};
-    try {
-      json = JSON.parse(text) as Record<string, unknown>;
-    } catch {}
-    if (answer.status < 200 || answer.status > 299)
-      throw new DoguError(
-        'data_source_error',
-        `${step}: Google answered HTTP ${answer.status}: ${googleErrorText(json, text)}`,
-      );
-    return json;
+      },
+      transporterOptions: gaxiosAgent(this.agents),
+    };
+    return new DoguIdentityPoolClient(options, tokenUrl);
   }
+}
+
+/** The library's STS exchange uses a transport of its own; ours goes through the checked agents. */
+class DoguIdentityPoolClient extends IdentityPoolClient {
+  constructor(options: IdentityPoolClientOptions, tokenUrl: string) {
+    super(options);
+    this.stsCredential = new StsCredentials({
+      tokenExchangeEndpoint: tokenUrl,
+      transporter: this.transporter,
+    });
+  }
+}
+
+interface LibraryError {
+  message?: string;
+  config?: { url?: unknown };
+  response?: { status?: number; data?: unknown };
+}
+
+/** A failure of the token steps, as the step that failed and what Google said. */
+export function googleAuthFailure(error: unknown): DoguError {
+  const found = findDoguError(error);
+  if (found) return found;
+  const e = (error ?? {}) as LibraryError;
+  const url = String(e.config?.url ?? '');
+  const step = url.endsWith(':generateAccessToken')
+    ? steps.impersonation
+    : url.endsWith('/v1/token')
+      ? steps.sts
+      : steps.key;
+  if (!e.response) {
+    const why = (e.message ?? String(error)).replace(/^request to \S+ failed, reason: /, '');
+    return new DoguError('data_source_error', `${step}: could not be reached (${why}).`);
+  }
+  const data = e.response.data;
+  const json = data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
+  const text = typeof data === 'string' ? data : '';
+  return new DoguError(
+    'data_source_error',
+    `${step}: Google answered HTTP ${e.response.status}: ${googleErrorText(json, text)}`,
+  );
+}
+
+/**
+ * A DoguError the library passed on (the supplier's, or the address rule's inside a network
+ * error), or a key that OpenSSL cannot sign with (said without quoting the key).
+ */
+export function findDoguError(error: unknown): DoguError | undefined {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    if (cause instanceof DoguError) return cause;
+    const code = String((cause as { code?: unknown }).code ?? '');
+    if (code.startsWith('ERR_OSSL') || /^error:[0-9A-F]{8}:/.test(String((cause as Error).message ?? '')))
+      return new DoguError(
+        'data_source_error',
+        'The private key of the service account JSON key cannot sign: check the key.',
+      );
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** Google's error bodies: `{error: {message, status}}` (APIs) or `{error, error_description}` (OAuth, STS). */
@@ -248,30 +252,4 @@ export function googleErrorText(json: Record<string, unknown>, text: string): st
   if (typeof error === 'string')
     return typeof json.error_description === 'string' ? `${error}: ${json.error_description}` : error;
   return text.replace(/\s+/g, ' ').trim().slice(0, 200) || '(empty body)';
-}
-
-function stringMember(json: Record<string, unknown>, name: string, step: string): string {
-  const value = json[name];
-  if (typeof value !== 'string' || value === '')
-    throw new DoguError('data_source_error', `${step}: Google answered without ${name}.`);
-  return value;
-}
-
-const base64url = (data: string | Uint8Array) => Buffer.from(data).toString('base64url');
-
-function signJwt(key: ServiceAccountKey, claims: Record<string, unknown>): string {
-  const header = { alg: 'RS256', typ: 'JWT', ...(key.private_key_id ? { kid: key.private_key_id } : {}) };
-  const unsigned = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
-  return `${unsigned}.${base64url(rsaSign(key, unsigned))}`;
-}
-
-function rsaSign(key: ServiceAccountKey, text: string): Uint8Array {
-  try {
-    return new Uint8Array(createSign('RSA-SHA256').update(text).sign(key.private_key));
-  } catch {
-    throw new DoguError(
-      'data_source_error',
-      'The private key of the service account JSON key cannot sign: check the key.',
-    );
-  }
 }

@@ -1,6 +1,8 @@
-/** The Google Sheets runtime: access tokens kept per process, the Sheets REST API v4 over fetch. */
+/** The Google Sheets runtime: access tokens kept per process, the Sheets REST API v4 through Dogu's HTTP client. */
+import { NodeHttpClient } from '../../adapters/http/node-http-client.ts';
+import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
 import { DoguError } from '../../domain/errors.ts';
-import type { ConnectionCheck, EngineRun } from '../../domain/ports.ts';
+import type { ConnectionCheck, EngineRun, HttpClient } from '../../domain/ports.ts';
 import type { ConnectorRuntime } from '../connector.ts';
 import { AccessTokens, type OpenedOAuthConnection } from '../oauth/access-tokens.ts';
 import { failedResult } from '../sql/run-sql.ts';
@@ -13,12 +15,16 @@ import {
 import { runSheetsAction } from './run-sheets.ts';
 import { SheetsApi } from './sheets-api.ts';
 
-export function sheetsRuntime(tokens = new AccessTokens()): ConnectorRuntime {
+export function sheetsRuntime(
+  tokens = new AccessTokens(),
+  http: HttpClient = new NodeHttpClient(httpClientOptionsFromEnv(process.env)),
+): ConnectorRuntime {
   const apiFor = (connection: Record<string, unknown>, signal: AbortSignal, deadlineAt: number) => {
     const settings = connection as SheetsConnection;
     const provider = googleProvider(connection);
     const account = (connection.oauth as OpenedOAuthConnection | undefined)?.account;
     return new SheetsApi({
+      http,
       baseUrl: googleEndpoints(settings).sheetsUrl,
       accessToken: (renew) => tokens.get(provider, connection, renew),
       ...(account ? { account } : {}),

@@ -1,10 +1,13 @@
 /**
- * Calls of the Sheets REST API v4 over fetch: bearer token from the OAuth connection (renewed
- * once after a 401), quota and server errors retried with backoff, Google's refusals as clear errors.
+ * Calls of the Sheets REST API v4 through Dogu's HTTP client (its address rule holds: a base URL
+ * naming a metadata address is refused): bearer token from the OAuth connection (renewed once
+ * after a 401), quota and server errors retried with backoff, Google's refusals as clear errors.
  */
 import { DoguError } from '../../domain/errors.ts';
+import type { HttpCallResult, HttpClient } from '../../domain/ports.ts';
 
 export interface SheetsApiOptions {
+  http: HttpClient;
   baseUrl: string;
   accessToken(renew: boolean): Promise<string>;
   /** Whom the connection acts as, for "not shared with …" messages. */
@@ -15,6 +18,8 @@ export interface SheetsApiOptions {
 }
 
 const retryDelaysMs = [500, 1_000, 2_000];
+/** A values.get of a large sheet is a few MB of JSON. */
+const maxBodyBytes = 32 * 1024 * 1024;
 const retried = new Set([429, 500, 502, 503, 504]);
 
 export class SheetsApi {
@@ -44,31 +49,41 @@ export class SheetsApi {
         await new Promise((resolve) => setTimeout(resolve, delay));
         continue;
       }
-      const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-      if (response.ok) return body;
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(new TextDecoder().decode(response.body)) as Record<string, unknown>;
+      } catch {
+        // Not JSON: the status says enough.
+      }
+      if (response.status >= 200 && response.status <= 299) return body;
       throw this.refusal(response.status, body);
     }
   }
 
-  private async send(method: string, url: URL, body: unknown, token: string): Promise<Response> {
+  private async send(method: string, url: URL, body: unknown, token: string): Promise<HttpCallResult> {
     const timeout = Math.max(1, Math.min(this.options.timeoutMs, this.options.deadlineAt - Date.now()));
     try {
-      return await fetch(url, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      return await this.options.http.send(
+        {
+          method,
+          url: url.toString(),
+          headers: [
+            ['authorization', `Bearer ${token}`],
+            ['accept', 'application/json'],
+            ...(body === undefined ? [] : ([['content-type', 'application/json']] as [string, string][])),
+          ],
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.any([this.options.signal, AbortSignal.timeout(timeout)]),
-      });
+        { signal: this.options.signal, timeoutMs: timeout, maxBodyBytes },
+      );
     } catch (error) {
       if (this.options.signal.aborted)
         throw new DoguError(
           'execution_timeout',
           "Google Sheets did not answer within the action's time limit.",
         );
+      // The address rule's refusal says why on its own.
+      if (error instanceof DoguError && / was refused: /.test(error.message)) throw error;
       throw new DoguError('data_source_error', `Google Sheets did not answer (${url.host}).`, {
         cause: error,
       });

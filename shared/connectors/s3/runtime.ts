@@ -9,6 +9,7 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
@@ -51,17 +52,23 @@ export function s3Runtime(
   denyPrivateNetworks = httpClientOptionsFromEnv(process.env).denyPrivateNetworks ?? false,
   webIdentity = new WebIdentityCredentials(denyPrivateNetworks),
 ): ConnectorRuntime {
-  const clients = new Map<string, { fingerprint: string; client: S3Client }>();
+  const clients = new Map<string, { fingerprint: string; client: S3Client; signer: S3Client }>();
 
   /** undefined: the function's own role (the SDK's default credential chain). */
   const credentialsOf = (connection: S3Connection, scope: AwsCredentialScope) =>
     awsCredentialsOf(connection, scope, webIdentity);
 
+  /**
+   * Two clients per data source environment and credentials, built alike: one sends requests, one
+   * only signs URLs. The signer computes no body checksum: an upload through a signed URL has no body
+   * at signing time, so the SDK's default (a CRC32 of every upload) would put the empty body's
+   * `x-amz-checksum-crc32=AAAAAA==` in the URL, and stores that check it refuse the real bytes.
+   */
   const clientOf = (
     key: string,
     connection: S3Connection,
     credentials: Credentials | undefined,
-  ): S3Client => {
+  ): { client: S3Client; signer: S3Client } => {
     // A hash, so the map holds no second copy of the secret.
     const fingerprint = createHash('sha256')
       .update(
@@ -76,11 +83,15 @@ export function s3Runtime(
       )
       .digest('hex');
     const known = clients.get(key);
-    if (known?.fingerprint === fingerprint) return known.client;
+    if (known?.fingerprint === fingerprint) return known;
     // Renewed credentials: runs still using the old client (a job may last 30 minutes) finish first.
-    if (known) setTimeout(() => known.client.destroy(), retiredClientMs).unref();
+    if (known)
+      setTimeout(() => {
+        known.client.destroy();
+        known.signer.destroy();
+      }, retiredClientMs).unref();
     checkEndpointAddress(connection.endpoint, denyPrivateNetworks);
-    const client = new S3Client({
+    const config: S3ClientConfig = {
       requestHandler: guardedAgents(denyPrivateNetworks),
       region: connection.region,
       ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
@@ -95,9 +106,14 @@ export function s3Runtime(
           }
         : {}),
       maxAttempts: 2,
-    });
-    clients.set(key, { fingerprint, client });
-    return client;
+    };
+    const made = {
+      fingerprint,
+      client: new S3Client(config),
+      signer: new S3Client({ ...config, requestChecksumCalculation: 'WHEN_REQUIRED' }),
+    };
+    clients.set(key, made);
+    return made;
   };
 
   return {
@@ -120,17 +136,17 @@ export function s3Runtime(
           ...(run.identityToken ? { identityToken: run.identityToken } : {}),
           signal: run.signal,
         });
-        const client = clientOf(run.key, connection, credentials);
+        const { client, signer } = clientOf(run.key, connection, credentials);
         const options = { abortSignal: run.signal };
         switch (action.operation) {
           case 'upload':
             return [await upload(client, action, run.values, bucket, key, options)];
           case 'download':
-            return [await download(client, action.name, bucket, key, credentials, options)];
+            return [await download(client, signer, action.name, bucket, key, credentials, options)];
           case 'list':
             return [await list(client, action.name, bucket, key, options)];
           case 'signed-url':
-            return [await signedUrl(client, action, bucket, key, credentials)];
+            return [await signedUrl(signer, action, bucket, key, credentials)];
         }
       } catch (error) {
         return [failedResult(action.name, s3Failure(error, place))];
@@ -156,7 +172,7 @@ export function s3Runtime(
               ...scope,
             })
           : await credentialsOf(connection, scope);
-      const client = clientOf(check.key, connection, credentials);
+      const { client } = clientOf(check.key, connection, credentials);
       try {
         await client.send(new ListBucketsCommand({}), { abortSignal: check.signal });
       } catch (error) {
@@ -169,7 +185,10 @@ export function s3Runtime(
     },
 
     async close() {
-      for (const { client } of clients.values()) client.destroy();
+      for (const { client, signer } of clients.values()) {
+        client.destroy();
+        signer.destroy();
+      }
       clients.clear();
       webIdentity.close();
     },
@@ -218,6 +237,7 @@ async function upload(
 
 async function download(
   client: S3Client,
+  signer: S3Client,
   title: string,
   bucket: string,
   key: string,
@@ -235,7 +255,7 @@ async function download(
     // The body is not read: the caller gets a short-lived link instead.
     (answer.Body as { destroy?: () => void } | undefined)?.destroy?.();
     const seconds = lifetimeWithin(downloadLinkSeconds, credentials);
-    const signedUrl = await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key: key }), {
+    const signedUrl = await getSignedUrl(signer, new GetObjectCommand({ Bucket: bucket, Key: key }), {
       expiresIn: seconds,
     });
     return downloadLinkResult(title, described, { signedUrl, expiresAt: nowSeconds() + seconds });
@@ -278,7 +298,7 @@ async function list(client: S3Client, title: string, bucket: string, prefix: str
 }
 
 async function signedUrl(
-  client: S3Client,
+  signer: S3Client,
   action: StorageActionInput,
   bucket: string,
   key: string,
@@ -290,7 +310,7 @@ async function signedUrl(
     action.method === 'PUT'
       ? new PutObjectCommand({ Bucket: bucket, Key: key })
       : new GetObjectCommand({ Bucket: bucket, Key: key });
-  const url = await getSignedUrl(client, command, { expiresIn: seconds });
+  const url = await getSignedUrl(signer, command, { expiresIn: seconds });
   const result = signedUrlResult(action.name, {
     signedUrl: url,
     method: action.method,

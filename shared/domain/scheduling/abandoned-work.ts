@@ -104,7 +104,7 @@ async function endReservation(
   if (ended && reservation.purpose === 'async_job' && reservation.executionId) {
     const execution = await deps.store.getExecution(reservation.executionId);
     if (execution && (execution.status === 'running' || execution.status === 'queued'))
-      await failQueuedExecution(deps, reservation.executionId, reason);
+      await failQueuedExecution(deps, reservation.executionId, { code: 'interrupted', message: reason });
   }
   return ended;
 }

@@ -6,10 +6,10 @@
 import * as z from 'zod';
 import { resolveExecutableAction } from '../authorize.ts';
 import { resourceIdSchema } from '../definitions/data-source.ts';
-import { DoguError, notFound } from '../errors.ts';
+import { DoguError, type ErrorCode, notFound } from '../errors.ts';
 import { executeAction, masterDataOf } from '../execute-action.ts';
 import { authorize, requireEnvironment } from '../manage/access.ts';
-import type { Principal, StatementResult } from '../model.ts';
+import type { Execution, Principal, StatementResult } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
 import { requireRight } from '../rights.ts';
 import { auditScheduledExecution } from './audit-run.ts';
@@ -205,15 +205,14 @@ export async function runReservation(
     });
     if (outcome.kind !== 'executed') throw new DoguError('state_conflict', 'The action now requires review.');
     await auditScheduledExecution(deps, principal, outcome.execution);
-    const ok = outcome.execution.status === 'succeeded';
-    finished = {
-      ...running,
-      status: ok ? 'completed' : 'error',
-      ...(ok ? {} : { reason: outcome.execution.error?.message ?? outcome.execution.status }),
-    };
+    finished = finishedBy(running, outcome.execution);
   } catch (error) {
     const reason = error instanceof DoguError ? error.message : 'Unexpected error while running.';
-    if (async) await failQueuedExecution(deps, executionId, reason);
+    if (async)
+      await failQueuedExecution(deps, executionId, {
+        code: error instanceof DoguError ? error.code : 'internal_error',
+        message: reason,
+      });
     finished = { ...running, status: 'error', reason };
   }
   finished.updatedAt = deps.clock.now().toISOString();
@@ -221,15 +220,28 @@ export async function runReservation(
   return finished;
 }
 
-/** An asynchronous job that could not run still ends in a final execution status, with the reason. */
-export async function failQueuedExecution(deps: SchedulingDeps, executionId: string, reason: string) {
+/** The reservation once its execution has ended: completed when the run succeeded. */
+export function finishedBy(running: Reservation, execution: Execution): Reservation {
+  const ok = execution.status === 'succeeded';
+  return {
+    ...running,
+    status: ok ? 'completed' : 'error',
+    ...(ok ? {} : { reason: execution.error?.message ?? execution.status }),
+  };
+}
+
+/**
+ * An asynchronous job that could not run, or whose worker stopped, still ends in a final execution
+ * status with the reason. A job interrupted mid-run carries `interrupted`, as an interrupted
+ * synchronous run or batch row does: it may have had effects.
+ */
+export async function failQueuedExecution(
+  deps: SchedulingDeps,
+  executionId: string,
+  error: { code: 'interrupted' | ErrorCode; message: string },
+) {
   const execution = await deps.store.getExecution(executionId);
   if (!execution) return;
   const now = deps.clock.now().toISOString();
-  await deps.store.putExecution({
-    ...execution,
-    status: 'failed',
-    finishedAt: now,
-    error: { code: 'internal_error', message: reason },
-  });
+  await deps.store.putExecution({ ...execution, status: 'failed', finishedAt: now, error });
 }

@@ -4,6 +4,7 @@
  */
 import {
   AthenaClient,
+  GetDatabaseCommand,
   GetQueryExecutionCommand,
   GetQueryResultsCommand,
   StartQueryExecutionCommand,
@@ -11,6 +12,7 @@ import {
 } from '@aws-sdk/client-athena';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { athenaCloudPermissions } from '../../../shared/connectors/athena/definition.ts';
 import { athenaRuntime } from '../../../shared/connectors/athena/runtime.ts';
 import { athenaConnection, sqlRun } from './support.ts';
 
@@ -464,5 +466,56 @@ describe('cancellation and failures', () => {
       'The Athena endpoint 169.254.169.254 was refused: it is a link-local or cloud metadata address, which data sources may never reach.',
     );
     expect(athena.commandCalls(StartQueryExecutionCommand)).toHaveLength(0);
+  });
+});
+
+describe('the rights the kind names', () => {
+  it('lists every Athena action it calls: a query, a stopped query and test connection', async () => {
+    athena.on(GetDatabaseCommand).resolves({ Database: { Name: 'sales' } });
+    athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
+    athena.on(GetQueryExecutionCommand).resolves(succeeded('q-1'));
+    athena.on(GetQueryResultsCommand).resolves({
+      ResultSet: {
+        ResultSetMetadata: { ColumnInfo: [column('one', 'integer')] },
+        Rows: [row('one'), row('1')],
+      },
+    });
+    athena.on(StopQueryExecutionCommand).resolves({});
+    await runtime.testConnection({
+      key: 'test/p/wh/development',
+      connection: athenaConnection,
+      signal: AbortSignal.timeout(5000),
+    });
+    await runtime.run(
+      sqlRun({
+        kind: 'athena',
+        connection: athenaConnection,
+        statements: [{ title: 'One', sql: 'SELECT 1' }],
+      }),
+    );
+    athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'RUNNING' } } });
+    await runtime.run(
+      sqlRun({
+        kind: 'athena',
+        connection: athenaConnection,
+        statements: [{ title: 'Slow', sql: 'SELECT 2' }],
+        signal: AbortSignal.timeout(80),
+      }),
+    );
+    const called = [
+      ...new Set(
+        athena.calls().map((call) => `athena:${call.args[0].constructor.name.replace(/Command$/, '')}`),
+      ),
+    ].sort();
+    expect(called).toEqual([
+      'athena:GetDatabase',
+      'athena:GetQueryExecution',
+      'athena:GetQueryResults',
+      'athena:StartQueryExecution',
+      'athena:StopQueryExecution',
+    ]);
+    expect(athenaCloudPermissions).toEqual(expect.arrayContaining(called));
+    // Athena reads the Glue Data Catalog with the caller's rights: GetDatabase needs Glue's too.
+    expect(athenaCloudPermissions).toContain('glue:GetDatabase');
   });
 });

@@ -75,17 +75,18 @@ describe('BigQuery with workload identity federation', () => {
       ['POST', '/v1/token', undefined],
       [
         'POST',
-        `/v1/projects/-/serviceAccounts/${encodeURIComponent(serviceAccount)}:generateAccessToken`,
+        `/v1/projects/-/serviceAccounts/${serviceAccount}:generateAccessToken`,
         'Bearer federated-token',
       ],
     ]);
-    expect(JSON.parse(google.requests[0]!.body.toString())).toEqual({
-      grantType: 'urn:ietf:params:oauth:grant-type:token-exchange',
+    expect(google.requests[0]!.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(Object.fromEntries(new URLSearchParams(google.requests[0]!.body.toString()))).toEqual({
+      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
       audience: `//iam.googleapis.com/${provider}`,
       scope: 'https://www.googleapis.com/auth/cloud-platform',
-      requestedTokenType: 'urn:ietf:params:oauth:token-type:access_token',
-      subjectToken: 'dogu-id-token-production',
-      subjectTokenType: 'urn:ietf:params:oauth:token-type:jwt',
+      requested_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+      subject_token: 'dogu-id-token-production',
+      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
     });
     expect(JSON.parse(google.requests[1]!.body.toString())).toEqual({
       scope: ['https://www.googleapis.com/auth/bigquery'],
@@ -106,7 +107,7 @@ describe('BigQuery with workload identity federation', () => {
     await runtime.run(run('staging'));
     const subjects = google.requests
       .filter((r) => r.url === '/v1/token')
-      .map((r) => (JSON.parse(r.body.toString()) as { subjectToken: string }).subjectToken);
+      .map((r) => new URLSearchParams(r.body.toString()).get('subject_token'));
     expect(subjects).toEqual(['dogu-id-token-production', 'dogu-id-token-staging']);
   });
 
@@ -133,5 +134,23 @@ describe('BigQuery with workload identity federation', () => {
     expect(google.requests).toHaveLength(0);
     const bad = bigQueryConnectionSchema.safeParse({ ...connection, provider: 'dogu-pool' });
     expect(bad.error?.issues.map((issue) => issue.path)).toEqual([['provider']]);
+  });
+
+  it('sends neither Dogu’s token nor the federated one to a metadata address', async () => {
+    const runtime = bigQueryRuntime({ pollMs: 1 });
+    const toMetadata = async (endpoints: Record<string, string>) => {
+      const [result] = await runtime.run({
+        ...run('development'),
+        connection: { ...connection, ...endpoints },
+      });
+      return result?.error?.message;
+    };
+    expect(await toMetadata({ stsEndpoint: 'http://169.254.169.254' })).toMatch(
+      /^Step 2 \(Google STS token exchange\): could not be reached \(.*169\.254\.169\.254 is a link-local or cloud metadata address/,
+    );
+    expect(await toMetadata({ iamCredentialsEndpoint: 'http://169.254.169.254' })).toMatch(
+      /^Step 3 \(IAM Credentials generateAccessToken, impersonating the service account\): could not be reached \(.*metadata address/,
+    );
+    expect(fake.inserts()).toHaveLength(0);
   });
 });

@@ -85,18 +85,21 @@ describe('jobs.insert', () => {
           query:
             'SELECT * FROM orders WHERE name = ? AND n > ? AND f < ? AND paid = ? AND m = ? AND id IN (?, ?) AND d = ? AND s = ?',
           useLegacySql: false,
-          parameterMode: 'POSITIONAL',
+          // The library's spelling; the API reads it case-insensitively.
+          parameterMode: 'positional',
           queryParameters: [
             { parameterType: { type: 'STRING' }, parameterValue: { value: "O'Brien" } },
             { parameterType: { type: 'INT64' }, parameterValue: { value: '3' } },
             { parameterType: { type: 'FLOAT64' }, parameterValue: { value: '1.5' } },
             { parameterType: { type: 'BOOL' }, parameterValue: { value: 'true' } },
-            { parameterType: { type: 'INT64' }, parameterValue: {} },
+            { parameterType: { type: 'INT64' }, parameterValue: { value: null } },
             { parameterType: { type: 'INT64' }, parameterValue: { value: '7' } },
             { parameterType: { type: 'INT64' }, parameterValue: { value: '8' } },
-            { parameterType: { type: 'INT64' }, parameterValue: {} },
+            { parameterType: { type: 'INT64' }, parameterValue: { value: null } },
             { parameterType: { type: 'STRING' }, parameterValue: { value: 'false' } },
           ],
+          // The library leaves the types it was given beside the parameters it made of them.
+          types: ['STRING', 'INT64', 'FLOAT64', 'BOOL', 'INT64', 'INT64', 'INT64', 'INT64', 'STRING'],
           maximumBytesBilled: '1000000000',
           defaultDataset: { projectId: 'dogu-analytics', datasetId: 'shop' },
         },
@@ -105,7 +108,9 @@ describe('jobs.insert', () => {
     // Two RUNNING answers, then DONE: three jobs.get calls, each with the location.
     const polls = fake.requests(`/jobs/${jobId}?`);
     expect(polls.map((r) => r.url)).toEqual(
-      Array(3).fill(`/bigquery/v2/projects/dogu-analytics/jobs/${jobId}?location=asia-northeast1`),
+      Array(3).fill(
+        `/bigquery/v2/projects/dogu-analytics/jobs/${jobId}?location=asia-northeast1&prettyPrint=false`,
+      ),
     );
     expect(polls.every((r) => r.headers.authorization === `Bearer ${accessToken}`)).toBe(true);
     expect(result?.messages).toEqual([
@@ -336,7 +341,10 @@ describe('cancellation and failures', () => {
     );
     const jobId = (fake.inserts()[0]!.jobReference as { jobId: string }).jobId;
     expect(fake.requests('/cancel').map((r) => [r.method, r.url])).toEqual([
-      ['POST', `/bigquery/v2/projects/dogu-analytics/jobs/${jobId}/cancel?location=asia-northeast1`],
+      [
+        'POST',
+        `/bigquery/v2/projects/dogu-analytics/jobs/${jobId}/cancel?location=asia-northeast1&prettyPrint=false`,
+      ],
     ]);
     expect(result).toMatchObject({
       title: 'Slow scan',

@@ -58,7 +58,8 @@ export async function startFakeBigQuery(projectId = 'dogu-analytics'): Promise<F
           throw new Error('grant');
         const { payload } = await jwtVerify(form.get('assertion') ?? '', verifyKey, {
           issuer: clientEmail,
-          audience: `${url}/token`,
+          // google-auth-library signs for Google's token endpoint; the key's token_uri says where it goes.
+          audience: 'https://oauth2.googleapis.com/token',
         });
         if (payload.scope !== 'https://www.googleapis.com/auth/bigquery') throw new Error('scope');
         return send(200, { access_token: accessToken, expires_in: 3599, token_type: 'Bearer' });
@@ -90,6 +91,7 @@ export async function startFakeBigQuery(projectId = 'dogu-analytics'): Promise<F
       }
       if (body.configuration?.dryRun) {
         return send(200, {
+          jobReference: { projectId, location: 'asia-northeast1' },
           status: { state: 'DONE', ...(script.errorResult ? { errorResult: script.errorResult } : {}) },
           statistics: { query: { totalBytesProcessed: script.statistics?.totalBytesProcessed ?? '0' } },
         });

@@ -43,7 +43,7 @@ beforeAll(async () => {
     private_key: privateKey,
     token_uri: `${google.url}/token`,
   });
-}, 30_000);
+});
 afterAll(async () => {
   await sandbox.close?.();
   await google?.close();

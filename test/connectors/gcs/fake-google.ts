@@ -1,11 +1,13 @@
 /**
  * Google's endpoints for the GCS tests, on 127.0.0.1: OAuth token (JWT bearer grant), STS token
- * exchange, IAM Credentials (generateAccessToken, signBlob) and the Cloud Storage JSON API with
- * V4 signed URLs. Each checks the exact request it gets: signatures against the service account's
+ * exchange, IAM Credentials (generateAccessToken, signBlob) and the Cloud Storage JSON API
+ * (multipart and resumable uploads, media downloads with their hashes, paged listing) with V4
+ * signed URLs. Each checks the exact request it gets: signatures against the service account's
  * public key, Dogu's ID token against Dogu's JWKS, bearer tokens against the ones it handed out.
  */
-import { createHash, createVerify, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createHash, createVerify, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { CRC32C } from '@google-cloud/storage';
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose';
 import { type ReceivedRequest, startHttpServer, type TestServer } from '../../support/http-server.ts';
 
@@ -26,9 +28,15 @@ export interface FakeGoogle {
   buckets: Set<string>;
   /** Requests that broke a rule, with why; the tests expect none. */
   violations: string[];
+  /** The service account's public key (its key file's and, here, its Google-managed key's). */
+  publicKey: KeyObject;
   /** Verified claims of Dogu's tokens that reached STS. */
   federatedClaims: Record<string, unknown>[];
   serviceAccountKeyJson(): string;
+  /** Resumable uploads: the base URL the session URIs name (default: this fake). */
+  sessionBase?: string;
+  /** Resumable uploads: the Content-Range of every chunk received, in order. */
+  resumableChunks: string[];
   /** Refuse the next calls of one step with this status. */
   refuse: Partial<Record<'sts' | 'impersonation' | 'signBlob' | 'storage', number>>;
   close(): Promise<void>;
@@ -51,6 +59,13 @@ export async function startFakeGoogle(
   const refuse: FakeGoogle['refuse'] = {};
   const accessTokens = new Set<string>();
   const federatedTokens = new Set<string>();
+  /** Tokens of the impersonated service account that may call IAM Credentials (iam scope). */
+  const iamTokens = new Set<string>();
+  const resumableChunks: string[] = [];
+  const sessions = new Map<
+    string,
+    { bucket: string; name: string; contentType: string; parts: Buffer[]; received: number }
+  >();
   let issued = 0;
   let url = '';
 
@@ -68,7 +83,8 @@ export async function startFakeGoogle(
       if (
         !claims ||
         claims.iss !== serviceAccountEmail ||
-        claims.aud !== `${url}/token` ||
+        // google-auth-library signs for Google's token endpoint; the key's token_uri routes it here.
+        claims.aud !== 'https://oauth2.googleapis.com/token' ||
         claims.scope !== 'https://www.googleapis.com/auth/devstorage.read_write'
       ) {
         violations.push(`token assertion ${JSON.stringify(claims)}`);
@@ -79,14 +95,15 @@ export async function startFakeGoogle(
       return json(response, 200, { access_token: token, expires_in: 3599, token_type: 'Bearer' });
     }
     if (request.method === 'POST' && path === '/v1/token') {
-      const body = JSON.parse(request.body.toString()) as Record<string, string>;
-      const { subjectToken, ...rest } = body;
+      // RFC 8693: a form, as Google STS takes it.
+      const body = Object.fromEntries(new URLSearchParams(request.body.toString()));
+      const { subject_token: subjectToken, ...rest } = body;
       const expected = {
-        grantType: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
         audience: `//iam.googleapis.com/${providerName}`,
         scope: 'https://www.googleapis.com/auth/cloud-platform',
-        requestedTokenType: 'urn:ietf:params:oauth:token-type:access_token',
-        subjectTokenType: 'urn:ietf:params:oauth:token-type:jwt',
+        requested_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
       };
       if (JSON.stringify(rest) !== JSON.stringify(expected))
         violations.push(`sts body ${JSON.stringify(rest)}`);
@@ -117,15 +134,18 @@ export async function startFakeGoogle(
         expires_in: 3600,
       });
     }
-    const iam = `/v1/projects/-/serviceAccounts/${encodeURIComponent(serviceAccountEmail)}`;
-    if (request.method === 'POST' && path === `${iam}:generateAccessToken`) {
+    const iam = `/v1/projects/-/serviceAccounts/${serviceAccountEmail}`;
+    if (request.method === 'POST' && decodeURIComponent(path) === `${iam}:generateAccessToken`) {
       if (!bearer(request, federatedTokens))
         violations.push('generateAccessToken without the federated token');
       const body = request.body.toString();
       if (
         body !==
         JSON.stringify({
-          scope: ['https://www.googleapis.com/auth/devstorage.read_write'],
+          scope: [
+            'https://www.googleapis.com/auth/devstorage.read_write',
+            'https://www.googleapis.com/auth/iam',
+          ],
           lifetime: '3600s',
         })
       )
@@ -141,13 +161,15 @@ export async function startFakeGoogle(
         });
       const token = `impersonated-${++issued}`;
       accessTokens.add(token);
+      iamTokens.add(token);
       return json(response, 200, {
         accessToken: token,
         expireTime: new Date(Date.now() + 3600_000).toISOString(),
       });
     }
-    if (request.method === 'POST' && path === `${iam}:signBlob`) {
-      if (!bearer(request, federatedTokens)) violations.push('signBlob without the federated token');
+    if (request.method === 'POST' && decodeURIComponent(path) === `${iam}:signBlob`) {
+      // The service account signs for itself: the caller is the impersonated account, with the IAM scope.
+      if (!bearer(request, iamTokens)) violations.push('signBlob without the service account’s own token');
       if (refuse.signBlob)
         return json(response, refuse.signBlob, {
           error: {
@@ -161,32 +183,22 @@ export async function startFakeGoogle(
       return json(response, 200, { keyId: 'k1', signedBlob: signature.toString('base64') });
     }
     if (target.searchParams.has('X-Goog-Signature')) return signedAccess(request, target, response);
+    // A resumable session's URI is its own credential: its chunks come without a token.
+    if (request.method === 'PUT' && sessions.has(target.searchParams.get('upload_id') ?? ''))
+      return uploadCall(request, target, response, decodeURIComponent(path.split('/')[5] ?? ''));
     if (!bearer(request, accessTokens)) {
       violations.push(`storage call without a token: ${request.method} ${request.url}`);
       return json(response, 401, { error: { code: 401, message: 'Invalid Credentials' } });
     }
     if (refuse.storage) return json(response, refuse.storage, { error: { code: 403, message: 'denied' } });
     const upload = /^\/upload\/storage\/v1\/b\/([^/]+)\/o$/.exec(path);
-    if (request.method === 'POST' && upload) {
-      const bucket = decodeURIComponent(upload[1]!);
-      if (target.searchParams.get('uploadType') !== 'media')
-        violations.push('upload without uploadType=media');
+    if (upload) return uploadCall(request, target, response, decodeURIComponent(upload[1]!));
+    const bucketOnly = /^\/storage\/v1\/b\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && bucketOnly) {
+      const bucket = decodeURIComponent(bucketOnly[1]!);
       if (!buckets.has(bucket))
         return json(response, 404, { error: { code: 404, message: 'The specified bucket does not exist.' } });
-      const name = target.searchParams.get('name')!;
-      const stored = {
-        bytes: request.body,
-        contentType: String(request.headers['content-type']),
-        updated: new Date().toISOString(),
-      };
-      objects.set(`${bucket}/${name}`, stored);
-      return json(response, 200, {
-        name,
-        bucket,
-        size: String(stored.bytes.length),
-        contentType: stored.contentType,
-        generation: '1',
-      });
+      return json(response, 200, { name: bucket, kind: 'storage#bucket' });
     }
     const object = /^\/storage\/v1\/b\/([^/]+)\/o\/([^/]+)$/.exec(path);
     if (request.method === 'GET' && object) {
@@ -198,16 +210,13 @@ export async function startFakeGoogle(
       if (!stored)
         return json(response, 404, { error: { code: 404, message: `No such object: ${bucket}/${name}` } });
       if (target.searchParams.get('alt') === 'media') {
-        response.writeHead(200, { 'content-type': stored.contentType });
+        response.writeHead(200, {
+          'content-type': stored.contentType,
+          'x-goog-hash': `crc32c=${crc32c(stored.bytes)},md5=${md5(stored.bytes)}`,
+        });
         return response.end(stored.bytes);
       }
-      return json(response, 200, {
-        name,
-        bucket,
-        size: String(stored.bytes.length),
-        contentType: stored.contentType,
-        updated: stored.updated,
-      });
+      return json(response, 200, objectResource(bucket, name, stored));
     }
     const listing = /^\/storage\/v1\/b\/([^/]+)\/o$/.exec(path);
     if (request.method === 'GET' && listing) {
@@ -236,6 +245,98 @@ export async function startFakeGoogle(
     json(response, 400, { error: { code: 400, message: 'unexpected request' } });
   };
 
+  const objectResource = (bucket: string, name: string, stored: StoredObject) => ({
+    kind: 'storage#object',
+    name,
+    bucket,
+    size: String(stored.bytes.length),
+    contentType: stored.contentType,
+    updated: stored.updated,
+    generation: '1',
+    crc32c: crc32c(stored.bytes),
+    md5Hash: md5(stored.bytes),
+  });
+
+  const store = (bucket: string, name: string, bytes: Buffer, contentType: string) => {
+    const stored = { bytes, contentType, updated: new Date().toISOString() };
+    objects.set(`${bucket}/${name}`, stored);
+    return objectResource(bucket, name, stored);
+  };
+
+  /** Uploads as the JSON API takes them: multipart (metadata and media), or a resumable session. */
+  const uploadCall = (request: ReceivedRequest, target: URL, response: ServerResponse, bucket: string) => {
+    const type = target.searchParams.get('uploadType');
+    const session = target.searchParams.get('upload_id');
+    if (!buckets.has(bucket))
+      return json(response, 404, { error: { code: 404, message: 'The specified bucket does not exist.' } });
+    if (request.method === 'POST' && type === 'multipart') {
+      const boundary = /boundary=([^;]+)/.exec(String(request.headers['content-type']))?.[1];
+      if (!boundary) {
+        violations.push('multipart upload without a boundary');
+        return json(response, 400, { error: { code: 400, message: 'no boundary' } });
+      }
+      const [metadataPart, mediaPart] = multipartParts(request.body, boundary);
+      if (!metadataPart || !mediaPart) {
+        violations.push('multipart upload without metadata and media');
+        return json(response, 400, { error: { code: 400, message: 'bad multipart' } });
+      }
+      const metadata = JSON.parse(metadataPart.body.toString()) as { name?: string; contentType?: string };
+      const name = metadata.name ?? target.searchParams.get('name') ?? '';
+      return json(response, 200, store(bucket, name, mediaPart.body, metadata.contentType ?? mediaPart.type));
+    }
+    if (request.method === 'POST' && type === 'resumable') {
+      const metadata = JSON.parse(request.body.toString() || '{}') as { name?: string; contentType?: string };
+      const name = metadata.name ?? target.searchParams.get('name') ?? '';
+      const id = randomUUID();
+      sessions.set(id, {
+        bucket,
+        name,
+        contentType: metadata.contentType ?? String(request.headers['x-upload-content-type'] ?? ''),
+        parts: [],
+        received: 0,
+      });
+      response.writeHead(200, {
+        location: `${fake.sessionBase ?? url}/upload/storage/v1/b/${encodeURIComponent(bucket)}/o?uploadType=resumable&upload_id=${id}`,
+      });
+      return response.end();
+    }
+    if (request.method === 'PUT' && type === 'resumable' && session && sessions.has(session)) {
+      const upload = sessions.get(session)!;
+      const range = String(request.headers['content-range'] ?? '');
+      resumableChunks.push(range);
+      const chunk = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range);
+      const last = /^bytes \*\/(\d+|\*)$/.exec(range);
+      if (chunk) {
+        const [first, end, total] = [Number(chunk[1]), Number(chunk[2]), chunk[3]!];
+        if (first !== upload.received || end - first + 1 !== request.body.length)
+          violations.push(
+            `resumable chunk ${range} after ${upload.received} bytes, ${request.body.length} sent`,
+          );
+        upload.parts.push(request.body);
+        upload.received = end + 1;
+        if (total === '*' || Number(total) !== upload.received) {
+          response.writeHead(308, { range: `bytes=0-${upload.received - 1}` });
+          return response.end();
+        }
+      } else if (!last) {
+        violations.push(`resumable PUT with Content-Range '${range}'`);
+        return json(response, 400, { error: { code: 400, message: 'bad Content-Range' } });
+      } else if (last[1] === '*') {
+        // A status query: how much has arrived.
+        response.writeHead(308, upload.received ? { range: `bytes=0-${upload.received - 1}` } : {});
+        return response.end();
+      }
+      sessions.delete(session);
+      return json(
+        response,
+        200,
+        store(upload.bucket, upload.name, Buffer.concat(upload.parts), upload.contentType),
+      );
+    }
+    violations.push(`unexpected upload ${request.method} ${request.url}`);
+    return json(response, 400, { error: { code: 400, message: 'unexpected upload' } });
+  };
+
   /** A V4 signed URL, checked as Google does: signature, host, expiry. */
   const signedAccess = (request: ReceivedRequest, target: URL, response: ServerResponse) => {
     const signature = target.searchParams.get('X-Goog-Signature')!;
@@ -248,7 +349,8 @@ export async function startFakeGoogle(
       request.method,
       target.pathname,
       query,
-      `host:${request.headers.host}`,
+      // Google's endpoints use the default port; the library signs the host name alone.
+      `host:${String(request.headers.host).replace(/:\d+$/, '')}`,
       '',
       'host',
       'UNSIGNED-PAYLOAD',
@@ -296,13 +398,15 @@ export async function startFakeGoogle(
     });
   });
   url = server.url;
-  return {
+  const fake: FakeGoogle = {
     url,
     server,
     objects,
     buckets,
     violations,
     federatedClaims,
+    publicKey,
+    resumableChunks,
     refuse,
     serviceAccountKeyJson: () =>
       JSON.stringify({
@@ -315,6 +419,36 @@ export async function startFakeGoogle(
       }),
     close: () => server.close(),
   };
+  return fake;
+}
+
+const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('base64');
+const crc32c = (bytes: Buffer) => {
+  const sum = new CRC32C();
+  sum.update(bytes);
+  return sum.toString();
+};
+
+/** The parts of a multipart/related body: each part's content type and bytes. */
+function multipartParts(body: Buffer, boundary: string): { type: string; body: Buffer }[] {
+  const parts: { type: string; body: Buffer }[] = [];
+  const delimiter = Buffer.from(`--${boundary}`);
+  let at = body.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next < 0) break;
+    const part = body.subarray(start + 2, next - 2); // after CRLF, before CRLF
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.subarray(0, split).toString();
+    parts.push({
+      type: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? 'application/octet-stream',
+      body: part.subarray(split + 4),
+    });
+    at = next;
+  }
+  return parts;
 }
 
 const rfc3986 = (text: string) =>

@@ -3,6 +3,7 @@
  * key (JWT bearer grant, URLs signed with the key) and workload identity federation (Dogu's ID
  * token verified against Dogu's JWKS → STS → generateAccessToken; URLs signed through signBlob).
  */
+import { createHash, createVerify } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -230,7 +231,8 @@ describe('GCS', () => {
       (await run(federatedConnection(), { operation: 'signed-url', bucket: 'shop-files', objectKey: 'a' }))
         .error?.message,
     ).toMatch(
-      /^IAM Credentials signBlob \(needs iam\.serviceAccounts\.signBlob.*\): Google answered HTTP 403: PERMISSION_DENIED/,
+      // The library passes on what Google said, not the status.
+      /^IAM Credentials signBlob \(the service account signs for itself: it needs iam\.serviceAccounts\.signBlob on itself.*\): Permission 'iam\.serviceAccounts\.signBlob' denied\.$/,
     );
     delete google.refuse.signBlob;
 
@@ -258,6 +260,153 @@ describe('GCS', () => {
     await expect(check({ ...keyConnection(), serviceAccountKey: undefined })).rejects.toThrow(
       /needs the service account JSON key/,
     );
+    const broken = JSON.stringify({
+      ...JSON.parse(google.serviceAccountKeyJson()),
+      private_key: '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n',
+    });
+    await expect(check({ ...keyConnection(), serviceAccountKey: broken })).rejects.toThrow(
+      'The private key of the service account JSON key cannot sign: check the key.',
+    );
     expect(google.violations).toEqual([]);
+  });
+});
+
+describe('GCS on the library', () => {
+  it('uploads 20 MB as a resumable upload in 8 MiB chunks, and a small file in one request', async () => {
+    const bytes = Buffer.alloc(20 * 1024 * 1024);
+    for (let i = 0; i < bytes.length; i += 4096) bytes.writeUInt32BE(i, i);
+    google.resumableChunks.length = 0;
+    const uploaded = await run(
+      keyConnection(),
+      { operation: 'upload', bucket: 'shop-files', objectKey: 'big/20mb.bin', fileParameter: 'file' },
+      { file: fileValue('20mb.bin', 'application/octet-stream', bytes) },
+    );
+    expect(uploaded.status, `${uploaded.error?.message} ${google.violations}`).toBe('succeeded');
+    expect(uploaded.rows[0]).toMatchObject({ objectKey: 'big/20mb.bin', size: bytes.length });
+    expect(google.objects.get('shop-files/big/20mb.bin')?.bytes.equals(bytes)).toBe(true);
+    const chunk = 8 * 1024 * 1024;
+    expect(google.resumableChunks).toEqual([
+      // Given the session it opened, the library first asks how much has arrived.
+      'bytes */*',
+      `bytes 0-${chunk - 1}/*`,
+      `bytes ${chunk}-${2 * chunk - 1}/*`,
+      `bytes ${2 * chunk}-${bytes.length - 1}/${bytes.length}`,
+    ]);
+
+    google.resumableChunks.length = 0;
+    const small = await run(
+      federatedConnection(),
+      { operation: 'upload', bucket: 'shop-files', objectKey: 'small.txt', fileParameter: 'file' },
+      { file: fileValue('small.txt', 'text/plain', 'small') },
+    );
+    expect(small.status, small.error?.message).toBe('succeeded');
+    expect(google.resumableChunks).toEqual([]);
+    expect(google.objects.get('shop-files/small.txt')?.bytes.toString()).toBe('small');
+    expect(google.violations).toEqual([]);
+  });
+
+  it.each([
+    ['a service-account key', keyConnection],
+    ['workload identity federation', federatedConnection],
+  ])('signs URLs that verify with Google’s V4 algorithm (%s)', async (_, connection) => {
+    const signed = await run(connection(), {
+      operation: 'signed-url',
+      bucket: 'shop-files',
+      objectKey: 'reports/2026 11/売上.csv',
+      method: 'PUT',
+      expiresInSeconds: 600,
+    });
+    const url = new URL((signed.rows[0] as { signedUrl: string }).signedUrl);
+    // Recomputed from the URL alone, as https://cloud.google.com/storage/docs/authentication/signatures
+    // describes it: canonical request → string to sign → RSA-SHA256 by the service account.
+    const query = [...url.searchParams.entries()].filter(([name]) => name !== 'X-Goog-Signature');
+    expect(Object.fromEntries(query)).toEqual({
+      'X-Goog-Algorithm': 'GOOG4-RSA-SHA256',
+      'X-Goog-Credential': expect.stringMatching(
+        new RegExp(`^${serviceAccountEmail}/\\d{8}/auto/storage/goog4_request$`),
+      ),
+      'X-Goog-Date': expect.stringMatching(/^\d{8}T\d{6}Z$/),
+      'X-Goog-Expires': '600',
+      'X-Goog-SignedHeaders': 'host',
+    });
+    const encode = (text: string) =>
+      encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    expect(url.pathname).toBe(`/shop-files/${'reports/2026 11/売上.csv'.split('/').map(encode).join('/')}`);
+    const canonicalQuery = query
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, value]) => `${encode(name)}=${encode(value)}`)
+      .join('&');
+    const canonicalRequest = [
+      'PUT',
+      url.pathname,
+      canonicalQuery,
+      `host:${url.hostname}`,
+      '',
+      'host',
+      'UNSIGNED-PAYLOAD',
+    ].join('\n');
+    const date = url.searchParams.get('X-Goog-Date')!;
+    const stringToSign = [
+      'GOOG4-RSA-SHA256',
+      date,
+      `${date.slice(0, 8)}/auto/storage/goog4_request`,
+      createHash('sha256').update(canonicalRequest).digest('hex'),
+    ].join('\n');
+    const signature = Buffer.from(url.searchParams.get('X-Goog-Signature')!, 'hex');
+    expect(createVerify('RSA-SHA256').update(stringToSign).verify(google.publicKey, signature)).toBe(true);
+    expect(createVerify('RSA-SHA256').update(`${stringToSign}x`).verify(google.publicKey, signature)).toBe(
+      false,
+    );
+  });
+
+  it('never reaches a metadata address, whatever the endpoint or the key names', async () => {
+    const toMetadata = [
+      { ...keyConnection(), storageEndpoint: 'http://169.254.169.254' },
+      {
+        ...keyConnection(),
+        serviceAccountKey: JSON.stringify({
+          ...JSON.parse(google.serviceAccountKeyJson()),
+          token_uri: 'http://169.254.169.254/token',
+        }),
+      },
+      { ...federatedConnection(), iamCredentialsEndpoint: 'http://169.254.169.254' },
+    ];
+    for (const connection of toMetadata) {
+      const listed = await run(connection, { operation: 'list', bucket: 'shop-files' });
+      expect(listed.status).toBe('failed');
+      expect(listed.error?.message).toMatch(
+        /169\.254\.169\.254 is a link-local or cloud metadata address, which actions may never reach/,
+      );
+    }
+    // A session URI is the server's to choose: one pointing at a metadata address is not followed.
+    google.sessionBase = 'http://169.254.169.254';
+    try {
+      const uploaded = await run(
+        keyConnection(),
+        { operation: 'upload', bucket: 'shop-files', objectKey: 'big/redirected.bin', fileParameter: 'file' },
+        { file: fileValue('r.bin', 'application/octet-stream', Buffer.alloc(6 * 1024 * 1024)) },
+      );
+      expect(uploaded.status).toBe('failed');
+      expect(uploaded.error?.message).toMatch(/169\.254\.169\.254 is a link-local or cloud metadata address/);
+    } finally {
+      delete google.sessionBase;
+    }
+  });
+
+  it('tests a connection by asking Cloud Storage itself, so an unreachable endpoint fails the check', async () => {
+    const check = (connection: Record<string, unknown>) =>
+      runtime.testConnection({
+        key: 'test/shop/files/prod',
+        connection,
+        signal: AbortSignal.timeout(10_000),
+        identityToken: tokens(),
+      });
+    await expect(check(keyConnection())).resolves.toBeUndefined();
+    await expect(check({ ...keyConnection(), storageEndpoint: 'http://127.0.0.1:9' })).rejects.toThrow(
+      /^Cloud Storage could not be reached: .*ECONNREFUSED/,
+    );
+    await expect(
+      check({ ...federatedConnection(), storageEndpoint: 'http://169.254.169.254' }),
+    ).rejects.toThrow(/metadata address/);
   });
 });

@@ -260,9 +260,8 @@ describe('errors', () => {
     const run = grpcRun(reflection(slow), { method: 'GetOrder', request: '{"id":"ord-1001"}' });
     // Descriptions first (reflection is not slow), then a call that outlives its deadline.
     run.deadlineAt = Date.now() + 700;
-    const started = Date.now();
+    // No clock: the server answers after 1.5 s, so a call the deadline did not stop succeeds instead.
     const error = failed(await runtime.run(run));
-    expect(Date.now() - started).toBeLessThan(1400);
     expect(error.code).toBe('execution_timeout');
     expect(error.message).toContain('DEADLINE_EXCEEDED');
   });
@@ -277,9 +276,8 @@ describe('errors', () => {
       },
     );
     setTimeout(() => controller.abort(), 400);
-    const started = Date.now();
+    // No clock: a call the abort did not cancel succeeds when the server answers after 1.5 s.
     const error = failed(await runtime.run(run));
-    expect(Date.now() - started).toBeLessThan(1200);
     expect(error.code).toBe('execution_timeout');
     expect(error.message).toContain('was stopped');
   });

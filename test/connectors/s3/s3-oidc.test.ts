@@ -75,7 +75,7 @@ beforeAll(async () => {
   });
   stsUrl = sts.url;
   idp = await createLocalOwnIdp({ dataDir, baseUrl: () => stsUrl, clock: systemClock, env: {} });
-}, 30_000);
+});
 
 afterAll(async () => {
   await s3?.stop();

@@ -27,7 +27,7 @@ beforeAll(async () => {
     endpoint: server.endpoint,
     forcePathStyle: true,
   };
-}, 30_000);
+});
 
 afterAll(async () => {
   await runtime?.close?.();
@@ -172,6 +172,44 @@ describe('the S3 kind', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 2100));
     expect((await fetch((short.rows[0] as { signedUrl: string }).signedUrl)).status).toBe(403);
+  });
+
+  it('signs upload URLs without a body checksum, so any bytes can be put through them', async () => {
+    const signed = await run({
+      operation: 'signed-url',
+      bucket: 'invoices',
+      objectKey: 'shared/photo.bin',
+      method: 'PUT',
+    });
+    const url = new URL((signed.rows[0] as { signedUrl: string }).signedUrl);
+    // The SDK's default checksum of an empty body (x-amz-checksum-crc32=AAAAAA==) would make stores
+    // that check it refuse every real upload; nothing but the signature and the operation is signed.
+    expect([...url.searchParams.keys()].sort()).toEqual([
+      'X-Amz-Algorithm',
+      'X-Amz-Content-Sha256',
+      'X-Amz-Credential',
+      'X-Amz-Date',
+      'X-Amz-Expires',
+      'X-Amz-Signature',
+      'X-Amz-SignedHeaders',
+      'x-id',
+    ]);
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('host');
+    expect(url.searchParams.get('X-Amz-Content-Sha256')).toBe('UNSIGNED-PAYLOAD');
+
+    const bytes = new Uint8Array(70_000).map((_, i) => (i * 7919) % 256);
+    const put = await fetch(url, { method: 'PUT', body: bytes });
+    expect(put.status).toBe(200);
+    const downloaded = await run({
+      operation: 'download',
+      bucket: 'invoices',
+      objectKey: 'shared/photo.bin',
+    });
+    expect(downloaded.status, downloaded.error?.message).toBe('succeeded');
+    expect(downloaded.rows[0]).toMatchObject({ size: bytes.length });
+    const link = await run({ operation: 'signed-url', bucket: 'invoices', objectKey: 'shared/photo.bin' });
+    const fetched = await fetch((link.rows[0] as { signedUrl: string }).signedUrl);
+    expect(new Uint8Array(await fetched.arrayBuffer())).toEqual(bytes);
   });
 
   it('keeps values inside the bucket and the key', async () => {
