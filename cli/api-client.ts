@@ -14,10 +14,7 @@ export async function callApi(url: string, init: RequestInit = {}): Promise<unkn
     response = await fetch(url, init);
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
-    throw new ApiError(
-      0,
-      `Could not reach ${new URL(url).origin}${cause ? ` (${cause})` : ''}. Is Dogu running?`,
-    );
+    throw new ApiError(0, unreachable(new URL(url).origin, cause));
   }
   const text = await response.text();
   const body = text ? safeJson(text) : undefined;
@@ -32,6 +29,17 @@ export async function callApi(url: string, init: RequestInit = {}): Promise<unkn
     throw new ApiError(response.status, lines.join('\n'));
   }
   return body;
+}
+
+/**
+ * Says which address was tried and how to name another: a runtime started on another port
+ * (`PORT=9150 npm start`) is reached only when told with --url or DOGU_URL.
+ */
+export function unreachable(origin: string, cause: string | undefined): string {
+  return (
+    `Could not reach ${origin}${cause ? ` (${cause})` : ''}. Is Dogu running there? ` +
+    'Name its address with --url URL or DOGU_URL=URL (npm start prints it).'
+  );
 }
 
 function safeJson(text: string): unknown {

@@ -8,6 +8,7 @@ import { accessToken } from './commands/print-access-token.ts';
 import { uploadProtoset } from './commands/upload-protoset.ts';
 import { configJsonSchemaText } from './config/json-schema.ts';
 import { removeCredentials } from './credentials.ts';
+import { cliDefaultUrl } from './default-url.ts';
 
 const usage = `Usage: dogu <command> [options]
 
@@ -63,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const baseUrl = values.url ?? process.env.DOGU_URL ?? 'http://127.0.0.1:8787';
+  const baseUrl = values.url ?? process.env.DOGU_URL ?? cliDefaultUrl;
   const [command, ...rest] = positionals;
   if (values.help || !command) {
     process.stdout.write(usage);

@@ -1,5 +1,6 @@
 /** `npm start`: run Dogu on this machine with the embedded runtime. */
 import { resolve } from 'node:path';
+import { cliDefaultUrl } from '../cli/default-url.ts';
 import { logger } from '../shared/commons/logger.ts';
 import { demoPassword } from './accounts-startup.ts';
 import { unsupportedNodeMessage } from './node-version.ts';
@@ -27,6 +28,8 @@ const runtime = await startLocalRuntime({
 });
 
 const { url, demo } = runtime;
+// The CLI goes to its default address unless told another: the banner's commands name this one.
+const dogu = url === cliDefaultUrl ? 'npx dogu' : `DOGU_URL=${url} npx dogu`;
 const execute = `${url}/public/v1/projects/${demo.project}/environments/${demo.environments[0]}/actions/${demo.action}/executions`;
 console.log(`
 Dogu is running at ${url}   (data: ${dataDir}${runtime.seeded ? ', demo seeded now' : ''})
@@ -37,8 +40,8 @@ Dogu is running at ${url}   (data: ${dataDir}${runtime.seeded ? ', demo seeded n
   Demo gRPC:         ${demo.grpcDataSource}   (shop.v1.OrderService at ${demo.grpcAddress}, server reflection)
 
 ${accountLines(runtime)}
-  Get a token:       npx dogu login && npx dogu print-access-token
-${runtime.devIdpIssuer ? `  SSO (dev IdP):     npx dogu login --sso   (${runtime.devIdpIssuer}: the demo users, any password)\n` : ''}  Run the demo:      curl -X POST -H "Authorization: Bearer $(npx dogu print-access-token)" \\
+  Get a token:       ${dogu} login && npx dogu print-access-token
+${runtime.devIdpIssuer ? `  SSO (dev IdP):     ${dogu} login --sso   (${runtime.devIdpIssuer}: the demo users, any password)\n` : ''}  Run the demo:      curl -X POST -H "Authorization: Bearer $(npx dogu print-access-token)" \\
                        -H 'Content-Type: application/json' -d '{"arguments":{"status":"shipped","limit":5}}' \\
                        ${execute}
 `);

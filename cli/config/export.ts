@@ -35,7 +35,10 @@ export function exportConfig(
   state: ProjectState,
   options: { projectId: string; source: string; now: Date },
 ): string {
-  const emailOf = new Map(state.members.flatMap((m) => (m.email ? [[m.principalId, m.email] as const] : [])));
+  // Users only: service accounts are named by id (the API answers their address too, which apply does not take).
+  const emailOf = new Map(
+    state.members.flatMap((m) => (m.kind === 'user' && m.email ? [[m.principalId, m.email] as const] : [])),
+  );
   const cronJobs = [...state.cronJobs.keys()]
     .sort()
     .flatMap((environmentId) =>

@@ -1,5 +1,5 @@
 /** The management API calls config-as-code needs: list everything of a project, read one, put (or post) one. */
-import { ApiError } from '../api-client.ts';
+import { ApiError, unreachable } from '../api-client.ts';
 
 export interface Problem {
   code?: string;
@@ -158,7 +158,7 @@ export function managementApi(options: { baseUrl: string; token: string; project
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code;
-      throw new ApiError(0, `Could not reach ${url.origin}${cause ? ` (${cause})` : ''}. Is Dogu running?`);
+      throw new ApiError(0, unreachable(url.origin, cause));
     }
     const text = await response.text();
     const parsed = text ? jsonOrText(text) : undefined;

@@ -15,7 +15,10 @@ const isPrincipalId = (member: string) => principalIdSchema.safeParse(member).su
 export function planUserGroups({ config, state, projectId }: PlanInput): PlannerResult {
   const problems: PlanProblem[] = [];
   const byEmail = membersByEmail(state.members);
-  const emailOf = new Map(state.members.flatMap((m) => (m.email ? [[m.principalId, m.email] as const] : [])));
+  // Users only: a service account in a group is named by its id.
+  const emailOf = new Map(
+    state.members.flatMap((m) => (m.kind === 'user' && m.email ? [[m.principalId, m.email] as const] : [])),
+  );
   const addedByFile = new Set(config.members.map((m) => m.email.toLowerCase()));
   /** How a member is shown and compared: its e-mail address when there is one, else its id. */
   const shown = (member: string) =>

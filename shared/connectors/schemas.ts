@@ -45,3 +45,14 @@ export const actionInputSchema = z.discriminatedUnion('kind', [
 
 /** One environment's connection schema of a kind, e.g. for config files. */
 export const connectionSchemaOf = (kind: string) => connectors.find((c) => c.kind === kind)?.connection;
+
+/**
+ * Actions as the API answers them: each kind's input schema with `stored` members added (the
+ * project, version and times), named `<Kind>Action` in the OpenAPI document.
+ */
+export const storedActionSchemaWith = (stored: z.ZodRawShape) => {
+  const [first, ...others] = actionKinds.map((c) =>
+    z.object({ ...actionCommonShape, ...c.action, ...stored }).meta({ id: `${pascal(c.actionKind)}Action` }),
+  );
+  return z.discriminatedUnion('kind', [first!, ...others]);
+};

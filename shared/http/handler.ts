@@ -14,6 +14,7 @@ import { inexactNumbersIn } from '../domain/exact-numbers.ts';
 import { principalOfBearer } from '../domain/identity/access-tokens.ts';
 import type { Principal } from '../domain/model.ts';
 import { tooManyRequests } from '../domain/rate-limit.ts';
+import { fieldSentence, readableIssues } from '../domain/readable-issues.ts';
 import { type Composition, type CoreServices, coreOnly, getServices } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
 import { functionUrlPathParameters, isFunctionUrlEvent } from './function-url.ts';
@@ -220,15 +221,10 @@ function refuseInexactNumbers(text: string): void {
 function parseWith<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => ({
-    pointer: `#/${issue.path.map((p) => String(p).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`,
-    detail: issue.message,
-  }));
+  const errors = readableIssues(result.error.issues, body);
   throw new DoguError(
     'invalid_definition',
-    errors.length === 1
-      ? `${errors[0]!.pointer}: ${errors[0]!.detail}`
-      : `${errors.length} fields are invalid.`,
+    errors.length === 1 ? fieldSentence(errors[0]!) : `${errors.length} fields are invalid.`,
     { errors },
   );
 }

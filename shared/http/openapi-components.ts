@@ -1,7 +1,7 @@
 /** Named schemas of the OpenAPI document that are not request schemas (those come from the domain). */
 import * as z from 'zod';
 
-export const problem = z
+const problemBase = z
   .object({
     type: z.string(),
     code: z.string(),
@@ -13,7 +13,8 @@ export const problem = z
       .array(z.object({ pointer: z.string(), detail: z.string(), ja: z.string().optional() }))
       .optional(),
   })
-  .meta({ id: 'Problem', description: 'RFC 9457 Problem Details' });
+  // RFC 9457 extension members: a refusal may say more (e.g. `actions` using a data source).
+  .catchall(z.unknown());
 
 /** The token endpoint answers as OAuth does (RFC 6749 section 5.2), not with Problem Details. */
 export const oauthError = z
@@ -98,45 +99,84 @@ export const statementResult = z
   })
   .meta({ id: 'StatementResult' });
 
-export const execution = z
+/** A recorded statement: what an execution keeps of each (rows are answered, never stored). */
+const statementSummary = z
   .object({
-    id: z.string(),
-    status: z.enum(['running', 'succeeded', 'failed', 'timed_out']),
-    projectId: z.string(),
-    environmentId: z.string(),
-    actionId: z.string(),
-    actionVersion: z.number().int(),
-    executedBy: z.object({ kind: z.enum(['user', 'service_account']), id: z.string(), email: z.string() }),
-    startedAt: z.string(),
-    finishedAt: z.string().nullable(),
-    durationMs: z.number().nullable(),
-    arguments: z.record(z.string(), z.unknown()),
-    source: z
-      .object({ viewId: z.string() })
-      .optional()
-      .meta({ description: 'Called from this view (docs/views.md)' }),
-    parentExecutionId: z
-      .string()
-      .optional()
-      .meta({ description: 'Run by actions.run inside this execution of a JavaScript action' }),
-    nestedExecutionIds: z
-      .array(z.string())
-      .optional()
-      .meta({ description: 'The runs this execution started with actions.run, in order' }),
-    error: z.object({ code: z.string(), message: z.string() }).optional(),
-    payloads: z
-      .object({
-        arguments: z.object({ bytes: z.number().int(), stored: z.boolean() }).optional(),
-        results: z.object({ bytes: z.number().int(), stored: z.boolean() }).optional(),
-      })
-      .optional()
-      .meta({ description: 'Arguments or results too large to record or answer inline (UTF-8 bytes)' }),
-    results: z.array(statementResult),
-    links: z.object({ arguments: z.string().optional(), results: z.string().optional() }).optional().meta({
-      description: 'Where stored payloads are downloaded (GET, same authorisation as the execution)',
-    }),
+    title: z.string(),
+    status: z.enum(['succeeded', 'failed']),
+    rowCount: z.number().int(),
+    messages: z.array(z.string()),
   })
+  .meta({ id: 'StatementSummary' });
+
+const executionShape = {
+  id: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed', 'timed_out']),
+  projectId: z.string(),
+  environmentId: z.string(),
+  actionId: z.string(),
+  actionVersion: z.number().int(),
+  executedBy: z.object({ kind: z.enum(['user', 'service_account']), id: z.string(), email: z.string() }),
+  via: z
+    .enum(['public_api', 'console', 'cron', 'batch', 'reservation', 'review', 'async_job', 'view'])
+    .meta({ description: 'What started it' }),
+  reviewId: z.string().optional().meta({ description: 'Run on approval of this review request' }),
+  origin: z
+    .object({
+      cronJobId: z.string().optional(),
+      scheduledAt: z.string().optional(),
+      reservationId: z.string().optional(),
+      batchId: z.string().optional(),
+      row: z.number().int().optional(),
+    })
+    .optional()
+    .meta({ description: 'The schedule, reservation or batch that started it' }),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  arguments: z.record(z.string(), z.unknown()),
+  source: z
+    .object({ viewId: z.string() })
+    .optional()
+    .meta({ description: 'Called from this view (docs/views.md)' }),
+  parentExecutionId: z
+    .string()
+    .optional()
+    .meta({ description: 'Run by actions.run inside this execution of a JavaScript action' }),
+  nestedExecutionIds: z
+    .array(z.string())
+    .optional()
+    .meta({ description: 'The runs this execution started with actions.run, in order' }),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  payloads: z
+    .object({
+      arguments: z.object({ bytes: z.number().int(), stored: z.boolean() }).optional(),
+      results: z.object({ bytes: z.number().int(), stored: z.boolean() }).optional(),
+    })
+    .optional()
+    .meta({ description: 'Arguments or results too large to record or answer inline (UTF-8 bytes)' }),
+  links: z.object({ arguments: z.string().optional(), results: z.string().optional() }).optional().meta({
+    description: 'Where stored payloads are downloaded (GET, same authorisation as the execution)',
+  }),
+};
+
+/** The answer to a run: each statement with its rows. */
+export const execution = z
+  .object({ ...executionShape, results: z.array(statementResult) })
   .meta({ id: 'Execution' });
+
+/** A recorded execution read later: each statement summarised (rows are not stored), or with its rows kept elsewhere (links.results). */
+export const recordedExecution = z
+  .object({
+    ...executionShape,
+    results: z.array(z.union([statementResult, statementSummary])),
+  })
+  .meta({ id: 'RecordedExecution' });
+
+/** Problem Details (RFC 9457); a failed run carries its recorded `execution`. */
+export const problem = problemBase
+  .extend({ execution: execution.optional().meta({ description: 'A failed run, recorded' }) })
+  .meta({ id: 'Problem', description: 'RFC 9457 Problem Details' });
 
 export const connectionTestResult = z
   .object({

@@ -4,7 +4,11 @@ import type { z } from 'zod';
 export interface OperationSpec {
   summary: string;
   body?: z.ZodType;
-  ok?: { status: '200' | '201' | '204' | '302'; schema?: z.ZodType };
+  /** The body may be left out (the operation then does its default). */
+  bodyOptional?: boolean;
+  ok?: { status: '200' | '201' | '202' | '204' | '302'; schema?: z.ZodType };
+  /** Other success answers (a create that answers 201 where a replace answers 200; a 202). */
+  also?: { status: '200' | '201' | '202'; description: string; schema?: z.ZodType }[];
   contentTypes?: Record<string, z.ZodType>;
   /** A multipart/form-data request body instead of JSON. */
   multipart?: z.ZodType;

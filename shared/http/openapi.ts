@@ -30,12 +30,39 @@ import { cronJobInputSchema, schedulePreviewSchema } from '../domain/scheduling/
 import { reservationInputSchema } from '../domain/scheduling/reservations.ts';
 import { accountOperations } from './openapi-accounts.ts';
 import {
+  action,
+  actionGroup,
+  actionVersion,
+  actionVersionList,
+  auditPage,
+  batch,
+  batchDetail,
+  cronJob,
+  dataSource,
+  environment,
+  jsonDocument,
+  member,
+  notificationSettings,
+  project,
+  projectWithRole,
+  reservation,
+  reviewRequest,
+  schedulePreview,
+  secretMetadata,
+  serviceAccount,
+  variable,
+  view,
+  viewSummary,
+  whoAmI,
+} from './openapi-answers.ts';
+import {
   connectionTestResult,
   connectorKind,
   execution,
   list,
   oauthError,
   problem,
+  recordedExecution,
 } from './openapi-components.ts';
 import { errorResponsesOf } from './openapi-errors.ts';
 import type { OperationSpec } from './openapi-spec.ts';
@@ -91,8 +118,17 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'Readiness check',
     ok: { status: '200', schema: z.object({ status: z.literal('ok') }) },
   },
-  idpDiscovery: { summary: "OIDC discovery document of the service's own IdP", ok: { status: '200' } },
-  idpJwks: { summary: "Public signing keys (JWKS) of the service's own IdP", ok: { status: '200' } },
+  idpDiscovery: {
+    summary: "OIDC discovery document of the service's own IdP",
+    ok: {
+      status: '200',
+      schema: jsonDocument.meta({ description: 'OpenID Connect Discovery 1.0 metadata' }),
+    },
+  },
+  idpJwks: {
+    summary: "Public signing keys (JWKS) of the service's own IdP",
+    ok: { status: '200', schema: jsonDocument.meta({ description: 'A JSON Web Key Set (RFC 7517)' }) },
+  },
   executeAction: {
     summary: 'Execute an action with arguments',
     body: z.object({
@@ -107,24 +143,53 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
       timeLimitSeconds: z.number().int().min(1).max(1800).optional(),
     }),
     ok: { status: '200', schema: execution },
+    also: [
+      {
+        status: '202',
+        description:
+          'Run as a job (async: true): the queued execution; or, for an action that needs a review, the review request created',
+        schema: z.union([
+          z.object({ execution, links: z.object({ self: z.string() }) }),
+          z.object({
+            reviewRequest: z
+              .record(z.string(), z.unknown())
+              .meta({ description: 'The review request (GET links.self)' }),
+            links: z.object({ self: z.string() }),
+          }),
+        ]),
+      },
+    ],
   },
   getExecution: {
     summary: 'Read a recorded execution (rows are not stored)',
-    ok: { status: '200', schema: execution },
+    ok: { status: '200', schema: recordedExecution },
   },
   getExecutionPayload: {
     summary:
       "A stored payload of an execution ('arguments' or 'results', JSON): 200 with it, or 303 to a short-lived download URL",
     ok: { status: '200' },
   },
-  whoAmI: { summary: 'The principal of the token', ok: { status: '200' } },
-  loginConfig: { summary: 'Where the CLI logs in: the IdP issuer and its client id', ok: { status: '200' } },
+  whoAmI: { summary: 'The principal of the token', ok: { status: '200', schema: whoAmI } },
+  loginConfig: {
+    summary: 'Where the CLI logs in: the IdP issuer and its client id',
+    ok: {
+      status: '200',
+      schema: z.object({
+        issuer: z.string(),
+        clientId: z.string(),
+        deviceAuthorization: z.boolean().optional(),
+      }),
+    },
+  },
   oidcLogin: {
     summary: 'Exchange an ID token of the configured IdP (CLI client) for a Dogu login token',
     body: z.object({ idToken: z.string() }),
     ok: { status: '200' },
   },
-  consoleLogin: { summary: 'Console SSO: redirect to the IdP (authorization code + PKCE)' },
+  consoleLogin: {
+    summary: 'Console SSO: redirect to the IdP (authorization code + PKCE)',
+    ok: { status: '302' },
+  },
   consoleCallback: { summary: 'Console SSO: the redirect back from the IdP; sets the session cookie' },
   consoleSession: { summary: 'The console session: the user and the CSRF token', ok: { status: '200' } },
   consoleLogout: {
@@ -149,17 +214,29 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
       }),
     },
   },
-  openApi: { summary: 'This document', ok: { status: '200' } },
-  listDataSources: { summary: 'List data sources (passwords never returned)', ok: { status: '200' } },
-  getDataSource: { summary: 'Read a data source', ok: { status: '200' } },
+  openApi: {
+    summary: 'This document',
+    ok: { status: '200', schema: jsonDocument.meta({ description: 'This OpenAPI 3.1 document' }) },
+  },
+  listDataSources: {
+    summary: 'List data sources (passwords never returned)',
+    ok: { status: '200', schema: list(dataSource) },
+  },
+  getDataSource: { summary: 'Read a data source', ok: { status: '200', schema: dataSource } },
   putDataSource: {
     summary: 'Create or replace a data source (201 when created)',
     body: dataSourceInput,
-    ok: { status: '200' },
+    ok: { status: '200', schema: dataSource },
+    also: [{ status: '201', description: 'Created', schema: dataSource }],
   },
   deleteDataSource: { summary: 'Delete a data source no action uses', ok: { status: '204' } },
   testDataSourceConnection: {
-    summary: "Try one environment's connection: ok and the time taken, or why it failed",
+    summary:
+      "Try one environment's connection: ok and the time taken, or why it failed. Without a body the saved settings; with {kind, connection} the form's settings before they are saved (secret fields left out: the stored ones)",
+    body: z
+      .object({ kind: z.string(), connection: z.record(z.string(), z.unknown()) })
+      .meta({ id: 'ConnectionDraft' }),
+    bodyOptional: true,
     ok: { status: '200', schema: connectionTestResult },
   },
   startDataSourceOAuth: {
@@ -310,39 +387,59 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'Every data-source kind with its form descriptor (en/ja labels, fields, secret fields)',
     ok: { status: '200', schema: list(connectorKind) },
   },
-  listActions: { summary: 'List actions', ok: { status: '200', schema: list(actionInput) } },
-  getAction: { summary: 'Read an action (ETag carries the version)', ok: { status: '200' } },
+  listActions: { summary: 'List actions', ok: { status: '200', schema: list(action) } },
+  getAction: { summary: 'Read an action (ETag carries the version)', ok: { status: '200', schema: action } },
   putAction: {
     summary: 'Create or replace an action; each save is a new version; If-Match guards concurrent edits',
     body: actionInput,
-    ok: { status: '200' },
+    ok: { status: '200', schema: action },
+    also: [{ status: '201', description: 'Created (version 1)', schema: action }],
   },
   deleteAction: { summary: 'Delete an action', ok: { status: '204' } },
-  listVariables: { summary: 'Variables of an environment', ok: { status: '200' } },
-  getVariable: { summary: 'Read a variable', ok: { status: '200' } },
-  putVariable: { summary: 'Set a variable', body: valueBody, ok: { status: '200' } },
+  listVariables: { summary: 'Variables of an environment', ok: { status: '200', schema: list(variable) } },
+  getVariable: { summary: 'Read a variable', ok: { status: '200', schema: variable } },
+  putVariable: {
+    summary: 'Set a variable (201 when created)',
+    body: valueBody,
+    ok: { status: '200', schema: variable },
+    also: [{ status: '201', description: 'Created', schema: variable }],
+  },
   deleteVariable: { summary: 'Delete a variable', ok: { status: '204' } },
-  listSecrets: { summary: 'Secret names and change times (values are write-only)', ok: { status: '200' } },
-  getSecret: { summary: 'Secret metadata', ok: { status: '200' } },
-  putSecret: { summary: 'Set a secret (stored encrypted)', body: valueBody, ok: { status: '200' } },
+  listSecrets: {
+    summary: 'Secret names and change times (values are write-only)',
+    ok: { status: '200', schema: list(secretMetadata) },
+  },
+  getSecret: { summary: 'Secret metadata', ok: { status: '200', schema: secretMetadata } },
+  putSecret: {
+    summary: 'Set a secret (stored encrypted; 201 when created)',
+    body: valueBody,
+    ok: { status: '200', schema: secretMetadata },
+    also: [{ status: '201', description: 'Created', schema: secretMetadata }],
+  },
   deleteSecret: { summary: 'Delete a secret', ok: { status: '204' } },
-  listProjects: { summary: "The caller's projects with the caller's role", ok: { status: '200' } },
-  getProject: { summary: 'Read a project', ok: { status: '200' } },
+  listProjects: {
+    summary: "The caller's projects with the caller's role",
+    ok: { status: '200', schema: list(projectWithRole) },
+  },
+  getProject: { summary: 'Read a project', ok: { status: '200', schema: project } },
   createProject: {
     summary: 'Create a project; the creator becomes its administrator',
     body: projectInputSchema,
-    ok: { status: '201' },
+    ok: { status: '201', schema: project },
   },
   putProjectSettings: {
     summary: 'Project settings: directIdTokens lets the public API accept external ID tokens as Bearer',
     body: projectSettingsSchema,
     ok: { status: '200' },
   },
-  listEnvironments: { summary: 'Environments of a project', ok: { status: '200' } },
+  listEnvironments: {
+    summary: 'Environments of a project',
+    ok: { status: '200', schema: list(environment) },
+  },
   createEnvironment: {
     summary: 'Create an environment',
     body: environmentInputSchema,
-    ok: { status: '201' },
+    ok: { status: '201', schema: environment },
   },
   listMasterDataLists: { summary: 'List master data lists', ok: { status: '200' } },
   getMasterDataList: { summary: 'Read a master data list', ok: { status: '200' } },
@@ -354,9 +451,9 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   deleteMasterDataList: { summary: 'Delete a master data list no action uses', ok: { status: '204' } },
   listActionVersions: {
     summary: 'Versions of an action (newest first) and its publications',
-    ok: { status: '200' },
+    ok: { status: '200', schema: actionVersionList },
   },
-  getActionVersion: { summary: 'One version of an action', ok: { status: '200' } },
+  getActionVersion: { summary: 'One version of an action', ok: { status: '200', schema: actionVersion } },
   diffActionVersions: {
     summary: 'Field-level differences between two versions (?from=&to=)',
     ok: { status: '200' },
@@ -377,9 +474,12 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   },
   listViews: {
     summary: 'Views the caller may see (summaries: id, name, kind, groupId, permission, version)',
-    ok: { status: '200' },
+    ok: { status: '200', schema: list(viewSummary) },
   },
-  getView: { summary: 'Read a view with its definition (ETag carries the version)', ok: { status: '200' } },
+  getView: {
+    summary: 'Read a view with its definition (ETag carries the version)',
+    ok: { status: '200', schema: view },
+  },
   putView: {
     summary:
       'Create or replace a view; each save is a new version; references to actions, queries and views are checked; code views are compiled',
@@ -410,8 +510,11 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'The version of a view an environment shows, resolved (with the compiled module of a code view)',
     ok: { status: '200' },
   },
-  listReviewRequests: { summary: 'Review requests (?status=&actionId=)', ok: { status: '200' } },
-  getReviewRequest: { summary: 'Read a review request', ok: { status: '200' } },
+  listReviewRequests: {
+    summary: 'Review requests (?status=&actionId=)',
+    ok: { status: '200', schema: list(reviewRequest) },
+  },
+  getReviewRequest: { summary: 'Read a review request', ok: { status: '200', schema: reviewRequest } },
   getPublicReviewRequest: {
     summary: 'Poll a review request created by an execution (202)',
     ok: { status: '200' },
@@ -423,7 +526,10 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   },
   rejectReviewRequest: { summary: 'Reject a request', body: decisionBody, ok: { status: '200' } },
   cancelReviewRequest: { summary: 'Cancel your own pending request', ok: { status: '200' } },
-  listMembers: { summary: 'Members with their direct and effective roles and groups', ok: { status: '200' } },
+  listMembers: {
+    summary: 'Members with their direct and effective roles and groups',
+    ok: { status: '200', schema: list(member) },
+  },
   getMember: { summary: 'One member', ok: { status: '200' } },
   putMember: {
     summary: 'Add a member or change the role (never removing the last admin)',
@@ -438,7 +544,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   getUserGroup: { summary: 'One user group', ok: { status: '200' } },
   putUserGroup: { summary: 'Create or replace a user group', body: userGroupInputSchema },
   deleteUserGroup: { summary: 'Delete a user group no action permission names', ok: { status: '204' } },
-  listActionGroups: { summary: 'Action groups', ok: { status: '200' } },
+  listActionGroups: { summary: 'Action groups', ok: { status: '200', schema: list(actionGroup) } },
   getActionGroup: {
     summary: 'An action group with its ordered actions and their parameters',
     ok: { status: '200' },
@@ -451,7 +557,10 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   deleteActionGroup: { summary: 'Delete an action group', ok: { status: '204' } },
   // Service accounts and trust policies
   // Scheduling (docs/scheduling.md, docs/batch.md)
-  listCronJobs: { summary: 'Cron jobs of the environment with their next two planned runs' },
+  listCronJobs: {
+    summary: 'Cron jobs of the environment with their next two planned runs',
+    ok: { status: '200', schema: list(cronJob) },
+  },
   createCronJob: {
     summary: 'Create a cron job (running unless created stopped)',
     body: cronJobInputSchema,
@@ -460,38 +569,60 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   previewCronSchedule: {
     summary: 'EventBridge expressions and next two runs of a schedule',
     body: schedulePreviewSchema,
+    ok: { status: '200', schema: schedulePreview },
   },
-  getCronJob: { summary: 'A cron job with its next and second-next planned runs' },
+  getCronJob: {
+    summary: 'A cron job with its next and second-next planned runs',
+    ok: { status: '200', schema: cronJob },
+  },
   putCronJob: { summary: 'Change name, schedule, action, parameters or executor', body: cronJobInputSchema },
   deleteCronJob: { summary: 'Delete a cron job and its history (irreversible)', ok: { status: '204' } },
   stopCronJob: { summary: 'Stop: scheduled runs cease' },
   resumeCronJob: { summary: 'Resume: times missed while stopped are recorded as cancelled' },
   listCronRuns: { summary: 'Run history, newest first; filter by status and scheduled-time range' },
   retryCronRun: { summary: 'Run a past scheduled time again (a new attempt)' },
-  listReservations: { summary: 'One-time scheduled executions of the environment' },
+  listReservations: {
+    summary: 'One-time scheduled executions of the environment',
+    ok: { status: '200', schema: list(reservation) },
+  },
   createReservation: {
     summary: 'Reserve a one-time execution',
     body: reservationInputSchema,
     ok: { status: '201' },
   },
-  getReservation: { summary: 'A reservation and its outcome' },
+  getReservation: { summary: 'A reservation and its outcome', ok: { status: '200', schema: reservation } },
   cancelReservation: { summary: 'Cancel a reservation that has not run' },
   getBatchTemplate: { summary: 'CSV template for a batch: the first row names the parameters' },
   createBatch: {
     summary: 'Run an action with many argument sets (JSON rows or a text/csv body); 202',
     body: batchInputSchema,
+    ok: {
+      status: '202',
+      schema: z
+        .record(z.string(), z.unknown())
+        .meta({ description: 'The batch started (batch, progress) and links.self' }),
+    },
   },
-  listBatches: { summary: 'Batches of the environment with their progress' },
-  getBatch: { summary: 'A batch with progress and the status of every row' },
+  listBatches: {
+    summary: 'Batches of the environment with their progress',
+    ok: { status: '200', schema: list(batch) },
+  },
+  getBatch: {
+    summary: 'A batch with progress and the status of every row',
+    ok: { status: '200', schema: batchDetail },
+  },
   retryBatch: { summary: 'Run the failed rows of a finished batch again' },
   getBatchResults: { summary: 'Per-row results as a CSV download' },
-  listServiceAccounts: { summary: 'Service accounts of the project with their direct roles' },
+  listServiceAccounts: {
+    summary: 'Service accounts of the project with their direct roles',
+    ok: { status: '200', schema: list(serviceAccount) },
+  },
   createServiceAccount: {
     summary: 'Create a service account <name>@<projectId>.sa.dogu, a member when a role is given',
     body: serviceAccountCreateSchema,
     ok: { status: '201' },
   },
-  getServiceAccount: { summary: 'One service account' },
+  getServiceAccount: { summary: 'One service account', ok: { status: '200', schema: serviceAccount } },
   updateServiceAccount: {
     summary: 'Replace description and disabled (the name cannot change); disabling revokes tokens',
     body: serviceAccountUpdateSchema,
@@ -508,12 +639,16 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     body: trustPolicyInputSchema,
   },
   deleteTrustPolicy: { summary: 'Delete a trust policy (its tokens stop working)', ok: { status: '204' } },
-  listAuditLog: { summary: 'Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=)' },
+  listAuditLog: {
+    summary: 'Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=)',
+    ok: { status: '200', schema: auditPage },
+  },
   exportAuditLog: { summary: 'Download matching audit entries (?format=csv|json)' },
   ...accountOperations,
   // Notifications (docs/notifications.md)
   getNotificationSettings: {
     summary: 'Targets (secrets never returned, only hasSecret), rules and the private-network policy',
+    ok: { status: '200', schema: notificationSettings },
   },
   putNotificationNetworkPolicy: {
     summary: 'Allow or refuse targets on loopback and private networks',
@@ -565,7 +700,12 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
       ? { requestParams: { path: z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) } }
       : {}),
     ...(spec.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: spec.body } } } }
+      ? {
+          requestBody: {
+            required: !spec.bodyOptional,
+            content: { 'application/json': { schema: spec.body } },
+          },
+        }
       : {}),
     ...(spec.multipart
       ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: spec.multipart } } } }
@@ -575,6 +715,12 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
         description: ok.status === '204' ? 'Done' : ok.status === '302' ? 'Redirect' : 'Success',
         ...(ok.schema ? { content: { 'application/json': { schema: ok.schema } } } : {}),
       },
+      ...Object.fromEntries(
+        (spec.also ?? []).map(({ status, description, schema }) => [
+          status,
+          { description, ...(schema ? { content: { 'application/json': { schema } } } : {}) },
+        ]),
+      ),
       ...errorResponsesOf(
         route,
         {

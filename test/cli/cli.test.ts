@@ -93,6 +93,8 @@ describe('dogu CLI', () => {
     const result = await dogu('login', '--url', 'http://127.0.0.1:1');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Could not reach http://127.0.0.1:1');
+    // A runtime on another port is found only when named: the message says how.
+    expect(result.stderr).toContain('--url URL or DOGU_URL=URL');
   });
 
   it('unknown commands print usage and exit 2', async () => {

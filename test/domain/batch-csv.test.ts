@@ -664,6 +664,34 @@ describe('batchResultsCsv', () => {
     );
   });
 
+  it('names each column once when a parameter is called like an outcome column', () => {
+    const withStatus: ParameterDefinition[] = [
+      { name: 'status', kind: 'text' },
+      { name: 'row', kind: 'number' },
+    ];
+    const csv = batchResultsCsv(withStatus, [
+      {
+        index: 0,
+        arguments: { status: 'paid', row: 7 },
+        status: 'success',
+        executionId: 'exe_1',
+        attempt: 1,
+      },
+    ]);
+    const [header, first] = parse(csv, { bom: true }) as string[][];
+    expect(header).toEqual([
+      'batch.row',
+      'batch.status',
+      'executionId',
+      'errorCode',
+      'errorMessage',
+      'status',
+      'row',
+    ]);
+    expect(new Set(header).size).toBe(header!.length);
+    expect(first).toEqual(['1', 'success', 'exe_1', '', '', 'paid', '7']);
+  });
+
   it('numbers rows as asked and writes values that parse back', () => {
     const csv = batchResultsCsv(parameters, rows.slice(0, 2), { rowNumber: csvRowNumber });
     expect(csv.split('\r\n').map((line) => line.split(',')[0])).toEqual([`${bom}row`, '2', '3', '']);

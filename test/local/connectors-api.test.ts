@@ -114,6 +114,56 @@ describe('test connection', () => {
       expect(JSON.stringify(answer.body)).not.toContain(canary);
   });
 
+  it('tries settings before they are saved: a new data source, and a saved one with its stored password', async () => {
+    const draftTest = (id: string, body: unknown) =>
+      api.post(`${base}/data-sources/${id}/environments/development/test-connection`, body);
+    // Nothing saved under this id: the form's settings alone are tried.
+    const unsaved = await draftTest('not-saved-yet', { kind: 'postgresql', connection: database.connection });
+    expect(unsaved.status, JSON.stringify(unsaved.body)).toBe(200);
+    expect(unsaved.body).toMatchObject({ ok: true });
+    expect((await api.get(`${base}/data-sources/not-saved-yet`)).status).toBe(404);
+    const wrong = await draftTest('not-saved-yet', {
+      kind: 'postgresql',
+      connection: { ...database.connection, database: 'no_such_db_xyz' },
+    });
+    expect(wrong.body.ok).toBe(false);
+    expect(wrong.body.error.message).toMatch(/no_such_db_xyz|does not exist/);
+
+    // A saved MariaDB source: the form leaves the password empty, so the stored one is used.
+    const id = 'saved-mysql';
+    expect(
+      (
+        await api.put(`${base}/data-sources/${id}`, {
+          id,
+          name: id,
+          kind: 'mysql',
+          environments: { development: mysql.connection },
+        })
+      ).status,
+    ).toBe(201);
+    const { password: _stored, ...withoutPassword } = mysql.connection as Record<string, unknown>;
+    const kept = await draftTest(id, { kind: 'mysql', connection: withoutPassword });
+    expect(kept.body).toMatchObject({ ok: true });
+    const changed = await draftTest(id, {
+      kind: 'mysql',
+      connection: { ...withoutPassword, password: canary },
+    });
+    expect(changed.body.ok).toBe(false);
+    expect(JSON.stringify(changed.body)).not.toContain(canary);
+
+    // A wrong draft is refused in words, per field.
+    const refused = await draftTest(id, { kind: 'mysql', connection: { ...withoutPassword, port: 70000 } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      { pointer: '#/connection/port', detail: 'must be at most 65535', ja: '65535 以下にしてください' },
+    ]);
+    const unknownKind = await draftTest(id, { kind: 'oracle', connection: {} });
+    expect(unknownKind.body.errors).toEqual([
+      { pointer: '#/kind', detail: "'oracle' is not a data source kind" },
+    ]);
+    expect((await draftTest(id, { kind: 'mysql', connection: withoutPassword, extra: 1 })).status).toBe(422);
+  });
+
   it('is refused to members who may not manage data sources, and 404s for an unknown environment', async () => {
     const missing = await api.post(
       `${base}/data-sources/demo-postgres/environments/nowhere/test-connection`,

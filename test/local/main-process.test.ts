@@ -47,7 +47,8 @@ describe('local/main.ts', { timeout: 3 * processStartMs }, () => {
           processStartMs,
         );
         expect(banner).toContain('Demo project:      demo');
-        expect(banner).toContain('npx dogu login');
+        // Not the CLI's default port: the login command the banner prints names this runtime.
+        expect(banner).toContain(`Get a token:       DOGU_URL=${url} npx dogu login`);
         expect(banner).toContain(
           `${url}/public/v1/projects/demo/environments/development/actions/list-orders/executions`,
         );

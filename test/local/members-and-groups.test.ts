@@ -125,6 +125,14 @@ describe('members', () => {
     const robot = await admin.put(`${demo}/members/${account.body.id}`, { role: 'member' });
     expect(robot.status).toBe(201);
     expect(robot.body.kind).toBe('service_account');
+    // Shown by its address and name (the Members screen shows these), not only its id.
+    const expected = { kind: 'service_account', email: 'robot@demo.sa.dogu', name: 'robot' };
+    expect(robot.body).toMatchObject(expected);
+    expect((await admin.get(`${demo}/members/${account.body.id}`)).body).toMatchObject(expected);
+    const listed = (await admin.get(`${demo}/members`)).body.data;
+    expect(listed.find((m: { principalId: string }) => m.principalId === account.body.id)).toMatchObject(
+      expected,
+    );
   });
 
   it('needs manage_members to change, and only an administrator grants or takes away admin', async () => {

@@ -124,6 +124,24 @@ describe('cron jobs', () => {
       [{ arguments: { n: 'seven' } }, '#/arguments/n', /number/],
       [{ arguments: {} }, '#/arguments/n', /required/],
       [{ arguments: { n: 1, color: 'x'.repeat(70_000) } }, '#/arguments', /at most 65536 bytes/],
+      // A schedule in another shape says what it must be (not "Invalid discriminator value").
+      [
+        { schedule: { type: 'cron', cron: '0 9 * * *' } },
+        '#/schedule/kind',
+        /^The field 'schedule\/kind' must be 'form' or 'cron'\. must be 'form' or 'cron'$/,
+      ],
+      [{ schedule: { kind: 'cron', cron: '0 9 * * *' } }, '#/schedule/expression', /is required/],
+      [
+        {
+          schedule: {
+            kind: 'form',
+            days: { by: 'weekday', weekdays: [] },
+            times: { kind: 'fixed', times: ['09:00'] },
+          },
+        },
+        '#/schedule/days/weekdays',
+        /must have at least 1 item/,
+      ],
     ];
     for (const [override, pointer, message] of cases) {
       const response = await admin.post(`${env}/cron-jobs`, jobBody(override));
@@ -418,7 +436,12 @@ describe('async jobs', () => {
       { arguments: { n: 42 }, async: true },
     );
     expect(started.status).toBe(202);
-    expect(started.body.execution).toMatchObject({ status: 'queued', via: 'async_job' });
+    // The queued answer shows the arguments that were sent (not an empty object).
+    expect(started.body.execution).toMatchObject({
+      status: 'queued',
+      via: 'async_job',
+      arguments: { n: 42 },
+    });
     expect(started.headers.get('location')).toBe(`${publicEnv}/executions/${started.body.execution.id}`);
     const done = await until(
       () => admin.get(`${publicEnv}/executions/${started.body.execution.id}`),

@@ -101,7 +101,7 @@ function cellOf(parameter: ParameterDefinition, value: unknown): string {
 
 /**
  * The results download: row, status, executionId, errorCode, errorMessage, then one column per
- * parameter. UTF-8 with a byte order mark and CRLF, as Excel expects.
+ * parameter (an outcome column named like a parameter is written `batch.<name>`). UTF-8 with a byte order mark and CRLF, as Excel expects.
  */
 export function batchResultsCsv(
   parameters: readonly ParameterDefinition[],
@@ -110,7 +110,13 @@ export function batchResultsCsv(
 ): string {
   const numberOf = options.rowNumber ?? ((i: number) => i + 1);
   const shown = parameters.filter((p) => p.kind !== 'system');
-  const header = ['row', 'status', 'executionId', 'errorCode', 'errorMessage', ...shown.map((p) => p.name)];
+  // A parameter may be called `status` too: the outcome's column then says whose it is (parameter
+  // names cannot hold a dot), so every column name stays one column and a parameter keeps its own.
+  const names = new Set(shown.map((p) => p.name));
+  const outcome = ['row', 'status', 'executionId', 'errorCode', 'errorMessage'].map((name) =>
+    names.has(name) ? `batch.${name}` : name,
+  );
+  const header = [...outcome, ...shown.map((p) => p.name)];
   const records = [...rows]
     .sort((a, b) => a.index - b.index)
     .map((row) => [

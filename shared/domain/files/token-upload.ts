@@ -6,6 +6,7 @@ import * as z from 'zod';
 import type { AuditLog, RequestOrigin } from '../audit.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { DefinitionReader } from '../ports.ts';
+import { readableIssues } from '../readable-issues.ts';
 import type { UploadToken } from './model.ts';
 import { checkVersionName, type FileDeps, keepFileVersion } from './versions.ts';
 
@@ -37,10 +38,9 @@ export function parseUploadParams(text: string | undefined) {
   }
   const parsed = paramsSchema.safeParse(json);
   if (!parsed.success) {
-    const errors = parsed.error.issues.map((issue) => ({
-      pointer: `#/params${issue.path.length ? `/${issue.path.join('/')}` : ''}`,
-      detail: issue.path.length ? issue.message : 'must be a JSON object',
-    }));
+    const errors = readableIssues(parsed.error.issues, json, '#/params').map((error) =>
+      error.pointer === '#/params' ? { pointer: error.pointer, detail: 'must be a JSON object' } : error,
+    );
     throw new DoguError(
       'argument_invalid',
       errors.length === 1

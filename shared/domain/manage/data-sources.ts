@@ -3,6 +3,7 @@
  * password, a key) are write-only: encrypted on save as `<field>Ciphertext`, shown as
  * `has<Field>`, never returned; omitting one on update keeps the stored one, '' clears it.
  */
+import { createHash } from 'node:crypto';
 import type { DataSourceInput } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';
 import { blobKeyOf, type FileStorage } from '../files/model.ts';
@@ -173,6 +174,8 @@ export async function testDataSourceConnection(
   projectId: string,
   dataSourceId: string,
   environmentId: string,
+  /** Settings from the form, not saved yet (test before save); secret fields left out use the stored ones. */
+  draft?: ConnectionDraft,
 ): Promise<ConnectionCheckResult> {
   const { dataSource, check } = await connectionCheck(
     deps,
@@ -180,6 +183,7 @@ export async function testDataSourceConnection(
     projectId,
     dataSourceId,
     environmentId,
+    draft,
   );
   const started = deps.clock.now().getTime();
   try {
@@ -225,6 +229,50 @@ export async function dataSourceCatalog(
 const secretsOf = (deps: ManageDeps, dataSource: DataSource, check: ConnectionCheck) =>
   new SecretRedactor(deps.engines.secretFields(dataSource.kind).map((field) => check.connection[field]));
 
+const draftKey = (draft: ConnectionDraft) =>
+  createHash('sha256').update(JSON.stringify(draft)).digest('hex').slice(0, 16);
+
+/** One environment's settings as the form holds them, checked against the kind's connection schema. */
+export interface ConnectionDraft {
+  kind: string;
+  connection: Connection;
+}
+
+/**
+ * The data source as it would be saved with `draft` as the environment's settings: a secret field
+ * the form left out is the stored one (as a save keeps it), and so is an OAuth grant; a data source
+ * of another kind, or none yet, contributes nothing.
+ */
+function draftDataSource(
+  deps: Pick<ManageDeps, 'engines' | 'clock'>,
+  projectId: string,
+  dataSourceId: string,
+  environmentId: string,
+  draft: ConnectionDraft,
+  stored: DataSource | undefined,
+): DataSource {
+  const same = stored?.kind === draft.kind ? stored : undefined;
+  const kept = same?.environments[environmentId] as Connection | undefined;
+  const connection: Connection = { ...draft.connection };
+  for (const field of deps.engines.secretFields(draft.kind)) {
+    if ((connection[field] === undefined || connection[field] === '') && kept?.[ciphertextField(field)]) {
+      delete connection[field];
+      connection[ciphertextField(field)] = kept[ciphertextField(field)];
+    }
+  }
+  if (kept?.[oauthField] !== undefined) connection[oauthField] = kept[oauthField];
+  const pinField = deps.engines.fileKind(draft.kind)?.pinField;
+  if (pinField && connection[pinField] === undefined && kept?.[pinField] !== undefined) {
+    connection[pinField] = kept[pinField];
+  }
+  const now = deps.clock.now().toISOString();
+  return {
+    ...(same ?? { projectId, id: dataSourceId, name: dataSourceId, createdAt: now, updatedAt: now }),
+    kind: draft.kind,
+    environments: { [environmentId]: connection },
+  } as DataSource;
+}
+
 /** Authorises as for managing data sources, then opens one environment's connection to try it. */
 async function connectionCheck(
   deps: ManageDeps,
@@ -232,9 +280,14 @@ async function connectionCheck(
   projectId: string,
   dataSourceId: string,
   environmentId: string,
+  draft?: ConnectionDraft,
 ): Promise<{ dataSource: DataSource; check: ConnectionCheck }> {
   await authorize(deps.store, principal, projectId, 'manage_data_sources');
-  const dataSource = await deps.store.getDataSource(projectId, dataSourceId);
+  const stored = await deps.store.getDataSource(projectId, dataSourceId);
+  if (draft) await requireEnvironment(deps.store, projectId, environmentId);
+  const dataSource = draft
+    ? draftDataSource(deps, projectId, dataSourceId, environmentId, draft, stored)
+    : stored;
   if (!dataSource) throw notFound('Data source', dataSourceId);
   if (!dataSource.environments[environmentId]) {
     throw new DoguError(
@@ -246,7 +299,8 @@ async function connectionCheck(
   return {
     dataSource,
     check: {
-      key: `test/${projectId}/${dataSourceId}/${environmentId}`,
+      // A draft's own key: a kind that keeps connections by key must not reuse one of other settings.
+      key: `test/${projectId}/${dataSourceId}/${environmentId}${draft ? `/draft-${draftKey(draft)}` : ''}`,
       projectId,
       environmentId,
       connection,

@@ -25,7 +25,7 @@ export interface MembersDeps {
 export interface MemberView {
   principalId: string;
   kind: PrincipalKind;
-  /** Users only, when the user record exists. */
+  /** When the user or service account record exists (`<name>@<project>.sa.dogu` for a service account). */
   email?: string;
   name?: string;
   /** The direct membership's role; absent when the principal belongs only through groups. */
@@ -45,8 +45,14 @@ export async function listMembers(deps: MembersDeps, principal: Principal, proje
     ...memberships.map((m) => m.principalId),
     ...groups.flatMap((g) => g.members),
   ]);
-  const users = await deps.store.getUsers([...principalIds].filter((id) => kindOfPrincipal(id) === 'user'));
-  const usersById = new Map(users.map((u) => [u.id, u]));
+  const [users, accounts] = await Promise.all([
+    deps.store.getUsers([...principalIds].filter((id) => kindOfPrincipal(id) === 'user')),
+    // A service account is shown by its address and name, not its id (it belongs to this project).
+    [...principalIds].some((id) => kindOfPrincipal(id) === 'service_account')
+      ? deps.store.listServiceAccounts(projectId)
+      : Promise.resolve([]),
+  ]);
+  const usersById = new Map<string, Named>([...users, ...accounts].map((u) => [u.id, u]));
   const roleOf = new Map(memberships.map((m) => [m.principalId, m.role]));
   return [...principalIds].sort().map((principalId) =>
     memberView(
@@ -65,13 +71,15 @@ export async function getMember(
   principalId: string,
 ) {
   await authorize(deps.store, principal, projectId, 'view');
-  const [membership, groups, users] = await Promise.all([
+  const [membership, groups, named] = await Promise.all([
     deps.store.getMembership(projectId, principalId),
     deps.store.listUserGroupsOfPrincipal(projectId, principalId),
-    kindOfPrincipal(principalId) === 'user' ? deps.store.getUsers([principalId]) : Promise.resolve([]),
+    kindOfPrincipal(principalId) === 'user'
+      ? deps.store.getUsers([principalId]).then((users) => users[0])
+      : deps.store.getServiceAccount(projectId, principalId),
   ]);
   if (!membership && groups.length === 0) throw notFound('Member', principalId);
-  return memberView(principalId, membership?.role, groups, users[0]);
+  return memberView(principalId, membership?.role, groups, named);
 }
 
 /** Adds the principal with `role` or changes its role. */
@@ -138,7 +146,7 @@ async function applyRole(
   caller: Membership,
   principalId: string,
   role: Role,
-  user: User | undefined,
+  user: Named | undefined,
 ): Promise<{ member: MemberView; created: boolean }> {
   const { projectId } = caller;
   const created = await underMembersLease(deps, projectId, async () => {
@@ -210,7 +218,10 @@ async function leaveUserGroups(deps: MembersDeps, groups: readonly UserGroup[], 
   return left;
 }
 
-function memberView(principalId: string, role: Role | undefined, groups: MemberView['groups'], user?: User) {
+/** What a member is shown by: a user's or a service account's address and name. */
+type Named = Pick<User, 'email' | 'name'>;
+
+function memberView(principalId: string, role: Role | undefined, groups: MemberView['groups'], user?: Named) {
   const effective = effectiveRole(
     role,
     groups.map((g) => g.role),
@@ -231,11 +242,11 @@ async function requireExistingPrincipal(
   store: Store,
   projectId: string,
   principalId: string,
-): Promise<User | undefined> {
+): Promise<Named> {
   if (kindOfPrincipal(principalId) === 'service_account') {
-    if (!(await store.getServiceAccount(projectId, principalId)))
-      throw notFound('Service account', principalId);
-    return undefined;
+    const account = await store.getServiceAccount(projectId, principalId);
+    if (!account) throw notFound('Service account', principalId);
+    return account;
   }
   const [user] = await store.getUsers([principalId]);
   if (!user) throw notFound('User', principalId);

@@ -9,6 +9,7 @@ import { resolveExecutableAction } from '../authorize.ts';
 import { refuseUnpublishedSecretReads } from '../draft-secrets.ts';
 import { DoguError } from '../errors.ts';
 import { type ExecuteActionRequest, masterDataOf } from '../execute-action.ts';
+import { maxRecordedArgumentBytes, utf8Bytes } from '../execution-payloads.ts';
 import type { Execution } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
 import type { SchedulingDeps } from './deps.ts';
@@ -65,6 +66,10 @@ export async function startAsyncExecution(
   }
   const now = deps.clock.now().toISOString();
   const executionId = deps.ids.next('exe');
+  // The queued record shows the arguments as the finished one will (small ones inline); the job
+  // itself keeps them whole and records them again when it runs.
+  const argumentBytes = utf8Bytes(JSON.stringify(request.arguments));
+  const inline = argumentBytes <= maxRecordedArgumentBytes;
   const execution: Execution = {
     id: executionId,
     projectId: action.projectId,
@@ -74,7 +79,8 @@ export async function startAsyncExecution(
     status: 'queued',
     principal: { kind: principal.kind, id: principal.id, email: principal.email },
     via: 'async_job',
-    arguments: {},
+    arguments: inline ? request.arguments : {},
+    ...(inline ? {} : { payloads: { arguments: { bytes: argumentBytes, stored: false } } }),
     startedAt: now,
     statements: [],
   };

@@ -13,11 +13,17 @@ export function pointerSegments(pointer: string): string[] {
     .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
-export function pointerErrors(error: unknown): Record<string, string> {
+/**
+ * `moved`: the request's body sat elsewhere in the form (a connection test's `connection/port` is
+ * the form's `environments/development/port`).
+ */
+export function pointerErrors(error: unknown, moved?: { from: string; to: string }): Record<string, string> {
   if (!(error instanceof ApiError)) return {};
   const out: Record<string, string> = {};
   for (const { pointer, detail } of error.errors) {
-    const key = pointerSegments(pointer).join('/');
+    let key = pointerSegments(pointer).join('/');
+    if (moved && (key === moved.from || key.startsWith(`${moved.from}/`)))
+      key = moved.to + key.slice(moved.from.length);
     out[key] = out[key] ? `${out[key]} ${detail}` : detail;
   }
   return out;

@@ -134,7 +134,7 @@ export type paths = {
     post: operations["startDataSourceOAuth"];
   };
   "/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}/test-connection": {
-    /** Try one environment's connection: ok and the time taken, or why it failed */
+    /** Try one environment's connection: ok and the time taken, or why it failed. Without a body the saved settings; with {kind, connection} the form's settings before they are saved (secret fields left out: the stored ones) */
     post: operations["testDataSourceConnection"];
   };
   "/api/v1/projects/{projectId}/environments": {
@@ -228,7 +228,7 @@ export type paths = {
   "/api/v1/projects/{projectId}/environments/{environmentId}/secrets/{name}": {
     /** Secret metadata */
     get: operations["getSecret"];
-    /** Set a secret (stored encrypted) */
+    /** Set a secret (stored encrypted; 201 when created) */
     put: operations["putSecret"];
     /** Delete a secret */
     delete: operations["deleteSecret"];
@@ -240,7 +240,7 @@ export type paths = {
   "/api/v1/projects/{projectId}/environments/{environmentId}/variables/{name}": {
     /** Read a variable */
     get: operations["getVariable"];
-    /** Set a variable */
+    /** Set a variable (201 when created) */
     put: operations["putVariable"];
     /** Delete a variable */
     delete: operations["deleteVariable"];
@@ -551,8 +551,31 @@ export type components = {
       updatedAt: string;
       userId: string;
     };
+    ActionGroup: {
+      id: string;
+      name: string;
+      [key: string]: unknown;
+    };
     ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["SheetsActionInput"] | components["schemas"]["StorageActionInput"] | components["schemas"]["JavascriptActionInput"] | components["schemas"]["DocumentActionInput"];
-    ActionInputOutput: components["schemas"]["SqlActionInputOutput"] | components["schemas"]["HttpActionInputOutput"] | components["schemas"]["GrpcActionInputOutput"] | components["schemas"]["SheetsActionInputOutput"] | components["schemas"]["StorageActionInputOutput"] | components["schemas"]["JavascriptActionInputOutput"] | components["schemas"]["DocumentActionInputOutput"];
+    ActionVersion: {
+      actionId: string;
+      author: {
+        email: string;
+        id: string;
+      };
+      createdAt: string;
+      definition: {
+        [key: string]: unknown;
+      };
+      projectId: string;
+      version: number;
+      [key: string]: unknown;
+    };
+    ActionVersionList: {
+      latest: number;
+      versions: components["schemas"]["ActionVersion"][];
+      [key: string]: unknown;
+    };
     /** @description A Amazon Athena data source */
     AthenaDataSourceInput: {
       description?: string;
@@ -580,6 +603,51 @@ export type components = {
       /** @constant */
       kind: "athena";
       name: string;
+    };
+    AuditEntry: {
+      actor: {
+        email: string;
+        id: string;
+        /** @enum {string} */
+        kind: "user" | "service_account" | "system" | "upload_token";
+      };
+      at: string;
+      details?: {
+        [key: string]: unknown;
+      };
+      environmentId?: string;
+      /** @description `<resource>.<verb>`, e.g. action.update, execution.run */
+      event: string;
+      id: string;
+      origin?: {
+        sourceIp: string;
+        userAgent: string;
+      };
+      /** @enum {string} */
+      outcome: "succeeded" | "failed" | "refused";
+      projectId: string;
+      target: {
+        id: string;
+        type: string;
+      };
+    };
+    AuditPage: {
+      data: components["schemas"]["AuditEntry"][];
+      has_more: boolean;
+      next_cursor?: string;
+    };
+    Batch: {
+      actionId: string;
+      environmentId: string;
+      id: string;
+      projectId: string;
+      status: string;
+      [key: string]: unknown;
+    };
+    /** @description A batch with its progress and the status of every row */
+    BatchDetail: {
+      batch: components["schemas"]["Batch"];
+      [key: string]: unknown;
     };
     /** @description A Google BigQuery data source */
     BigqueryDataSourceInput: {
@@ -618,6 +686,12 @@ export type components = {
       label: string;
       value: string | number | boolean;
     };
+    ConnectionDraft: {
+      connection: {
+        [key: string]: unknown;
+      };
+      kind: string;
+    };
     ConnectionTestResult: {
       durationMs: number;
       error?: {
@@ -644,6 +718,44 @@ export type components = {
       oauth: boolean;
       secretFields: string[];
     };
+    CronJob: {
+      actionId: string;
+      arguments: {
+        [key: string]: unknown;
+      };
+      environmentId: string;
+      id: string;
+      name: string;
+      projectId: string;
+      schedule: {
+        [key: string]: unknown;
+      };
+      timeZone: string;
+      [key: string]: unknown;
+    };
+    /** @description A data source as stored (secret fields never returned) */
+    DataSource: {
+      authAction?: {
+        actionId: string;
+        cacheSeconds?: number;
+        tokenPath?: string;
+      };
+      createdAt: string;
+      description?: string;
+      /** @description Each environment's connection settings as the kind describes them (GET /api/v1/connector-kinds), without secret values: `has<Field>` says whether one is stored */
+      environments: {
+        [key: string]: {
+          [key: string]: unknown;
+        };
+      };
+      id: string;
+      kind: string;
+      /** @constant */
+      managedBy?: "embedded-demo";
+      name: string;
+      projectId: string;
+      updatedAt: string;
+    };
     DataSourceCatalog: {
       entries: {
           description?: string;
@@ -655,6 +767,42 @@ export type components = {
         }[];
     };
     DataSourceInput: components["schemas"]["PostgresqlDataSourceInput"] | components["schemas"]["MysqlDataSourceInput"] | components["schemas"]["HttpDataSourceInput"] | components["schemas"]["GrpcDataSourceInput"] | components["schemas"]["AthenaDataSourceInput"] | components["schemas"]["BigqueryDataSourceInput"] | components["schemas"]["GoogleSheetsDataSourceInput"] | components["schemas"]["S3DataSourceInput"] | components["schemas"]["GcsDataSourceInput"] | components["schemas"]["JavascriptDataSourceInput"] | components["schemas"]["FirestoreDataSourceInput"];
+    DocumentAction: {
+      code: string;
+      createdAt: string;
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "document";
+      name: string;
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      projectId: string;
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+      updatedAt: string;
+      updatedBy?: {
+        email: string;
+        id: string;
+      };
+      /** @description Increases by one on every save */
+      version: number;
+    };
     DocumentActionInput: {
       code: string;
       dataSourceId: string;
@@ -682,32 +830,12 @@ export type components = {
         timeLimitMs?: number;
       };
     };
-    DocumentActionInputOutput: {
-      code: string;
-      dataSourceId: string;
-      description?: string;
+    Environment: {
+      createdAt: string;
       id: string;
-      /** @constant */
-      kind: "document";
       name: string;
-      /** @default [] */
-      parameters: components["schemas"]["ParameterOutput"][];
-      permission?: {
-        groups?: string[];
-        javascriptActionId?: string;
-        /** @enum {string} */
-        mode: "everyone" | "restricted" | "javascript_action";
-        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
-        users?: string[];
-      };
-      review?: {
-        expiresInMinutes?: number;
-        required: boolean;
-      };
-      transformer?: {
-        script: string;
-        timeLimitMs?: number;
-      };
+      projectId: string;
+      usageRestricted?: boolean;
     };
     Execution: {
       actionId: string;
@@ -736,6 +864,14 @@ export type components = {
       };
       /** @description The runs this execution started with actions.run, in order */
       nestedExecutionIds?: string[];
+      /** @description The schedule, reservation or batch that started it */
+      origin?: {
+        batchId?: string;
+        cronJobId?: string;
+        reservationId?: string;
+        row?: number;
+        scheduledAt?: string;
+      };
       /** @description Run by actions.run inside this execution of a JavaScript action */
       parentExecutionId?: string;
       /** @description Arguments or results too large to record or answer inline (UTF-8 bytes) */
@@ -751,13 +887,20 @@ export type components = {
       };
       projectId: string;
       results: components["schemas"]["StatementResult"][];
+      /** @description Run on approval of this review request */
+      reviewId?: string;
       /** @description Called from this view (docs/views.md) */
       source?: {
         viewId: string;
       };
       startedAt: string;
       /** @enum {string} */
-      status: "running" | "succeeded" | "failed" | "timed_out";
+      status: "queued" | "running" | "succeeded" | "failed" | "timed_out";
+      /**
+       * @description What started it
+       * @enum {string}
+       */
+      via: "public_api" | "console" | "cron" | "batch" | "reservation" | "review" | "async_job" | "view";
     };
     FileVersion: {
       dataSourceId: string;
@@ -869,6 +1012,45 @@ export type components = {
       kind: "google-sheets";
       name: string;
     };
+    GrpcAction: {
+      createdAt: string;
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "grpc";
+      method: string;
+      name: string;
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      projectId: string;
+      /** @default {} */
+      request: string;
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      service: string;
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+      updatedAt: string;
+      updatedBy?: {
+        email: string;
+        id: string;
+      };
+      /** @description Increases by one on every save */
+      version: number;
+    };
     GrpcActionInput: {
       dataSourceId: string;
       description?: string;
@@ -889,36 +1071,6 @@ export type components = {
       };
       /** @default {} */
       request?: string;
-      review?: {
-        expiresInMinutes?: number;
-        required: boolean;
-      };
-      service: string;
-      transformer?: {
-        script: string;
-        timeLimitMs?: number;
-      };
-    };
-    GrpcActionInputOutput: {
-      dataSourceId: string;
-      description?: string;
-      id: string;
-      /** @constant */
-      kind: "grpc";
-      method: string;
-      name: string;
-      /** @default [] */
-      parameters: components["schemas"]["ParameterOutput"][];
-      permission?: {
-        groups?: string[];
-        javascriptActionId?: string;
-        /** @enum {string} */
-        mode: "everyone" | "restricted" | "javascript_action";
-        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
-        users?: string[];
-      };
-      /** @default {} */
-      request: string;
       review?: {
         expiresInMinutes?: number;
         required: boolean;
@@ -959,6 +1111,93 @@ export type components = {
       /** @constant */
       kind: "grpc";
       name: string;
+    };
+    HttpAction: {
+      /**
+       * @default {
+       *   "type": "none"
+       * }
+       */
+      body: {
+        /** @constant */
+        type: "none";
+      } | {
+        json: string;
+        /** @constant */
+        type: "json";
+      } | {
+        contentType?: string;
+        raw: string;
+        /** @constant */
+        type: "raw";
+      } | {
+        fields: {
+            key: string;
+            value: string;
+          }[];
+        /** @constant */
+        type: "form-data";
+      } | {
+        fields: {
+            key: string;
+            value: string;
+          }[];
+        /** @constant */
+        type: "x-www-form-urlencoded";
+      } | {
+        operationName?: string;
+        query: string;
+        /** @constant */
+        type: "graphql";
+        variables?: string;
+      };
+      createdAt: string;
+      dataSourceId: string;
+      description?: string;
+      /** @default [] */
+      headers: {
+          key: string;
+          value: string;
+        }[];
+      id: string;
+      /** @constant */
+      kind: "http";
+      /** @enum {string} */
+      method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "PURGE";
+      name: string;
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      /** @default */
+      path: string;
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      projectId: string;
+      /** @default [] */
+      query: {
+          key: string;
+          value: string;
+        }[];
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+      updatedAt: string;
+      updatedBy?: {
+        email: string;
+        id: string;
+      };
+      /** @description Increases by one on every save */
+      version: number;
     };
     HttpActionInput: {
       /**
@@ -1038,84 +1277,6 @@ export type components = {
         timeLimitMs?: number;
       };
     };
-    HttpActionInputOutput: {
-      /**
-       * @default {
-       *   "type": "none"
-       * }
-       */
-      body: {
-        /** @constant */
-        type: "none";
-      } | {
-        json: string;
-        /** @constant */
-        type: "json";
-      } | {
-        contentType?: string;
-        raw: string;
-        /** @constant */
-        type: "raw";
-      } | {
-        fields: {
-            key: string;
-            value: string;
-          }[];
-        /** @constant */
-        type: "form-data";
-      } | {
-        fields: {
-            key: string;
-            value: string;
-          }[];
-        /** @constant */
-        type: "x-www-form-urlencoded";
-      } | {
-        operationName?: string;
-        query: string;
-        /** @constant */
-        type: "graphql";
-        variables?: string;
-      };
-      dataSourceId: string;
-      description?: string;
-      /** @default [] */
-      headers: {
-          key: string;
-          value: string;
-        }[];
-      id: string;
-      /** @constant */
-      kind: "http";
-      /** @enum {string} */
-      method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "PURGE";
-      name: string;
-      /** @default [] */
-      parameters: components["schemas"]["ParameterOutput"][];
-      /** @default */
-      path: string;
-      permission?: {
-        groups?: string[];
-        javascriptActionId?: string;
-        /** @enum {string} */
-        mode: "everyone" | "restricted" | "javascript_action";
-        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
-        users?: string[];
-      };
-      /** @default [] */
-      query: {
-          key: string;
-          value: string;
-        }[];
-      review?: {
-        expiresInMinutes?: number;
-        required: boolean;
-      };
-      transformer?: {
-        script: string;
-        timeLimitMs?: number;
-      };
-    };
     /** @description A HTTP API data source */
     HttpDataSourceInput: {
       authAction?: {
@@ -1141,6 +1302,42 @@ export type components = {
       kind: "http";
       name: string;
     };
+    JavascriptAction: {
+      code: string;
+      createdAt: string;
+      dataSourceId: string;
+      description?: string;
+      id: string;
+      /** @constant */
+      kind: "javascript";
+      name: string;
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      projectId: string;
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+      updatedAt: string;
+      updatedBy?: {
+        email: string;
+        id: string;
+      };
+      /** @description Increases by one on every save */
+      version: number;
+    };
     JavascriptActionInput: {
       code: string;
       dataSourceId: string;
@@ -1151,33 +1348,6 @@ export type components = {
       name: string;
       /** @default [] */
       parameters?: components["schemas"]["Parameter"][];
-      permission?: {
-        groups?: string[];
-        javascriptActionId?: string;
-        /** @enum {string} */
-        mode: "everyone" | "restricted" | "javascript_action";
-        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
-        users?: string[];
-      };
-      review?: {
-        expiresInMinutes?: number;
-        required: boolean;
-      };
-      transformer?: {
-        script: string;
-        timeLimitMs?: number;
-      };
-    };
-    JavascriptActionInputOutput: {
-      code: string;
-      dataSourceId: string;
-      description?: string;
-      id: string;
-      /** @constant */
-      kind: "javascript";
-      name: string;
-      /** @default [] */
-      parameters: components["schemas"]["ParameterOutput"][];
       permission?: {
         groups?: string[];
         javascriptActionId?: string;
@@ -1214,6 +1384,20 @@ export type components = {
     };
     /** @enum {string} */
     MediaKind: "image" | "video" | "pdf";
+    Member: {
+      effectiveRole?: string;
+      email?: string;
+      groups: {
+          id: string;
+          name: string;
+          role?: string;
+        }[];
+      /** @enum {string} */
+      kind: "user" | "service_account";
+      name?: string;
+      principalId: string;
+      role?: string;
+    };
     /** @description A MySQL / MariaDB data source */
     MysqlDataSourceInput: {
       description?: string;
@@ -1247,6 +1431,16 @@ export type components = {
       rotatedAt?: string;
       /** @description Shown only in this answer; stored hashed */
       token: string;
+    };
+    NotificationSettings: {
+      allowPrivateNetworks: boolean;
+      rules: {
+          [key: string]: unknown;
+        }[];
+      targets: {
+          [key: string]: unknown;
+        }[];
+      [key: string]: unknown;
     };
     /** @description RFC 6749 error response of the token endpoint */
     OAuthError: {
@@ -1500,6 +1694,14 @@ export type components = {
       kind: "postgresql";
       name: string;
     };
+    /** @description Who the token or session stands for */
+    Principal: {
+      email: string;
+      id: string;
+      /** @enum {string} */
+      kind: "user" | "service_account";
+      name: string;
+    };
     /** @description RFC 9457 Problem Details */
     Problem: {
       code: string;
@@ -1509,16 +1711,113 @@ export type components = {
           ja?: string;
           pointer: string;
         }[];
+      /** @description A failed run, recorded */
+      execution?: components["schemas"]["Execution"];
       instance: string;
       status: number;
       title: string;
       type: string;
+      [key: string]: unknown;
+    };
+    Project: {
+      createdAt: string;
+      directIdTokens?: boolean;
+      id: string;
+      name: string;
+    };
+    ProjectWithRole: {
+      createdAt: string;
+      directIdTokens?: boolean;
+      id: string;
+      name: string;
+      /** @description The caller's direct role */
+      role: string;
+    };
+    RecordedExecution: {
+      actionId: string;
+      actionVersion: number;
+      arguments: {
+        [key: string]: unknown;
+      };
+      durationMs: number | null;
+      environmentId: string;
+      error?: {
+        code: string;
+        message: string;
+      };
+      executedBy: {
+        email: string;
+        id: string;
+        /** @enum {string} */
+        kind: "user" | "service_account";
+      };
+      finishedAt: string | null;
+      id: string;
+      /** @description Where stored payloads are downloaded (GET, same authorisation as the execution) */
+      links?: {
+        arguments?: string;
+        results?: string;
+      };
+      /** @description The runs this execution started with actions.run, in order */
+      nestedExecutionIds?: string[];
+      /** @description The schedule, reservation or batch that started it */
+      origin?: {
+        batchId?: string;
+        cronJobId?: string;
+        reservationId?: string;
+        row?: number;
+        scheduledAt?: string;
+      };
+      /** @description Run by actions.run inside this execution of a JavaScript action */
+      parentExecutionId?: string;
+      /** @description Arguments or results too large to record or answer inline (UTF-8 bytes) */
+      payloads?: {
+        arguments?: {
+          bytes: number;
+          stored: boolean;
+        };
+        results?: {
+          bytes: number;
+          stored: boolean;
+        };
+      };
+      projectId: string;
+      results: (components["schemas"]["StatementResult"] | components["schemas"]["StatementSummary"])[];
+      /** @description Run on approval of this review request */
+      reviewId?: string;
+      /** @description Called from this view (docs/views.md) */
+      source?: {
+        viewId: string;
+      };
+      startedAt: string;
+      /** @enum {string} */
+      status: "queued" | "running" | "succeeded" | "failed" | "timed_out";
+      /**
+       * @description What started it
+       * @enum {string}
+       */
+      via: "public_api" | "console" | "cron" | "batch" | "reservation" | "review" | "async_job" | "view";
+    };
+    Reservation: {
+      actionId: string;
+      environmentId: string;
+      id: string;
+      projectId: string;
+      runAt: string;
+      status: string;
+      [key: string]: unknown;
     };
     ResultColumn: {
       media?: components["schemas"]["MediaKind"];
       name: string;
       /** @enum {string} */
       type: "string" | "number" | "boolean" | "bigint" | "json";
+    };
+    ReviewRequest: {
+      actionId: string;
+      id: string;
+      status: string;
+      [key: string]: unknown;
     };
     /** @description A Amazon S3 data source */
     S3DataSourceInput: {
@@ -1547,6 +1846,91 @@ export type components = {
       /** @constant */
       kind: "s3";
       name: string;
+    };
+    SchedulePreview: {
+      expressions: string[];
+      nextRuns: string[];
+    };
+    /** @description A secret without its value (values are write-only) */
+    SecretMetadata: {
+      name: string;
+      updatedAt?: string;
+    };
+    ServiceAccount: {
+      email: string;
+      id: string;
+      name: string;
+      [key: string]: unknown;
+    };
+    SheetsAction: {
+      createdAt: string;
+      dataSourceId: string;
+      description?: string;
+      /** @default [] */
+      filter: {
+          key: string;
+          value: string;
+        }[];
+      /** @default 1 */
+      headerRow: number;
+      id: string;
+      /** @default */
+      keyColumn: string;
+      /** @default */
+      keyValue: string;
+      /** @constant */
+      kind: "sheets";
+      limit?: number;
+      name: string;
+      /** @default 0 */
+      offset: number;
+      /** @enum {string} */
+      operation: "list_sheets" | "read_rows" | "append_rows" | "update_rows" | "delete_rows" | "clear_range";
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      projectId: string;
+      /** @default */
+      range: string;
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      /** @default */
+      rowNumber: string;
+      /** @default */
+      rows: string;
+      /** @default */
+      sheet: string;
+      spreadsheetId: string;
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+      updatedAt: string;
+      updatedBy?: {
+        email: string;
+        id: string;
+      };
+      /**
+       * @default USER_ENTERED
+       * @enum {string}
+       */
+      valueInput: "USER_ENTERED" | "RAW";
+      /**
+       * @default formatted
+       * @enum {string}
+       */
+      valueRender: "formatted" | "unformatted";
+      /** @description Increases by one on every save */
+      version: number;
     };
     SheetsActionInput: {
       dataSourceId: string;
@@ -1609,68 +1993,8 @@ export type components = {
        */
       valueRender?: "formatted" | "unformatted";
     };
-    SheetsActionInputOutput: {
-      dataSourceId: string;
-      description?: string;
-      /** @default [] */
-      filter: {
-          key: string;
-          value: string;
-        }[];
-      /** @default 1 */
-      headerRow: number;
-      id: string;
-      /** @default */
-      keyColumn: string;
-      /** @default */
-      keyValue: string;
-      /** @constant */
-      kind: "sheets";
-      limit?: number;
-      name: string;
-      /** @default 0 */
-      offset: number;
-      /** @enum {string} */
-      operation: "list_sheets" | "read_rows" | "append_rows" | "update_rows" | "delete_rows" | "clear_range";
-      /** @default [] */
-      parameters: components["schemas"]["ParameterOutput"][];
-      permission?: {
-        groups?: string[];
-        javascriptActionId?: string;
-        /** @enum {string} */
-        mode: "everyone" | "restricted" | "javascript_action";
-        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
-        users?: string[];
-      };
-      /** @default */
-      range: string;
-      review?: {
-        expiresInMinutes?: number;
-        required: boolean;
-      };
-      /** @default */
-      rowNumber: string;
-      /** @default */
-      rows: string;
-      /** @default */
-      sheet: string;
-      spreadsheetId: string;
-      transformer?: {
-        script: string;
-        timeLimitMs?: number;
-      };
-      /**
-       * @default USER_ENTERED
-       * @enum {string}
-       */
-      valueInput: "USER_ENTERED" | "RAW";
-      /**
-       * @default formatted
-       * @enum {string}
-       */
-      valueRender: "formatted" | "unformatted";
-    };
-    SqlActionInput: {
+    SqlAction: {
+      createdAt: string;
       dataSourceId: string;
       description?: string;
       id: string;
@@ -1678,7 +2002,7 @@ export type components = {
       kind: "sql";
       name: string;
       /** @default [] */
-      parameters?: components["schemas"]["Parameter"][];
+      parameters: components["schemas"]["ParameterOutput"][];
       parseJsonValues?: boolean;
       permission?: {
         groups?: string[];
@@ -1688,6 +2012,7 @@ export type components = {
         roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
         users?: string[];
       };
+      projectId: string;
       review?: {
         expiresInMinutes?: number;
         required: boolean;
@@ -1700,8 +2025,15 @@ export type components = {
         script: string;
         timeLimitMs?: number;
       };
+      updatedAt: string;
+      updatedBy?: {
+        email: string;
+        id: string;
+      };
+      /** @description Increases by one on every save */
+      version: number;
     };
-    SqlActionInputOutput: {
+    SqlActionInput: {
       dataSourceId: string;
       description?: string;
       id: string;
@@ -1709,7 +2041,7 @@ export type components = {
       kind: "sql";
       name: string;
       /** @default [] */
-      parameters: components["schemas"]["ParameterOutput"][];
+      parameters?: components["schemas"]["Parameter"][];
       parseJsonValues?: boolean;
       permission?: {
         groups?: string[];
@@ -1774,6 +2106,61 @@ export type components = {
       /** @description HTTP and JavaScript actions, transformers: the value itself (rows show it as a table) */
       value?: unknown;
     };
+    StatementSummary: {
+      messages: string[];
+      rowCount: number;
+      /** @enum {string} */
+      status: "succeeded" | "failed";
+      title: string;
+    };
+    StorageAction: {
+      bucket: string;
+      createdAt: string;
+      dataSourceId: string;
+      description?: string;
+      /** @default 3600 */
+      expiresInSeconds: number;
+      fileParameter?: string;
+      id: string;
+      /** @constant */
+      kind: "storage";
+      /**
+       * @default GET
+       * @enum {string}
+       */
+      method: "GET" | "PUT";
+      name: string;
+      /** @default */
+      objectKey: string;
+      /** @enum {string} */
+      operation: "upload" | "download" | "list" | "signed-url";
+      /** @default [] */
+      parameters: components["schemas"]["ParameterOutput"][];
+      permission?: {
+        groups?: string[];
+        javascriptActionId?: string;
+        /** @enum {string} */
+        mode: "everyone" | "restricted" | "javascript_action";
+        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
+        users?: string[];
+      };
+      projectId: string;
+      review?: {
+        expiresInMinutes?: number;
+        required: boolean;
+      };
+      transformer?: {
+        script: string;
+        timeLimitMs?: number;
+      };
+      updatedAt: string;
+      updatedBy?: {
+        email: string;
+        id: string;
+      };
+      /** @description Increases by one on every save */
+      version: number;
+    };
     StorageActionInput: {
       bucket: string;
       dataSourceId: string;
@@ -1813,45 +2200,6 @@ export type components = {
         timeLimitMs?: number;
       };
     };
-    StorageActionInputOutput: {
-      bucket: string;
-      dataSourceId: string;
-      description?: string;
-      /** @default 3600 */
-      expiresInSeconds: number;
-      fileParameter?: string;
-      id: string;
-      /** @constant */
-      kind: "storage";
-      /**
-       * @default GET
-       * @enum {string}
-       */
-      method: "GET" | "PUT";
-      name: string;
-      /** @default */
-      objectKey: string;
-      /** @enum {string} */
-      operation: "upload" | "download" | "list" | "signed-url";
-      /** @default [] */
-      parameters: components["schemas"]["ParameterOutput"][];
-      permission?: {
-        groups?: string[];
-        javascriptActionId?: string;
-        /** @enum {string} */
-        mode: "everyone" | "restricted" | "javascript_action";
-        roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
-        users?: string[];
-      };
-      review?: {
-        expiresInMinutes?: number;
-        required: boolean;
-      };
-      transformer?: {
-        script: string;
-        timeLimitMs?: number;
-      };
-    };
     UploadToken: {
       createdAt: string;
       createdBy: {
@@ -1867,6 +2215,18 @@ export type components = {
     };
     ValueBody: {
       value: string;
+    };
+    Variable: {
+      name: string;
+      value: string;
+    };
+    View: {
+      definition: {
+        [key: string]: unknown;
+      };
+      id: string;
+      name: string;
+      [key: string]: unknown;
     };
     /** @description One component of a visual view; tabs and grids hold more */
     ViewComponent: ({
@@ -2060,6 +2420,12 @@ export type components = {
         roles?: ("admin" | "development_lead" | "developer" | "operations_lead" | "member")[];
         users?: string[];
       };
+    };
+    ViewSummary: {
+      id: string;
+      name: string;
+      version: number;
+      [key: string]: unknown;
     };
   };
   responses: never;
@@ -2278,7 +2644,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["ProjectWithRole"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -2322,7 +2692,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Project"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -2380,7 +2752,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Project"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -2448,7 +2822,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["ActionGroup"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -2756,7 +3134,7 @@ export type operations = {
       200: {
         content: {
           "application/json": {
-            data: components["schemas"]["ActionInputOutput"][];
+            data: (components["schemas"]["SqlAction"] | components["schemas"]["HttpAction"] | components["schemas"]["GrpcAction"] | components["schemas"]["SheetsAction"] | components["schemas"]["StorageAction"] | components["schemas"]["JavascriptAction"] | components["schemas"]["DocumentAction"])[];
           };
         };
       };
@@ -2809,7 +3187,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["SqlAction"] | components["schemas"]["HttpAction"] | components["schemas"]["GrpcAction"] | components["schemas"]["SheetsAction"] | components["schemas"]["StorageAction"] | components["schemas"]["JavascriptAction"] | components["schemas"]["DocumentAction"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -2865,7 +3245,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["SqlAction"] | components["schemas"]["HttpAction"] | components["schemas"]["GrpcAction"] | components["schemas"]["SheetsAction"] | components["schemas"]["StorageAction"] | components["schemas"]["JavascriptAction"] | components["schemas"]["DocumentAction"];
+        };
+      };
+      /** @description Created (version 1) */
+      201: {
+        content: {
+          "application/json": components["schemas"]["SqlAction"] | components["schemas"]["HttpAction"] | components["schemas"]["GrpcAction"] | components["schemas"]["SheetsAction"] | components["schemas"]["StorageAction"] | components["schemas"]["JavascriptAction"] | components["schemas"]["DocumentAction"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3242,7 +3630,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionVersionList"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3294,7 +3684,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionVersion"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3344,7 +3736,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["AuditPage"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3444,7 +3838,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["DataSource"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3495,7 +3893,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["DataSource"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3551,7 +3951,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["DataSource"];
+        };
+      };
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["DataSource"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -4120,13 +4528,18 @@ export type operations = {
       };
     };
   };
-  /** Try one environment's connection: ok and the time taken, or why it failed */
+  /** Try one environment's connection: ok and the time taken, or why it failed. Without a body the saved settings; with {kind, connection} the form's settings before they are saved (secret fields left out: the stored ones) */
   testDataSourceConnection: {
     parameters: {
       path: {
         projectId: string;
         dataSourceId: string;
         environmentId: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["ConnectionDraft"];
       };
     };
     responses: {
@@ -4160,6 +4573,24 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
       /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
       429: {
         content: {
@@ -4184,7 +4615,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["Environment"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -4244,7 +4679,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Environment"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -4375,8 +4812,12 @@ export type operations = {
     };
     responses: {
       /** @description Success */
-      200: {
-        content: never;
+      202: {
+        content: {
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -4445,7 +4886,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["Batch"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -4497,7 +4942,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["BatchDetail"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -4652,7 +5099,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["CronJob"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -4828,7 +5279,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronJob"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5362,7 +5815,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["SchedulePreview"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5431,7 +5886,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["Reservation"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5566,7 +6025,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Reservation"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5669,7 +6130,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["SecretMetadata"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5721,7 +6186,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["SecretMetadata"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5761,7 +6228,7 @@ export type operations = {
       };
     };
   };
-  /** Set a secret (stored encrypted) */
+  /** Set a secret (stored encrypted; 201 when created) */
   putSecret: {
     parameters: {
       path: {
@@ -5778,7 +6245,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["SecretMetadata"];
+        };
+      };
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["SecretMetadata"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5899,7 +6374,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["Variable"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5951,7 +6430,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Variable"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5991,7 +6472,7 @@ export type operations = {
       };
     };
   };
-  /** Set a variable */
+  /** Set a variable (201 when created) */
   putVariable: {
     parameters: {
       path: {
@@ -6008,7 +6489,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Variable"];
+        };
+      };
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Variable"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6413,7 +6902,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["Member"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6720,7 +7213,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationSettings"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7410,7 +7905,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["ReviewRequest"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7461,7 +7960,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ReviewRequest"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7714,7 +8215,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["ServiceAccount"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7843,7 +8348,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ServiceAccount"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8854,7 +9361,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["ViewSummary"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8905,7 +9416,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["View"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10090,8 +10603,8 @@ export type operations = {
   /** Console SSO: redirect to the IdP (authorization code + PKCE) */
   consoleLogin: {
     responses: {
-      /** @description Success */
-      200: {
+      /** @description Redirect */
+      302: {
         content: never;
       };
       /** @description The request is malformed: JSON, query or path */
@@ -10294,7 +10807,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10315,7 +10832,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10336,7 +10857,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10357,7 +10882,13 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            clientId: string;
+            deviceAuthorization?: boolean;
+            issuer: string;
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10497,7 +11028,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Principal"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10560,6 +11093,25 @@ export type operations = {
       200: {
         content: {
           "application/json": components["schemas"]["Execution"];
+        };
+      };
+      /** @description Run as a job (async: true): the queued execution; or, for an action that needs a review, the review request created */
+      202: {
+        content: {
+          "application/json": {
+            execution: components["schemas"]["Execution"];
+            links: {
+              self: string;
+            };
+          } | {
+            links: {
+              self: string;
+            };
+            /** @description The review request (GET links.self) */
+            reviewRequest: {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description The request is malformed: JSON, query or path */
@@ -10631,7 +11183,7 @@ export type operations = {
       /** @description Success */
       200: {
         content: {
-          "application/json": components["schemas"]["Execution"];
+          "application/json": components["schemas"]["RecordedExecution"];
         };
       };
       /** @description The request is malformed: JSON, query or path */

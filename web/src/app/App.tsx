@@ -6,6 +6,7 @@ import { InvitationScreen } from '../screens/accounts/InvitationScreen.tsx';
 import { type Screen, screens } from '../screens/registry.ts';
 import { Home } from './Home.tsx';
 import { LoginGate } from './LoginGate.tsx';
+import { RouteFocus } from './RouteFocus.tsx';
 import { Link, matchPath, useRoute } from './router.tsx';
 import { Shell } from './Shell.tsx';
 
@@ -13,6 +14,7 @@ export function App({ screenList = screens }: { screenList?: Screen[] }) {
   return (
     <I18nProvider>
       <ToastProvider>
+        <RouteFocus />
         <Gate screenList={screenList} />
       </ToastProvider>
     </I18nProvider>
@@ -87,7 +89,7 @@ function ScreenLoading() {
 function NotFound() {
   const t = useT();
   return (
-    <EmptyState title={t('app.notFound')} action={<Link href="/">{t('app.goHome')}</Link>}>
+    <EmptyState heading="h1" title={t('app.notFound')} action={<Link href="/">{t('app.goHome')}</Link>}>
       {t('app.notFoundDetail')}
     </EmptyState>
   );

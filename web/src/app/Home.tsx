@@ -8,6 +8,7 @@ import { apiPaths } from '../api/paths.ts';
 import type { Environment, ListOf, Project } from '../api/types.ts';
 import { EmptyState, ErrorBanner, useAsync } from '../components/index.ts';
 import { useT } from '../i18n/index.tsx';
+import { CreateProjectForm } from './CreateProjectForm.tsx';
 import { navigate } from './router.tsx';
 import { lastWorkspace, workspaceHref } from './workspace.tsx';
 
@@ -57,12 +58,14 @@ export function Home({ projectId }: { projectId?: string }) {
   return (
     <main className="gate">
       <EmptyState
+        heading="h1"
         title={t(
           chosenProject ? 'home.noEnvironments' : projectId ? 'home.noSuchProject' : 'home.noProjects',
         )}
       >
         {t('home.askAdmin')}
       </EmptyState>
+      <CreateProjectForm {...(chosenProject ? { existing: chosenProject } : {})} />
     </main>
   );
 }

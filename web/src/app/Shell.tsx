@@ -6,7 +6,7 @@ import { type ReactNode, useEffect, useMemo } from 'react';
 import { api } from '../api/client.ts';
 import { apiPaths } from '../api/paths.ts';
 import type { Environment, ListOf, Project } from '../api/types.ts';
-import { ErrorBanner, useAsync } from '../components/index.ts';
+import { DisclosureMenu, ErrorBanner, useAsync } from '../components/index.ts';
 import { useT } from '../i18n/index.tsx';
 import type { Screen } from '../screens/registry.ts';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
@@ -141,25 +141,30 @@ function UserMenu() {
   const t = useT();
   const { user, signOut } = useSession();
   return (
-    <details className="user-menu">
-      <summary aria-label={t('app.userMenu')}>
-        <span className="avatar" aria-hidden="true">
-          {(user.name ?? user.email ?? '?').slice(0, 1).toUpperCase()}
-        </span>
-        <span className="user-name">{user.name ?? user.email ?? user.id}</span>
-      </summary>
-      <div className="user-menu-panel">
-        <div className="muted small">{user.email}</div>
-        <Link href="/account" className="btn btn-quiet">
-          {t('accounts.menu.account')}
-        </Link>
-        <Link href="/admin/users" className="btn btn-quiet">
-          {t('accounts.menu.users')}
-        </Link>
-        <button type="button" className="btn btn-quiet" onClick={() => void signOut()}>
-          {t('app.signOut')}
-        </button>
-      </div>
-    </details>
+    <DisclosureMenu
+      className="user-menu"
+      panelClassName="user-menu-panel"
+      summary={
+        <>
+          <span className="avatar" aria-hidden="true">
+            {(user.name ?? user.email ?? '?').slice(0, 1).toUpperCase()}
+          </span>
+          {/* The visible name is the button's name (WCAG 2.5.3); the hidden words say what it opens. */}
+          <span className="visually-hidden">{t('app.userMenu')}: </span>
+          <span className="user-name">{user.name ?? user.email ?? user.id}</span>
+        </>
+      }
+    >
+      <div className="muted small">{user.email}</div>
+      <Link href="/account" className="btn btn-quiet">
+        {t('accounts.menu.account')}
+      </Link>
+      <Link href="/admin/users" className="btn btn-quiet">
+        {t('accounts.menu.users')}
+      </Link>
+      <button type="button" className="btn btn-quiet" onClick={() => void signOut()}>
+        {t('app.signOut')}
+      </button>
+    </DisclosureMenu>
   );
 }

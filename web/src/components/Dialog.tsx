@@ -3,6 +3,7 @@
  * where it was. Destructive actions pass `danger` so the confirm button says so visually.
  */
 import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { createPortal } from 'react-dom';
 import { useT } from '../i18n/index.tsx';
 import { Button } from './Button.tsx';
 
@@ -62,7 +63,9 @@ export function Dialog(props: DialogProps) {
     }
   };
 
-  return (
+  // Drawn at the end of <body>: a dialog opened from inside a contained box (the result table's
+  // `contain: strict` scroller) would otherwise be positioned and clipped by that box.
+  return createPortal(
     // biome-ignore lint/a11y/noStaticElementInteractions: a click outside cancels, as Esc and the Cancel button do.
     <div
       className="dialog-backdrop"
@@ -97,6 +100,7 @@ export function Dialog(props: DialogProps) {
           )}
         </div>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

@@ -46,3 +46,24 @@ describe('ErrorBanner', () => {
     ]);
   });
 });
+
+describe('ErrorBanner in Japanese', () => {
+  it("says what was not found in Japanese, not the server's English sentence", () => {
+    render(
+      <I18nProvider language="ja">
+        <ErrorBanner
+          error={
+            new ApiError(404, {
+              code: 'not_found',
+              title: 'Not Found',
+              detail: "Route 'PUT /api/v1/projects/demo/data-sources/' was not found.",
+            })
+          }
+        />
+      </I18nProvider>,
+    );
+    const text = screen.getByRole('alert').textContent ?? '';
+    expect(text).toContain("API の経路 'PUT /api/v1/projects/demo/data-sources/' が見つかりません。");
+    expect(text).not.toContain('was not found');
+  });
+});

@@ -2,6 +2,7 @@
 export { Button, type ButtonProps } from './Button.tsx';
 export { type DataColumn, DataTable, type DataTableProps } from './DataTable.tsx';
 export { Dialog, type DialogProps } from './Dialog.tsx';
+export { closeMenuOf, DisclosureMenu, type DisclosureMenuProps } from './DisclosureMenu.tsx';
 export { EmptyState } from './EmptyState.tsx';
 export { ErrorBanner } from './ErrorBanner.tsx';
 export { Field, type FieldControlProps, type FieldProps } from './Field.tsx';

@@ -49,6 +49,8 @@ export const notificationsEn: Record<string, string> = {
   'notifications.rules.subjectKind': 'For',
   'notifications.rules.subject': 'Which',
   'notifications.rules.events': 'Events',
+  'notifications.rules.eventsHint':
+    'Failure and Recovery are ticked to start with: you hear when runs start failing and when the first run after a failure succeeds. Untick what you do not want.',
   'notifications.rules.targets': 'Targets',
   'notifications.rules.addTargetFirst': 'Add a target first.',
 

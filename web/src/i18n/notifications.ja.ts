@@ -49,6 +49,8 @@ export const notificationsJa: Record<string, string> = {
   'notifications.rules.subjectKind': '対象の種類',
   'notifications.rules.subject': '対象',
   'notifications.rules.events': 'イベント',
+  'notifications.rules.eventsHint':
+    '最初は「失敗」と「復旧」にチェックが入っています。実行が失敗し始めたときと、失敗のあと最初に成功したときに通知されます。不要なものは外してください。',
   'notifications.rules.targets': '送信先',
   'notifications.rules.addTargetFirst': '先に送信先を追加してください。',
 

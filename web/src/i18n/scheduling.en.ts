@@ -7,6 +7,9 @@ export const schedulingEn: Record<string, string> = {
   'scheduling.field.name': 'Name',
   'scheduling.field.action': 'Action',
   'scheduling.field.chooseAction': 'Choose an action…',
+  'scheduling.field.reviewGated': 'needs a review before each run',
+  'scheduling.field.reviewGatedHint':
+    'Actions that need a review before each run cannot be chosen: a schedule or a batch cannot wait for an approval. Run them from their own screen, or remove the review from the action.',
   'scheduling.field.arguments': 'Arguments',
   'scheduling.field.schedule': 'Schedule',
   'scheduling.field.state': 'Status',

@@ -7,6 +7,9 @@ export const schedulingJa: Record<string, string> = {
   'scheduling.field.name': '名前',
   'scheduling.field.action': 'アクション',
   'scheduling.field.chooseAction': 'アクションを選択…',
+  'scheduling.field.reviewGated': '実行ごとにレビューが必要',
+  'scheduling.field.reviewGatedHint':
+    '実行ごとにレビューが必要なアクションは選べません（スケジュールやバッチは承認を待てないため）。アクションの画面から実行するか、アクションのレビュー設定を外してください。',
   'scheduling.field.arguments': '引数',
   'scheduling.field.schedule': 'スケジュール',
   'scheduling.field.state': '状態',

@@ -17,9 +17,18 @@ export const demoWorkspace: Workspace = {
 
 type Session = ComponentProps<typeof SessionProvider>['value'];
 
-/** English, toasts, the demo workspace and, when given, a signed-in session. */
-export function InConsole({ session, children }: { session?: Session; children: ReactNode }) {
-  const inWorkspace = <WorkspaceProvider value={demoWorkspace}>{children}</WorkspaceProvider>;
+/** English, toasts, the demo workspace (with `environments` when given) and, when given, a signed-in session. */
+export function InConsole({
+  session,
+  environments,
+  children,
+}: {
+  session?: Session;
+  environments?: Workspace['environments'];
+  children: ReactNode;
+}) {
+  const workspace = environments ? { ...demoWorkspace, environments } : demoWorkspace;
+  const inWorkspace = <WorkspaceProvider value={workspace}>{children}</WorkspaceProvider>;
   return (
     <I18nProvider language="en">
       <ToastProvider>

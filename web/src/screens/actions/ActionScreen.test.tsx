@@ -148,11 +148,15 @@ describe('action screen', () => {
     renderScreen('refund-order');
     await screen.findByRole('heading', { name: 'Refund order' });
     expect(screen.queryByRole('button', { name: 'Run as a job' })).toBeNull();
+    // It says to press the button the screen has, not a Run button it does not have.
+    expect(document.querySelector('.empty-state')?.textContent).toContain('press Request review');
+    expect(document.querySelector('.empty-state')?.textContent).not.toContain('press Run');
     fireEvent.change(screen.getByLabelText(/Order id/), { target: { value: '1001' } });
     fireEvent.change(screen.getByLabelText(/Comment/), { target: { value: '  Customer called twice.  ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Request review' }));
 
-    await screen.findByText('Review requested');
+    // The notice, and the short status the live region says.
+    expect(await screen.findAllByText('Review requested')).toHaveLength(2);
     expect(posted).toEqual([
       {
         path: '/public/v1/projects/demo/environments/development/actions/refund-order/executions',

@@ -6,7 +6,7 @@
  * its status screen (docs/scheduling.md). "Dry run" (kinds that can estimate, e.g. BigQuery) shows
  * what each statement would process without running it.
  */
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, api } from '../../api/client.ts';
 import { apiPaths } from '../../api/paths.ts';
 import type { Execution, ReviewRequested } from '../../api/types.ts';
@@ -14,7 +14,7 @@ import { Link, navigate } from '../../app/router.tsx';
 import { useSession } from '../../app/session.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
-import { useT } from '../../i18n/index.tsx';
+import { type Translate, useT } from '../../i18n/index.tsx';
 import { ReviewCommentField } from '../governance/RequestReviewForm.tsx';
 import { ActionLinks } from './ActionLinks.tsx';
 import { loadAction } from './load-action.ts';
@@ -28,7 +28,7 @@ import {
   initialDrafts,
   toArguments,
 } from './parameter-values.ts';
-import { ResultView } from './ResultView.tsx';
+import { ResultView, rowsText } from './ResultView.tsx';
 
 type Outcome =
   | { kind: 'execution'; execution: Execution }
@@ -52,6 +52,12 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
   const [busy, setBusy] = useState<'run' | 'job' | 'dryRun'>();
   const running = busy !== undefined;
   const [outcome, setOutcome] = useState<Outcome>();
+  const outcomeRef = useRef<HTMLDivElement>(null);
+  // The Run button is disabled while it runs, so focus would fall to <body>: it goes to the outcome.
+  // An input the API refused keeps focus instead (focusFirstError).
+  useEffect(() => {
+    if (outcome && !document.querySelector('.action-form [aria-invalid="true"]')) outcomeRef.current?.focus();
+  }, [outcome]);
 
   // A newly loaded definition starts a fresh form. Adjusted during render, not in an effect: otherwise
   // the inputs show for one frame with no drafts, and what is typed in that frame is wiped.
@@ -274,7 +280,16 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
         )}
       </form>
 
-      <div aria-live="polite">
+      {/* A short status is announced (not the whole table), and focus moves here after a run. */}
+      <div
+        ref={outcomeRef}
+        className="run-outcome"
+        tabIndex={-1}
+        {...(outcome ? { role: 'region', 'aria-labelledby': 'run-status' } : {})}
+      >
+        <p id="run-status" className="visually-hidden" role="status">
+          {outcome ? outcomeSummary(t, outcome) : ''}
+        </p>
         {outcome?.kind === 'review' ? <ReviewNotice review={outcome.review} /> : null}
         {outcome?.kind === 'failed' ? (
           <>
@@ -288,11 +303,28 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
           <ResultView execution={outcome.execution} actionId={action.id} />
         ) : null}
         {!outcome && !running ? (
-          <EmptyState title={t('action.notRunYet')}>{t('action.notRunYetDetail')}</EmptyState>
+          <EmptyState title={t('action.notRunYet')}>
+            {t(reviewGated ? 'action.notRunYetReviewDetail' : 'action.notRunYetDetail')}
+          </EmptyState>
         ) : null}
       </div>
     </section>
   );
+}
+
+/** "Succeeded, 5 rows": what a screen reader says after a run, instead of the whole result. */
+function outcomeSummary(t: Translate, outcome: Outcome): string {
+  if (outcome.kind === 'review') return t('action.reviewRequested');
+  const execution = outcome.execution;
+  const status = t(`status.${execution?.status ?? 'failed'}`);
+  if (outcome.kind === 'failed' && !execution) {
+    const error = outcome.error;
+    return `${status}: ${error instanceof ApiError ? error.detail || error.title : t('error.network')}`;
+  }
+  const results = execution?.results ?? [];
+  if (results.length === 1 && results[0]!.rowCount !== undefined)
+    return `${status}, ${rowsText(t, results[0]!.rowCount)}`;
+  return results.length > 1 ? `${status}, ${t('result.statements', { count: results.length })}` : status;
 }
 
 function focusFirstError() {

@@ -16,6 +16,7 @@ const failed: Execution = {
   actionId: 'find-orders',
   actionVersion: 1,
   executedBy: { kind: 'user', id: 'usr_1', email: 'ops@example.com' },
+  via: 'console',
   startedAt: '2026-11-26T00:00:00.000Z',
   finishedAt: null,
   durationMs: null,
@@ -45,6 +46,38 @@ const workspace = {
 };
 
 describe('result view', () => {
+  it('says "1 row" in the singular and names column types in the language shown', () => {
+    const oneRow: Execution = {
+      ...failed,
+      status: 'succeeded',
+      results: [
+        {
+          title: 'Orders',
+          status: 'succeeded',
+          columns: [{ name: 'id', type: 'number' }],
+          rows: [{ id: 7 }],
+          rowCount: 1,
+          messages: [],
+        },
+      ],
+    };
+    const shown = (language: 'en' | 'ja') =>
+      render(
+        <I18nProvider language={language}>
+          <WorkspaceProvider value={workspace}>
+            <ResultView execution={oneRow} actionId="find-orders" />
+          </WorkspaceProvider>
+        </I18nProvider>,
+      );
+    const { unmount } = shown('en');
+    expect(screen.getByText('1 row')).toBeTruthy();
+    expect(screen.queryByText('1 rows')).toBeNull();
+    unmount();
+    shown('ja');
+    expect(screen.getByText('1 行')).toBeTruthy();
+    expect(document.querySelector('.col-type')?.textContent).toBe('数値');
+  });
+
   it("shows a failed statement's message (the API's error object), not a blank screen", () => {
     render(
       <I18nProvider language="en">

@@ -8,12 +8,16 @@ import { useMemo, useState } from 'react';
 import { saveFile } from '../../api/client.ts';
 import type { Execution, StatementResult } from '../../api/types.ts';
 import { Button, type DataColumn, DataTable, Tabs, useToast } from '../../components/index.ts';
-import { useLanguage, useT } from '../../i18n/index.tsx';
+import { type Translate, useLanguage, useT } from '../../i18n/index.tsx';
 import { MediaCell, MediaView } from './media.tsx';
 import { isObjectResult, ObjectResultExtras, objectColumn } from './object-result.tsx';
 import { resultCsv } from './result-csv.ts';
 
 type Row = Record<string, unknown>;
+
+/** "1 row", "5 rows" (one form in Japanese). */
+export const rowsText = (t: Translate, count: number) =>
+  t(count === 1 ? 'result.row' : 'result.rows', { count });
 
 export function ResultView({ execution, actionId }: { execution: Execution; actionId: string }) {
   const t = useT();
@@ -85,7 +89,7 @@ function StatementView({
         key: column.name,
         label: (
           <span title={column.type}>
-            {column.name} <span className="col-type">{column.type}</span>
+            {column.name} <span className="col-type">{t(`result.type.${column.type}`)}</span>
           </span>
         ),
         type: column.type,
@@ -102,7 +106,7 @@ function StatementView({
           : {}),
         ...(objects ? objectColumn(column.name, language) : {}),
       })),
-    [result.columns, objects, language],
+    [result.columns, objects, language, t],
   );
   const hasImages = result.columns?.some((c) => c.media === 'image');
   const rows = result.rows ?? [];
@@ -119,7 +123,7 @@ function StatementView({
         <h3>{count > 1 ? `${index + 1}. ${title}` : title}</h3>
         <span className={`status status-${result.status}`}>{t(`status.${result.status}`)}</span>
         {result.rowCount !== undefined ? (
-          <span className="muted small">{t('result.rows', { count: result.rowCount })}</span>
+          <span className="muted small">{rowsText(t, result.rowCount)}</span>
         ) : null}
         <div className="header-spacer" />
         {result.columns ? (

@@ -26,6 +26,7 @@ const executionOf = (result: StatementResult): Execution => ({
   actionId: 'files',
   actionVersion: 1,
   executedBy: { kind: 'user', id: 'usr_1', email: 'ops@example.com' },
+  via: 'console',
   startedAt: '2026-11-26T00:00:00.000Z',
   finishedAt: '2026-11-26T00:00:01.000Z',
   durationMs: 10,

@@ -21,6 +21,8 @@ import {
 } from './action-draft.ts';
 import { type DataSource, editorPaths } from './api.ts';
 import { loadCatalog, loadConnectorKinds } from './connector-kinds.ts';
+import { ParameterSettingsFields } from './ParameterSettingsFields.tsx';
+import { emptySettings, settingMember, settingsOfKind } from './parameter-settings.ts';
 import { callableActions, ScriptEditor } from './ScriptEditor.tsx';
 
 const parameterKinds: ParameterDraft['kind'][] = [
@@ -346,6 +348,13 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
                   ×
                 </Button>
               </div>
+              <ParameterSettingsFields
+                index={index}
+                kind={parameter.kind}
+                settings={parameter.settings}
+                errors={errors}
+                onChange={(patch) => setParameter(index, { settings: { ...parameter.settings, ...patch } })}
+              />
               <Field
                 label={t('editors.actions.parameterExtra', { n: index + 1 })}
                 hint={t('editors.actions.parameterExtraHint')}
@@ -355,7 +364,14 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
                     Object.fromEntries(
                       Object.entries(errors).filter(([k]) => k.startsWith(`parameters/${index}/`)),
                     ),
-                    [`parameters/${index}/name`, `parameters/${index}/kind`, `parameters/${index}/label`],
+                    [
+                      `parameters/${index}/name`,
+                      `parameters/${index}/kind`,
+                      `parameters/${index}/label`,
+                      ...(settingsOfKind[parameter.kind] ?? []).map(
+                        (setting) => `parameters/${index}/${settingMember(setting)}`,
+                      ),
+                    ],
                   ).join(' ') ||
                     undefined)
                 }
@@ -375,7 +391,7 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
               set({
                 parameters: [
                   ...draft.parameters,
-                  { name: '', kind: 'text', label: '', required: false, extra: '' },
+                  { name: '', kind: 'text', label: '', required: false, settings: emptySettings, extra: '' },
                 ],
               })
             }

@@ -96,12 +96,16 @@ export function ConnectionFields({ kind, environmentId, values, stored, errors, 
         }
         const secretHint =
           field.secret && stored.has(field.name) ? t('editors.dataSources.secretStored') : undefined;
+        const defaultHint =
+          field.default !== undefined && field.type !== 'select'
+            ? t('editors.dataSources.emptyMeans', { value: String(field.default) })
+            : undefined;
         return (
           <Field
             key={field.name}
             label={label}
             required={field.required}
-            hint={[hint, secretHint].filter(Boolean).join(' ') || undefined}
+            hint={[hint, defaultHint, secretHint].filter(Boolean).join(' ') || undefined}
             error={errorOf(field)}
           >
             {field.type === 'select' ? (
@@ -137,7 +141,11 @@ export function ConnectionFields({ kind, environmentId, values, stored, errors, 
   );
 }
 
-/** The API's connection: numbers as numbers, empty inputs and empty list rows left out. */
+/**
+ * The API's connection: numbers as numbers, empty inputs and empty list rows left out. An
+ * environment with something filled in gets the kind's defaults for what is left empty (the port
+ * shown as 5432 is 5432); one with nothing filled in is left out whole.
+ */
 export function connectionBody(kind: ConnectorKind, values: ConnectionDraft): Record<string, unknown> {
   const connection: Record<string, unknown> = {};
   for (const field of kind.connectionFields) {
@@ -147,6 +155,12 @@ export function connectionBody(kind: ConnectorKind, values: ConnectionDraft): Re
     else if (field.type === 'key-value-list')
       connection[field.name] = (value as KeyValue[]).filter((row) => row.key !== '');
     else connection[field.name] = value;
+  }
+  if (Object.keys(connection).length === 0) return connection;
+  for (const field of kind.connectionFields) {
+    if (connection[field.name] === undefined && field.default !== undefined && field.type !== 'boolean') {
+      connection[field.name] = field.default;
+    }
   }
   return connection;
 }

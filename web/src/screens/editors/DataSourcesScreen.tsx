@@ -15,7 +15,6 @@ import {
   ErrorBanner,
   Field,
   ListTable,
-  Tabs,
   useAsync,
   useConfirmation,
   useToast,
@@ -35,6 +34,8 @@ import {
 import { FileVersionsPanel } from './FileVersionsPanel.tsx';
 import { OAuthConnectionPanel } from './OAuthConnectionPanel.tsx';
 
+/** A test's state per environment: running, its answer, or nothing filled in to test. */
+type TestState = ConnectionTestResult | 'running' | 'empty';
 type AuthActionDraft = { actionId: string; tokenPath: string; cacheSeconds: string };
 type Draft = Omit<DataSource, 'environments' | 'authAction'> & {
   environments: Record<string, ConnectionDraft>;
@@ -97,6 +98,9 @@ export function dataSourceBody(draft: Draft, kind: ConnectorKind) {
   };
 }
 
+/** Body members the form shows beside their inputs: the banner above the form leaves them out. */
+const claimedKeys = ['id', 'name', 'kind', 'description', 'environments', 'authAction'];
+
 export function DataSourcesScreen() {
   const t = useT();
   const toast = useToast();
@@ -107,11 +111,10 @@ export function DataSourcesScreen() {
     [projectId],
   );
   const [editing, setEditing] = useState<{ draft: Draft; original?: DataSource }>();
-  const [tab, setTab] = useState(workspace.environmentId);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>();
   const [saving, setSaving] = useState(false);
-  const [tests, setTests] = useState<Record<string, ConnectionTestResult | 'running'>>({});
+  const [tests, setTests] = useState<Record<string, TestState>>({});
   const kinds = useAsync(loadConnectorKinds, []);
   const { language } = useLanguage();
   const kindOf = (name: string | undefined) => kinds.data?.data.find((k) => k.kind === name);
@@ -144,9 +147,14 @@ export function DataSourcesScreen() {
     event.preventDefault();
     const kind = kindOf(editing?.draft.kind);
     if (!editing || !kind) return;
+    setFailure(undefined);
+    // The id is part of the path: an empty one would reach no route, so it is said here.
+    if (!editing.draft.id.trim()) {
+      setErrors({ id: t('field.enterId') });
+      return;
+    }
     setSaving(true);
     setErrors({});
-    setFailure(undefined);
     try {
       await api.put(editorPaths.dataSource(projectId, editing.draft.id), dataSourceBody(editing.draft, kind));
       toast(t('editors.saved', { name: editing.draft.name }));
@@ -169,19 +177,40 @@ export function DataSourcesScreen() {
   const draft = editing?.draft;
   const setDraft = (patch: Partial<Draft>) =>
     setEditing((current) => current && { ...current, draft: { ...current.draft, ...patch } });
+  /**
+   * Tries one environment: the settings as filled in (before saving; secret fields left empty use
+   * the stored ones), or the saved ones when the form still holds exactly those.
+   */
   const testConnection = async (environmentId: string) => {
-    if (!editing?.original) return;
+    const kind = kindOf(editing?.draft.kind);
+    if (!editing || !kind) return;
+    const id = editing.original?.id ?? editing.draft.id.trim();
+    if (!id) {
+      setErrors({ id: t('editors.dataSources.testNeedsId') });
+      return;
+    }
+    const connection = connectionBody(kind, editing.draft.environments[environmentId] ?? {});
+    const savedConnection = editing.original?.environments[environmentId]
+      ? connectionBody(kind, draftOf(editing.original).environments[environmentId] ?? {})
+      : undefined;
+    const unchanged = savedConnection && JSON.stringify(savedConnection) === JSON.stringify(connection);
+    if (!unchanged && Object.keys(connection).length === 0) {
+      setTests((current) => ({ ...current, [environmentId]: 'empty' }));
+      return;
+    }
     setTests((current) => ({ ...current, [environmentId]: 'running' }));
     try {
       const result = await api.post<ConnectionTestResult>(
-        testConnectionPath(projectId, editing.original.id, environmentId),
+        testConnectionPath(projectId, id, environmentId),
+        unchanged ? undefined : { kind: kind.kind, connection },
       );
       setTests((current) => ({ ...current, [environmentId]: result }));
       // A test may find an OAuth grant revoked: show the connection as the server now keeps it.
-      if (!result.ok && kindOf(editing.original.kind)?.oauth) await reloadOriginal(editing.original.id);
+      if (!result.ok && kind.oauth && editing.original) await reloadOriginal(editing.original.id);
     } catch (error) {
       setTests(({ [environmentId]: _dropped, ...rest }) => rest);
       setFailure(error);
+      setErrors(pointerErrors(error, { from: 'connection', to: `environments/${environmentId}` }));
     }
   };
   const setConnection = (environment: string, key: string, value: ConnectionDraft[string]) =>
@@ -198,14 +227,7 @@ export function DataSourcesScreen() {
           },
         },
     );
-  const leftOver = unclaimedErrors(errors, [
-    'id',
-    'name',
-    'kind',
-    'description',
-    'environments',
-    'authAction',
-  ]);
+  const leftOver = unclaimedErrors(errors, claimedKeys);
   const kind = kindOf(draft?.kind);
 
   return (
@@ -233,6 +255,7 @@ export function DataSourcesScreen() {
         error={
           list.error ?? kinds.error ?? (leftOver.length || !Object.keys(errors).length ? failure : undefined)
         }
+        shownBesideFields={claimedKeys}
       />
       {draft ? (
         <form className="editor-form" onSubmit={save} noValidate aria-label={t('editors.dataSources.form')}>
@@ -274,15 +297,17 @@ export function DataSourcesScreen() {
               {errorAt(errors, 'environments')}
             </div>
           ) : null}
-          <Tabs
-            label={t('editors.dataSources.perEnvironment')}
-            active={tab}
-            onChange={setTab}
-            tabs={environments.map((environment) => ({
-              id: environment.id,
-              label: environment.name,
-              content: kind ? (
-                <>
+          {/* Every environment in the one form, each with its own test (before or after saving). */}
+          {kind
+            ? environments.map((environment) => (
+                <fieldset className="environment-connection" key={environment.id}>
+                  <legend>{t('editors.dataSources.connectionIn', { environment: environment.name })}</legend>
+                  {editing?.original?.environments[environment.id] ||
+                  Object.keys(draft.environments[environment.id] ?? {}).length ? null : (
+                    <p className="muted small">
+                      {t('editors.dataSources.unsetEnvironment', { environment: environment.name })}
+                    </p>
+                  )}
                   <ConnectionFields
                     kind={kind}
                     environmentId={environment.id}
@@ -302,17 +327,19 @@ export function DataSourcesScreen() {
                     errors={errors}
                     onChange={(field, value) => setConnection(environment.id, field, value)}
                   />
-                  {editing?.original?.environments[environment.id] ? (
-                    <div className="inline-fields">
-                      <Button
-                        busy={tests[environment.id] === 'running'}
-                        onClick={() => testConnection(environment.id)}
-                      >
-                        {t('editors.dataSources.test')}
-                      </Button>
-                      <ConnectionTestOutcome result={tests[environment.id]} />
-                    </div>
-                  ) : null}
+                  <div className="inline-fields">
+                    <Button
+                      busy={tests[environment.id] === 'running'}
+                      onClick={() => testConnection(environment.id)}
+                      aria-describedby={`test-hint-${environment.id}`}
+                    >
+                      {t('editors.dataSources.test')}
+                    </Button>
+                    <span className="muted small" id={`test-hint-${environment.id}`}>
+                      {t('editors.dataSources.testHint')}
+                    </span>
+                    <ConnectionTestOutcome result={tests[environment.id]} />
+                  </div>
                   {kind.oauth ? (
                     editing?.original?.environments[environment.id] ? (
                       <OAuthConnectionPanel
@@ -336,10 +363,9 @@ export function DataSourcesScreen() {
                       environmentId={environment.id}
                     />
                   ) : null}
-                </>
-              ) : null,
-            }))}
-          />
+                </fieldset>
+              ))
+            : null}
           {kind?.authAction ? (
             <fieldset className="inline-fields">
               <legend>{t('editors.dataSources.authAction')}</legend>
@@ -435,9 +461,16 @@ export function DataSourcesScreen() {
   );
 }
 
-function ConnectionTestOutcome({ result }: { result: ConnectionTestResult | 'running' | undefined }) {
+function ConnectionTestOutcome({ result }: { result: TestState | undefined }) {
   const t = useT();
   if (!result || result === 'running') return null;
+  if (result === 'empty') {
+    return (
+      <output className="field-error" role="alert">
+        {t('editors.dataSources.nothingToTest')}
+      </output>
+    );
+  }
   return result.ok ? (
     <output className="test-ok">{t('editors.dataSources.testOk', { ms: result.durationMs })}</output>
   ) : (

@@ -1,15 +1,19 @@
 /**
  * The action editor's state and the PUT body. Each parameter is edited as its common fields
- * (name, kind, label, required) plus its other settings as JSON, so every parameter kind the API
- * knows can be edited without a form per kind; the server validates and names bad fields.
+ * (name, kind, label, required), the settings most parameters need as form fields (default,
+ * choices, min/max, pattern, format: parameter-settings.ts) and whatever else as JSON, so every
+ * parameter kind the API knows can be edited; the server validates and names bad fields.
  */
 import type { Parameter } from '../../api/types.ts';
+import { type ParameterSettings, settingsMembers, splitSettings } from './parameter-settings.ts';
 
 export interface ParameterDraft {
   name: string;
   kind: Parameter['kind'];
   label: string;
   required: boolean;
+  /** The settings shown as form fields. */
+  settings: ParameterSettings;
   /** The remaining fields of the parameter as a JSON object text. */
   extra: string;
 }
@@ -119,12 +123,14 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
         required,
         ...other
       } = parameter as Parameter & Record<string, unknown>;
+      const { settings, rest: remaining } = splitSettings(pKind, other);
       return {
         name: pName,
         kind: pKind,
         label: (label as string | undefined) ?? '',
         required: Boolean(required),
-        extra: Object.keys(other).length ? JSON.stringify(other, null, 2) : '',
+        settings,
+        extra: Object.keys(remaining).length ? JSON.stringify(remaining, null, 2) : '',
       };
     }),
     permissionMode: perm.mode ?? 'everyone',
@@ -168,6 +174,7 @@ export function actionBody(
     }
     parameters.push({
       ...extra,
+      ...settingsMembers(parameter.kind, parameter.settings),
       name: parameter.name,
       kind: parameter.kind,
       ...(parameter.label ? { label: parameter.label } : {}),

@@ -123,6 +123,18 @@ describe('notification settings', () => {
     expect(log.textContent).toContain('HTTP 500 The receiver answered HTTP 500.');
   });
 
+  it('says which events a new rule starts with, beside the boxes it ticked', async () => {
+    renderScreen();
+    const events = await screen.findByRole('group', { name: 'Events' });
+    const ticked = within(events)
+      .getAllByRole('checkbox')
+      .filter((box) => (box as HTMLInputElement).checked)
+      .map((box) => box.parentElement!.textContent!.trim());
+    expect(ticked).toEqual(['Failure', 'Recovery']);
+    const hint = document.getElementById(events.getAttribute('aria-describedby')!.split(' ')[0]!);
+    expect(hint?.textContent).toContain('Failure and Recovery are ticked to start with');
+  });
+
   it('sends a test and says it was delivered', async () => {
     renderScreen();
     fireEvent.click(await screen.findByRole('button', { name: 'Send test' }));

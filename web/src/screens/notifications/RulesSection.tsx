@@ -132,7 +132,12 @@ export function RulesSection({ settings, onChange }: { settings: Settings; onCha
             </select>
           </Field>
         </div>
-        <Field label={t('notifications.rules.events')} group error={errorAt(errors, 'events')}>
+        <Field
+          label={t('notifications.rules.events')}
+          group
+          error={errorAt(errors, 'events')}
+          hint={t('notifications.rules.eventsHint')}
+        >
           <span className="inline-fields">
             {eventTypes.map((type) => (
               <label key={type} className="checkbox">

@@ -263,7 +263,7 @@ export function ScheduleForm(props: ScheduleFormProps) {
       </Field>
 
       <section className="schedule-preview" aria-label={t('scheduling.preview.title')} aria-live="polite">
-        <h3 className="section-title">{t('scheduling.preview.title')}</h3>
+        <h2 className="section-title">{t('scheduling.preview.title')}</h2>
         {state.kind === 'loading' ? <p className="muted">{t('common.loading')}</p> : null}
         {state.kind === 'error' ? (
           <p className="field-error" data-testid="preview-error">

@@ -62,13 +62,22 @@ export function ActionSelect({
   actions: ActionDefinition[] | undefined;
 }) {
   const t = useT();
+  // Cron jobs, reservations and batches run without a person to wait for: the server refuses an
+  // action that needs a review before each run, so the picker says so instead of offering it.
+  const gated = (actions ?? []).filter((action) => action.review?.required);
   return (
-    <Field label={t('scheduling.field.action')} required error={error}>
+    <Field
+      label={t('scheduling.field.action')}
+      required
+      error={error}
+      hint={gated.length > 0 ? t('scheduling.field.reviewGatedHint') : undefined}
+    >
       <select value={value} onChange={(event) => onChange(event.target.value)}>
         <option value="">{t('scheduling.field.chooseAction')}</option>
         {(actions ?? []).map((action) => (
-          <option key={action.id} value={action.id}>
+          <option key={action.id} value={action.id} disabled={Boolean(action.review?.required)}>
             {action.name} ({action.id})
+            {action.review?.required ? ` — ${t('scheduling.field.reviewGated')}` : ''}
           </option>
         ))}
       </select>

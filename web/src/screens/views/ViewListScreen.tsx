@@ -57,7 +57,8 @@ function ViewGroup({ title, views }: { title: string; views: ViewSummary[] }) {
   const t = useT();
   const workspace = useWorkspace();
   return (
-    <section className="view-group" aria-label={title || t('views.title')}>
+    // Only a titled group is a landmark of its own: the untitled one would repeat the screen's name.
+    <section className="view-group" {...(title ? { 'aria-label': title } : {})}>
       {title ? <h2>{title}</h2> : null}
       <ul className="view-list">
         {views.map((view) => (

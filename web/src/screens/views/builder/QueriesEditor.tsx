@@ -29,7 +29,7 @@ export function QueriesEditor({
   };
   return (
     <section className="builder-queries" aria-label={t('views.builder.queries')}>
-      <h3>{t('views.builder.queries')}</h3>
+      <h2>{t('views.builder.queries')}</h2>
       {queries.map((q, i) => (
         <fieldset
           // biome-ignore lint/suspicious/noArrayIndexKey: the id is being edited, the position is stable

@@ -336,7 +336,7 @@ function VisualBuilder({
         <BuilderChoicesContext.Provider value={{ ...outer, ...choices }}>
           <div className="builder-grid">
             <aside className="builder-panel" aria-label={t('views.builder.palette')}>
-              <h3>{t('views.builder.palette')}</h3>
+              <h2>{t('views.builder.palette')}</h2>
               <div className="builder-palette">
                 {palette.map((type) => (
                   <Button key={type} className="btn-small" onClick={() => add(type)}>
@@ -344,7 +344,7 @@ function VisualBuilder({
                   </Button>
                 ))}
               </div>
-              <h3>{t('views.builder.outline')}</h3>
+              <h2>{t('views.builder.outline')}</h2>
               <ul className="builder-outline" aria-label={t('views.builder.outline')}>
                 {outline.map(({ component, depth }) => (
                   <li key={component.id} style={{ paddingLeft: depth * 14 }}>
@@ -402,12 +402,12 @@ function VisualBuilder({
               ) : null}
             </aside>
             <section className="builder-preview" aria-label={t('views.builder.preview')}>
-              <h3>
+              <h2>
                 {t('views.builder.preview')}{' '}
                 <span className="muted small">
                   {t('views.builder.previewEnv', { environment: environmentId })}
                 </span>
-              </h3>
+              </h2>
               <ViewRenderer
                 viewId={viewId}
                 definition={definition}
@@ -419,9 +419,9 @@ function VisualBuilder({
               />
             </section>
             <aside className="builder-panel" aria-label={t('views.builder.properties')}>
-              <h3>
+              <h2>
                 {t('views.builder.properties')}: <span className="mono">{current.id}</span>
-              </h3>
+              </h2>
               <ComponentProperties
                 component={current}
                 onChange={(next) => setLayout(mapComponent(root, current.id, () => next))}
@@ -492,12 +492,12 @@ function CodeBuilder({
             <p className="muted small">{t('views.builder.sdkHint')}</p>
           </div>
           <section className="builder-preview" aria-label={t('views.builder.preview')}>
-            <h3>
+            <h2>
               {t('views.builder.preview')}{' '}
               <span className="muted small">
                 {t('views.builder.previewEnv', { environment: environmentId })}
               </span>
-            </h3>
+            </h2>
             {saved?.compiled && saved.definition.kind === 'code' ? (
               <>
                 {saved.definition.source !== definition.source ? (

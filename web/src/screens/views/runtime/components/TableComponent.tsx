@@ -4,7 +4,7 @@
  * row click and a row menu whose events see `row`. A column whose field is in no row says so.
  */
 import { useMemo, useState } from 'react';
-import { Button } from '../../../../components/index.ts';
+import { Button, closeMenuOf, DisclosureMenu } from '../../../../components/index.ts';
 import { useT } from '../../../../i18n/index.tsx';
 import type { ViewComponent } from '../../view-api.ts';
 import { EventOutcomeView } from '../EventOutcomeView.tsx';
@@ -140,7 +140,11 @@ export function TableComponent({ component }: { component: Table }) {
                   </th>
                 );
               })}
-              {component.rowMenu?.length ? <th scope="col" aria-label={t('views.table.menu')} /> : null}
+              {component.rowMenu?.length ? (
+                <th scope="col">
+                  <span className="visually-hidden">{t('views.table.menu')}</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -150,8 +154,13 @@ export function TableComponent({ component }: { component: Table }) {
                 key={index}
                 className={component.rowClick?.length ? 'view-row-clickable' : undefined}
                 tabIndex={component.rowClick?.length ? 0 : undefined}
-                onClick={() => component.rowClick?.length && void run(component.rowClick, row)}
+                onClick={(event) => {
+                  // The row menu's own clicks and keys are not the row's.
+                  if (inRowMenu(event.target)) return;
+                  if (component.rowClick?.length) void run(component.rowClick, row);
+                }}
                 onKeyDown={(event) => {
+                  if (inRowMenu(event.target)) return;
                   if (event.key === 'Enter' && component.rowClick?.length) void run(component.rowClick, row);
                 }}
               >
@@ -160,29 +169,28 @@ export function TableComponent({ component }: { component: Table }) {
                 ))}
                 {component.rowMenu?.length ? (
                   <td className="view-row-menu-cell">
-                    <details
+                    <DisclosureMenu
                       className="view-row-menu"
-                      onClick={(event) => event.stopPropagation()}
-                      onKeyDown={(event) => event.stopPropagation()}
+                      panelClassName="view-row-menu-items"
+                      summary="⋯"
+                      label={t('views.table.menu')}
+                      menu
                     >
-                      <summary aria-label={t('views.table.menu')}>⋯</summary>
-                      <div className="view-row-menu-items" role="menu">
-                        {component.rowMenu.map((item) => (
-                          <button
-                            key={item.label}
-                            type="button"
-                            role="menuitem"
-                            className="btn btn-quiet btn-small"
-                            onClick={(event) => {
-                              (event.currentTarget.closest('details') as HTMLDetailsElement).open = false;
-                              void run(item.events, row);
-                            }}
-                          >
-                            {item.label}
-                          </button>
-                        ))}
-                      </div>
-                    </details>
+                      {component.rowMenu.map((item) => (
+                        <button
+                          key={item.label}
+                          type="button"
+                          role="menuitem"
+                          className="btn btn-quiet btn-small"
+                          onClick={(event) => {
+                            closeMenuOf(event.currentTarget);
+                            void run(item.events, row);
+                          }}
+                        >
+                          {item.label}
+                        </button>
+                      ))}
+                    </DisclosureMenu>
                   </td>
                 ) : null}
               </tr>
@@ -229,3 +237,6 @@ export function TableComponent({ component }: { component: Table }) {
     </div>
   );
 }
+
+const inRowMenu = (target: EventTarget) =>
+  target instanceof Element && target.closest('.view-row-menu') !== null;
