@@ -144,6 +144,8 @@ export type paths = {
   "/api/v1/projects/{projectId}/environments/{environmentId}": {
     /** Create an environment */
     put: operations["createEnvironment"];
+    /** Rename an environment or change its settings: protected (only published versions run), usageRestricted */
+    patch: operations["updateEnvironment"];
   };
   "/api/v1/projects/{projectId}/environments/{environmentId}/actions/{actionId}/batch-template": {
     /** CSV template for a batch: the first row names the parameters */
@@ -835,6 +837,8 @@ export type components = {
       id: string;
       name: string;
       projectId: string;
+      /** @description Only published versions of actions and views run or show here */
+      protected: boolean;
       usageRestricted?: boolean;
     };
     Execution: {
@@ -4672,6 +4676,7 @@ export type operations = {
         "application/json": {
           id: string;
           name: string;
+          protected?: boolean;
           usageRestricted?: boolean;
         };
       };
@@ -4679,6 +4684,86 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
+        content: {
+          "application/json": components["schemas"]["Environment"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Rename an environment or change its settings: protected (only published versions run), usageRestricted */
+  updateEnvironment: {
+    parameters: {
+      path: {
+        projectId: string;
+        environmentId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          protected?: boolean;
+          usageRestricted?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
         content: {
           "application/json": components["schemas"]["Environment"];
         };
