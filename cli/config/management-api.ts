@@ -89,6 +89,8 @@ export interface ManagementApi {
   listServiceAccounts(): Promise<StoredServiceAccount[]>;
   listTrustPolicies(serviceAccountId: string): Promise<StoredTrustPolicy[]>;
   listCronJobs(environmentId: string): Promise<StoredCronJob[]>;
+  /** The project's environments with whether each is protected (only published versions run there). */
+  listEnvironments(): Promise<{ id: string; protected?: boolean }[]>;
   /** The view's latest version and what is published where. */
   viewVersions(viewId: string): Promise<StoredVersions>;
   /** The action's latest version and what is published where. */
@@ -184,6 +186,7 @@ export function managementApi(options: { baseUrl: string; token: string; project
     listTrustPolicies: (serviceAccountId) =>
       list<StoredTrustPolicy>(`${serviceAccountPath(serviceAccountId)}/trust-policies`),
     listCronJobs: (environmentId) => list<StoredCronJob>(cronJobsPath(environmentId)),
+    listEnvironments: () => list<{ id: string; protected?: boolean }>('environments'),
     viewVersions: async (viewId) =>
       (await request('GET', `${viewPath(viewId)}/versions`)).body as unknown as StoredVersions,
     actionVersions: async (actionId) =>

@@ -11,6 +11,7 @@ import { cronJobId, planCronJobs } from './plan-cron-jobs.ts';
 import { planDataSources } from './plan-data-sources.ts';
 import { planMasterData } from './plan-master-data.ts';
 import { membersByEmail, planMembers } from './plan-members.ts';
+import { applyProtection } from './plan-protection.ts';
 import { planPublications } from './plan-publications.ts';
 import { planServiceAccounts, serviceAccountIdsByEmail } from './plan-service-accounts.ts';
 import {
@@ -54,6 +55,7 @@ export function buildPlan(
   const input = { config, state, env, projectId };
   const results = planners.map((planner) => planner(input));
   const planned = results.flatMap((r) => r.planned);
+  const protection = applyProtection(input, planned);
   // Nothing is written for a resource that is unchanged or still lacks a write-only value.
   const writes = planned.flatMap(({ resource, writes }) =>
     resource.change === 'unchanged' || resource.writeOnly.some((w) => w.status === 'missing')
@@ -65,7 +67,11 @@ export function buildPlan(
     resources: planned.map((p) => p.resource),
     steps: phases.flatMap((phase) => writes.filter((w) => w.phase === phase).map((w) => w.step)),
     notInFile: notInFile(config, state),
-    problems: [...missingEnvironments(config, state, projectId), ...results.flatMap((r) => r.problems)],
+    problems: [
+      ...missingEnvironments(config, state, projectId),
+      ...results.flatMap((r) => r.problems),
+      ...protection,
+    ],
     principalIds: new Map([
       ...[...membersByEmail(state.members)].map(([email, m]) => [email, m.principalId] as const),
       ...serviceAccountIdsByEmail(state),

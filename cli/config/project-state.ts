@@ -34,6 +34,8 @@ export interface ProjectState {
   viewPublications: Map<string, Map<string, number>>;
   /** Per environment: its cron jobs, as listed (names should be unique, but the service does not enforce it). */
   cronJobs: Map<string, StoredCronJob[]>;
+  /** The protected environments: only published versions run there (docs/governance.md). */
+  protectedEnvironments: Set<string>;
   /** Environments asked for that the project does not have. */
   missingEnvironments: string[];
 }
@@ -48,17 +50,27 @@ export async function readProjectState(
   api: ManagementApi,
   moreEnvironments: Iterable<string>,
 ): Promise<ProjectState> {
-  const [dataSources, actions, masterData, members, userGroups, actionGroups, serviceAccounts, viewList] =
-    await Promise.all([
-      api.listDataSources(),
-      api.listActions(),
-      api.listMasterData(),
-      api.listMembers(),
-      api.listUserGroups(),
-      api.listActionGroups(),
-      api.listServiceAccounts(),
-      api.listViews(),
-    ]);
+  const [
+    dataSources,
+    actions,
+    masterData,
+    members,
+    userGroups,
+    actionGroups,
+    serviceAccounts,
+    viewList,
+    environmentList,
+  ] = await Promise.all([
+    api.listDataSources(),
+    api.listActions(),
+    api.listMasterData(),
+    api.listMembers(),
+    api.listUserGroups(),
+    api.listActionGroups(),
+    api.listServiceAccounts(),
+    api.listViews(),
+    api.listEnvironments(),
+  ]);
   const [versions, trustPolicies, views] = await Promise.all([
     Promise.all(actions.map((a) => api.actionVersions(a.id))),
     Promise.all(serviceAccounts.map((a) => api.listTrustPolicies(a.id))),
@@ -102,6 +114,7 @@ export async function readProjectState(
     variables: new Map(),
     secrets: new Map(),
     cronJobs: new Map(),
+    protectedEnvironments: new Set(environmentList.filter((e) => e.protected).map((e) => e.id)),
     missingEnvironments: [],
   };
   await Promise.all(

@@ -32,6 +32,8 @@ export interface Environment {
   projectId: string;
   id: string;
   name: string;
+  /** Only published versions run or show here (docs/governance.md). */
+  protected?: boolean;
 }
 
 export interface ListOf<T> {

@@ -33,6 +33,14 @@ export const governanceEn: Record<string, string> = {
   'governance.reviewStatus.cancelled': 'Cancelled',
   'governance.reviewStatus.expired': 'Expired',
 
+  'protected.nothingPublished.action': 'Nothing of this action is published to {environment}',
+  'protected.nothingPublished.view': 'Nothing of this view is published to {environment}',
+  'protected.onlyPublished':
+    '{environment} is protected: only published versions run and show there. The latest version is {version}.',
+  'protected.publish': 'Publish version {version} to {environment}',
+  'protected.askPublisher': 'Ask someone who may publish versions (an administrator or development lead).',
+  'protected.badge': 'protected',
+  'governance.versions.nothingRuns': 'Nothing (protected: publish a version)',
   'governance.versions.title': 'Versions of {action}',
   'governance.versions.publications': 'What each environment runs',
   'governance.versions.environment': 'Environment',

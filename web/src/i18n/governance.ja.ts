@@ -33,6 +33,14 @@ export const governanceJa: Record<string, string> = {
   'governance.reviewStatus.cancelled': '取り消し',
   'governance.reviewStatus.expired': '期限切れ',
 
+  'protected.nothingPublished.action': 'このアクションは {environment} にまだ公開されていません',
+  'protected.nothingPublished.view': 'このビューは {environment} にまだ公開されていません',
+  'protected.onlyPublished':
+    '{environment} は保護された環境です。公開されたバージョンだけが実行・表示されます。最新バージョンは {version} です。',
+  'protected.publish': 'バージョン {version} を {environment} に公開',
+  'protected.askPublisher': 'バージョンを公開できる人（管理者または開発リーダー）に依頼してください。',
+  'protected.badge': '保護',
+  'governance.versions.nothingRuns': 'なし（保護環境: バージョンを公開してください）',
   'governance.versions.title': '{action} のバージョン',
   'governance.versions.publications': '各環境で実行されるバージョン',
   'governance.versions.environment': '環境',

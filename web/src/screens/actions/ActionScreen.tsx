@@ -15,6 +15,7 @@ import { useSession } from '../../app/session.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
 import { type Translate, useT } from '../../i18n/index.tsx';
+import { NotPublishedNotice } from '../governance/NotPublishedNotice.tsx';
 import { ReviewCommentField } from '../governance/RequestReviewForm.tsx';
 import { ActionLinks } from './ActionLinks.tsx';
 import { loadAction } from './load-action.ts';
@@ -182,6 +183,8 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
   }
 
   const formLevelError = fieldErrors[''];
+  // A protected environment runs only what was published: nothing published, nothing to run here.
+  const unpublished = Boolean(workspace.environment?.protected) && !loaded.data.publishedVersion;
   return (
     <section className="screen action-screen" aria-labelledby="action-title">
       <BackLink />
@@ -195,6 +198,7 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
               {loaded.data.publishedVersion
                 ? t('action.publishedVersion', { version: loaded.data.publishedVersion })
                 : t('action.latestVersion', { version: action.version ?? loaded.data.latestVersion ?? '?' })}
+              {workspace.environment?.protected ? ` · ${t('protected.badge')}` : ''}
             </span>
             {action.review?.required ? (
               <span className="kind-badge kind-review">{t('actions.reviewRequired')}</span>
@@ -204,6 +208,15 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
         </div>
         <ActionLinks actionId={action.id} />
       </div>
+      {unpublished ? (
+        <NotPublishedNotice
+          kind="action"
+          id={action.id}
+          latestVersion={loaded.data.latestVersion ?? action.version ?? 1}
+          onPublished={loaded.reload}
+          onError={(error) => setOutcome({ kind: 'failed', error })}
+        />
+      ) : null}
 
       <form
         className="action-form"
@@ -243,13 +256,13 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
           </div>
         ) : null}
         <div className="form-actions">
-          <Button type="submit" variant="primary" busy={busy === 'run'} disabled={running}>
+          <Button type="submit" variant="primary" busy={busy === 'run'} disabled={running || unpublished}>
             {busy === 'run' ? t('action.running') : reviewGated ? t('action.requestReview') : t('action.run')}
           </Button>
           {reviewGated ? null : (
             <Button
               busy={busy === 'job'}
-              disabled={running}
+              disabled={running || unpublished}
               onClick={() => void runAsJob()}
               aria-describedby="run-as-job-hint"
             >
