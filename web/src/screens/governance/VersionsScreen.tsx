@@ -161,7 +161,8 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
               // Any version can be published, the first and the latest included: following the latest
               // is not the same as having it published (a protected environment runs only the latter).
               const isCurrent = current === version.version;
-              const followed = current === undefined && !isProtected(target) && version.version === data.latest;
+              const followed =
+                current === undefined && !isProtected(target) && version.version === data.latest;
               return (
                 <tr key={version.version} data-version={version.version}>
                   <td>
