@@ -4,6 +4,7 @@
  * refers to, run it within the time limit, limit the result, record it.
  */
 
+import { requireConfirmation } from './action-effect.ts';
 import { actionForEnvironment, type RunContext, resolveExecutableAction } from './authorize.ts';
 import type { FileValue } from './definitions/parameter.ts';
 import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
@@ -90,6 +91,8 @@ export interface ExecuteActionRequest {
   dryRun?: boolean;
   /** Called from a view: kept on the execution (and a review request, for its approved run). */
   source?: Execution['source'];
+  /** The person confirmed this run of a data-changing action (console and views ask; action-effect.ts). */
+  confirmed?: boolean;
 }
 
 export interface ExecutionOutcome {
@@ -115,6 +118,9 @@ export async function executeAction(
     ...(request.review ? { version: request.review.version } : {}),
   });
   await refuseUnpublishedSecretReads(deps, action, environment.id);
+  if ((request.via === 'view' || request.via === 'console') && !request.dryRun && !request.review) {
+    requireConfirmation(action, environment.id, request.arguments, request.confirmed);
+  }
   const dataSource = await deps.store.getDataSource(action.projectId, action.dataSourceId);
   if (request.dryRun && !(dataSource && deps.engines.supportsDryRun(dataSource.kind)))
     throw new DoguError(

@@ -526,3 +526,72 @@ describe('protected environments', () => {
     expect((await admin.execute('fresh', {}, 'production')).status).toBe(409);
   });
 });
+
+describe('effects and confirmations', () => {
+  const executions = (action: string, env = 'development') =>
+    `/public/v1/projects/demo/environments/${env}/actions/${action}/executions`;
+  const bump = {
+    id: 'bump',
+    name: 'Bump',
+    kind: 'sql',
+    dataSourceId: 'demo-postgres',
+    parameters: [{ name: 'id', kind: 'number', required: true }],
+    statements: [
+      { title: 'Bump', sql: "UPDATE orders SET status = 'paid' WHERE id = {{ id }} RETURNING id" },
+    ],
+  };
+
+  it('an effect is defaulted at save from the statements and the method, and the author may set it', async () => {
+    expect((await admin.put(`${base}/actions/bump`, bump)).body.effect).toBe('changes');
+    const peek = await admin.put(`${base}/actions/peek-orders`, {
+      ...bump,
+      id: 'peek-orders',
+      statements: [{ title: 'Peek', sql: 'SELECT id FROM orders WHERE id = {{ id }}' }],
+    });
+    expect(peek.body.effect).toBe('reads');
+    expect((await admin.get(`${base}/actions/exchange-rates`)).body.effect).toBe('reads');
+    const said = await admin.put(`${base}/actions/peek-orders`, { ...peek.body, effect: 'changes' });
+    expect(said.body.effect).toBe('changes');
+    await admin.put(`${base}/actions/peek-orders`, { ...peek.body, effect: 'reads' });
+    const bad = await admin.put(`${base}/actions/bad`, { ...bump, id: 'bad', effect: 'writes' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/effect']);
+  });
+
+  it('console and view runs of a changing action need confirm: true; the public API is unchanged; reads never ask', async () => {
+    const args = { arguments: { id: 7 } };
+    const refused = await admin.post(executions('bump'), { ...args, via: 'console' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      reason: 'confirmation_required',
+      actionId: 'bump',
+      actionName: 'Bump',
+      environmentId: 'development',
+      arguments: { id: 7 },
+    });
+    const job = await admin.post(executions('bump'), { ...args, via: 'console', async: true });
+    expect(job.body.reason).toBe('confirmation_required');
+    const batch = await admin.post(`${base}/environments/development/actions/bump/batches?via=console`, {
+      rows: [{ id: 7 }],
+    });
+    expect(batch.status).toBe(409);
+    expect(batch.body).toMatchObject({ reason: 'confirmation_required', arguments: { rows: 1 } });
+    const fromView = await admin.post(executions('bump'), { ...args, source: { viewId: 'orders' } });
+    expect(fromView.body.reason).toBe('confirmation_required');
+
+    expect((await admin.post(executions('bump'), { ...args, via: 'console', confirm: true })).status).toBe(
+      200,
+    );
+    const confirmedView = await admin.post(executions('bump'), {
+      ...args,
+      source: { viewId: 'orders' },
+      confirm: true,
+    });
+    expect(confirmedView.status).toBe(200);
+    expect(confirmedView.body.via).toBe('view');
+    expect((await admin.post(executions('bump'), args)).status).toBe(200);
+    expect((await admin.post(executions('peek-orders'), { ...args, via: 'console' })).status).toBe(200);
+    expect((await admin.post(executions('bump'), { ...args, via: 'cli' })).status).toBe(400);
+    expect((await admin.post(executions('bump'), { ...args, confirm: 'yes' })).status).toBe(400);
+  });
+});

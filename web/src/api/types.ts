@@ -55,6 +55,8 @@ export interface ActionDefinition {
   dataSourceId: string;
   parameters: Parameter[];
   review?: { required: boolean; expiresInMinutes?: number };
+  /** Reads or changes data (docs/governance.md); a changing one is confirmed before it runs. */
+  effect?: 'reads' | 'changes';
   version?: number;
   updatedAt?: string;
 }

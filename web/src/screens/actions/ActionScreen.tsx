@@ -18,6 +18,7 @@ import { type Translate, useT } from '../../i18n/index.tsx';
 import { NotPublishedNotice } from '../governance/NotPublishedNotice.tsx';
 import { ReviewCommentField } from '../governance/RequestReviewForm.tsx';
 import { ActionLinks } from './ActionLinks.tsx';
+import { ConfirmRunDialog, needsConfirmation } from './ConfirmRunDialog.tsx';
 import { loadAction } from './load-action.ts';
 import { ParameterInput } from './ParameterInput.tsx';
 import {
@@ -53,6 +54,8 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
   const [busy, setBusy] = useState<'run' | 'job' | 'dryRun'>();
   const running = busy !== undefined;
   const [outcome, setOutcome] = useState<Outcome>();
+  /** A data-changing run waiting for the person's confirmation (Run or Run as a job). */
+  const [toConfirm, setToConfirm] = useState<{ mode: 'run' | 'job'; args: Record<string, unknown> }>();
   const outcomeRef = useRef<HTMLDivElement>(null);
   // The Run button is disabled while it runs, so focus would fall to <body>: it goes to the outcome.
   // An input the API refused keeps focus instead (focusFirstError).
@@ -103,17 +106,28 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
     }
   };
 
+  const changesData = action?.effect === 'changes';
+
   const run = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!action || running) return;
     const args = collectArguments();
     if (!args) return;
+    if (changesData) setToConfirm({ mode: 'run', args });
+    else await send('run', args, false);
+  };
+
+  const send = async (mode: 'run' | 'job', args: Record<string, unknown>, confirmed: boolean) => {
+    if (!action) return;
+    if (mode === 'job') return startJob(args, confirmed);
     setBusy('run');
     const path = apiPaths.executions(workspace.projectId, workspace.environmentId, action.id);
     const trimmedComment = comment.trim();
     try {
       const response = await api.postWithResponse<Execution | ReviewRequested>(path, {
         arguments: args,
+        via: 'console',
+        ...(confirmed ? { confirm: true } : {}),
         ...(reviewGated && trimmedComment ? { comment: trimmedComment } : {}),
       });
       if (response.status === 202 && 'reviewRequest' in response.body) {
@@ -123,7 +137,9 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
         setOutcome({ kind: 'execution', execution: response.body as Execution });
       }
     } catch (error) {
-      showFailure(error);
+      // A record saved before effects existed: the server knows it changes data and asks first.
+      if (needsConfirmation(error) && !confirmed) setToConfirm({ mode: 'run', args });
+      else showFailure(error);
     } finally {
       setBusy(undefined);
     }
@@ -152,14 +168,26 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
     if (!action || running) return;
     const args = collectArguments();
     if (!args) return;
+    if (changesData) setToConfirm({ mode: 'job', args });
+    else await startJob(args, false);
+  };
+
+  const startJob = async (args: Record<string, unknown>, confirmed: boolean) => {
+    if (!action) return;
     setBusy('job');
     const path = apiPaths.executions(workspace.projectId, workspace.environmentId, action.id);
     try {
       // 202 at once with the queued execution; its own screen polls it until it finishes.
-      const started = await api.post<{ execution: Execution }>(path, { arguments: args, async: true });
+      const started = await api.post<{ execution: Execution }>(path, {
+        arguments: args,
+        async: true,
+        via: 'console',
+        ...(confirmed ? { confirm: true } : {}),
+      });
       navigate(workspace.href(`/executions/${encodeURIComponent(started.execution.id)}`));
     } catch (error) {
-      showFailure(error);
+      if (needsConfirmation(error) && !confirmed) setToConfirm({ mode: 'job', args });
+      else showFailure(error);
     } finally {
       setBusy(undefined);
     }
@@ -202,6 +230,9 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
             </span>
             {action.review?.required ? (
               <span className="kind-badge kind-review">{t('actions.reviewRequired')}</span>
+            ) : null}
+            {action.effect ? (
+              <span className={`kind-badge effect-${action.effect}`}>{t(`effect.${action.effect}`)}</span>
             ) : null}
           </div>
           {action.description ? <p className="action-description">{action.description}</p> : null}
@@ -315,6 +346,23 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
         {outcome?.kind === 'execution' ? (
           <ResultView execution={outcome.execution} actionId={action.id} />
         ) : null}
+        <ConfirmRunDialog
+          subject={
+            toConfirm
+              ? {
+                  actionName: action.name,
+                  environmentName: workspace.environment?.name ?? workspace.environmentId,
+                  arguments: toConfirm.args,
+                }
+              : undefined
+          }
+          onCancel={() => setToConfirm(undefined)}
+          onConfirm={() => {
+            const pending = toConfirm;
+            setToConfirm(undefined);
+            if (pending) void send(pending.mode, pending.args, true);
+          }}
+        />
         {!outcome && !running ? (
           <EmptyState title={t('action.notRunYet')}>
             {t(reviewGated ? 'action.notRunYetReviewDetail' : 'action.notRunYetDetail')}

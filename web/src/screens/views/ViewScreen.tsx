@@ -14,6 +14,7 @@ import { Button, ErrorBanner, useAsync } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
 import { NotPublishedNotice, notPublishedOf } from '../governance/NotPublishedNotice.tsx';
 import { CodeViewFrame } from './code/CodeViewFrame.tsx';
+import { ConfirmRunProvider } from './runtime/confirm-run.tsx';
 import { ViewRenderer } from './runtime/ViewRenderer.tsx';
 import { type ResolvedView, viewPaths } from './view-api.ts';
 import { argsFromQuery } from './view-args.ts';
@@ -48,7 +49,11 @@ export function ViewScreen({ params }: { params: Record<string, string> }) {
       ) : null}
       <ErrorBanner error={failure} onDismiss={failure ? () => setFailure(undefined) : undefined} />
       {!loaded.data && !loaded.error ? <p className="muted">{t('common.loading')}</p> : null}
-      {loaded.data ? <LoadedView resolved={loaded.data} /> : null}
+      {loaded.data ? (
+        <ConfirmRunProvider environmentName={workspace.environment?.name ?? workspace.environmentId}>
+          <LoadedView resolved={loaded.data} />
+        </ConfirmRunProvider>
+      ) : null}
     </section>
   );
 }
