@@ -1,16 +1,13 @@
 /**
  * What an action does to data (docs/governance.md, decision 0091): `reads` or `changes`. The author may
- * say; otherwise it is defaulted at save from what Dogu can see, and a record saved before effects
- * existed is judged the same way when it runs. Unknown means `changes`: the cautious side asks once
- * too often rather than never.
+ * say (`effect` in the definition); otherwise it follows from what Dogu can see in the version being
+ * saved, shown or run — never a stored guess that goes stale when the statements change. Unknown means
+ * `changes`: the cautious side asks once too often rather than never. Pure: the console imports it too.
  */
-import * as z from 'zod';
 import type { ActionInput } from './definitions/action.ts';
-import { DoguError } from './errors.ts';
 
 export const actionEffects = ['reads', 'changes'] as const;
 export type ActionEffect = (typeof actionEffects)[number];
-export const effectSchema = z.enum(actionEffects);
 
 /** The effect an action has: the one it carries, else the default for what it is. */
 export const effectOf = (action: ActionInput): ActionEffect =>
@@ -79,33 +76,4 @@ function sqlReads(sql: string): boolean {
   if (words.length === 0 || !readingStarts.has(words[0]!)) return false;
   // `ON UPDATE`/`FOR UPDATE` lock rows but write nothing: the words after FOR/ON are not verbs.
   return !words.some((word, i) => writingWords.has(word) && words[i - 1] !== 'for' && words[i - 1] !== 'on');
-}
-
-/**
- * A run of a data-changing action from the console or a view needs the person's confirmation, which
- * the console asks for (naming action, environment and arguments) and sends as `confirm: true`. The
- * server checks it, so a view can never run such an action for its viewer unasked; the public API and
- * cron jobs are unchanged.
- */
-export function requireConfirmation(
-  action: ActionInput,
-  environmentId: string,
-  args: Record<string, unknown>,
-  confirmed: boolean | undefined,
-): void {
-  if (confirmed || effectOf(action) !== 'changes') return;
-  throw new DoguError(
-    'state_conflict',
-    `Action '${action.id}' changes data: run it in environment '${environmentId}' only after confirming ` +
-      `(the console asks, naming the action, the environment and the arguments, and sends "confirm": true).`,
-    {
-      extra: {
-        reason: 'confirmation_required',
-        actionId: action.id,
-        actionName: action.name,
-        environmentId,
-        arguments: args,
-      },
-    },
-  );
 }

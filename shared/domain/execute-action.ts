@@ -4,8 +4,8 @@
  * refers to, run it within the time limit, limit the result, record it.
  */
 
-import { requireConfirmation } from './action-effect.ts';
 import { actionForEnvironment, type RunContext, resolveExecutableAction } from './authorize.ts';
+import { requireConfirmation } from './confirmation.ts';
 import type { FileValue } from './definitions/parameter.ts';
 import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
 import { DoguError } from './errors.ts';

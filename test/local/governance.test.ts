@@ -541,17 +541,18 @@ describe('effects and confirmations', () => {
     ],
   };
 
-  it('an effect is defaulted at save from the statements and the method, and the author may set it', async () => {
-    expect((await admin.put(`${base}/actions/bump`, bump)).body.effect).toBe('changes');
+  it('an effect follows from the statements unless the author sets it', async () => {
+    // Left out, it is not stored (it would go stale when the statements change): it is judged per version.
+    expect((await admin.put(`${base}/actions/bump`, bump)).body.effect).toBeUndefined();
     const peek = await admin.put(`${base}/actions/peek-orders`, {
       ...bump,
       id: 'peek-orders',
       statements: [{ title: 'Peek', sql: 'SELECT id FROM orders WHERE id = {{ id }}' }],
     });
-    expect(peek.body.effect).toBe('reads');
-    expect((await admin.get(`${base}/actions/exchange-rates`)).body.effect).toBe('reads');
     const said = await admin.put(`${base}/actions/peek-orders`, { ...peek.body, effect: 'changes' });
     expect(said.body.effect).toBe('changes');
+    const asks = await admin.post(executions('peek-orders'), { arguments: { id: 7 }, via: 'console' });
+    expect(asks.body.reason).toBe('confirmation_required');
     await admin.put(`${base}/actions/peek-orders`, { ...peek.body, effect: 'reads' });
     const bad = await admin.put(`${base}/actions/bad`, { ...bump, id: 'bad', effect: 'writes' });
     expect(bad.status).toBe(422);

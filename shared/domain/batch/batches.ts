@@ -1,7 +1,7 @@
 /** Creating, watching and retrying batches; their CSV template and results (docs/batch.md). */
 import * as z from 'zod';
-import { requireConfirmation } from '../action-effect.ts';
 import { resolveExecutableAction } from '../authorize.ts';
+import { requireConfirmation } from '../confirmation.ts';
 import { refuseUnpublishedSecretReads } from '../draft-secrets.ts';
 import { DoguError, notFound } from '../errors.ts';
 import { masterDataOf } from '../execute-action.ts';

@@ -1,5 +1,4 @@
 /** Actions: create or replace (a new version each save), read, list, delete. */
-import { effectOf } from '../action-effect.ts';
 import { type ActionInput, javascriptActionKind } from '../definitions/action.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { Action, Principal } from '../model.ts';
@@ -48,7 +47,6 @@ export async function putAction(
   const author = { id: principal.id, email: principal.email };
   const action = {
     ...input,
-    effect: effectOf(input),
     projectId,
     version: currentVersion + 1,
     createdAt: previous?.createdAt ?? now,

@@ -5,8 +5,9 @@
  * execution id, so it shares the exactly-once claim and the recovery after a restart.
  * Execution statuses: queued → running → succeeded | failed | timed_out.
  */
-import { requireConfirmation } from '../action-effect.ts';
+
 import { resolveExecutableAction } from '../authorize.ts';
+import { requireConfirmation } from '../confirmation.ts';
 import { refuseUnpublishedSecretReads } from '../draft-secrets.ts';
 import { DoguError } from '../errors.ts';
 import { type ExecuteActionRequest, masterDataOf } from '../execute-action.ts';

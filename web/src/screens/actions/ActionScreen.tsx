@@ -7,6 +7,7 @@
  * what each statement would process without running it.
  */
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { effectOf } from '../../../../shared/domain/action-effect.ts';
 import { ApiError, api } from '../../api/client.ts';
 import { apiPaths } from '../../api/paths.ts';
 import type { Execution, ReviewRequested } from '../../api/types.ts';
@@ -106,7 +107,9 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
     }
   };
 
-  const changesData = action?.effect === 'changes';
+  // The same judgement the server makes (the author's word, else what the statements or method do).
+  const effect = action ? effectOf(action as never) : undefined;
+  const changesData = effect === 'changes';
 
   const run = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -231,9 +234,7 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
             {action.review?.required ? (
               <span className="kind-badge kind-review">{t('actions.reviewRequired')}</span>
             ) : null}
-            {action.effect ? (
-              <span className={`kind-badge effect-${action.effect}`}>{t(`effect.${action.effect}`)}</span>
-            ) : null}
+            {effect ? <span className={`kind-badge effect-${effect}`}>{t(`effect.${effect}`)}</span> : null}
           </div>
           {action.description ? <p className="action-description">{action.description}</p> : null}
         </div>

@@ -4,6 +4,7 @@
  * shown at the cell (form) or listed by file row (CSV).
  */
 import { type FormEvent, useState } from 'react';
+import { effectOf } from '../../../../shared/domain/action-effect.ts';
 import { ApiError, api, saveFile } from '../../api/client.ts';
 import { Link, navigate } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
@@ -51,7 +52,7 @@ export function BatchScreen({ params }: { params: Record<string, string> }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!loaded.data) return;
-    if (loaded.data.action.effect === 'changes') setConfirming(true);
+    if (effectOf(loaded.data.action as never) === 'changes') setConfirming(true);
     else await start(false);
   };
 
