@@ -60,6 +60,8 @@ export interface ParentRun {
   /** Shared by every run the top-level run started, directly or through nested ones. */
   calls: { count: number };
   deadlineAt: number;
+  /** The top-level run's time limit, named when a nested run reaches it. */
+  limitMs: number;
 }
 
 export interface ExecuteActionRequest {
@@ -146,6 +148,7 @@ export async function executeAction(
     depth: (request.parent?.depth ?? 0) + 1,
     calls: request.parent?.calls ?? { count: 0 },
     deadlineAt,
+    limitMs: request.parent?.limitMs ?? maxExecutionMs,
   };
   const base: Omit<Execution, 'status' | 'statements'> = {
     id: executionId,
@@ -194,7 +197,7 @@ export async function executeAction(
       const at = deps.clock.now();
       await deps.store.putExecution({
         ...base,
-        status: 'failed',
+        status: error instanceof DoguError && error.code === 'execution_timeout' ? 'timed_out' : 'failed',
         statements: [],
         finishedAt: at.toISOString(),
         durationMs: at.getTime() - started.getTime(),
@@ -207,6 +210,7 @@ export async function executeAction(
     throw error;
   });
   let results = limitResults(await transform(deps, action, raw, deadlineAt));
+  results = namingTheLimit(results, deadlineAt - deps.clock.now().getTime(), nesting.limitMs);
 
   const failed = results.find((r) => r.status === 'failed');
   const finished = deps.clock.now();
@@ -355,6 +359,31 @@ export function reviewEvent(
     },
   };
 }
+
+/** A run ended this close to its deadline was ended by it, whichever part of it noticed first. */
+const deadlineToleranceMs = 100;
+
+/**
+ * Spec 8 and 7.3: a run ended by the time limit says so and names the limit, whatever the engine
+ * said (a data source's own shorter time-out is named by its connector).
+ */
+function namingTheLimit(results: StatementResult[], leftMs: number, limitMs: number): StatementResult[] {
+  if (leftMs > deadlineToleranceMs) return results;
+  return results.map((result) =>
+    result.status === 'failed' && result.error?.code === 'execution_timeout'
+      ? {
+          ...result,
+          error: {
+            ...result.error,
+            message: `The run reached its time limit of ${formatLimit(limitMs)} and was stopped (${result.error.message})`,
+          },
+        }
+      : result,
+  );
+}
+
+/** 60000 → "60 s", 2500 → "2.5 s". */
+export const formatLimit = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 /** What is left of the answer's budget for rows once the rest of the execution is counted. */
 function inlineResultBudget(execution: Execution): number {
