@@ -3,16 +3,26 @@
  * every kind ends at its limit with 504 `execution_timeout` naming the limit, the engine's work is
  * cancelled, and the answer, the execution record and the audit entry agree.
  */
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
+import { type DemoGrpcServer, startDemoGrpcServer } from '../../local/demo-grpc/server.ts';
 import { apiClient } from '../support/api.ts';
+import { createTestMysqlDatabase, type TestMysqlDatabase } from '../support/mysql.ts';
 import { createTestDatabase, postgresServer, type TestDatabase } from '../support/postgres.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
 const limitMs = 2_000;
 let runtime: LocalRuntime;
 let database: TestDatabase;
+let maria: TestMysqlDatabase;
+let slowGrpc: DemoGrpcServer;
+let slowHttp: Server;
+/** Requests the slow HTTP server has seen closed by their client. */
+let httpRequestsClosed = 0;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let api: ReturnType<typeof apiClient>;
 const base = '/api/v1/projects/demo';
@@ -47,7 +57,14 @@ async function timesOut(actionId: string, limitText: RegExp) {
 
 beforeAll(async () => {
   dir = await tempDir('time-limits');
-  database = await createTestDatabase();
+  slowHttp = createServer((request) => request.on('close', () => httpRequestsClosed++));
+  slowHttp.listen(0, '127.0.0.1');
+  [database, maria, slowGrpc] = await Promise.all([
+    createTestDatabase(),
+    createTestMysqlDatabase(),
+    startDemoGrpcServer({ port: 0, delayMs: 30_000 }),
+    once(slowHttp, 'listening'),
+  ]);
   runtime = await startTestRuntime(dir.path, { demoDatabaseUrl: database.url, maxExecutionMs: limitMs });
   api = apiClient(runtime, await loginToken(runtime));
   await saved('data-sources/pg', {
@@ -55,6 +72,37 @@ beforeAll(async () => {
     name: 'PG',
     kind: 'postgresql',
     environments: { development: database.connection, production: database.connection },
+  });
+  const httpUrl = `http://127.0.0.1:${(slowHttp.address() as AddressInfo).port}`;
+  await saved('data-sources/pg-short', {
+    id: 'pg-short',
+    name: 'PG short',
+    kind: 'postgresql',
+    environments: { development: { ...database.connection, statementTimeoutMs: 500 } },
+  });
+  await saved('data-sources/maria', {
+    id: 'maria',
+    name: 'Maria',
+    kind: 'mysql',
+    environments: { development: maria.connection },
+  });
+  await saved('data-sources/slow-http', {
+    id: 'slow-http',
+    name: 'Slow HTTP',
+    kind: 'http',
+    environments: { development: { url: httpUrl } },
+  });
+  await saved('data-sources/short-http', {
+    id: 'short-http',
+    name: 'Short HTTP',
+    kind: 'http',
+    environments: { development: { url: httpUrl, timeoutMs: 500 } },
+  });
+  await saved('data-sources/slow-grpc', {
+    id: 'slow-grpc',
+    name: 'Slow gRPC',
+    kind: 'grpc',
+    environments: { development: { address: slowGrpc.address } },
   });
   await saved('data-sources/scripts', {
     id: 'scripts',
@@ -66,7 +114,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await runtime?.close();
   await dir?.remove();
-  await database?.drop();
+  await Promise.all([database?.drop(), maria?.drop(), slowGrpc?.close()]);
+  slowHttp?.close();
 });
 
 describe('the time limit', () => {
@@ -99,5 +148,82 @@ describe('the time limit', () => {
     });
     const took = await timesOut('js-loop', /time limit of 2 s/);
     expect(took).toBeLessThan(limitMs + 1_500);
+  });
+
+  it('MariaDB: 504 at the limit, the statement killed on the server', async () => {
+    await saved('actions/maria-sleep', {
+      id: 'maria-sleep',
+      name: 'maria-sleep',
+      kind: 'sql',
+      dataSourceId: 'maria',
+      statements: [{ title: 'Sleep', sql: 'SELECT SLEEP(30) AS slept' }],
+    });
+    const took = await timesOut('maria-sleep', /time limit of 2 s/);
+    expect(took).toBeLessThan(limitMs + 1_500);
+    const [rows] = await maria.admin((c) =>
+      c.query("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(30)%'"),
+    );
+    expect(Number((rows as { n: number }[])[0]!.n)).toBe(0);
+  });
+
+  it('HTTP: 504 at the limit, the request closed', async () => {
+    await saved('actions/http-slow', {
+      id: 'http-slow',
+      name: 'http-slow',
+      kind: 'http',
+      dataSourceId: 'slow-http',
+      method: 'GET',
+      path: '/slow',
+    });
+    const closedBefore = httpRequestsClosed;
+    const took = await timesOut('http-slow', /time limit of 2 s/);
+    expect(took).toBeLessThan(limitMs + 1_500);
+    await expect.poll(() => httpRequestsClosed).toBeGreaterThan(closedBefore);
+  });
+
+  it('gRPC: 504 at the limit', async () => {
+    await saved('actions/grpc-slow', {
+      id: 'grpc-slow',
+      name: 'grpc-slow',
+      kind: 'grpc',
+      dataSourceId: 'slow-grpc',
+      service: 'shop.v1.OrderService',
+      method: 'GetOrder',
+      request: '{"id": "ord-1001"}',
+    });
+    const took = await timesOut('grpc-slow', /time limit of 2 s/);
+    expect(took).toBeLessThan(limitMs + 1_500);
+  });
+
+  it('a JavaScript chain: the nested run and its caller end at the top-level limit', async () => {
+    await saved('actions/js-chain', {
+      id: 'js-chain',
+      name: 'js-chain',
+      kind: 'javascript',
+      dataSourceId: 'scripts',
+      code: 'return await actions.run("js-loop", {});',
+    });
+    const took = await timesOut('js-chain', /time limit of 2 s/);
+    expect(took).toBeLessThan(limitMs + 1_500);
+  });
+
+  it("a data source's shorter time-out ends the run earlier with the same answer, naming that limit", async () => {
+    await saved('actions/pg-short-sleep', {
+      id: 'pg-short-sleep',
+      name: 'pg-short-sleep',
+      kind: 'sql',
+      dataSourceId: 'pg-short',
+      statements: [{ title: 'Sleep', sql: 'SELECT pg_sleep(30)' }],
+    });
+    expect(await timesOut('pg-short-sleep', /statementTimeoutMs 500 ms/)).toBeLessThan(1_500);
+    await saved('actions/http-short', {
+      id: 'http-short',
+      name: 'http-short',
+      kind: 'http',
+      dataSourceId: 'short-http',
+      method: 'GET',
+      path: '/slow',
+    });
+    expect(await timesOut('http-short', /500 ms/)).toBeLessThan(1_500);
   });
 });
