@@ -66,6 +66,10 @@ export class PostgresConnector implements SqlConnector {
     } catch (error) {
       throw connectionFailed(this.label, error);
     }
+    // Checked out, the client is ours to watch: a connection the server ends (a cancelled demo
+    // database restarts) must fail this statement, not the process.
+    const ignore = () => {};
+    client.on('error', ignore);
     // At the deadline: cancel on the server (the query must not run on after we gave up on it), and
     // answer after a short grace even if the server never reports the statement ended.
     let giveUp = () => {};
@@ -102,6 +106,7 @@ export class PostgresConnector implements SqlConnector {
     } finally {
       clearTimeout(graceTimer);
       options.signal.removeEventListener('abort', cancel);
+      client.off('error', ignore);
       // A connection whose statement did not end is not reused: ending it ends its session.
       client.release(healthy ? undefined : true);
     }
