@@ -23,7 +23,15 @@ import type { Action, DataSource, Execution, Principal, StatementResult } from '
 import type { NotificationEvent } from './notifications/model.ts';
 import type { Notifier } from './notifications/ports.ts';
 import { bindArguments, type MasterData } from './parameters.ts';
-import type { ActionEngines, Clock, IdGenerator, PayloadStore, ScriptSandbox, Store } from './ports.ts';
+import type {
+  ActionEngines,
+  Clock,
+  IdGenerator,
+  PayloadStore,
+  ScriptLane,
+  ScriptSandbox,
+  Store,
+} from './ports.ts';
 import { limitResults } from './result-limits.ts';
 import { failedScriptResult, resultOfValue, valueOfResults } from './result-value.ts';
 import type { ReviewRequest } from './reviews.ts';
@@ -62,6 +70,8 @@ export interface ParentRun {
   deadlineAt: number;
   /** The top-level run's time limit, named when a nested run reaches it. */
   limitMs: number;
+  /** The top-level run's execution id: its tree's scripts share lanes of the sandbox (decision 0077). */
+  rootExecutionId: string;
 }
 
 export interface ExecuteActionRequest {
@@ -149,7 +159,19 @@ export async function executeAction(
     calls: request.parent?.calls ?? { count: 0 },
     deadlineAt,
     limitMs: request.parent?.limitMs ?? maxExecutionMs,
+    rootExecutionId: request.parent?.rootExecutionId ?? executionId,
   };
+  // Every script of this run (the action, its transformer) runs in this run's lane of the sandbox.
+  const runDeps = deps.sandbox
+    ? {
+        ...deps,
+        sandbox: inLane(deps.sandbox, {
+          tree: nesting.rootExecutionId,
+          depth: nesting.depth,
+          caller: request.principal.id,
+        }),
+      }
+    : deps;
   const base: Omit<Execution, 'status' | 'statements'> = {
     id: executionId,
     projectId: action.projectId,
@@ -171,7 +193,7 @@ export async function executeAction(
     bound,
     results: raw,
     values,
-  } = await prepareAndRun(deps, {
+  } = await prepareAndRun(runDeps, {
     action,
     dataSource,
     environmentId: environment.id,
@@ -209,7 +231,7 @@ export async function executeAction(
     }
     throw error;
   });
-  let results = limitResults(await transform(deps, action, raw, deadlineAt));
+  let results = limitResults(await transform(runDeps, action, raw, deadlineAt));
   results = namingTheLimit(results, deadlineAt - deps.clock.now().getTime(), nesting.limitMs);
 
   const failed = results.find((r) => r.status === 'failed');
@@ -359,6 +381,11 @@ export function reviewEvent(
     },
   };
 }
+
+/** The sandbox as one run sees it: each script it runs carries the run's lane. */
+const inLane = (sandbox: ScriptSandbox, lane: ScriptLane): ScriptSandbox => ({
+  run: (script) => sandbox.run({ ...script, lane }),
+});
 
 /** A run ended this close to its deadline was ended by it, whichever part of it noticed first. */
 const deadlineToleranceMs = 100;
