@@ -543,8 +543,12 @@ async function runNested(
     throw error;
   });
   if (outcome.kind === 'review_requested') {
+    // Nothing ran: the script must not carry on as if it had (decision 0078). It may catch this.
     nestedExecutionIds.pop();
-    return { reviewRequested: { id: outcome.review.id, expiresAt: outcome.review.expiresAt } };
+    throw new DoguError(
+      'state_conflict',
+      `Action '${actionId}' needs review before it runs: review request ${outcome.review.id} was filed (expires ${outcome.review.expiresAt}); once approved it runs on its own, not in this run.`,
+    );
   }
   if (outcome.execution.error) {
     throw new DoguError(
