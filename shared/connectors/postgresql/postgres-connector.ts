@@ -2,6 +2,7 @@
  * Runs compiled statements on PostgreSQL through a pool per data source and
  * environment. Values are always bound by the driver ($n placeholders).
  */
+import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { DoguError } from '../../domain/errors.ts';
 import type { SqlConnection } from '../sql/definition.ts';
@@ -78,9 +79,10 @@ export class PostgresConnector implements SqlConnector {
     });
     let graceTimer: NodeJS.Timeout | undefined;
     const cancel = () => {
-      const { host, port } = this.pool.options as { host?: string; port?: number };
+      const { host, port, ssl } = this.pool.options as { host?: string; port?: number; ssl?: unknown };
       const key = client as unknown as BackendKey;
-      if (host && port && key.processID) void sendCancelRequest(host, port, key);
+      const tls = ssl ? (typeof ssl === 'object' ? (ssl as ConnectionOptions) : {}) : false;
+      if (host && port && key.processID) void sendCancelRequest({ host, port, ssl: tls }, key);
       graceTimer = setTimeout(giveUp, cancelGraceMs);
     };
     options.signal.addEventListener('abort', cancel, { once: true });
