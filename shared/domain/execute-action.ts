@@ -396,12 +396,15 @@ const deadlineToleranceMs = 100;
  */
 function namingTheLimit(results: StatementResult[], leftMs: number, limitMs: number): StatementResult[] {
   if (leftMs > deadlineToleranceMs) return results;
+  // A script that failed at its deadline failed of it (an `actions.run` it awaited ran out of time
+  // and rejected just before the interpreter's own deadline).
+  const endedByLimit = (code: string | undefined) => code === 'execution_timeout' || code === 'script_error';
   return results.map((result) =>
-    result.status === 'failed' && result.error?.code === 'execution_timeout'
+    result.status === 'failed' && result.error && endedByLimit(result.error.code)
       ? {
           ...result,
           error: {
-            ...result.error,
+            code: 'execution_timeout',
             message: `The run reached its time limit of ${formatLimit(limitMs)} and was stopped (${result.error.message})`,
           },
         }
