@@ -128,7 +128,7 @@ describe('the time limit', () => {
       statements: [{ title: 'Sleep', sql: 'SELECT pg_sleep(30)' }],
     });
     const took = await timesOut('pg-sleep', /time limit of 2 s/);
-    expect(took).toBeLessThan(limitMs + 1_500);
+    expect(took).toBeLessThan(limitMs + 2_500);
     const admin = new pg.Client(postgresServer);
     await admin.connect();
     const { rows } = await admin.query(
@@ -147,7 +147,7 @@ describe('the time limit', () => {
       code: 'while (true) {}',
     });
     const took = await timesOut('js-loop', /time limit of 2 s/);
-    expect(took).toBeLessThan(limitMs + 1_500);
+    expect(took).toBeLessThan(limitMs + 2_500);
   });
 
   it('MariaDB: 504 at the limit, the statement killed on the server', async () => {
@@ -159,7 +159,7 @@ describe('the time limit', () => {
       statements: [{ title: 'Sleep', sql: 'SELECT SLEEP(30) AS slept' }],
     });
     const took = await timesOut('maria-sleep', /time limit of 2 s/);
-    expect(took).toBeLessThan(limitMs + 1_500);
+    expect(took).toBeLessThan(limitMs + 2_500);
     const [rows] = await maria.admin((c) =>
       c.query("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(30)%'"),
     );
@@ -177,7 +177,7 @@ describe('the time limit', () => {
     });
     const closedBefore = httpRequestsClosed;
     const took = await timesOut('http-slow', /time limit of 2 s/);
-    expect(took).toBeLessThan(limitMs + 1_500);
+    expect(took).toBeLessThan(limitMs + 2_500);
     await expect.poll(() => httpRequestsClosed).toBeGreaterThan(closedBefore);
   });
 
@@ -192,7 +192,7 @@ describe('the time limit', () => {
       request: '{"id": "ord-1001"}',
     });
     const took = await timesOut('grpc-slow', /time limit of 2 s/);
-    expect(took).toBeLessThan(limitMs + 1_500);
+    expect(took).toBeLessThan(limitMs + 2_500);
   });
 
   it('a JavaScript chain: the nested run and its caller end at the top-level limit', async () => {
@@ -204,7 +204,7 @@ describe('the time limit', () => {
       code: 'return await actions.run("js-loop", {});',
     });
     const took = await timesOut('js-chain', /time limit of 2 s/);
-    expect(took).toBeLessThan(limitMs + 1_500);
+    expect(took).toBeLessThan(limitMs + 2_500);
   });
 
   it("a data source's shorter time-out ends the run earlier with the same answer, naming that limit", async () => {
