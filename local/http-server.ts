@@ -37,13 +37,22 @@ export async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
   return handlers;
 }
 
+/**
+ * A handler's own budget sits this far above the longest run it serves, as a Lambda function's
+ * timeout does on AWS: the run is cut at its limit, cancelled, recorded and answered within it.
+ */
+export const handlerBudgetMarginMs = 15_000;
+
 /** `ready` holds requests back until the runtime has finished starting (seeding the demo). */
 export function createLocalServer(
   handlers: Map<string, LambdaHandler>,
   ready: Promise<void> = Promise.resolve(),
   consoleFiles: StaticConsole = staticConsole(),
   gauges: GaugeSource = () => ({}),
+  /** The longest synchronous run a handler serves (the runtime's execution limit). */
+  maxExecutionMs = 60_000,
 ): Server {
+  const handlerBudgetMs = maxExecutionMs + handlerBudgetMarginMs;
   const server = createServer(async (request, response) => {
     try {
       await ready;
@@ -58,7 +67,10 @@ export function createLocalServer(
       answer(
         request,
         response,
-        await handler(event, lambdaContext(match.route.name, event.requestContext.requestId)),
+        await handler(
+          event,
+          lambdaContext(match.route.name, event.requestContext.requestId, Date.now() + handlerBudgetMs),
+        ),
       );
     } catch (error) {
       const problem =
@@ -145,7 +157,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function lambdaContext(functionName: string, requestId: string): Context {
+function lambdaContext(functionName: string, requestId: string, deadline: number): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: `dogu-local-${functionName}`,
@@ -155,7 +167,8 @@ function lambdaContext(functionName: string, requestId: string): Context {
     awsRequestId: requestId,
     logGroupName: 'local',
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 60_000,
+    // middy ends a handler that outlives this (as Lambda would): it must outlive every run it serves.
+    getRemainingTimeInMillis: () => Math.max(1, deadline - Date.now()),
     done: () => {},
     fail: () => {},
     succeed: () => {},
