@@ -22,6 +22,7 @@ export function startTestRuntime(
       | 'connectors'
       | 'connectorRuntimes'
       | 'rateLimitPerMinute'
+      | 'bodyTimeoutMs'
     >
   > = {},
 ): Promise<LocalRuntime> {
