@@ -20,6 +20,11 @@ export function acknowledge(scope: IConstruct, rule: string, reason: string): vo
 /** An account id, or its placeholder in an account-agnostic synth (`cdk synth` without credentials). */
 const account = '(?:\\d{12}|<AWS::AccountId>)';
 const region = '(?:[a-z]{2}(?:-[a-z]+)+-\\d|<AWS::Region>)';
+/**
+ * The partition: its placeholder, or its name where a pinned feature flag (cdk.json) lets CDK write
+ * the partition of a known region into the ARN.
+ */
+const partition = '(?:aws(?:-cn|-us-gov)?|<AWS::Partition>)';
 
 /** Each intended kind of wildcard, and why it is there. The first matching pattern gives the reason. */
 export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
@@ -36,12 +41,12 @@ export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
     'DynamoDB needs these to write an encrypted table; the statement is limited to kms:ViaService dynamodb.',
   ],
   [
-    new RegExp(`^Resource::arn:<AWS::Partition>:ses:${region}:${account}:(identity|configuration-set)/\\*$`),
+    new RegExp(`^Resource::arn:${partition}:ses:${region}:${account}:(identity|configuration-set)/\\*$`),
     'The sender identity of notifications and invitations is set at run time (docs/notifications.md); only SendEmail.',
   ],
   [
     new RegExp(
-      `^Resource::arn:<AWS::Partition>:scheduler:${region}:${account}:schedule(-group)?/dogu-[a-z0-9-]+\\.\\*(/\\*)?$`,
+      `^Resource::arn:${partition}:scheduler:${region}:${account}:schedule(-group)?/dogu-[a-z0-9-]+\\.\\*(/\\*)?$`,
     ),
     "Schedules are made at run time, one group per project, all under this stage's prefix (infra/scheduling.ts).",
   ],
@@ -58,15 +63,15 @@ export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
     "CDK's bucket grants (grantRead, grantReadWrite, grantDelete) on one named bucket.",
   ],
   [
-    new RegExp(`^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-${account}-${region}/\\*$`),
+    new RegExp(`^Resource::arn:${partition}:s3:::cdk-[a-z0-9]+-assets-${account}-${region}/\\*$`),
     "CDK's BucketDeployment reads the console's build from the bootstrap asset bucket.",
   ],
   [
-    new RegExp(`^Resource::arn:<AWS::Partition>:ec2:${region}:${account}:network-interface/\\*$`),
+    new RegExp(`^Resource::arn:${partition}:ec2:${region}:${account}:network-interface/\\*$`),
     "CodeBuild attaches a long-job build's network interface, made at run time; limited to ec2:AuthorizedService codebuild and Dogu's subnets.",
   ],
   [
-    new RegExp(`^Resource::arn:<AWS::Partition>:states:${region}:${account}:execution:.*:\\*$`),
+    new RegExp(`^Resource::arn:${partition}:states:${region}:${account}:execution:.*:\\*$`),
     'A distributed map starts and reads child executions of its own state machine, named at run time.',
   ],
 ];
