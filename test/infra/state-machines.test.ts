@@ -21,9 +21,12 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runLongJob } from '../../functions/run-long-job.ts';
 import { HandlerFunction } from '../../infra/constructs/handler-function.ts';
+import { longJobMaxExecutionMs } from '../../infra/constructs/long-job-runner.ts';
 import { DoguStack } from '../../infra/dogu-stack.ts';
+import { jobMaxExecutionMs } from '../../infra/scheduling.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { StepFunctionsJobRunner } from '../../shared/adapters/aws/step-functions-runner.ts';
+import { provideServices, type Services } from '../../shared/runtime/services.ts';
 import { apiClient } from '../support/api.ts';
 import { cdkJsonContext } from '../support/cdk-context.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
@@ -92,7 +95,12 @@ async function invokeHandler(handler: string, input: Json): Promise<unknown> {
 /** The build's environment from the startBuild.sync parameters, as CodeBuild would set it. */
 async function runBuild(input: Json): Promise<unknown> {
   const variables = input.EnvironmentVariablesOverride as { Name: string; Type: string; Value: string }[];
-  await runLongJob(Object.fromEntries(variables.map((v) => [v.Name, v.Value])));
+  // The build's budget is its 30 minutes (DOGU_MAX_JOB_EXECUTION_MS), whatever the Lambdas have.
+  const build: Services = {
+    ...runtime.services,
+    settings: { ...runtime.services.settings, maxJobExecutionMs: longJobMaxExecutionMs },
+  };
+  await runLongJob(Object.fromEntries(variables.map((v) => [v.Name, v.Value])), Promise.resolve(build));
   return { Build: { BuildStatus: 'SUCCEEDED' } };
 }
 
@@ -304,18 +312,25 @@ describe('the async-execution machine, from the template', () => {
   });
 
   it('a dead worker (Lambda runtime exit) → Catch → EndFailedJob → JobFailed, the job failed "interrupted"', async () => {
+    const died = 'RequestId: x Error: Runtime exited with error: signal: killed';
     faults.RunExecution = async () => {
-      throw Object.assign(new Error('RequestId: x Error: Runtime exited with error: signal: killed'), {
-        name: 'Runtime.ExitError',
-      });
+      throw Object.assign(new Error(died), { name: 'Runtime.ExitError' });
     };
     const { id, outcome } = await startJob(4);
     expect(outcome).toEqual({ status: 'FAILED', error: 'WorkerFailed', cause: 'The failure was recorded' });
+    const job = { projectId: 'demo', environmentId: 'development', executionId: id };
     expect(calls).toEqual([
-      { state: 'RunExecution', input: { projectId: 'demo', environmentId: 'development', executionId: id } },
+      { state: 'RunExecution', input: job },
       {
         state: 'EndFailedJob',
-        input: { failedJob: { projectId: 'demo', executionId: id, cause: 'Runtime.ExitError' } },
+        input: {
+          failedJob: {
+            projectId: 'demo',
+            executionId: id,
+            cause: 'Runtime.ExitError',
+            job: { ...job, failure: { Error: 'Runtime.ExitError', Cause: died } },
+          },
+        },
       },
     ]);
     const execution = await executionOf(id);
@@ -335,6 +350,7 @@ describe('the async-execution machine, from the template', () => {
             { Name: 'DOGU_JOB_PROJECT_ID', Type: 'PLAINTEXT', Value: 'demo' },
             { Name: 'DOGU_JOB_ENVIRONMENT_ID', Type: 'PLAINTEXT', Value: 'development' },
             { Name: 'DOGU_JOB_EXECUTION_ID', Type: 'PLAINTEXT', Value: long.id },
+            { Name: 'DOGU_JOB_INPUT', Type: 'PLAINTEXT', Value: JSON.stringify(started.get(long.id)!.input) },
           ],
         },
       },
@@ -363,7 +379,18 @@ describe('the async-execution machine, from the template', () => {
       expect(outcome).toEqual({ status: 'FAILED', error: 'WorkerFailed', cause: 'The failure was recorded' });
       expect(calls.map((c) => c.state)).toEqual(['RunLongExecution', 'EndFailedJob']);
       expect(calls[1]!.input).toEqual({
-        failedJob: { projectId: 'demo', executionId: id, cause: 'States.Timeout' },
+        failedJob: {
+          projectId: 'demo',
+          executionId: id,
+          cause: 'States.Timeout',
+          job: {
+            projectId: 'demo',
+            environmentId: 'development',
+            executionId: id,
+            timeLimitMs: 1_800_000,
+            failure: { Error: 'States.Timeout', Cause: expect.any(String) },
+          },
+        },
       });
       const execution = await executionOf(id);
       expect(execution).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
@@ -402,6 +429,152 @@ describe('the async-execution machine, from the template', () => {
     expect(statesCalled()).toEqual(['RunExecution', 'RunExecution']);
     expect(calls[0]!.input).toEqual(calls[1]!.input);
     expect((await executionOf(id)).status).toBe('succeeded');
+  });
+});
+
+describe('scheduled runs on AWS: the 30-minute long-job path (decision 0101)', () => {
+  // The workers as deployed: Lambdas with their 14.5-minute budget, the build with 30 minutes.
+  beforeAll(() => {
+    const lambda: Services = {
+      ...runtime.services,
+      settings: { ...runtime.services.settings, maxJobExecutionMs: jobMaxExecutionMs },
+    };
+    provideServices(async () => lambda);
+  });
+  afterAll(() => provideServices(async () => runtime.services));
+
+  const scheduledAt = '2026-11-23T00:00:00.000Z';
+  const deadlineOf = async (executionId: string) => {
+    const execution = (await runtime.services.store.getExecution(executionId))!;
+    return new Date(execution.deadlineAt!).getTime() - new Date(execution.startedAt).getTime();
+  };
+  async function cronJob(extra: Json = {}) {
+    const answer = await admin.post(`${consoleEnv}/cron-jobs`, {
+      name: `Scheduled ${Math.random()}`,
+      schedule: { kind: 'cron', expression: '0 9 ? * MON-FRI *' },
+      actionId: 'sm-divide',
+      arguments: { n: 4 },
+      ...extra,
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    return answer.body as { id: string; timeLimitMs?: number };
+  }
+  const deliver = (jobId: string) =>
+    invokeHandler('scheduled-run', { kind: 'cron', projectId: 'demo', jobId, scheduledAt });
+  const runsOf = async (jobId: string) =>
+    (await admin.get(`${consoleEnv}/cron-jobs/${jobId}/runs`)).body.data;
+
+  it('a cron run whose job asks for 30 minutes: scheduled-run claims it, the machine sends it to the build', async () => {
+    const job = await cronJob({ timeLimitSeconds: 1800 });
+    expect(job.timeLimitMs).toBe(1_800_000);
+    await deliver(job.id);
+    const [claimed] = await runsOf(job.id);
+    expect(claimed).toMatchObject({ status: 'running', scheduledAt, attempt: 1 });
+    const input = {
+      projectId: 'demo',
+      environmentId: 'development',
+      executionId: claimed.executionId,
+      timeLimitMs: 1_800_000,
+      cronRun: { jobId: job.id, scheduledAt },
+    };
+    expect(started.get(claimed.executionId)?.input).toEqual(input);
+    expect(await outcomeOf(claimed.executionId)).toEqual({ status: 'SUCCEEDED', output: input });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.state).toBe('RunLongExecution');
+    expect(calls[0]!.input.EnvironmentVariablesOverride).toContainEqual({
+      Name: 'DOGU_JOB_INPUT',
+      Type: 'PLAINTEXT',
+      Value: JSON.stringify(input),
+    });
+    const runs = await runsOf(job.id);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'completed', executionId: claimed.executionId });
+    expect(await deadlineOf(claimed.executionId)).toBe(1_800_000);
+    expect((await executionOf(claimed.executionId)).via).toBe('cron');
+
+    // EventBridge delivers again: nothing more starts or runs.
+    const before = started.size;
+    await deliver(job.id);
+    expect(started.size).toBe(before);
+    expect(await runsOf(job.id)).toHaveLength(1);
+  });
+
+  it("a cron job without its own limit runs in scheduled-run itself, with the Lambda's 14.5 minutes", async () => {
+    const job = await cronJob();
+    const before = started.size;
+    await deliver(job.id);
+    expect(started.size).toBe(before);
+    const [run] = await runsOf(job.id);
+    expect(run).toMatchObject({ status: 'completed' });
+    expect(await deadlineOf(run.executionId)).toBe(jobMaxExecutionMs);
+  });
+
+  it('a reservation asking for 30 minutes goes unclaimed to the build, which claims and runs it', async () => {
+    const answer = await admin.post(`${consoleEnv}/reservations`, {
+      actionId: 'sm-divide',
+      arguments: { n: 3 },
+      runAt: new Date(Date.now() + 3600_000).toISOString(),
+      timeLimitSeconds: 1800,
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const reservationId = answer.body.id as string;
+    await invokeHandler('scheduled-run', { kind: 'reservation', projectId: 'demo', reservationId });
+    const input = {
+      projectId: 'demo',
+      environmentId: 'development',
+      executionId: reservationId,
+      timeLimitMs: 1_800_000,
+    };
+    expect(started.get(reservationId)?.input).toEqual(input);
+    expect(await outcomeOf(reservationId)).toEqual({ status: 'SUCCEEDED', output: input });
+    expect(statesCalled()).toEqual(['RunLongExecution']);
+    const reservation = (await admin.get(`${consoleEnv}/reservations/${reservationId}`)).body;
+    expect(reservation).toMatchObject({ status: 'completed', timeLimitMs: 1_800_000 });
+    expect(await deadlineOf(reservation.executionId)).toBe(1_800_000);
+    expect((await executionOf(reservation.executionId)).via).toBe('reservation');
+  });
+
+  it('a handed-off cron run whose build dies → EndFailedJob ends the run as error with the reason', async () => {
+    faults.RunLongExecution = async () => {
+      throw Object.assign(new Error('Build failed'), { name: 'CodeBuild.BuildFailed' });
+    };
+    const job = await cronJob({ timeLimitSeconds: 1000 });
+    await deliver(job.id);
+    const [claimed] = await runsOf(job.id);
+    const outcome = await outcomeOf(claimed.executionId);
+    expect(outcome).toEqual({ status: 'FAILED', error: 'WorkerFailed', cause: 'The failure was recorded' });
+    expect(calls[1]).toEqual({
+      state: 'EndFailedJob',
+      input: {
+        failedJob: {
+          projectId: 'demo',
+          executionId: claimed.executionId,
+          cause: 'CodeBuild.BuildFailed',
+          job: {
+            ...started.get(claimed.executionId)!.input,
+            failure: { Error: 'CodeBuild.BuildFailed', Cause: 'Build failed' },
+          },
+        },
+      },
+    });
+    const [run] = await runsOf(job.id);
+    expect(run.status).toBe('error');
+    expect(run.reason).toMatch(/worker failed \(CodeBuild\.BuildFailed\)/);
+  });
+
+  it('refuses a limit outside 1–1800 seconds, naming the field', async () => {
+    for (const timeLimitSeconds of [0, 1801, 1.5]) {
+      const answer = await admin.post(`${consoleEnv}/cron-jobs`, {
+        name: 'Too long',
+        schedule: { kind: 'cron', expression: '0 9 ? * MON-FRI *' },
+        actionId: 'sm-divide',
+        arguments: { n: 4 },
+        timeLimitSeconds,
+      });
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+      expect(JSON.stringify(answer.body.errors)).toContain('timeLimitSeconds');
+    }
   });
 });
 
