@@ -83,6 +83,7 @@ describe('cdk-nag AwsSolutions', () => {
     'an existing VPC and the connector rights of Athena': {
       network: { mode: 'existing', vpcId: 'vpc-0abc', subnetIds: ['subnet-0aaa'] },
       functionRoleKinds: ['athena'],
+      connectorResources: { glueDatabases: ['sales'], dataBuckets: ['corp-data', 'corp-athena-results'] },
     },
   };
 
