@@ -19,7 +19,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { originVerifyEnv } from '../shared/http/viewer-ip.ts';
-import { grantConnectorPermissions } from './connector-permissions.ts';
+import { type ConnectorResources, grantConnectorPermissions } from './connector-permissions.ts';
 import { ConsoleHosting, type ConsoleHostingProps } from './console-hosting.ts';
 import { ApiAccessLog } from './constructs/access-log.ts';
 import { BlobBucket } from './constructs/blob-bucket.ts';
@@ -46,6 +46,8 @@ export interface DoguStackProps extends StackProps {
   loginTokenSeconds?: number;
   /** Data-source kinds that may run with the action functions' own role (their cloudPermissions are granted). */
   functionRoleKinds?: readonly string[];
+  /** What those kinds' rights reach: workgroups, Glue databases, buckets (decision 0102). */
+  connectorResources?: ConnectorResources;
   /** Subscribed to the alarm topic (context `alarmEmail`). */
   alarmEmail?: string;
   /** Reserved concurrency of the scheduled-work functions (context `workerConcurrency`, 0 = none). */
@@ -141,6 +143,7 @@ export class DoguStack extends Stack {
       stage,
       loginTokenSeconds,
       functionRoleKinds = [],
+      connectorResources = {},
       alarmEmail,
       workerConcurrency = defaultWorkerConcurrency,
       rateLimitPerMinute = defaultRateLimitPerMinute,
@@ -249,6 +252,7 @@ export class DoguStack extends Stack {
     grantConnectorPermissions(
       [...actionRunners.flatMap((h) => functionsByHandler.get(h) ?? []), ...this.scheduling.actionRunners],
       functionRoleKinds,
+      connectorResources,
     );
 
     // JavaScript actions and transformers run in a function whose role grants nothing (decision 0039).

@@ -80,6 +80,8 @@ export interface LocalRuntimeOptions {
   notificationRetryDelaysMs?: number[];
   /** Time-out of one notification attempt; default 5 s. */
   notificationTimeoutMs?: number;
+  /** Time to receive a whole request body (408 past it); default DOGU_BODY_TIMEOUT_SECONDS or 30 s. */
+  bodyTimeoutMs?: number;
   /** The data-source kinds served (tests add kinds of their own); default: the registry. */
   connectors?: readonly ConnectorDefinition[];
   /** Runtimes of kinds added by `connectors` (tests): kind → what its runtime.ts would export. */
@@ -272,7 +274,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         auditJournal: audit.stats(),
         definitionCache: store.stats(),
       }),
-      services.settings.maxExecutionMs,
+      {
+        bodyTimeoutMs: options.bodyTimeoutMs ?? bodyTimeoutFromEnv(),
+        maxExecutionMs: services.settings.maxExecutionMs,
+      },
     );
     server.keepAliveTimeout = 65_000;
     server.listen(options.port, options.host);
@@ -398,4 +403,10 @@ function connectionFromUrl(value: string): SqlConnection {
     user: decodeURIComponent(url.username) || 'postgres',
     ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
   };
+}
+
+/** DOGU_BODY_TIMEOUT_SECONDS: a positive number of seconds, else the default. */
+function bodyTimeoutFromEnv(): number | undefined {
+  const seconds = Number(process.env.DOGU_BODY_TIMEOUT_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
 }

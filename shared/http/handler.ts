@@ -197,7 +197,7 @@ function parseJsonBody(event: APIGatewayProxyEventV2): Record<string, unknown> {
     );
   }
   const text = event.isBase64Encoded
-    ? Buffer.from(event.body ?? '', 'base64').toString('utf8')
+    ? strictUtf8(Buffer.from(event.body ?? '', 'base64'))
     : (event.body ?? '');
   if (text.trim() === '') return {};
   let parsed: unknown;
@@ -211,6 +211,15 @@ function parseJsonBody(event: APIGatewayProxyEventV2): Record<string, unknown> {
   }
   refuseInexactNumbers(text);
   return parsed as Record<string, unknown>;
+}
+
+/** JSON is UTF-8 (RFC 8259): other bytes are refused, not read as U+FFFD into names and values. */
+function strictUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw badRequest('The body is not valid UTF-8; JSON must be sent as UTF-8.');
+  }
 }
 
 /** Decision 0025: a number that would not be kept exactly is refused here, for every body. */

@@ -26,7 +26,7 @@ describe('the local handler budget', () => {
       Promise.resolve(),
       noConsole,
       () => ({}),
-      120_000,
+      { maxExecutionMs: 120_000 },
     );
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');

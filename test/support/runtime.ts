@@ -24,6 +24,7 @@ export function startTestRuntime(
       | 'rateLimitPerMinute'
       | 'maxExecutionMs'
       | 'scriptConcurrency'
+      | 'bodyTimeoutMs'
     >
   > = {},
 ): Promise<LocalRuntime> {
