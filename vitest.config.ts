@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -13,6 +14,8 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one worker on 2 cores, while the slowest
     // files mostly wait (for minute boundaries, servers, Chromium). Two keep both cores busy.
     maxWorkers: 2,
+    // Known-slow files first (CI has no results cache to order by): see the sequencer.
+    sequence: { sequencer: SlowFirstSequencer },
     setupFiles: ['web/src/test-support/dom-timeouts.ts'],
     env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
   },
