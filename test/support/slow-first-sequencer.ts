@@ -12,6 +12,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 export const knownSlowFiles: Record<string, number> = {
   'test/local/scheduling-faults-cron.test.ts': 180,
   'test/e2e/accessibility.test.ts': 120,
+  // One test that runs seven benches in a child process; the scheduler's waits for a minute boundary.
+  'test/bench/smoke.test.ts': 90,
+  'test/bench/scheduler-smoke.test.ts': 65,
   'test/cli/config-cron-jobs.test.ts': 60,
   'test/cli/config-apply.test.ts': 60,
   'test/e2e/accounts.test.ts': 55,
