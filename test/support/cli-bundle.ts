@@ -7,9 +7,11 @@
  * config-file.test.ts keep running bin.js itself, so the real entry point stays proven.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { afterAll } from 'vitest';
 import { type RunResult, repoRoot, run } from './process.ts';
 
 let bundle: Promise<string> | undefined;
@@ -30,11 +32,16 @@ function cliBundle(): Promise<string> {
       outfile,
       logLevel: 'warning',
     });
-    process.once('exit', () => rmSync(outfile, { force: true }));
     return outfile;
   })();
   return bundle;
 }
+
+// Registered when a test file imports this module, so the file's bundle goes with the file's end
+// (a fork worker is stopped without its process' exit event).
+afterAll(async () => {
+  if (bundle) await rm(await bundle, { force: true });
+});
 
 /** Runs `dogu <args>` as its own process, with `env` over this process's environment. */
 export async function runCli(args: string[], env: Record<string, string>): Promise<RunResult> {
