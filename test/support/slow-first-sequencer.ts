@@ -21,6 +21,7 @@ export const knownSlowFiles: Record<string, number> = {
   'test/e2e/action-screen.test.ts': 50,
   'test/local/accounts.test.ts': 45,
   'test/infra/dogu-stack.test.ts': 40,
+  'test/infra/state-machines.test.ts': 40,
   'test/local/long-jobs.test.ts': 35,
   'test/e2e/views.test.ts': 35,
   'test/e2e/governance.test.ts': 35,
@@ -29,6 +30,7 @@ export const knownSlowFiles: Record<string, number> = {
   'test/local/object-storage-api.test.ts': 25,
   'test/local/input-hardening.test.ts': 20,
   'test/local/javascript-api.test.ts': 20,
+  'test/e2e/time-zones.test.ts': 20,
 };
 
 export default class SlowFirstSequencer extends BaseSequencer {
