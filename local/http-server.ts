@@ -37,6 +37,8 @@ export const defaultBodyTimeoutMs = 30_000;
 export interface LocalServerOptions {
   /** Time to receive a whole request body; past it: 408 and the connection is closed. */
   bodyTimeoutMs?: number;
+  /** The longest synchronous run a handler serves (the runtime's execution limit). */
+  maxExecutionMs?: number;
 }
 
 export async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
@@ -48,6 +50,12 @@ export async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
   return handlers;
 }
 
+/**
+ * A handler's own budget sits this far above the longest run it serves, as a Lambda function's
+ * timeout does on AWS: the run is cut at its limit, cancelled, recorded and answered within it.
+ */
+export const handlerBudgetMarginMs = 15_000;
+
 /** `ready` holds requests back until the runtime has finished starting (seeding the demo). */
 export function createLocalServer(
   handlers: Map<string, LambdaHandler>,
@@ -56,6 +64,7 @@ export function createLocalServer(
   gauges: GaugeSource = () => ({}),
   options: LocalServerOptions = {},
 ): Server {
+  const handlerBudgetMs = (options.maxExecutionMs ?? 60_000) + handlerBudgetMarginMs;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? defaultBodyTimeoutMs;
   const server = createServer(async (request, response) => {
     try {
@@ -71,7 +80,10 @@ export function createLocalServer(
       answer(
         request,
         response,
-        await handler(event, lambdaContext(match.route.name, event.requestContext.requestId)),
+        await handler(
+          event,
+          lambdaContext(match.route.name, event.requestContext.requestId, Date.now() + handlerBudgetMs),
+        ),
       );
     } catch (error) {
       const problem =
@@ -184,7 +196,7 @@ function readBody(request: IncomingMessage, timeoutMs: number): Promise<Buffer> 
   });
 }
 
-function lambdaContext(functionName: string, requestId: string): Context {
+function lambdaContext(functionName: string, requestId: string, deadline: number): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: `dogu-local-${functionName}`,
@@ -194,7 +206,8 @@ function lambdaContext(functionName: string, requestId: string): Context {
     awsRequestId: requestId,
     logGroupName: 'local',
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 60_000,
+    // middy ends a handler that outlives this (as Lambda would): it must outlive every run it serves.
+    getRemainingTimeInMillis: () => Math.max(1, deadline - Date.now()),
     done: () => {},
     fail: () => {},
     succeed: () => {},

@@ -86,6 +86,10 @@ export interface LocalRuntimeOptions {
   connectors?: readonly ConnectorDefinition[];
   /** Runtimes of kinds added by `connectors` (tests): kind → what its runtime.ts would export. */
   connectorRuntimes?: Readonly<Record<string, ConnectorRuntimeModule>>;
+  /** A normal run's time limit (spec 8: one minute, the default); tests use a few seconds. */
+  maxExecutionMs?: number;
+  /** Scripts run at the same time by the sandbox's worker pool (default 4). */
+  scriptConcurrency?: number;
 }
 
 export interface LocalRuntime {
@@ -106,6 +110,9 @@ export interface LocalRuntime {
   onFailure(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
+
+/** Spec 8: a normal execution ends after one minute. */
+export const defaultMaxExecutionMs = 60_000;
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
@@ -183,7 +190,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       },
     );
     closers.push(() => engines.close());
-    const sandbox = createWorkerSandbox();
+    const sandbox = createWorkerSandbox(
+      options.scriptConcurrency ? { concurrency: options.scriptConcurrency } : {},
+    );
     closers.push(async () => sandbox.close?.());
     // The IdP's issuer is this runtime's URL, known once the server listens (below).
     let baseUrl = '';
@@ -224,7 +233,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       settings: {
         localLogin: true,
         loginTokenSeconds: 12 * 3600,
-        maxExecutionMs: 60_000,
+        maxExecutionMs: options.maxExecutionMs ?? defaultMaxExecutionMs,
         maxJobExecutionMs: 30 * 60_000,
       },
       oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
@@ -265,7 +274,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         auditJournal: audit.stats(),
         definitionCache: store.stats(),
       }),
-      { bodyTimeoutMs: options.bodyTimeoutMs ?? bodyTimeoutFromEnv() },
+      {
+        bodyTimeoutMs: options.bodyTimeoutMs ?? bodyTimeoutFromEnv(),
+        maxExecutionMs: services.settings.maxExecutionMs,
+      },
     );
     server.keepAliveTimeout = 65_000;
     server.listen(options.port, options.host);

@@ -4,6 +4,7 @@
  * by the route's auth kind, JSON body parsing, and Problem Details on error.
  * The same exported handler serves AWS and the embedded runtime.
  */
+import { randomUUID } from 'node:crypto';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -76,7 +77,16 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
       return [routeKeyOf(route), { route, run: run! }];
     }),
   );
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
+  // Last resort: a handler about to outlive its function's budget answers 504 Problem Details, not a
+  // bare 500. Runs end well before it (their limit sits below the budget, decision 0076).
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>({
+    timeoutEarlyInMillis: 1_000,
+    timeoutEarlyResponse: () =>
+      problemResponse(
+        new DoguError('execution_timeout', 'The request ran out of the time the service gives it.'),
+        randomUUID(),
+      ),
+  })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event, context) => {
       const requestId = event.requestContext?.requestId ?? context.awsRequestId;

@@ -22,6 +22,8 @@ export function startTestRuntime(
       | 'connectors'
       | 'connectorRuntimes'
       | 'rateLimitPerMinute'
+      | 'maxExecutionMs'
+      | 'scriptConcurrency'
       | 'bodyTimeoutMs'
     >
   > = {},

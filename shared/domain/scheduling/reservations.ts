@@ -14,13 +14,14 @@ import type { Execution, Principal, StatementResult } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
 import { requireRight } from '../rights.ts';
 import { auditScheduledExecution } from './audit-run.ts';
-import { scheduledArgumentsSchema } from './cron-job-input.ts';
+import { scheduledArgumentsSchema, scheduledTimeLimitSchema } from './cron-job-input.ts';
 import type { JobScope } from './cron-jobs.ts';
 import type { SchedulingDeps } from './deps.ts';
 import { principalOfExecutor } from './executor.ts';
 import type { Reservation } from './model.ts';
 import { defaultTimeZone } from './schedule.ts';
 import { assertTimeZone } from './schedule-expression.ts';
+import { runLimitOf, worksHere } from './scheduled-run-limit.ts';
 import { instantInZone } from './zoned-time.ts';
 
 /** A reservation is at most a year ahead (EventBridge keeps one-time schedules; a year keeps them meaningful). */
@@ -38,6 +39,8 @@ export const reservationInputSchema = z
         "An instant with its offset ('2026-12-01T06:41:00+09:00'), or a local date-time ('2026-12-01T06:41') read in timeZone, which it then requires (decision 0085).",
       ),
     timeZone: z.string().min(1).max(64).optional(),
+    /** The run's own limit (decision 0101); unset: the runtime's job limit. */
+    timeLimitSeconds: scheduledTimeLimitSchema.optional(),
   })
   .strict();
 export type ReservationInput = z.infer<typeof reservationInputSchema>;
@@ -96,6 +99,7 @@ export async function createReservation(
     executor: { kind: principal.kind, id: principal.id, email: principal.email },
     createdBy: { id: principal.id, email: principal.email },
     status: 'scheduled',
+    ...(input.timeLimitSeconds !== undefined ? { timeLimitMs: input.timeLimitSeconds * 1000 } : {}),
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
@@ -206,6 +210,19 @@ export async function runReservation(
   const reservation = await deps.schedules.getReservation(target.projectId, target.reservationId);
   if (reservation?.status !== 'scheduled') return undefined;
   const async = reservation.purpose === 'async_job';
+  const limit = runLimitOf(reservation.timeLimitMs, deps);
+  // A reservation that asked for more than this worker has (a Lambda, on AWS) goes, unclaimed, to
+  // the job runner's long path, whose worker claims and runs it (decision 0101). An asynchronous
+  // job was already routed by its limit when it started.
+  if (!async && !worksHere(limit, deps)) {
+    await deps.jobs.startExecution({
+      projectId: reservation.projectId,
+      environmentId: reservation.environmentId,
+      executionId: reservation.id,
+      timeLimitMs: limit,
+    });
+    return undefined;
+  }
   const executionId = reservation.executionId ?? deps.ids.next('exe');
   const running: Reservation = {
     ...reservation,
@@ -231,13 +248,11 @@ export async function runReservation(
       arguments: reservation.arguments,
       via: async ? 'async_job' : 'reservation',
       executionId,
+      // A scheduled run is a job (decision 0101): its own limit, never more than this worker can
+      // give (a Lambda: 14.5 minutes).
+      maxExecutionMs: Math.min(limit, deps.maxJobExecutionMs),
       ...(async
         ? {
-            // The job's own limit, never more than this worker can give (a Lambda: 14.5 minutes).
-            maxExecutionMs: Math.min(
-              reservation.timeLimitMs ?? deps.maxJobExecutionMs,
-              deps.maxJobExecutionMs,
-            ),
             keepResults: (id: string, results: StatementResult[]) =>
               deps.schedules.putExecutionResults(id, results),
           }
