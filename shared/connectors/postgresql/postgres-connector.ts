@@ -4,6 +4,7 @@
  */
 import pg from 'pg';
 import { DoguError } from '../../domain/errors.ts';
+import type { Network } from '../network/bridge-network.ts';
 import type { SqlConnection } from '../sql/definition.ts';
 import type { OpenConnector, OpenConnectorOptions } from '../sql/open-connector.ts';
 import {
@@ -23,13 +24,15 @@ export function openPostgresConnector(
   connection: SqlConnection,
   options: OpenConnectorOptions,
 ): OpenConnector {
-  const pool = createPool(connection, options.poolSize);
+  const pool = createPool(connection, options.poolSize, options.network);
   pool.on('error', () => {}); // an idle client dropped by the server; the pool replaces it
   return { connector: new PostgresConnector(pool, options.label), end: () => pool.end() };
 }
 
-export function createPool(connection: SqlConnection, poolSize: number): pg.Pool {
+export function createPool(connection: SqlConnection, poolSize: number, network?: Network): pg.Pool {
   return new pg.Pool({
+    // Through a bridge: each connection is a tunnel; the driver's own TLS runs inside it, end to end.
+    ...(network ? { stream: () => network.socket(connection.host, connection.port) as never } : {}),
     host: connection.host,
     port: connection.port,
     database: connection.database,
@@ -60,6 +63,9 @@ export class PostgresConnector implements SqlConnector {
     } catch (error) {
       throw connectionFailed(this.label, error);
     }
+    // A connection that drops while checked out (a server restart, a bridge closing its tunnel at its
+    // time-out) is reported by the query it fails; unheard, pg's 'error' event would end the process.
+    if (!client.listenerCount('error')) client.on('error', () => {});
     const cancel = () => {
       // Cancel server side: the query must not keep running after we gave up on it.
       this.pool
