@@ -18,6 +18,8 @@ import { DeferredSocket } from './deferred-socket.ts';
 
 export interface Network {
   bridgeId: string;
+  /** The bridge and the data source environment: clients that keep connections are kept per scope. */
+  scope: string;
   /** Changes when the bridge's address or pinned certificates change (pools are replaced then). */
   fingerprint: string;
   /** A socket to host:port, usable at once: writes wait for the tunnel. */
@@ -48,6 +50,7 @@ export function bridgeNetwork(route: BridgeRoute, key: string): Network {
   const connect = (host: string, port: number) => openBridgeTunnel(route, host, port, remember);
   return {
     bridgeId: route.id,
+    scope: `${fingerprint}|${key}`,
     fingerprint,
     connect,
     socket: (host, port) => new DeferredSocket(() => connect(host, port)),
@@ -134,13 +137,21 @@ export function probe(route: BridgeRoute, signal?: AbortSignal): Promise<BridgeC
   });
 }
 
-/** A Unix socket in a directory only this process's user may enter; removed at exit. */
-function listenForwarder(open: () => Promise<Duplex>): Promise<string> {
+/**
+ * A Unix socket in a directory only this process's user may enter; removed at exit. The first
+ * tunnel is opened before the socket is offered, so a failing hop is said here, in words, rather
+ * than as the client's "connection closed".
+ */
+async function listenForwarder(open: () => Promise<Duplex>): Promise<string> {
+  let first: Promise<Duplex> | undefined = open();
+  await first;
   const dir = mkdtempSync(join(tmpdir(), 'dogu-bridge-'));
   const path = join(dir, 'tunnel.sock');
   const server = net.createServer((local) => {
     local.on('error', () => {});
-    open().then(
+    const tunnel = first ?? open();
+    first = undefined;
+    tunnel.then(
       (tunnel) => {
         tunnel.on('error', () => local.destroy());
         local.on('close', () => tunnel.destroy());
