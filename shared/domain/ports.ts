@@ -245,7 +245,12 @@ export interface ConnectionCheckResult {
   ok: boolean;
   durationMs: number;
   /** Why it failed, in words a user can act on; never a secret. */
-  error?: { code: string; message: string };
+  error?: {
+    code: string;
+    message: string;
+    /** Through a bridge: the hop that failed (`dogu_to_bridge`, `bridge`, `bridge_to_target`, `target`). */
+    hop?: string;
+  };
 }
 
 /** A reference check result of the kind's own save-time rules. */

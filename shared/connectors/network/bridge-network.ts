@@ -35,7 +35,12 @@ export interface Network {
 const contacts = new Map<string, BridgeContact>();
 const forwarders = new Map<string, Promise<string>>();
 
-export function bridgeNetwork(route: BridgeRoute, key: string): Network {
+export function bridgeNetwork(
+  route: BridgeRoute,
+  key: string,
+  /** Sees every failure to open a tunnel (test connection names the hop from it). */
+  observe?: (error: BridgeError) => void,
+): Network {
   const fingerprint = createHash('sha256')
     .update(JSON.stringify([route.id, route.url, route.certificates]))
     .digest('hex')
@@ -47,7 +52,11 @@ export function bridgeNetwork(route: BridgeRoute, key: string): Network {
       ...(contact.timeoutMs ? { timeoutMs: contact.timeoutMs } : {}),
     });
   };
-  const connect = (host: string, port: number) => openBridgeTunnel(route, host, port, remember);
+  const connect = (host: string, port: number) =>
+    openBridgeTunnel(route, host, port, remember).catch((error: unknown) => {
+      if (error instanceof BridgeError) observe?.(error);
+      throw error;
+    });
   return {
     bridgeId: route.id,
     scope: `${fingerprint}|${key}`,

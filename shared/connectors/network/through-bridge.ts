@@ -9,6 +9,7 @@ import type { StatementResult } from '../../domain/model.ts';
 import type { ConnectionCheck, EngineRun } from '../../domain/ports.ts';
 import type { RuntimeCheck, RuntimeRun } from '../connector.ts';
 import { bridgeNetwork, probe } from './bridge-network.ts';
+import { BridgeError, type BridgeHop } from './bridge-tunnel.ts';
 
 export async function runThroughBridge(
   run: EngineRun,
@@ -49,7 +50,11 @@ export async function runThroughBridge(
   }
 }
 
-/** A check through a bridge: the network, and the Dogu → bridge hop tried on its own first. */
+/**
+ * A check through a bridge: the Dogu → bridge hop tried on its own first, then the kind's check
+ * over the bridge's network. A failure carries `hop`: the tunnel's failure when one failed, else
+ * the target's (the tunnel opened and the data source itself refused).
+ */
 export async function checkThroughBridge<T>(
   check: ConnectionCheck,
   key: string,
@@ -61,5 +66,15 @@ export async function checkThroughBridge<T>(
     ...(contact.version ? { version: contact.version } : {}),
     ...(contact.timeoutMs ? { timeoutMs: contact.timeoutMs } : {}),
   });
-  return runKind({ ...check, network: bridgeNetwork(check.bridge, key) });
+  let failedHop: BridgeHop | undefined;
+  const network = bridgeNetwork(check.bridge, key, (error) => {
+    failedHop ??= error.hop;
+  });
+  try {
+    return await runKind({ ...check, network });
+  } catch (error) {
+    if (error instanceof DoguError && !(error instanceof BridgeError))
+      throw Object.assign(error, { hop: failedHop ?? 'target' });
+    throw error;
+  }
 }
