@@ -53,7 +53,7 @@ describe('gRPC action in the console (Chromium)', () => {
     await table.waitFor();
     const headers = await table.locator('thead th').allTextContents();
     // Each header shows the column's name and type; the int64 column is text, kept exact.
-    expect(headers.slice(0, 3)).toEqual(['id string', 'customer string', 'totalCents string']);
+    expect(headers.slice(0, 3)).toEqual(['id text', 'customer text', 'totalCents text']);
     const cells = await table.locator('tbody tr').first().locator('td').allTextContents();
     expect(cells.slice(0, 3)).toEqual(['ord-1002', 'ben@example.com', '9007199254740993']);
   });

@@ -94,7 +94,7 @@ export const editorsJa: Record<string, string> = {
   'editors.actions.setting.patternHint': '値全体が一致すべき正規表現（RE2）。',
   'editors.actions.setting.format': 'パラメーター {n} の形式',
   'editors.actions.setting.none': '（なし）',
-  'editors.actions.format.boolean': 'true / false',
+  'editors.actions.format.boolean': '真偽値（true / false）',
   'editors.actions.format.string': '文字列 "true" / "false"',
   'editors.actions.format.sql': 'SQL の IN リスト',
   'editors.actions.format.json': 'JSON',
