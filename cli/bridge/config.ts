@@ -21,7 +21,8 @@ export const bridgeConfigSchema = z.strictObject({
   jwksUri: z.url({ protocol: /^https?$/ }).optional(),
   host: z.string().default('0.0.0.0'),
   port: z.number().int().min(0).max(65_535).default(8443),
-  tls: z.strictObject({ certFile: z.string(), keyFile: z.string() }),
+  /** Files of the certificate (chain) and key; DOGU_BRIDGE_TLS_CERT and _KEY (PEM text) take precedence. */
+  tls: z.strictObject({ certFile: z.string(), keyFile: z.string() }).optional(),
   /** The only targets a tunnel may open, `host:port` each. Nothing else is reachable. */
   allow: z.array(target).min(1).max(1000),
   /** Names only the bridge knows (like /etc/hosts): `{ "db.internal": "10.0.1.5" }`. */
@@ -37,17 +38,19 @@ export interface BridgeConfig extends z.output<typeof bridgeConfigSchema> {
   certificate: { cert: string; key: string };
 }
 
-export async function loadBridgeConfig(file: string): Promise<BridgeConfig> {
+type Env = Record<string, string | undefined>;
+
+export async function loadBridgeConfig(file: string, env: Env = {}): Promise<BridgeConfig> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     throw new Error(`The bridge configuration ${file} could not be read: ${(error as Error).message}`);
   }
-  return bridgeConfigFrom(raw, dirname(resolve(file)));
+  return bridgeConfigFrom(raw, dirname(resolve(file)), env);
 }
 
-export async function bridgeConfigFrom(raw: unknown, baseDir: string): Promise<BridgeConfig> {
+export async function bridgeConfigFrom(raw: unknown, baseDir: string, env: Env = {}): Promise<BridgeConfig> {
   const parsed = bridgeConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map(
@@ -57,7 +60,14 @@ export async function bridgeConfigFrom(raw: unknown, baseDir: string): Promise<B
   }
   const config = parsed.data;
   const read = (path: string) => readFile(resolve(baseDir, path), 'utf8');
-  const [cert, key] = await Promise.all([read(config.tls.certFile), read(config.tls.keyFile)]);
+  const fromEnv = env.DOGU_BRIDGE_TLS_CERT && env.DOGU_BRIDGE_TLS_KEY;
+  if (!fromEnv && !config.tls)
+    throw new Error(
+      'The bridge needs a TLS certificate: tls.certFile and tls.keyFile, or DOGU_BRIDGE_TLS_CERT and _KEY.',
+    );
+  const [cert, key] = fromEnv
+    ? [env.DOGU_BRIDGE_TLS_CERT!, env.DOGU_BRIDGE_TLS_KEY!]
+    : await Promise.all([read(config.tls!.certFile), read(config.tls!.keyFile)]);
   return { ...config, allow: config.allow.map(normalTarget), certificate: { cert, key } };
 }
 
