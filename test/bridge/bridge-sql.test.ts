@@ -1,5 +1,5 @@
 /**
- * PostgreSQL through a real bridge process: the data source names a host only the bridge
+ * PostgreSQL and MySQL through a real bridge process: the data source names a host only the bridge
  * resolves (`pg.bridge.internal`), so the run succeeds only through the tunnel; refusals and the
  * bridge's time-out are clear errors and nothing stays open (docs/bridge.md).
  */
@@ -17,23 +17,29 @@ import {
   startTestIdp,
   type TestIdp,
 } from '../support/bridge.ts';
+import { createTestMysqlDatabase, type TestMysqlDatabase } from '../support/mysql.ts';
 import { createTestDatabase, postgresServer, type TestDatabase } from '../support/postgres.ts';
 
 const privateHost = 'pg.bridge.internal';
 let idp: TestIdp;
 let bridge: BridgeProcess;
 let database: TestDatabase;
+let mysqlDatabase: TestMysqlDatabase;
 let engines: ActionEngines;
 let route: BridgeRoute;
 let counter = 0;
 
 beforeAll(async () => {
-  [idp, database] = await Promise.all([startTestIdp(), createTestDatabase('dogu_bridge')]);
+  [idp, database, mysqlDatabase] = await Promise.all([
+    startTestIdp(),
+    createTestDatabase('dogu_bridge'),
+    createTestMysqlDatabase('dogu_bridge'),
+  ]);
   bridge = await startBridgeProcess({
     id: 'office',
     issuer: idp.issuer,
-    allow: [`${privateHost}:5432`],
-    hosts: { [privateHost]: '127.0.0.1' },
+    allow: [`${privateHost}:5432`, 'mysql.bridge.internal:3306'],
+    hosts: { [privateHost]: '127.0.0.1', 'mysql.bridge.internal': '127.0.0.1' },
     timeoutMs: 1500,
   });
   engines = createActionEngines({ poolSize: 2 }, { loadRuntime: loadConnectorRuntime });
@@ -43,20 +49,23 @@ beforeAll(async () => {
 afterAll(async () => {
   await engines?.close();
   await bridge?.stop();
-  await Promise.all([idp?.close(), database?.drop()]);
+  await Promise.all([idp?.close(), database?.drop(), mysqlDatabase?.drop()]);
 });
 
 function sqlRun(
   sql: string,
-  extra: Partial<EngineRun> & { host?: string; limitMs?: number } = {},
+  extra: Partial<EngineRun> & { host?: string; limitMs?: number; kind?: 'postgresql' | 'mysql' } = {},
 ): EngineRun {
   counter += 1;
-  const { host = privateHost, limitMs = 10_000, ...rest } = extra;
-  const connection = { host, port: 5432, database: database.name, user: postgresServer.user, via: 'office' };
+  const { host = privateHost, limitMs = 10_000, kind = 'postgresql', ...rest } = extra;
+  const connection =
+    kind === 'mysql'
+      ? { host, port: 3306, database: mysqlDatabase.name, user: 'root', password: '', via: 'office' }
+      : { host, port: 5432, database: database.name, user: postgresServer.user, via: 'office' };
   const dataSource = {
     id: `db-${counter}`,
     name: 'Private',
-    kind: 'postgresql',
+    kind,
     projectId: 'p',
     createdAt: '',
     updatedAt: '',
@@ -156,6 +165,35 @@ describe('PostgreSQL through a bridge', () => {
     await expect(engines.testConnection('postgresql', check(down))).rejects.toThrow(
       /Dogu could not reach bridge 'office' at https:\/\/127\.0\.0\.1:9: connection refused/,
     );
+  });
+});
+
+describe('MySQL through a bridge', () => {
+  it('runs SQL through the tunnel and ends a run at the bridge time-out, killing the query', async () => {
+    const [result] = await engines.run(
+      sqlRun('SELECT 40 + 2 AS answer, DATABASE() AS db', { kind: 'mysql', host: 'mysql.bridge.internal' }),
+    );
+    expect(result).toMatchObject({ status: 'succeeded', rows: [{ answer: 42, db: mysqlDatabase.name }] });
+
+    const [slow] = await engines.run(
+      sqlRun('SELECT SLEEP(20) AS slept', { kind: 'mysql', host: 'mysql.bridge.internal' }),
+    );
+    expect(slow?.error).toEqual({
+      code: 'execution_timeout',
+      message: expect.stringContaining("Bridge 'office' ended the run at its time-out of 1500 ms"),
+    });
+    await expect
+      .poll(
+        () =>
+          mysqlDatabase.admin(async (c) => {
+            const [rows] = await c.query(
+              "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(20)%'",
+            );
+            return Number((rows as { n: number }[])[0]?.n);
+          }),
+        { timeout: 5000 },
+      )
+      .toBe(0);
   });
 });
 
