@@ -102,6 +102,11 @@ export interface ConnectorDefinition {
    * execute API refuses a dry run of any other kind; the console shows the button only for these.
    */
   dryRun?: boolean;
+  /**
+   * The runtime opens its connections from `run.network`, so an environment may go through a
+   * bridge (`via`, docs/bridge.md). Kinds that call cloud APIs leave it out; `via` is refused for them.
+   */
+  bridgeable?: boolean;
 }
 
 /**

@@ -28,7 +28,13 @@ const viaShape = {
       "A bridge registered in the project's settings that this environment's connections go through",
   }),
 };
-export const connectionOf = (c: ConnectorDefinition): z.ZodObject => c.connection.extend(viaShape);
+const noVia = (c: ConnectorDefinition) => ({
+  via: z
+    .never({ error: `${c.label.en} data sources call cloud APIs and cannot go through a bridge` })
+    .optional(),
+});
+export const connectionOf = (c: ConnectorDefinition): z.ZodObject =>
+  c.connection.extend(c.bridgeable ? viaShape : noVia(c));
 
 const dataSourceMember = (c: ConnectorDefinition) =>
   z

@@ -606,8 +606,7 @@ export type components = {
           statementTimeoutMs?: number;
           /** Format: uri */
           stsEndpoint?: string;
-          /** @description A bridge registered in the project's settings that this environment's connections go through */
-          via?: string;
+          via?: unknown;
           workgroup?: string;
         };
       };
@@ -683,8 +682,7 @@ export type components = {
           statementTimeoutMs?: number;
           /** Format: uri */
           stsEndpoint?: string;
-          /** @description A bridge registered in the project's settings that this environment's connections go through */
-          via?: string;
+          via?: unknown;
         };
       };
       id: string;
@@ -987,8 +985,7 @@ export type components = {
           mode?: "document" | "key-entity";
           projectId: string;
           serviceAccountKey?: string;
-          /** @description A bridge registered in the project's settings that this environment's connections go through */
-          via?: string;
+          via?: unknown;
         };
       };
       id: string;
@@ -1029,8 +1026,7 @@ export type components = {
           storageEndpoint?: string;
           /** Format: uri */
           stsEndpoint?: string;
-          /** @description A bridge registered in the project's settings that this environment's connections go through */
-          via?: string;
+          via?: unknown;
         };
       };
       id: string;
@@ -1048,8 +1044,7 @@ export type components = {
           /** Format: uri */
           endpointsBaseUrl?: string;
           timeoutMs?: number;
-          /** @description A bridge registered in the project's settings that this environment's connections go through */
-          via?: string;
+          via?: unknown;
         };
       };
       id: string;
@@ -1420,8 +1415,7 @@ export type components = {
       environments: {
         [key: string]: {
           timeoutMs?: number;
-          /** @description A bridge registered in the project's settings that this environment's connections go through */
-          via?: string;
+          via?: unknown;
         };
       };
       id: string;
@@ -1897,8 +1891,7 @@ export type components = {
           secretAccessKey?: string;
           /** Format: uri */
           stsEndpoint?: string;
-          /** @description A bridge registered in the project's settings that this environment's connections go through */
-          via?: string;
+          via?: unknown;
         };
       };
       id: string;
