@@ -1,6 +1,7 @@
 /** `dogu`: log in to Dogu and call its API from a terminal, a script or CI. */
 import { parseArgs } from 'node:util';
 import { apply } from './commands/apply.ts';
+import { runBridge } from './commands/bridge.ts';
 import { execute, parseArgumentPairs } from './commands/execute.ts';
 import { exportProject } from './commands/export.ts';
 import { login } from './commands/login.ts';
@@ -28,6 +29,7 @@ Commands:
                              --project P   apply to P instead of the file's project
   export [-o FILE]         Write a project as a config file (stdout without -o): --project P
   schema                   Print the config file's JSON Schema
+  bridge --config FILE     Run a bridge agent next to private data (docs/bridge.md)
   upload-protoset FILE     Upload a protoset as a new version (docs/grpc.md):
                              --data-source ID --environment ID [--name N] [--project P]
                              with $DOGU_GRPC_API_ACCESS_TOKEN: the upload API (CI);
@@ -61,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
       'data-source': { type: 'string' },
       environment: { type: 'string' },
       name: { type: 'string' },
+      config: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -142,6 +145,8 @@ async function main(argv: string[]): Promise<number> {
     case 'schema':
       process.stdout.write(configJsonSchemaText());
       return 0;
+    case 'bridge':
+      return runBridge(values.config);
     default:
       process.stderr.write(`Unknown command '${command}'.\n\n${usage}`);
       return 2;

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { ConnectorDefinition } from '../../shared/connectors/connector.ts';
 import { connectors } from '../../shared/connectors/index.ts';
-import { actionInputSchema } from '../../shared/connectors/schemas.ts';
+import { actionInputSchema, connectionOf } from '../../shared/connectors/schemas.ts';
 import {
   authActionSchema,
   type DataSourceInput,
@@ -75,7 +75,7 @@ const inFileConnections = new Map<z.ZodObject, z.ZodObject>();
 export function connectionInFileSchema(connector: ConnectorDefinition): z.ZodObject {
   const known = inFileConnections.get(connector.connection);
   if (known) return known;
-  let schema = connector.connection;
+  let schema: z.ZodObject = connectionOf(connector);
   if (connector.secretFields.length > 0) {
     const extension: Record<string, z.ZodType> = {};
     for (const field of connector.secretFields) {
@@ -88,7 +88,7 @@ export function connectionInFileSchema(connector: ConnectorDefinition): z.ZodObj
         .optional()
         .meta({ description: `Not allowed: a ${field} is never written in the file; use ${field}FromEnv.` });
     }
-    schema = connector.connection
+    schema = connectionOf(connector)
       .omit(Object.fromEntries(connector.secretFields.map((f) => [f, true])) as never)
       .extend(extension);
   }

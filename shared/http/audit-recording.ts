@@ -33,6 +33,8 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   createProject: target('project.create', 'project', 'projectId'),
   createEnvironment: target('environment.create', 'environment', 'environmentId'),
   putProjectSettings: target('project.settings', 'project', 'projectId'),
+  putBridge: target('bridge.save', 'bridge', 'bridgeId'),
+  deleteBridge: target('bridge.delete', 'bridge', 'bridgeId'),
   putDataSource: target('data_source.save', 'data_source', 'dataSourceId'),
   deleteDataSource: target('data_source.delete', 'data_source', 'dataSourceId'),
   testDataSourceConnection: target('data_source.test_connection', 'data_source', 'dataSourceId'),
@@ -166,6 +168,7 @@ function detailsOf(routeName: string, status: number, body: Record<string, unkno
       status: body?.status,
       actionVersion: body?.actionVersion,
       ...(body?.source ? { source: body.source } : {}),
+      ...(body?.bridgeId ? { bridgeId: body.bridgeId } : {}),
     };
   }
   if (routeName === 'approveReviewRequest') {

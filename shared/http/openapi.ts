@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { actionInputSchema, dataSourceInputSchema } from '../connectors/schemas.ts';
 import { batchInputSchema } from '../domain/batch/batches.ts';
+import { bridgeInputSchema } from '../domain/bridges/model.ts';
 import {
   actionGroupInputSchema,
   actionGroupOrderSchema,
@@ -56,6 +57,7 @@ import {
   whoAmI,
 } from './openapi-answers.ts';
 import {
+  bridge,
   connectionTestResult,
   connectorKind,
   execution,
@@ -322,6 +324,32 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'Give an upload token a new value (the old one stops working); shown in this answer only',
     ok: { status: '200', schema: newUploadToken },
     errors: { '403': 'The caller may not manage the project', '404': 'No such project or token' },
+  },
+  listBridges: {
+    summary: "The project's bridges: address, pinned certificates, last contact and version",
+    ok: { status: '200', schema: list(bridge) },
+    errors: { '403': 'The caller may not view the project', '404': 'No such project' },
+  },
+  putBridge: {
+    summary: 'Register a bridge, or change its address or pinned certificates (rotation)',
+    body: bridgeInputSchema,
+    ok: { status: '200', schema: bridge },
+    also: [{ status: '201', description: 'Registered', schema: bridge }],
+    errors: {
+      '403': 'The caller may not manage the project',
+      '404': 'No such project',
+      '409': 'The project has its maximum of bridges',
+      '422': 'Bad address or certificate',
+    },
+  },
+  deleteBridge: {
+    summary: 'Remove a bridge no data source environment goes through',
+    ok: { status: '204' },
+    errors: {
+      '403': 'The caller may not manage the project',
+      '404': 'No such project or bridge',
+      '409': 'Data sources still go through it',
+    },
   },
   revokeUploadToken: {
     summary: 'Revoke an upload token',

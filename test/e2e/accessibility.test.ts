@@ -111,6 +111,7 @@ beforeAll(async () => {
       '/data-sources?dataSource=demo-postgres',
       '/variables',
       '/settings/upload-tokens',
+      '/settings/bridges',
       '/members',
       '/service-accounts',
       '/notifications',

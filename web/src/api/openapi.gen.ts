@@ -95,6 +95,16 @@ export type paths = {
     /** Download matching audit entries (?format=csv|json) */
     get: operations["exportAuditLog"];
   };
+  "/api/v1/projects/{projectId}/bridges": {
+    /** The project's bridges: address, pinned certificates, last contact and version */
+    get: operations["listBridges"];
+  };
+  "/api/v1/projects/{projectId}/bridges/{bridgeId}": {
+    /** Register a bridge, or change its address or pinned certificates (rotation) */
+    put: operations["putBridge"];
+    /** Remove a bridge no data source environment goes through */
+    delete: operations["deleteBridge"];
+  };
   "/api/v1/projects/{projectId}/data-sources": {
     /** List data sources (passwords never returned) */
     get: operations["listDataSources"];
@@ -596,6 +606,7 @@ export type components = {
           statementTimeoutMs?: number;
           /** Format: uri */
           stsEndpoint?: string;
+          via?: unknown;
           workgroup?: string;
         };
       };
@@ -671,12 +682,31 @@ export type components = {
           statementTimeoutMs?: number;
           /** Format: uri */
           stsEndpoint?: string;
+          via?: unknown;
         };
       };
       id: string;
       /** @constant */
       kind: "bigquery";
       name: string;
+    };
+    Bridge: {
+      /** @description PEM certificates trusted for the bridge (pinned) */
+      certificates: string[];
+      createdAt: string;
+      /** @description SHA-256 fingerprint of each pinned certificate */
+      fingerprints: string[];
+      id: string;
+      /** @description When the bridge last answered a run or test */
+      lastContactAt: string | null;
+      name?: string;
+      rotatedAt?: string;
+      /** @description The bridge's own per-request time-out */
+      timeoutMs?: number;
+      updatedAt: string;
+      url: string;
+      /** @description The version the bridge reported */
+      version?: string;
     };
     Choice: {
       label: string;
@@ -696,6 +726,11 @@ export type components = {
       durationMs: number;
       error?: {
         code: string;
+        /**
+         * @description Through a bridge: the part of the way that failed (docs/bridge.md)
+         * @enum {string}
+         */
+        hop?: "dogu_to_bridge" | "bridge" | "bridge_to_target" | "target";
         message: string;
       };
       ok: boolean;
@@ -843,6 +878,8 @@ export type components = {
       arguments: {
         [key: string]: unknown;
       };
+      /** @description The bridge the connection went through (docs/bridge.md) */
+      bridgeId?: string;
       durationMs: number | null;
       environmentId: string;
       error?: {
@@ -948,6 +985,7 @@ export type components = {
           mode?: "document" | "key-entity";
           projectId: string;
           serviceAccountKey?: string;
+          via?: unknown;
         };
       };
       id: string;
@@ -988,6 +1026,7 @@ export type components = {
           storageEndpoint?: string;
           /** Format: uri */
           stsEndpoint?: string;
+          via?: unknown;
         };
       };
       id: string;
@@ -1005,6 +1044,7 @@ export type components = {
           /** Format: uri */
           endpointsBaseUrl?: string;
           timeoutMs?: number;
+          via?: unknown;
         };
       };
       id: string;
@@ -1105,6 +1145,8 @@ export type components = {
           serviceSource?: "reflection" | "protoset";
           /** @default false */
           tls?: boolean;
+          /** @description A bridge registered in the project's settings that this environment's connections go through */
+          via?: string;
         };
       };
       id: string;
@@ -1295,6 +1337,8 @@ export type components = {
           timeoutMs?: number;
           /** Format: uri */
           url: string;
+          /** @description A bridge registered in the project's settings that this environment's connections go through */
+          via?: string;
         };
       };
       id: string;
@@ -1371,6 +1415,7 @@ export type components = {
       environments: {
         [key: string]: {
           timeoutMs?: number;
+          via?: unknown;
         };
       };
       id: string;
@@ -1410,6 +1455,8 @@ export type components = {
           ssl?: boolean;
           statementTimeoutMs?: number;
           user: string;
+          /** @description A bridge registered in the project's settings that this environment's connections go through */
+          via?: string;
         };
       };
       id: string;
@@ -1687,6 +1734,8 @@ export type components = {
           ssl?: boolean;
           statementTimeoutMs?: number;
           user: string;
+          /** @description A bridge registered in the project's settings that this environment's connections go through */
+          via?: string;
         };
       };
       id: string;
@@ -1739,6 +1788,8 @@ export type components = {
       arguments: {
         [key: string]: unknown;
       };
+      /** @description The bridge the connection went through (docs/bridge.md) */
+      bridgeId?: string;
       durationMs: number | null;
       environmentId: string;
       error?: {
@@ -1840,6 +1891,7 @@ export type components = {
           secretAccessKey?: string;
           /** Format: uri */
           stsEndpoint?: string;
+          via?: unknown;
         };
       };
       id: string;
@@ -3810,6 +3862,210 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The project's bridges: address, pinned certificates, last contact and version */
+  listBridges: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["Bridge"][];
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not view the project */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Register a bridge, or change its address or pinned certificates (rotation) */
+  putBridge: {
+    parameters: {
+      path: {
+        projectId: string;
+        bridgeId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          certificates: string[];
+          name?: string;
+          /** Format: uri */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bridge"];
+        };
+      };
+      /** @description Registered */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Bridge"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage the project */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The project has its maximum of bridges */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Bad address or certificate */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Remove a bridge no data source environment goes through */
+  deleteBridge: {
+    parameters: {
+      path: {
+        projectId: string;
+        bridgeId: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      204: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage the project */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project or bridge */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Data sources still go through it */
+      409: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
