@@ -5457,6 +5457,7 @@ export type operations = {
           }]>;
           /** @enum {string} */
           state?: "running" | "stopped";
+          timeLimitSeconds?: number;
           timeZone?: string;
           version?: number;
         };
@@ -5636,6 +5637,7 @@ export type operations = {
           }]>;
           /** @enum {string} */
           state?: "running" | "stopped";
+          timeLimitSeconds?: number;
           timeZone?: string;
           version?: number;
         };
@@ -6204,6 +6206,7 @@ export type operations = {
           };
           /** @description An instant with its offset ('2026-12-01T06:41:00+09:00'), or a local date-time ('2026-12-01T06:41') read in timeZone, which it then requires (decision 0085). */
           runAt: string;
+          timeLimitSeconds?: number;
           timeZone?: string;
         };
       };
