@@ -25,6 +25,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const isName = (value: unknown): value is string =>
   typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value);
 
+/** A derived variable name's parts: upper case, other characters as `_`. */
+export const envName = (...parts: string[]) =>
+  parts.map((p) => p.toUpperCase().replace(/[^A-Z0-9]+/g, '_')).join('_');
+
 /** Throws when the text is not YAML (the caller says which file). */
 export function referenceNamesOf(text: string): Map<string, string> {
   const names = new Map<string, string>();

@@ -6,7 +6,8 @@
  */
 import { stringify } from 'yaml';
 import { isDeepEqual } from './diff.ts';
-import { connectionPlace, type ReferenceNames, secretPlace } from './export-names.ts';
+import { connectionPlace, envName, type ReferenceNames, secretPlace } from './export-names.ts';
+import { exportedNotifications } from './export-notifications.ts';
 import type { StoredResource } from './management-api.ts';
 import {
   comparableAction,
@@ -24,8 +25,6 @@ import { comparableUserGroup } from './plan-user-groups.ts';
 import type { ProjectState } from './project-state.ts';
 import { configVersion, secretFieldsOf } from './schema.ts';
 
-const envName = (...parts: string[]) =>
-  parts.map((p) => p.toUpperCase().replace(/[^A-Z0-9]+/g, '_')).join('_');
 /** Per data source and environment: production and development passwords differ. */
 export const passwordEnvVar = (dataSourceId: string, environmentId: string) =>
   `DOGU_PASSWORD_${envName(dataSourceId, environmentId)}`;
@@ -95,6 +94,8 @@ export function exportProjectConfig(
     viewPublications: perEnvironment(state.viewPublications, (version) => version),
     // By environment and name; executors by service account name (a user executor cannot be named).
     cronJobs,
+    // Targets by name, secrets as references; rules name targets by name and cron jobs by environment and name.
+    notifications: exportedNotifications(state, envVarAt),
   };
   const runAsUsers = cronJobs.some((job) => job.executor === undefined);
   const header = [
