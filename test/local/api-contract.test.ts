@@ -442,6 +442,58 @@ describe('the API answers as /openapi.json says', () => {
       body: { currentPassword: demoPassword, newPassword: 'a much longer passphrase for the contract test' },
     });
 
+    // Accounts (the local administrator is an account administrator)
+    await call('listUsers', 'GET', '/api/v1/users');
+    const invited = body(
+      await call('createUser', 'POST', '/api/v1/users', { body: { email: 'invitee@example.com' } }),
+    ) as Fields & { userId: string; invitation: { path: string } };
+    await call('getUser', 'GET', `/api/v1/users/${invited.userId}`);
+    await call('updateUser', 'PATCH', `/api/v1/users/${invited.userId}`, { body: { name: 'Invitee' } });
+    const again = body(
+      await call('inviteUser', 'POST', `/api/v1/users/${invited.userId}/invitation`, { body: {} }),
+    ) as Fields & { invitation: { path: string } };
+    const link = again.invitation.path.split('/').pop()!;
+    await call('getInvitation', 'GET', `/auth/invitations/${link}`, { auth: false });
+    await call('acceptInvitation', 'POST', `/auth/invitations/${link}/accept`, {
+      auth: false,
+      body: { password: 'a long and unusual passphrase 42' },
+    });
+    await call('revokeUserSessions', 'POST', `/api/v1/users/${invited.userId}/revoke-sessions`, { body: {} });
+
+    // Projects, upload tokens, gRPC files and catalog, reservations
+    await call('createProject', 'PUT', '/api/v1/projects/contract', {
+      body: { id: 'contract', name: 'Contract' },
+    });
+    await call('createEnvironment', 'PUT', `${p}/environments/staging`, {
+      body: { id: 'staging', name: 'Staging' },
+    });
+    const uploadToken = body(
+      await call('createUploadToken', 'POST', `${p}/upload-tokens`, { body: { name: 'ci' } }),
+    );
+    await call('rotateUploadToken', 'POST', `${p}/upload-tokens/${uploadToken.id}/rotate`, { body: {} });
+    await call('revokeUploadToken', 'DELETE', `${p}/upload-tokens/${uploadToken.id}`);
+    const grpc = `${p}/data-sources/demo-grpc/environments/development`;
+    await call('listFileVersions', 'GET', `${grpc}/file-versions`);
+    await call('getDataSourceCatalog', 'GET', `${grpc}/catalog`);
+    await call('getReservation', 'GET', `${env}/reservations/${reservation.id}`);
+
+    // Deletions and unpublishing: 204, no body
+    await call('unpublishActionVersion', 'DELETE', `${p}/actions/my-orders/publications/production`);
+    await call('unpublishViewVersion', 'DELETE', `${p}/views/orders/publications/production`);
+    await call('deleteNotificationRule', 'DELETE', `${p}/notifications/rules/${rule.id}`);
+    await call('deleteNotificationTarget', 'DELETE', `${p}/notifications/targets/${target.id}`);
+    await call('deleteCronJob', 'DELETE', jobPath);
+    await call('deleteTrustPolicy', 'DELETE', `${sa}/trust-policies/ci`);
+    await call('deleteServiceAccount', 'DELETE', sa);
+    await call('deleteActionGroup', 'DELETE', `${p}/action-groups/mine`);
+    await call('deleteUserGroup', 'DELETE', `${p}/user-groups/ops`);
+    await call('deleteMember', 'DELETE', `${p}/members/${added.principalId}`);
+    await call('deleteView', 'DELETE', `${p}/views/orders-copy`);
+    await call('deleteAction', 'DELETE', `${p}/actions/my-orders-copy`);
+    await call('deleteMasterDataList', 'DELETE', `${p}/master-data/colours`);
+    await call('deleteSecret', 'DELETE', `${env}/secrets/token`);
+    await call('deleteDataSource', 'DELETE', `${p}/data-sources/pg-copy`);
+
     // Every JSON success the document describes has a schema (the calls above check the answers).
     const withoutSchema = checker.operations.filter((o) => checker.successWithoutSchema(o.name));
     expect(withoutSchema.map((o) => o.name)).toEqual([]);
@@ -458,6 +510,35 @@ describe('the API answers as /openapi.json says', () => {
         ...(body ? { body } : {}),
       });
     }
+    if (process.env.DOGU_CONTRACT_DUMP)
+      console.log(
+        'NOT SUCCEEDED',
+        checker.operations
+          .map((o) => o.name)
+          .filter((n) => !succeeded.has(n))
+          .join(' '),
+      );
+    // Answered with success above, except what needs what this runtime has not: an external IdP
+    // (token exchange, SSO sign-in and its settings, which the service checks by discovery), a
+    // Google OAuth client, a protoset upload, a payload only large results leave, and the console's
+    // logout (a session's CSRF token).
+    expect(checker.operations.map((o) => o.name).filter((n) => !succeeded.has(n))).toEqual([
+      'getExecutionPayload',
+      'exchangeToken',
+      'uploadFileVersion',
+      'deleteFileVersion',
+      'pinFileVersion',
+      'startDataSourceOAuth',
+      'disconnectDataSourceOAuth',
+      'completeDataSourceOAuth',
+      'uploadProtoset',
+      'oidcLogin',
+      'consoleCallback',
+      'consoleLogout',
+      'getSsoProvider',
+      'putSsoProvider',
+      'deleteSsoProvider',
+    ]);
     const notRefused = checker.operations.map((o) => o.name).filter((name) => !refused.has(name));
     // Public reads answer anyone: health, this document, the IdP's discovery and keys, where the
     // CLI logs in, and the console's redirect to the IdP.
