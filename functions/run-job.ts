@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
-import { runQueuedExecution } from '../shared/domain/scheduling/async-executions.ts';
+import { type RunJobEvent, runJobInput } from '../shared/domain/scheduling/job-input.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
 import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
@@ -26,18 +26,11 @@ const composition = compose(
   executionPayloads,
 );
 
-export interface RunJobEvent {
-  projectId: string;
-  environmentId: string;
-  executionId: string;
-}
+export type { RunJobEvent };
 
 export const handler = middy<RunJobEvent, void, Error, Context>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
     logger.appendKeys({ projectId: event.projectId, executionId: event.executionId });
-    await runQueuedExecution(schedulingDeps(await getServices(composition)), {
-      projectId: event.projectId,
-      executionId: event.executionId,
-    });
+    await runJobInput(schedulingDeps(await getServices(composition)), event);
   });

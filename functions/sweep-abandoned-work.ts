@@ -9,6 +9,7 @@ import type { Context } from 'aws-lambda';
 import { logger } from '../shared/commons/logger.ts';
 import { finishBatch } from '../shared/domain/batch/run-batch.ts';
 import { endFailedJob, sweepAbandonedWork } from '../shared/domain/scheduling/abandoned-work.ts';
+import type { HandedOffCronRun } from '../shared/domain/scheduling/ports.ts';
 import { connectorCatalog } from '../shared/runtime/groups/connector-catalog.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
@@ -19,7 +20,13 @@ import { compose, getServices, schedulingDeps } from '../shared/runtime/services
 const composition = compose(secretValues, connectorCatalog, scheduling, notificationCenter);
 
 export interface SweepEvent {
-  failedJob?: { projectId: string; executionId: string; cause?: string };
+  /** `job`: the machine's whole input (a handed-off cron run is named there, decision 0101). */
+  failedJob?: {
+    projectId: string;
+    executionId: string;
+    cause?: string;
+    job?: { cronRun?: HandedOffCronRun };
+  };
   failedBatch?: { projectId: string; batchId: string };
 }
 
@@ -28,7 +35,11 @@ export const handler = middy<SweepEvent, unknown, Error, Context>()
   .handler(async (event) => {
     const deps = schedulingDeps(await getServices(composition));
     if (event.failedJob) {
-      logger.warn('async job task failed', { ...event.failedJob });
+      const { job: _input, ...failed } = event.failedJob;
+      logger.warn('async job task failed', {
+        ...failed,
+        ...(_input?.cronRun ? { cronRun: _input.cronRun } : {}),
+      });
       await endFailedJob(deps, event.failedJob);
       return { ended: 'job' };
     }

@@ -108,6 +108,11 @@ new DoguStack(app, `Dogu-${stage}`, {
     .split(',')
     .map((k) => k.trim())
     .filter(Boolean),
+  connectorResources: {
+    athenaWorkgroups: list('athenaWorkgroups'),
+    glueDatabases: list('glueDatabases'),
+    dataBuckets: list('dataBuckets'),
+  },
   alarmEmail: contextString('alarmEmail'),
   network: networkSettings(),
   domain: domainSettings(),

@@ -44,6 +44,9 @@ import { consoleCsp, viewFrameCsp, viewFramePath } from '../shared/http/console-
 import { acknowledge } from './nag.ts';
 import { repoRoot } from './paths.ts';
 
+/** The viewer TLS policy wherever the certificate is ours (a custom domain). */
+export const minimumTlsWithOwnCertificate = SecurityPolicyProtocol.TLS_V1_2_2021;
+
 /** Paths CloudFront sends to the HTTP API instead of the bucket (the local runtime's same split). */
 export const apiPathPatterns = ['/api/*', '/public/*', '/auth/*', '/idp/*', '/openapi.json'] as const;
 
@@ -191,10 +194,11 @@ export class ConsoleHosting extends Construct {
       defaultRootObject: 'index.html',
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_200,
-      // Takes effect with a certificate of our own (a custom domain); *.cloudfront.net has AWS's policy.
-      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
       ...(props.domain
         ? {
+            // Our certificate, our policy: TLS 1.2 at least. *.cloudfront.net (no custom domain)
+            // has CloudFront's default certificate, whose policy is fixed at TLSv1 (docs/deploy.md).
+            minimumProtocolVersion: minimumTlsWithOwnCertificate,
             domainNames: [props.domain.name],
             certificate: Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
           }
@@ -258,7 +262,7 @@ export class ConsoleHosting extends Construct {
       acknowledge(
         this.distribution,
         'CFR4',
-        'Without a custom domain CloudFront serves *.cloudfront.net with its own certificate and policy; minimumProtocolVersion TLSv1.2_2021 applies once context domainName is set.',
+        'Without a custom domain CloudFront serves *.cloudfront.net with its default certificate, whose policy (TLSv1) cannot be changed; with context domainName the policy is TLSv1.2_2021 (docs/deploy.md, "Custom domain").',
       );
     }
     if (!props.logBucket) {

@@ -19,7 +19,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { originVerifyEnv } from '../shared/http/viewer-ip.ts';
-import { grantConnectorPermissions } from './connector-permissions.ts';
+import { type ConnectorResources, grantConnectorPermissions } from './connector-permissions.ts';
 import { ConsoleHosting, type ConsoleHostingProps } from './console-hosting.ts';
 import { ApiAccessLog } from './constructs/access-log.ts';
 import { BlobBucket } from './constructs/blob-bucket.ts';
@@ -46,6 +46,8 @@ export interface DoguStackProps extends StackProps {
   loginTokenSeconds?: number;
   /** Data-source kinds that may run with the action functions' own role (their cloudPermissions are granted). */
   functionRoleKinds?: readonly string[];
+  /** What those kinds' rights reach: workgroups, Glue databases, buckets (decision 0102). */
+  connectorResources?: ConnectorResources;
   /** Subscribed to the alarm topic (context `alarmEmail`). */
   alarmEmail?: string;
   /** Reserved concurrency of the scheduled-work functions (context `workerConcurrency`, 0 = none). */
@@ -72,6 +74,11 @@ const maxSynchronousExecutionMs = 28_000;
 const executionTimeout = Duration.seconds(35);
 /** Everything else is one or two DynamoDB calls; a short timeout ends a stuck call quickly. */
 const defaultTimeout = Duration.seconds(10);
+/**
+ * A function that runs actions lives at least this long past its run limit, so a run is always
+ * cancelled, recorded and answered by Dogu, never cut by Lambda (decision 0076).
+ */
+export const handlerBudgetMarginSeconds = 5;
 const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
   // Also served through its function URL, where a run may take 57 s (decision 0055).
   'execute-action': functionUrlTimeout,
@@ -79,6 +86,8 @@ const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
   'data-source-connection': executionTimeout,
   // Run now and retry execute the cron job's action at once, as a synchronous execution does.
   'cron-run-now': executionTimeout,
+  // Approving a review request runs the approved action at once.
+  'review-requests': executionTimeout,
 };
 
 /**
@@ -134,6 +143,7 @@ export class DoguStack extends Stack {
       stage,
       loginTokenSeconds,
       functionRoleKinds = [],
+      connectorResources = {},
       alarmEmail,
       workerConcurrency = defaultWorkerConcurrency,
       rateLimitPerMinute = defaultRateLimitPerMinute,
@@ -242,6 +252,7 @@ export class DoguStack extends Stack {
     grantConnectorPermissions(
       [...actionRunners.flatMap((h) => functionsByHandler.get(h) ?? []), ...this.scheduling.actionRunners],
       functionRoleKinds,
+      connectorResources,
     );
 
     // JavaScript actions and transformers run in a function whose role grants nothing (decision 0039).

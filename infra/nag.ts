@@ -10,7 +10,6 @@ import { CfnResource, type IAspect, Stack, Validations } from 'aws-cdk-lib';
 import { CfnManagedPolicy, CfnPolicy, CfnRole } from 'aws-cdk-lib/aws-iam';
 import { rules } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { connectors } from '../shared/connectors/index.ts';
 
 /** Acknowledges one AwsSolutions rule on a construct and everything under it. */
 export function acknowledge(scope: IConstruct, rule: string, reason: string): void {
@@ -20,6 +19,11 @@ export function acknowledge(scope: IConstruct, rule: string, reason: string): vo
 /** An account id, or its placeholder in an account-agnostic synth (`cdk synth` without credentials). */
 const account = '(?:\\d{12}|<AWS::AccountId>)';
 const region = '(?:[a-z]{2}(?:-[a-z]+)+-\\d|<AWS::Region>)';
+/**
+ * The partition: its placeholder, or its name where a pinned feature flag (cdk.json) lets CDK write
+ * the partition of a known region into the ARN.
+ */
+const partition = '(?:aws(?:-cn|-us-gov)?|<AWS::Partition>)';
 
 /** Each intended kind of wildcard, and why it is there. The first matching pattern gives the reason. */
 export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
@@ -36,12 +40,12 @@ export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
     'DynamoDB needs these to write an encrypted table; the statement is limited to kms:ViaService dynamodb.',
   ],
   [
-    new RegExp(`^Resource::arn:<AWS::Partition>:ses:${region}:${account}:(identity|configuration-set)/\\*$`),
+    new RegExp(`^Resource::arn:${partition}:ses:${region}:${account}:(identity|configuration-set)/\\*$`),
     'The sender identity of notifications and invitations is set at run time (docs/notifications.md); only SendEmail.',
   ],
   [
     new RegExp(
-      `^Resource::arn:<AWS::Partition>:scheduler:${region}:${account}:schedule(-group)?/dogu-[a-z0-9-]+\\.\\*(/\\*)?$`,
+      `^Resource::arn:${partition}:scheduler:${region}:${account}:schedule(-group)?/dogu-[a-z0-9-]+\\.\\*(/\\*)?$`,
     ),
     "Schedules are made at run time, one group per project, all under this stage's prefix (infra/scheduling.ts).",
   ],
@@ -58,23 +62,31 @@ export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
     "CDK's bucket grants (grantRead, grantReadWrite, grantDelete) on one named bucket.",
   ],
   [
-    new RegExp(`^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-${account}-${region}/\\*$`),
+    new RegExp(`^Resource::arn:${partition}:s3:::cdk-[a-z0-9]+-assets-${account}-${region}/\\*$`),
     "CDK's BucketDeployment reads the console's build from the bootstrap asset bucket.",
   ],
   [
-    new RegExp(`^Resource::arn:<AWS::Partition>:ec2:${region}:${account}:network-interface/\\*$`),
+    new RegExp(`^Resource::arn:${partition}:ec2:${region}:${account}:network-interface/\\*$`),
     "CodeBuild attaches a long-job build's network interface, made at run time; limited to ec2:AuthorizedService codebuild and Dogu's subnets.",
   ],
   [
-    new RegExp(`^Resource::arn:<AWS::Partition>:states:${region}:${account}:execution:.*:\\*$`),
+    new RegExp(`^Resource::arn:${partition}:glue:${region}:${account}:table/[A-Za-z0-9._-]+/\\*$`),
+    'The tables of one Glue database the operator named (context glueDatabases): queries name tables at run time.',
+  ],
+  [
+    new RegExp(`^Resource::arn:${partition}:s3:::[A-Za-z0-9._-]+/\\*$`),
+    'Objects of a data or result bucket the operator named (context dataBuckets): Athena reads and writes them for the query.',
+  ],
+  [
+    new RegExp(`^Resource::arn:${partition}:states:${region}:${account}:execution:.*:\\*$`),
     'A distributed map starts and reads child executions of its own state machine, named at run time.',
   ],
 ];
 
 /**
- * Actions that may be granted on '*' (IAM has no resource type for them, or, for the connector
- * rights an operator opts into with functionRoleKinds, the resources are chosen at run time).
- * A '*' statement with any other action stays a finding.
+ * Actions that may be granted on '*' (IAM has no resource type for them). The connector rights an
+ * operator opts into with functionRoleKinds are scoped to named resources (decision 0102), so a '*'
+ * statement with any other action stays a finding.
  */
 export const actionsAllowedOnAnyResource: readonly RegExp[] = [
   /^xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)$/,
@@ -85,13 +97,10 @@ export const actionsAllowedOnAnyResource: readonly RegExp[] = [
   /^ec2:(CreateNetworkInterface|DescribeNetworkInterfaces|DescribeSubnets|DeleteNetworkInterface|AssignPrivateIpAddresses|UnassignPrivateIpAddresses)$/,
   // CodeBuild's VPC placement of long-job builds (infra/constructs/long-job-runner.ts, decision 0075).
   /^ec2:(DescribeDhcpOptions|DescribeSecurityGroups|DescribeVpcs)$/,
-  ...connectors
-    .flatMap((c) => c.cloudPermissions)
-    .map((action) => new RegExp(`^${action.replace(/[.*]/g, '\\$&')}$`)),
 ];
 
 const anyResourceReason =
-  "Only actions IAM cannot scope to a resource (X-Ray upload, Step Functions log delivery, scheduler:ListSchedules, Lambda's and CodeBuild's VPC network interfaces, CDK's CloudFront invalidation after a deploy) and the connector rights an operator opts into (functionRoleKinds); checked action by action in infra/nag.ts.";
+  "Only actions IAM cannot scope to a resource (X-Ray upload, Step Functions log delivery, scheduler:ListSchedules, Lambda's and CodeBuild's VPC network interfaces, CDK's CloudFront invalidation after a deploy); checked action by action in infra/nag.ts.";
 
 interface PolicyStatementJson {
   Effect?: string;

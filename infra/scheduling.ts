@@ -186,6 +186,11 @@ export class Scheduling extends Construct {
         [longJobEnv.projectId]: variable('$.projectId'),
         [longJobEnv.environmentId]: variable('$.environmentId'),
         [longJobEnv.executionId]: variable('$.executionId'),
+        // The whole input as JSON (a handed-off cron run is named there, decision 0101).
+        [longJobEnv.input]: {
+          type: BuildEnvironmentVariableType.PLAINTEXT,
+          value: JsonPath.jsonToString(JsonPath.entirePayload),
+        },
       },
       taskTimeout: Timeout.duration(longJobTaskTimeout),
       resultPath: JsonPath.DISCARD,

@@ -5,6 +5,7 @@
  */
 import { finishBatch, runBatchChunk } from '../shared/domain/batch/run-batch.ts';
 import { runQueuedExecution } from '../shared/domain/scheduling/async-executions.ts';
+import { runHandedOffCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
 import type { Batch } from '../shared/domain/scheduling/model.ts';
 import type { JobRunner } from '../shared/domain/scheduling/ports.ts';
@@ -20,12 +21,16 @@ export class LocalJobRunner implements JobRunner {
     private readonly onError: (error: unknown, what: string) => void = () => {},
   ) {}
 
-  async startExecution(job: {
-    projectId: string;
-    environmentId: string;
-    executionId: string;
-  }): Promise<void> {
-    this.track(runQueuedExecution(this.deps(), job), `execution ${job.executionId}`);
+  async startExecution(job: Parameters<JobRunner['startExecution']>[0]): Promise<void> {
+    // A handed-off cron run (a worker with a smaller budget passed it on: decision 0101).
+    const work = job.cronRun
+      ? runHandedOffCronRun(this.deps(), {
+          ...job.cronRun,
+          projectId: job.projectId,
+          executionId: job.executionId,
+        })
+      : runQueuedExecution(this.deps(), job);
+    this.track(work, `execution ${job.executionId}`);
   }
 
   async startBatch(batch: Batch, _attempt: number): Promise<void> {

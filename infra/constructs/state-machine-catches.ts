@@ -62,6 +62,9 @@ export function catchFailures(scope: Construct, sweeper: IFunction) {
             projectId: JsonPath.stringAt('$.projectId'),
             executionId: JsonPath.stringAt('$.executionId'),
             cause: JsonPath.stringAt('$.failure.Error'),
+            // The whole input: a handed-off cron run is named there (decision 0101); a path to an
+            // optional field would fail the step when it is absent.
+            job: JsonPath.entirePayload,
           },
         },
         'JobFailed',

@@ -18,6 +18,11 @@ interface Statement {
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 
 const env = { account: '123456789012', region: 'ap-northeast-1' };
+const resources = {
+  athenaWorkgroups: ['analysts'],
+  glueDatabases: ['sales', 'ops'],
+  dataBuckets: ['corp-data', 'corp-athena-results'],
+};
 // The functions that run actions or test connections (one shared role, decision 0022).
 const actionRunnerHandlers: readonly string[] = actionRunners;
 let withRole: DoguStack;
@@ -29,12 +34,17 @@ beforeAll(() => {
     builtinCloudFormationValidation: false,
     context: { 'aws:cdk:bundling-stacks': [], '@aws-cdk/core:stackResourceLimit': 1000 },
   });
-  withRole = new DoguStack(app, 'Dogu-athena', { stage: 'athena', env, functionRoleKinds: ['athena'] });
+  withRole = new DoguStack(app, 'Dogu-athena', {
+    stage: 'athena',
+    env,
+    functionRoleKinds: ['athena'],
+    connectorResources: resources,
+  });
   withoutRole = new DoguStack(app, 'Dogu-keys', { stage: 'keys', env });
 }, 120_000);
 
-/** Every action a function's role allows on '*'. */
-function wildcardActions(stack: DoguStack, fn: LambdaFunction): string[] {
+/** Every statement of a function's role. */
+function statementsOf(stack: DoguStack, fn: LambdaFunction): Statement[] {
   const resources = Template.fromStack(stack).toJSON().Resources as Resources;
   const roleId = (
     resources[stack.getLogicalId(fn.node.defaultChild as CfnFunction)]!.Properties.Role as {
@@ -43,9 +53,33 @@ function wildcardActions(stack: DoguStack, fn: LambdaFunction): string[] {
   )['Fn::GetAtt'][0];
   return Object.values(resources)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && isDeepStrictEqual(r.Properties.Roles, [{ Ref: roleId }]))
-    .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement)
+    .flatMap((r) => (r.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+/** Every action a function's role allows on '*'. */
+const wildcardActions = (stack: DoguStack, fn: LambdaFunction) =>
+  statementsOf(stack, fn)
     .filter((s) => [s.Resource].flat().includes('*'))
     .flatMap((s) => [s.Action].flat());
+
+/** An ARN as text, the partition's reference written as `aws`. */
+function arnText(resource: unknown): string {
+  const join = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  if (!join) return String(resource);
+  return join[1].map((part) => (typeof part === 'string' ? part : 'aws')).join('');
+}
+
+/** The resources each granted connector action is allowed on, as text. */
+function resourcesByAction(stack: DoguStack, fn: LambdaFunction): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const s of statementsOf(stack, fn)) {
+    for (const action of [s.Action].flat()) {
+      if (!/^(athena|glue|s3):/.test(action)) continue;
+      const text = [s.Resource].flat().map(arnText);
+      found.set(action, [...(found.get(action) ?? []), ...text]);
+    }
+  }
+  return found;
 }
 
 describe('connector cloud permissions', () => {
@@ -53,9 +87,9 @@ describe('connector cloud permissions', () => {
     const granted = connectorPermissions(['athena']);
     expect(granted).toEqual([...athena.cloudPermissions].sort());
     for (const [handler, fn] of withRole.functionsByHandler) {
-      const actions = wildcardActions(withRole, fn as LambdaFunction);
+      const actions = [...resourcesByAction(withRole, fn as LambdaFunction).keys()];
       if (actionRunnerHandlers.includes(handler))
-        expect(actions, handler).toEqual(expect.arrayContaining(granted));
+        expect(actions.sort(), handler).toEqual(expect.arrayContaining(granted));
       else
         expect(
           actions.filter((a) => /^(athena|glue):/.test(a)),
@@ -63,7 +97,41 @@ describe('connector cloud permissions', () => {
         ).toEqual([]);
     }
     for (const worker of withRole.scheduling.actionRunners)
-      expect(wildcardActions(withRole, worker)).toEqual(expect.arrayContaining(granted));
+      expect([...resourcesByAction(withRole, worker).keys()]).toEqual(expect.arrayContaining(granted));
+  });
+
+  it('scopes them to the workgroups, Glue databases and buckets named, never "*"', () => {
+    const fn = withRole.functionsByHandler.get('execute-action') as LambdaFunction;
+    expect(wildcardActions(withRole, fn).filter((a) => /^(athena|glue|s3):/.test(a))).toEqual([]);
+    const byAction = resourcesByAction(withRole, fn);
+    const arn = (service: string, rest: string) => `arn:aws:${service}:ap-northeast-1:123456789012:${rest}`;
+    expect(byAction.get('athena:StartQueryExecution')).toEqual([
+      arn('athena', 'workgroup/analysts'),
+      arn('athena', 'datacatalog/AwsDataCatalog'),
+    ]);
+    expect(byAction.get('glue:GetTable')).toEqual([
+      arn('glue', 'catalog'),
+      arn('glue', 'database/sales'),
+      arn('glue', 'database/ops'),
+      arn('glue', 'table/sales/*'),
+      arn('glue', 'table/ops/*'),
+    ]);
+    const partition = (bucket: string) => `arn:aws:s3:::${bucket}`;
+    expect(byAction.get('s3:ListBucket')).toEqual([partition('corp-data'), partition('corp-athena-results')]);
+    // (The role reads Dogu's own buckets too, under their own statements.)
+    expect(byAction.get('s3:GetObject')).toEqual(
+      expect.arrayContaining([partition('corp-data/*'), partition('corp-athena-results/*')]),
+    );
+  });
+
+  it('refuses to synthesize the rights without the resources to scope them to', () => {
+    const app = new App({
+      builtinCloudFormationValidation: false,
+      context: { 'aws:cdk:bundling-stacks': [] },
+    });
+    expect(
+      () => new DoguStack(app, 'Dogu-unscoped', { stage: 'unscoped', env, functionRoleKinds: ['athena'] }),
+    ).toThrow(/functionRoleKinds needs Glue databases to scope its rights: set context 'glueDatabases'/);
   });
 
   it('grants none of them when every data source brings its own keys (the default)', () => {

@@ -1,6 +1,6 @@
 /**
- * cdk-nag's AwsSolutions checks over the stack as `cdk synth` makes it (infra/app.ts adds the same
- * plugin): zero unacknowledged errors and warnings, in the default configuration and with VPC,
+ * cdk-nag's AwsSolutions checks over the stack as `cdk synth` makes it (cdk.json's feature flags;
+ * infra/app.ts adds the same plugin): zero unacknowledged errors and warnings, in the default configuration and with VPC,
  * domain and WAF on. A control stack with a careless bucket proves the checks run at all.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EdgeWafStack } from '../../infra/constructs/edge-waf.ts';
 import { DoguStack, type DoguStackProps } from '../../infra/dogu-stack.ts';
 import { wildcardReasons } from '../../infra/nag.ts';
+import { cdkJsonContext } from '../support/cdk-context.ts';
 
 interface Violation {
   ruleName: string;
@@ -35,7 +36,7 @@ function violationsOf(build: (app: App) => void): Violation[] {
   const app = new App({
     outdir,
     builtinCloudFormationValidation: false,
-    context: { 'aws:cdk:bundling-stacks': [] },
+    context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] },
   });
   build(app);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
@@ -82,6 +83,7 @@ describe('cdk-nag AwsSolutions', () => {
     'an existing VPC and the connector rights of Athena': {
       network: { mode: 'existing', vpcId: 'vpc-0abc', subnetIds: ['subnet-0aaa'] },
       functionRoleKinds: ['athena'],
+      connectorResources: { glueDatabases: ['sales'], dataBuckets: ['corp-data', 'corp-athena-results'] },
     },
   };
 

@@ -238,6 +238,8 @@ describe('state machines', () => {
               { Name: longJobEnv.projectId, Type: 'PLAINTEXT', 'Value.$': '$.projectId' },
               { Name: longJobEnv.environmentId, Type: 'PLAINTEXT', 'Value.$': '$.environmentId' },
               { Name: longJobEnv.executionId, Type: 'PLAINTEXT', 'Value.$': '$.executionId' },
+              // The whole input: a handed-off cron run is named there (decision 0101).
+              { Name: longJobEnv.input, Type: 'PLAINTEXT', 'Value.$': 'States.JsonToString($)' },
             ],
           },
           // The build's queue time and 35 minutes, then a margin: after it the build is stopped.
@@ -270,6 +272,7 @@ describe('state machines', () => {
               'projectId.$': '$.projectId',
               'executionId.$': '$.executionId',
               'cause.$': '$.failure.Error',
+              'job.$': '$',
             },
           },
           ResultPath: null,

@@ -11,7 +11,9 @@ import type { LocalRuntime } from '../../local/runtime.ts';
 import type { Execution } from '../../shared/domain/model.ts';
 import { sweepAbandonedWork } from '../../shared/domain/scheduling/abandoned-work.ts';
 import { runQueuedExecution } from '../../shared/domain/scheduling/async-executions.ts';
+import { deliverCronRun, settleStaleCronRuns } from '../../shared/domain/scheduling/cron-runs.ts';
 import type { Reservation } from '../../shared/domain/scheduling/model.ts';
+import { runReservation } from '../../shared/domain/scheduling/reservations.ts';
 import { type Services, schedulingDeps } from '../../shared/runtime/services.ts';
 import { apiClient } from '../support/api.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
@@ -204,5 +206,58 @@ describe('the sweeper (decision 0056) and a long job', () => {
     expect(await status('exe_long3')).toBe('running');
     await sweepAt(36);
     expect(await status('exe_long3')).toBe('error');
+  });
+});
+
+describe('a scheduled run is a job (decision 0101)', () => {
+  it('a delivered cron run and a reservation get the job limit (30 minutes here), or their own', async () => {
+    const deps = schedulingDeps(runtime.services);
+    const deliverNew = async (extra: Record<string, unknown>, scheduledAt: string) => {
+      const job = await admin.post('/api/v1/projects/demo/environments/development/cron-jobs', {
+        name: `Job ${scheduledAt}`,
+        schedule: { kind: 'cron', expression: '0 9 ? * MON-FRI *' },
+        actionId: 'long-echo',
+        arguments: { n: 2 },
+        ...extra,
+      });
+      expect(job.status, JSON.stringify(job.body)).toBe(201);
+      const run = (await deliverCronRun(deps, { projectId: 'demo', jobId: job.body.id, scheduledAt }))!;
+      expect(run).toMatchObject({ status: 'completed' });
+      return deadlineOf((await runtime.services.store.getExecution(run.executionId!))!);
+    };
+    expect(await deliverNew({}, '2026-11-23T00:00:00Z')).toBe(thirtyMinutes);
+    expect(await deliverNew({ timeLimitSeconds: 600 }, '2026-11-24T00:00:00Z')).toBe(600_000);
+
+    const reservation = await admin.post('/api/v1/projects/demo/environments/development/reservations', {
+      actionId: 'long-echo',
+      arguments: { n: 2 },
+      runAt: new Date(Date.now() + 3600_000).toISOString(),
+    });
+    expect(reservation.status).toBe(201);
+    const ran = (await runReservation(deps, { projectId: 'demo', reservationId: reservation.body.id }))!;
+    expect(ran.status).toBe('completed');
+    expect(deadlineOf((await runtime.services.store.getExecution(ran.executionId!))!)).toBe(thirtyMinutes);
+  });
+
+  it('the sweeper waits for a delivered run its whole limit (a run started by hand: the minute)', async () => {
+    const deps = schedulingDeps(runtime.services);
+    const startedAt = new Date();
+    const run = {
+      jobId: 'cron_gone',
+      projectId: 'demo',
+      environmentId: 'development',
+      scheduledAt: '2026-11-25T00:00:00.000Z',
+      attempt: 1,
+      status: 'running' as const,
+      executionId: 'exe_cron_sweep',
+      timeLimitMs: thirtyMinutes,
+      startedAt: startedAt.toISOString(),
+      updatedAt: startedAt.toISOString(),
+    };
+    expect(await runtime.services.schedules.createCronRun(run)).toBe(true);
+    const at = (minutes: number) => new Date(startedAt.getTime() + minutes * 60_000);
+    expect(await settleStaleCronRuns(deps, at(20))).toBe(0);
+    expect(await settleStaleCronRuns(deps, at(36))).toBe(1);
+    expect((await runtime.services.schedules.getCronRun('cron_gone', run.scheduledAt))?.status).toBe('error');
   });
 });

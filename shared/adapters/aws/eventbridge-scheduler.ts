@@ -96,8 +96,10 @@ export class EventBridgeScheduler implements Scheduler {
     await this.#put({
       Name: reservationScheduleName(reservation.id),
       GroupName: this.#groupOf(reservation.projectId, reservation.environmentId),
-      ScheduleExpression: `at(${wallClockIn(reservation.runAt, reservation.timeZone)})`,
-      ScheduleExpressionTimezone: reservation.timeZone,
+      // The instant is already resolved (decision 0085): scheduled on UTC's clock, which never repeats
+      // or skips a time, EventBridge cannot pick the other 01:30 of a night the clocks go back.
+      ScheduleExpression: `at(${wallClockIn(reservation.runAt, 'UTC')})`,
+      ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' },
       State: 'ENABLED',
       // A one-time schedule is gone once it has fired: nothing to clean up, no quota used.

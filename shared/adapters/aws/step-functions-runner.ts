@@ -4,7 +4,7 @@
  */
 import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import type { Batch } from '../../domain/scheduling/model.ts';
-import type { JobRunner } from '../../domain/scheduling/ports.ts';
+import type { HandedOffCronRun, JobRunner } from '../../domain/scheduling/ports.ts';
 
 export interface StepFunctionsJobRunnerOptions {
   client: SFNClient;
@@ -14,11 +14,18 @@ export interface StepFunctionsJobRunnerOptions {
   batchStateMachineArn: string;
 }
 
-/** Input of the async-execution state machine, passed unchanged to functions/run-job.ts. */
+/**
+ * Input of the async-execution state machine, passed unchanged to functions/run-job.ts (and, as
+ * DOGU_JOB_INPUT, to the long-job build). `executionId` names the job's reservation (an asynchronous
+ * job's is its execution id; a reservation handed over from scheduled-run, its own id), or, with
+ * `cronRun`, the execution of a claimed cron run (decision 0101).
+ */
 export interface AsyncExecutionInput {
   projectId: string;
   environmentId: string;
   executionId: string;
+  /** A cron run handed over by scheduled-run because its limit is above a Lambda's budget. */
+  cronRun?: HandedOffCronRun;
   /**
    * The job's own limit, if it asked for one: above Lambda's budget the state machine runs it on
    * CodeBuild (infra/scheduling.ts, decision 0075).
@@ -47,6 +54,7 @@ export class StepFunctionsJobRunner implements JobRunner {
       environmentId: job.environmentId,
       executionId: job.executionId,
       ...(job.timeLimitMs !== undefined ? { timeLimitMs: job.timeLimitMs } : {}),
+      ...(job.cronRun ? { cronRun: { jobId: job.cronRun.jobId, scheduledAt: job.cronRun.scheduledAt } } : {}),
     };
     await this.#start(this.#options.asyncExecutionStateMachineArn, executionName(job.executionId), input);
   }

@@ -10,9 +10,11 @@
  * Each reads by index (live-run markers, status indexes), never by scanning.
  */
 import type { Execution } from '../model.ts';
-import { settleStaleCronRuns } from './cron-runs.ts';
+import { settleHandedOffCronRun, settleStaleCronRuns } from './cron-runs.ts';
 import type { SchedulingDeps } from './deps.ts';
+import type { HandedOffCronRun } from './ports.ts';
 import { failQueuedExecution } from './reservations.ts';
+import { runLimitOf } from './scheduled-run-limit.ts';
 
 /** How long past its deadline a run may still report back (a slow store write) before it is ended. */
 export const abandonGraceMs = 5 * 60_000;
@@ -36,11 +38,9 @@ export async function sweepAbandonedWork(
   const cronRuns = await settleStaleCronRuns(deps, now);
   let jobs = 0;
   for (const reservation of await deps.schedules.listReservationsByStatus('running')) {
-    // A job that asked for its own limit (a long job on AWS, decision 0075) is given all of it.
-    const limit =
-      reservation.purpose === 'async_job'
-        ? (reservation.timeLimitMs ?? deps.maxJobExecutionMs)
-        : deps.maxExecutionMs;
+    // A job or reservation that asked for its own limit (the long-job path on AWS, decisions 0075
+    // and 0101) is given all of it; the others the runtime's job limit.
+    const limit = runLimitOf(reservation.timeLimitMs, deps);
     if (now.getTime() - new Date(reservation.updatedAt).getTime() <= limit + graceMs) continue;
     if (await endReservation(deps, reservation.projectId, reservation.id, interrupted)) jobs++;
   }
@@ -61,9 +61,17 @@ export async function endInterruptedExecutions(
 /** The async-execution state machine caught a failure of its task: the job ends as failed. */
 export async function endFailedJob(
   deps: SchedulingDeps,
-  job: { projectId: string; executionId: string; cause?: string },
+  job: {
+    projectId: string;
+    executionId: string;
+    cause?: string;
+    /** The machine's whole input: a cron run handed to the long path names it (decision 0101). */
+    job?: { cronRun?: HandedOffCronRun };
+  },
 ): Promise<void> {
   const reason = `The job's worker failed${job.cause ? ` (${job.cause.slice(0, 200)})` : ''}. It may have partly run.`;
+  const cronRun = job.job?.cronRun;
+  if (cronRun) await settleHandedOffCronRun(deps, { ...cronRun, executionId: job.executionId }, reason);
   const ended = await endReservation(deps, job.projectId, job.executionId, reason);
   if (!ended) {
     const execution = await deps.store.getExecution(job.executionId);
@@ -101,7 +109,8 @@ async function endReservation(
     { ...reservation, status: 'error', reason, updatedAt: deps.clock.now().toISOString() },
     reservation.status,
   );
-  if (ended && reservation.purpose === 'async_job' && reservation.executionId) {
+  // Its execution too, a reservation's as a job's: it may have started before its worker stopped.
+  if (ended && reservation.executionId) {
     const execution = await deps.store.getExecution(reservation.executionId);
     if (execution && (execution.status === 'running' || execution.status === 'queued'))
       await failQueuedExecution(deps, reservation.executionId, { code: 'interrupted', message: reason });

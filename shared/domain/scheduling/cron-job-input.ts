@@ -11,6 +11,9 @@ export const scheduledArgumentsSchema = z
     `must be at most ${maxScheduledArgumentBytes} bytes as JSON`,
   );
 
+/** A scheduled run's own limit in seconds: spec 8's 30 minutes at most (decision 0101). */
+export const scheduledTimeLimitSchema = z.number().int().min(1).max(1800);
+
 /** The body of creating or replacing a cron job (spec 2.8); `executor` defaults to the member setting it. */
 export const cronJobInputSchema = z
   .object({
@@ -28,6 +31,8 @@ export const cronJobInputSchema = z
       .optional(),
     state: z.enum(['running', 'stopped']).optional(),
     overlap: z.enum(['allow', 'skip']).optional(),
+    /** Each scheduled run's own limit (decision 0101); unset: the runtime's job limit. */
+    timeLimitSeconds: scheduledTimeLimitSchema.optional(),
     /** Optimistic concurrency on replace: the version the caller read. */
     version: z.number().int().min(1).optional(),
   })

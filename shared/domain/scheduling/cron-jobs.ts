@@ -78,11 +78,13 @@ export async function createCronJob(
   await requireEnvironment(deps.store, scope.projectId, scope.environmentId);
   const now = deps.clock.now().toISOString();
   const checked = await checkInput(deps, principal, scope, input, undefined);
+  const { timeLimitMs, ...rest } = checked;
   const job: CronJob = {
     id: deps.ids.next('cron'),
     projectId: scope.projectId,
     environmentId: scope.environmentId,
-    ...checked,
+    ...rest,
+    ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
     setBy: { id: principal.id, email: principal.email },
     state: input.state ?? 'running',
     overlap: input.overlap ?? 'allow',
@@ -110,10 +112,12 @@ export async function updateCronJob(
   if (input.version !== undefined && input.version !== current.version) {
     throw staleVersion(current, input.version);
   }
-  const checked = await checkInput(deps, principal, scope, input, current);
+  const { timeLimitMs, ...checked } = await checkInput(deps, principal, scope, input, current);
+  const { timeLimitMs: _previous, ...unlimited } = current;
   const job: CronJob = {
-    ...current,
+    ...unlimited,
     ...checked,
+    ...(timeLimitMs !== undefined ? { timeLimitMs } : {}),
     overlap: input.overlap ?? current.overlap,
     setBy: { id: principal.id, email: principal.email },
     updatedAt: deps.clock.now().toISOString(),
@@ -246,6 +250,8 @@ async function checkInput(
     actionId: input.actionId,
     arguments: input.arguments,
     executor,
+    // A replace without it clears it (the runtime's job limit again).
+    timeLimitMs: input.timeLimitSeconds !== undefined ? input.timeLimitSeconds * 1000 : undefined,
   };
 }
 

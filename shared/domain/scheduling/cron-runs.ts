@@ -19,8 +19,9 @@ import { loadJob } from './cron-jobs.ts';
 import type { SchedulingDeps } from './deps.ts';
 import { principalOfExecutor } from './executor.ts';
 import type { CronJob, CronRun, CronRunStatus } from './model.ts';
-import type { CronRunQuery } from './ports.ts';
+import type { CronRunQuery, HandedOffCronRun } from './ports.ts';
 import { eventBridgeExpressions, runTimesBetween } from './schedule-expression.ts';
+import { runLimitOf, worksHere } from './scheduled-run-limit.ts';
 
 /** At most this many missed times are recorded per job and gap (as Kubernetes caps missed schedules at 100). */
 export const maxMissedRecorded = 100;
@@ -69,9 +70,40 @@ export async function deliverCronRun(
   // The run is created already running, when it starts (decision 0064): the conditional create is the
   // claim that makes the time run once, and a crash after it leaves a run settled as interrupted on
   // restart, never a second run. One journaled write between the due time and the start, not two.
-  const running = startedRun(deps, { ...base, status: 'waiting', updatedAt: now });
+  // A delivered run is a job (decision 0101): it carries its limit, which the sweeper waits for.
+  const limit = runLimitOf(job.timeLimitMs, deps);
+  const running = { ...startedRun(deps, { ...base, status: 'waiting', updatedAt: now }), timeLimitMs: limit };
   if (!(await deps.schedules.createCronRun(running))) return undefined;
-  return executeRun(deps, job, running);
+  if (!worksHere(limit, deps)) {
+    // More than this worker has (a Lambda on AWS): the claimed run goes to the long-job path, whose
+    // worker runs it (runHandedOffCronRun). Its start is idempotent by the execution id.
+    await deps.jobs.startExecution({
+      projectId: job.projectId,
+      environmentId: job.environmentId,
+      executionId: running.executionId,
+      timeLimitMs: limit,
+      cronRun: { jobId: job.id, scheduledAt },
+    });
+    return running;
+  }
+  return executeRun(deps, job, running, limit);
+}
+
+/**
+ * A worker with a longer budget runs a cron run handed to it (decision 0101): once, only while the
+ * run is still the claimed one and its execution has not begun.
+ */
+export async function runHandedOffCronRun(
+  deps: SchedulingDeps,
+  handed: HandedOffCronRun & { projectId: string; executionId: string },
+): Promise<CronRun | undefined> {
+  const run = await deps.schedules.getCronRun(handed.jobId, handed.scheduledAt);
+  if (run?.status !== 'running' || run.executionId !== handed.executionId) return undefined;
+  if (await deps.store.getExecution(handed.executionId)) return undefined;
+  const job = await deps.schedules.getCronJob(handed.projectId, handed.jobId);
+  if (!job) return undefined;
+  const limit = Math.min(run.timeLimitMs ?? deps.maxJobExecutionMs, deps.maxJobExecutionMs);
+  return executeRun(deps, job, { ...run, executionId: handed.executionId }, limit);
 }
 
 function startedRun(deps: SchedulingDeps, waiting: CronRun): CronRun & { executionId: string } {
@@ -110,9 +142,11 @@ export async function settleStaleCronRuns(deps: SchedulingDeps, now: Date): Prom
   return settled;
 }
 
+/** A delivered run has its job limit (decision 0101); a run started by hand, the synchronous one. */
 const isStale = (deps: SchedulingDeps, run: CronRun, now: Date) =>
   run.status === 'running' &&
-  now.getTime() - new Date(run.startedAt ?? run.updatedAt).getTime() > deps.maxExecutionMs + staleRunMarginMs;
+  now.getTime() - new Date(run.startedAt ?? run.updatedAt).getTime() >
+    (run.timeLimitMs ?? deps.maxExecutionMs) + staleRunMarginMs;
 
 async function settleStale(deps: SchedulingDeps, run: CronRun, now: Date): Promise<CronRun | undefined> {
   const settled: CronRun = {
@@ -123,6 +157,22 @@ async function settleStale(deps: SchedulingDeps, run: CronRun, now: Date): Promi
     finishedAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
+  if (!(await deps.schedules.updateCronRun(settled, { status: 'running', attempt: run.attempt })))
+    return undefined;
+  await notifyInterrupted(deps, settled);
+  return settled;
+}
+
+/** The long-job path failed for a handed-off cron run: it ends `error` with the reason, once. */
+export async function settleHandedOffCronRun(
+  deps: SchedulingDeps,
+  handed: HandedOffCronRun & { executionId: string },
+  reason: string,
+): Promise<CronRun | undefined> {
+  const run = await deps.schedules.getCronRun(handed.jobId, handed.scheduledAt);
+  if (run?.status !== 'running' || run.executionId !== handed.executionId) return undefined;
+  const now = deps.clock.now().toISOString();
+  const settled: CronRun = { ...run, status: 'error', reason, finishedAt: now, updatedAt: now };
   if (!(await deps.schedules.updateCronRun(settled, { status: 'running', attempt: run.attempt })))
     return undefined;
   await notifyInterrupted(deps, settled);
@@ -141,7 +191,9 @@ const staleRunMarginMs = 5 * 60_000;
 
 /** waiting → running → completed | error. Only the caller that moves it out of waiting runs it. */
 async function runAttempt(deps: SchedulingDeps, job: CronJob, waiting: CronRun): Promise<CronRun> {
-  const running = startedRun(deps, waiting);
+  // Run by hand (now or a retry) in the request: the synchronous limit, not the delivered one's.
+  const { timeLimitMs: _delivered, ...attempt } = waiting;
+  const running = startedRun(deps, attempt);
   if (!(await deps.schedules.updateCronRun(running, { status: 'waiting', attempt: waiting.attempt }))) {
     return (await deps.schedules.getCronRun(job.id, waiting.scheduledAt)) ?? waiting;
   }
@@ -153,6 +205,8 @@ async function executeRun(
   deps: SchedulingDeps,
   job: CronJob,
   running: CronRun & { executionId: string },
+  /** A delivered run's job limit; a run started by hand or retried has the synchronous one. */
+  maxExecutionMs?: number,
 ): Promise<CronRun> {
   const { executionId } = running;
   // Runs due at the same instant claim their start before any of them takes the CPU to execute.
@@ -171,6 +225,7 @@ async function executeRun(
       arguments: job.arguments,
       via: 'cron',
       executionId,
+      ...(maxExecutionMs !== undefined ? { maxExecutionMs } : {}),
       origin: { cronJobId: job.id, scheduledAt: running.scheduledAt },
     });
     ran = result.kind === 'executed';

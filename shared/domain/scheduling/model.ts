@@ -33,6 +33,11 @@ export interface CronJob {
   overlap: OverlapPolicy;
   /** When the job last stopped: on resume, the due times since then are recorded as cancelled. */
   stoppedAt?: string;
+  /**
+   * The limit of each scheduled run, when the job set one (1–1800 s, decision 0101); otherwise the
+   * runtime's job limit. Above a Lambda's budget, a run goes to the long-job path on AWS.
+   */
+  timeLimitMs?: number;
   createdAt: string;
   updatedAt: string;
   /** Optimistic concurrency: saves are conditional on the stored version. */
@@ -59,6 +64,8 @@ export interface CronRun {
   /** Why it was cancelled or failed (missed while stopped, runtime down, overlap, interrupted…). */
   reason?: string;
   executionId?: string;
+  /** The limit a delivered run was given (the sweeper waits that long, plus a margin). */
+  timeLimitMs?: number;
   startedAt?: string;
   finishedAt?: string;
   /** Earlier attempts of the same scheduled time, oldest first. */
@@ -96,8 +103,9 @@ export interface Reservation {
   reason?: string;
   executionId?: string;
   /**
-   * An asynchronous job's own time limit, when it asked for one (spec 8: at most 30 minutes). It
-   * chooses the worker on AWS (above Lambda's budget: CodeBuild, decision 0075) and caps the run.
+   * The job's or reservation's own time limit, when it asked for one (spec 8: at most 30 minutes). It
+   * chooses the worker on AWS (above Lambda's budget: CodeBuild, decisions 0075 and 0101) and caps
+   * the run.
    */
   timeLimitMs?: number;
   createdAt: string;

@@ -86,6 +86,12 @@ export interface Scheduler {
   deleteReservation(reservation: Reservation): Promise<void>;
 }
 
+/** A cron run's key, as a worker with a longer budget receives it. */
+export interface HandedOffCronRun {
+  jobId: string;
+  scheduledAt: string;
+}
+
 /** What runs work longer than a request: Step Functions on AWS, an in-process runner locally. */
 export interface JobRunner {
   /** Runs a queued asynchronous execution (idempotent per execution id). */
@@ -95,6 +101,12 @@ export interface JobRunner {
     executionId: string;
     /** The job's own limit, if it asked for one: on AWS it chooses the worker (decision 0075). */
     timeLimitMs?: number;
+    /**
+     * A claimed cron run handed to a worker with a longer budget (decision 0101); `executionId` is
+     * then the run's. Without it, `executionId` names the job's reservation (for an asynchronous
+     * job, also its execution; for a reservation handed over, the reservation).
+     */
+    cronRun?: HandedOffCronRun;
   }): Promise<void>;
   /** Runs the waiting chunks of a batch with the batch's concurrency (idempotent per batch and attempt). */
   startBatch(batch: Batch, attempt: number): Promise<void>;
