@@ -28,6 +28,8 @@ Commands:
                                            (exit 0 with or without changes; 1 on errors)
                              --project P   apply to P instead of the file's project
   export [-o FILE]         Write a project as a config file (stdout without -o): --project P
+                             --names-from F  keep the environment variable names F gives
+                                           secrets and passwords (default: the -o file, if any)
   schema                   Print the config file's JSON Schema
   bridge --config FILE     Run a bridge agent next to private data (docs/bridge.md)
   upload-protoset FILE     Upload a protoset as a new version (docs/grpc.md):
@@ -55,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
       arg: { type: 'string', multiple: true, default: [] },
       file: { type: 'string', short: 'f' },
       output: { type: 'string', short: 'o' },
+      'names-from': { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       sso: { type: 'boolean', default: false },
       device: { type: 'boolean', default: false },
@@ -121,6 +124,7 @@ async function main(argv: string[]): Promise<number> {
         baseUrl,
         project: values.project ?? defaultProject,
         ...(values.output === undefined ? {} : { output: values.output }),
+        ...(values['names-from'] === undefined ? {} : { namesFrom: values['names-from'] }),
         stdout: (text) => process.stdout.write(text),
         stderr: (text) => process.stderr.write(text),
       });

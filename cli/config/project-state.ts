@@ -5,6 +5,7 @@ import type {
   StoredCronJob,
   StoredGroup,
   StoredMember,
+  StoredNotifications,
   StoredResource,
   StoredSecret,
   StoredServiceAccount,
@@ -34,13 +35,15 @@ export interface ProjectState {
   viewPublications: Map<string, Map<string, number>>;
   /** Per environment: its cron jobs, as listed (names should be unique, but the service does not enforce it). */
   cronJobs: Map<string, StoredCronJob[]>;
+  /** Notification targets (by id, as stored), rules and the network policy. */
+  notifications: StoredNotifications;
   /** Environments asked for that the project does not have. */
   missingEnvironments: string[];
 }
 
 /**
  * Reads data sources, actions, master data lists, members, user and action groups, service accounts
- * with their trust policies (one request per account), the publications
+ * with their trust policies (one request per account), notification settings, the publications
  * of every action (one request per action: the API has no list of a project's publications), and the variables, secrets and cron jobs of every environment the data sources
  * name plus `moreEnvironments` (the API has no list of environments: see docs/config.md).
  */
@@ -48,17 +51,27 @@ export async function readProjectState(
   api: ManagementApi,
   moreEnvironments: Iterable<string>,
 ): Promise<ProjectState> {
-  const [dataSources, actions, masterData, members, userGroups, actionGroups, serviceAccounts, viewList] =
-    await Promise.all([
-      api.listDataSources(),
-      api.listActions(),
-      api.listMasterData(),
-      api.listMembers(),
-      api.listUserGroups(),
-      api.listActionGroups(),
-      api.listServiceAccounts(),
-      api.listViews(),
-    ]);
+  const [
+    dataSources,
+    actions,
+    masterData,
+    members,
+    userGroups,
+    actionGroups,
+    serviceAccounts,
+    viewList,
+    notifications,
+  ] = await Promise.all([
+    api.listDataSources(),
+    api.listActions(),
+    api.listMasterData(),
+    api.listMembers(),
+    api.listUserGroups(),
+    api.listActionGroups(),
+    api.listServiceAccounts(),
+    api.listViews(),
+    api.notifications(),
+  ]);
   const [versions, trustPolicies, views] = await Promise.all([
     Promise.all(actions.map((a) => api.actionVersions(a.id))),
     Promise.all(serviceAccounts.map((a) => api.listTrustPolicies(a.id))),
@@ -99,6 +112,7 @@ export async function readProjectState(
     ),
     publications,
     viewPublications,
+    notifications,
     variables: new Map(),
     secrets: new Map(),
     cronJobs: new Map(),
