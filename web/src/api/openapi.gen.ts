@@ -176,7 +176,7 @@ export type paths = {
     get: operations["getBatchResults"];
   };
   "/api/v1/projects/{projectId}/environments/{environmentId}/batches/{batchId}/retry": {
-    /** Run the failed rows of a finished batch again */
+    /** Run the failed rows of a finished batch again (202: the batch runs again) */
     post: operations["retryBatch"];
   };
   "/api/v1/projects/{projectId}/environments/{environmentId}/cron-jobs": {
@@ -266,7 +266,7 @@ export type paths = {
   "/api/v1/projects/{projectId}/master-data/{masterDataId}": {
     /** Read a master data list */
     get: operations["getMasterDataList"];
-    /** Create or replace a master data list */
+    /** Create or replace a master data list (201 when created) */
     put: operations["putMasterDataList"];
     /** Delete a master data list no action uses */
     delete: operations["deleteMasterDataList"];
@@ -561,12 +561,50 @@ export type components = {
       updatedAt: string;
       userId: string;
     };
+    ActionDiff: {
+      changes: {
+          after?: unknown;
+          before?: unknown;
+          path: string;
+        }[];
+      from: number;
+      to: number;
+    };
     ActionGroup: {
       id: string;
       name: string;
       [key: string]: unknown;
     };
+    /** @description An action group with its ordered actions and their parameters */
+    ActionGroupDetail: {
+      actionIds: string[];
+      actions: {
+          id: string;
+          kind: string;
+          name: string;
+          parameters: unknown[];
+          [key: string]: unknown;
+        }[];
+      id: string;
+      missingActionIds: string[];
+      name: string;
+      version: number;
+      [key: string]: unknown;
+    };
     ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["SheetsActionInput"] | components["schemas"]["StorageActionInput"] | components["schemas"]["JavascriptActionInput"] | components["schemas"]["DocumentActionInput"];
+    ActionPublication: {
+      actionId: string;
+      environmentId: string;
+      /** @description The version published before (null: the environment followed the latest) */
+      previousVersion: number | null;
+      projectId: string;
+      publishedAt: string;
+      publishedBy: {
+        email: string;
+        id: string;
+      };
+      version: number;
+    };
     ActionVersion: {
       actionId: string;
       author: {
@@ -584,6 +622,12 @@ export type components = {
     ActionVersionList: {
       latest: number;
       versions: components["schemas"]["ActionVersion"][];
+      [key: string]: unknown;
+    };
+    /** @description The decided request and, when it ran, the execution */
+    ApprovedReview: {
+      execution?: components["schemas"]["Execution"];
+      reviewRequest: components["schemas"]["ReviewRequest"];
       [key: string]: unknown;
     };
     /** @description A Amazon Athena data source */
@@ -658,6 +702,14 @@ export type components = {
     /** @description A batch with its progress and the status of every row */
     BatchDetail: {
       batch: components["schemas"]["Batch"];
+      [key: string]: unknown;
+    };
+    BatchRetry: {
+      batch: {
+        [key: string]: unknown;
+      };
+      /** @description How many failed rows run again */
+      retried: number;
       [key: string]: unknown;
     };
     /** @description A Google BigQuery data source */
@@ -768,6 +820,20 @@ export type components = {
       timeZone: string;
       [key: string]: unknown;
     };
+    CronRun: {
+      attempt: number;
+      environmentId: string;
+      jobId: string;
+      projectId: string;
+      scheduledAt: string;
+      status: string;
+      [key: string]: unknown;
+    };
+    CronRunPage: {
+      /** @description The next page's cursor */
+      cursor?: string;
+      data: components["schemas"]["CronRun"][];
+    };
     /** @description A data source as stored (secret fields never returned) */
     DataSource: {
       authAction?: {
@@ -871,6 +937,22 @@ export type components = {
       name: string;
       projectId: string;
       usageRestricted?: boolean;
+    };
+    /** @description The version of the view the environment shows (a code view with its compiled module) */
+    EnvironmentView: {
+      definition: {
+        [key: string]: unknown;
+      };
+      environmentId: string;
+      latestVersion: number;
+      published: boolean;
+      version: number;
+      view: {
+        description?: string;
+        id: string;
+        name: string;
+      };
+      [key: string]: unknown;
     };
     Execution: {
       actionId: string;
@@ -1427,6 +1509,16 @@ export type components = {
       en: string;
       ja: string;
     };
+    MasterDataList: {
+      entries: {
+          label: string;
+          value: string;
+        }[];
+      id: string;
+      name: string;
+      projectId: string;
+      updatedAt: string;
+    };
     /** @enum {string} */
     MediaKind: "image" | "video" | "pdf";
     Member: {
@@ -1479,6 +1571,35 @@ export type components = {
       /** @description Shown only in this answer; stored hashed */
       token: string;
     };
+    NotificationDelivery: {
+      attempts: {
+          at: string;
+          attempt: number;
+          durationMs: number;
+          error?: string;
+          statusCode?: number;
+        }[];
+      event: string;
+      id: string;
+      /** @enum {string} */
+      status: "pending" | "sending" | "succeeded" | "failed";
+      targetId: string;
+      targetKind: string;
+      targetName: string;
+      [key: string]: unknown;
+    };
+    NotificationRule: {
+      createdAt: string;
+      events: string[];
+      id: string;
+      subject: {
+        id: string;
+        /** @enum {string} */
+        kind: "action" | "cron_job" | "batch";
+      };
+      targetIds: string[];
+      updatedAt: string;
+    };
     NotificationSettings: {
       allowPrivateNetworks: boolean;
       rules: {
@@ -1488,6 +1609,27 @@ export type components = {
           [key: string]: unknown;
         }[];
       [key: string]: unknown;
+    };
+    /** @description A target: never a secret, only whether one is set */
+    NotificationTarget: {
+      createdAt: string;
+      from?: string;
+      hasSecret: boolean;
+      id: string;
+      /** @enum {string} */
+      kind: "webhook" | "slack" | "email";
+      name: string;
+      smtp?: {
+        hasPassword: boolean;
+        host: string;
+        port: number;
+        secure: boolean;
+        username?: string;
+      };
+      to?: string[];
+      updatedAt: string;
+      url?: string;
+      urlHost?: string;
     };
     /** @description RFC 6749 error response of the token endpoint */
     OAuthError: {
@@ -2116,6 +2258,13 @@ export type components = {
         timeLimitMs?: number;
       };
     };
+    /** @description The provider settings; the client secret only as hasClientSecret */
+    SsoProvider: {
+      clientId: string;
+      hasClientSecret: boolean;
+      issuer: string;
+      [key: string]: unknown;
+    };
     StatementResult: {
       columns: components["schemas"]["ResultColumn"][];
       error?: {
@@ -2252,6 +2401,20 @@ export type components = {
         timeLimitMs?: number;
       };
     };
+    TrustPolicy: {
+      audience: string;
+      boundClaims: {
+          key: string;
+          pattern: string;
+        }[];
+      createdAt: string;
+      id: string;
+      issuer: string;
+      projectId: string;
+      serviceAccountId: string;
+      updatedAt: string;
+      [key: string]: unknown;
+    };
     UploadToken: {
       createdAt: string;
       createdBy: {
@@ -2264,6 +2427,14 @@ export type components = {
       /** @description The first characters of the token, to tell tokens apart */
       prefix: string;
       rotatedAt?: string;
+    };
+    UserGroup: {
+      id: string;
+      members: string[];
+      name: string;
+      projectId: string;
+      version: number;
+      [key: string]: unknown;
     };
     ValueBody: {
       value: string;
@@ -2473,10 +2644,37 @@ export type components = {
         users?: string[];
       };
     };
+    ViewPublication: {
+      environmentId: string;
+      /** @description The version published before (null: the environment followed the latest) */
+      previousVersion: number | null;
+      projectId: string;
+      publishedAt: string;
+      publishedBy: {
+        email: string;
+        id: string;
+      };
+      version: number;
+      viewId: string;
+    };
     ViewSummary: {
       id: string;
       name: string;
       version: number;
+      [key: string]: unknown;
+    };
+    ViewVersion: {
+      definition: {
+        [key: string]: unknown;
+      };
+      projectId: string;
+      version: number;
+      viewId: string;
+      [key: string]: unknown;
+    };
+    ViewVersionList: {
+      latest: number;
+      versions: components["schemas"]["ViewVersion"][];
       [key: string]: unknown;
     };
   };
@@ -2498,7 +2696,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: {
+                [key: string]: unknown;
+              }[];
+            has_more: boolean;
+            next_cursor?: string;
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -2588,7 +2794,25 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            email: string;
+            expiresAt: number;
+            token: string;
+            /** @constant */
+            tokenType: "Bearer";
+          } | {
+            csrfToken: string;
+            expiresAt: number;
+            user: {
+              email: string;
+              id: string;
+              /** @constant */
+              kind: "user";
+              name: string;
+            };
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -2929,7 +3153,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionGroupDetail"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -2989,7 +3215,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionGroupDetail"];
+        };
+      };
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["ActionGroupDetail"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3116,7 +3350,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionGroupDetail"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3433,7 +3669,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["SqlAction"] | components["schemas"]["HttpAction"] | components["schemas"]["GrpcAction"] | components["schemas"]["SheetsAction"] | components["schemas"]["StorageAction"] | components["schemas"]["JavascriptAction"] | components["schemas"]["DocumentAction"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3502,7 +3740,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionDiff"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3561,7 +3801,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionPublication"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3840,7 +4082,14 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: {
+                [key: string]: unknown;
+              }[];
+          };
+          "text/csv": string;
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5007,7 +5256,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "text/csv": string;
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5252,7 +5503,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "text/csv": string;
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5292,7 +5545,7 @@ export type operations = {
       };
     };
   };
-  /** Run the failed rows of a finished batch again */
+  /** Run the failed rows of a finished batch again (202: the batch runs again) */
   retryBatch: {
     parameters: {
       path: {
@@ -5303,8 +5556,10 @@ export type operations = {
     };
     responses: {
       /** @description Success */
-      200: {
-        content: never;
+      202: {
+        content: {
+          "application/json": components["schemas"]["BatchRetry"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5466,7 +5721,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronJob"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5646,7 +5903,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronJob"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5768,7 +6027,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronJob"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5820,7 +6081,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronRun"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5878,7 +6141,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronRunPage"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5931,7 +6196,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronRun"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5983,7 +6250,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronJob"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6214,7 +6483,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Reservation"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6338,7 +6609,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Reservation"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6878,7 +7151,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["EnvironmentView"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6928,7 +7203,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["MasterDataList"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6979,7 +7258,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["MasterDataList"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7019,7 +7300,7 @@ export type operations = {
       };
     };
   };
-  /** Create or replace a master data list */
+  /** Create or replace a master data list (201 when created) */
   putMasterDataList: {
     parameters: {
       path: {
@@ -7042,7 +7323,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["MasterDataList"];
+        };
+      };
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["MasterDataList"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7223,9 +7512,17 @@ export type operations = {
       };
     };
     responses: {
-      /** @description Success */
+      /** @description Already a member: the role was set */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Member"];
+        };
+      };
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Member"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7294,7 +7591,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Member"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7353,7 +7652,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Member"];
+        };
+      };
+      /** @description Added */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Member"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7524,7 +7831,13 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["NotificationDelivery"][];
+            has_more: boolean;
+            next_cursor?: string;
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7581,7 +7894,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationSettings"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7662,7 +7977,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationRule"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7744,7 +8061,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationRule"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7894,7 +8213,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationTarget"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7994,7 +8315,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationTarget"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8114,7 +8437,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationDelivery"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8279,7 +8604,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ApprovedReview"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8348,7 +8675,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ReviewRequest"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8406,7 +8735,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ReviewRequest"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8538,7 +8869,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ServiceAccount"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8669,7 +9002,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ServiceAccount"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8789,7 +9124,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ServiceAccount"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8840,7 +9177,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["TrustPolicy"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8892,7 +9233,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["TrustPolicy"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8957,7 +9300,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["TrustPolicy"];
+        };
+      };
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["TrustPolicy"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9084,7 +9435,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Project"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9387,7 +9740,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["UserGroup"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9438,7 +9795,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["UserGroup"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9501,7 +9860,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["UserGroup"];
+        };
+      };
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["UserGroup"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9733,7 +10100,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["View"];
+        };
+      };
+      /** @description Created (version 1) */
+      201: {
+        content: {
+          "application/json": components["schemas"]["View"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9862,7 +10237,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["View"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9939,7 +10316,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ViewPublication"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10060,7 +10439,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ViewVersionList"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10112,7 +10493,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ViewVersion"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10157,7 +10540,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["SsoProvider"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10221,7 +10606,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["SsoProvider"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10721,8 +11108,8 @@ export type operations = {
   /** Console SSO: the redirect back from the IdP; sets the session cookie */
   consoleCallback: {
     responses: {
-      /** @description Success */
-      200: {
+      /** @description Redirect */
+      302: {
         content: never;
       };
       /** @description The request is malformed: JSON, query or path */
@@ -10924,7 +11311,19 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            csrfToken: string;
+            expiresAt: number;
+            user: {
+              email: string;
+              id: string;
+              /** @constant */
+              kind: "user";
+              name: string;
+            };
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -11175,7 +11574,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            email: string;
+            expiresAt: number;
+            token: string;
+            /** @constant */
+            tokenType: "Bearer";
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -11496,7 +11903,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": unknown;
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -11548,7 +11957,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ReviewRequest"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
