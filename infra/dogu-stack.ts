@@ -74,6 +74,11 @@ const maxSynchronousExecutionMs = 28_000;
 const executionTimeout = Duration.seconds(35);
 /** Everything else is one or two DynamoDB calls; a short timeout ends a stuck call quickly. */
 const defaultTimeout = Duration.seconds(10);
+/**
+ * A function that runs actions lives at least this long past its run limit, so a run is always
+ * cancelled, recorded and answered by Dogu, never cut by Lambda (decision 0076).
+ */
+export const handlerBudgetMarginSeconds = 5;
 const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
   // Also served through its function URL, where a run may take 57 s (decision 0055).
   'execute-action': functionUrlTimeout,
@@ -81,6 +86,8 @@ const timeoutByHandler: Partial<Record<HandlerName, Duration>> = {
   'data-source-connection': executionTimeout,
   // Run now and retry execute the cron job's action at once, as a synchronous execution does.
   'cron-run-now': executionTimeout,
+  // Approving a review request runs the approved action at once.
+  'review-requests': executionTimeout,
 };
 
 /**

@@ -2,6 +2,7 @@
  * Turns a Node HTTP request into the API Gateway HTTP API event (payload
  * format 2.0) a Lambda handler receives, and writes the handler's result back.
  */
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -32,7 +33,9 @@ export function toApiGatewayEvent(
     queryStringParameters[name] =
       name in queryStringParameters ? `${queryStringParameters[name]},${value}` : value;
   }
-  const isText = body.length === 0 || textTypes.test(headers['content-type'] ?? '');
+  // Text that is not valid UTF-8 travels as its bytes (base64), so the handler can refuse it instead
+  // of reading U+FFFD where the client sent other bytes.
+  const isText = body.length === 0 || (textTypes.test(headers['content-type'] ?? '') && isUtf8(body));
   const now = new Date();
   const routeKey = routeKeyOf(match.route);
   return {

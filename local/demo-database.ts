@@ -4,7 +4,9 @@
  */
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { PGliteOptions } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -140,23 +142,64 @@ export interface EmbeddedDemoDatabase {
   close(): Promise<void>;
 }
 
+/** PostgreSQL's CancelRequest: length 16, then this code (protocol 53.2.8). */
+const cancelRequestCode = 80877102;
+
+/**
+ * PGlite runs in a worker thread (demo-database-worker.mjs) behind a small TCP relay on the public
+ * port. PGlite cannot interrupt a running query and its socket server ignores CancelRequest, so the
+ * relay answers one itself: it ends the worker (and with it the query and every demo session) and
+ * starts a fresh one on the same files (decision 0076). Only the connector's time limit sends one.
+ */
 export async function startEmbeddedDemoDatabase(
   directory: string,
   port: number,
 ): Promise<EmbeddedDemoDatabase> {
-  // PGlite (a WebAssembly PostgreSQL) loads only when the demo runs embedded, not with an external one;
-  // a first start initialises the cluster in a worker, whose memory is freed when it ends.
-  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite-socket'),
-    existsSync(join(directory, 'PG_VERSION')) ? undefined : initializeInWorker(directory),
-  ]);
-  const db = await PGlite.create(directory, pgliteOptions);
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 8 });
+  if (!existsSync(join(directory, 'PG_VERSION'))) await initializeInWorker(directory);
+  let current = await startWorker(directory);
+  let restarting: Promise<DemoWorker> | undefined;
+  const restart = () => {
+    restarting ??= (async () => {
+      await current.worker.terminate();
+      current = await startWorker(directory);
+      return current;
+    })().finally(() => {
+      restarting = undefined;
+    });
+    return restarting;
+  };
+  const relay = createNetServer((client) => {
+    client.on('error', () => {});
+    client.once('data', (first) => {
+      if (first.length >= 8 && first.readInt32BE(0) === 16 && first.readInt32BE(4) === cancelRequestCode) {
+        client.destroy();
+        void restart();
+        return;
+      }
+      client.pause();
+      void (restarting ?? Promise.resolve(current)).then(({ port: target }) => {
+        const upstream = connect({ host: '127.0.0.1', port: target }, () => {
+          upstream.write(first);
+          client.pipe(upstream).pipe(client);
+          client.resume();
+        });
+        upstream.on('error', () => client.destroy());
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+      });
+    });
+  });
+  relay.maxConnections = 16;
   try {
-    await server.start();
+    relay.listen(port, '127.0.0.1');
+    await Promise.race([
+      once(relay, 'listening'),
+      once(relay, 'error').then(([error]) => {
+        throw error;
+      }),
+    ]);
   } catch (error) {
-    await db.close();
+    await stopWorker(current);
     const code = (error as { code?: string }).code;
     throw new Error(
       code === 'EADDRINUSE'
@@ -164,13 +207,43 @@ export async function startEmbeddedDemoDatabase(
         : `The demo database could not start: ${(error as Error).message}`,
     );
   }
-  const [, actualPort] = server.getServerConn().split(':');
-  const connection = { host: '127.0.0.1', port: Number(actualPort), database: 'postgres', user: 'postgres' };
+  const { port: actualPort } = relay.address() as AddressInfo;
+  const connection = { host: '127.0.0.1', port: actualPort, database: 'postgres', user: 'postgres' };
   return {
     connection,
     async close() {
-      await server.stop();
-      await db.close();
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+      await restarting?.catch(() => undefined);
+      await stopWorker(current);
     },
   };
+}
+
+interface DemoWorker {
+  worker: Worker;
+  port: number;
+}
+
+async function startWorker(directory: string): Promise<DemoWorker> {
+  const worker = new Worker(new URL('./demo-database-worker.mjs', import.meta.url), {
+    workerData: { directory, options: pgliteOptions },
+  });
+  const [message] = (await Promise.race([
+    once(worker, 'message'),
+    once(worker, 'error').then(([error]) => [{ type: 'failed', message: (error as Error).message }]),
+  ])) as [{ type: string; port?: number; message?: string }];
+  if (message.type !== 'ready') {
+    await worker.terminate();
+    throw new Error(`The demo database could not start: ${message.message}`);
+  }
+  // The runtime's exit does not wait for the database's thread.
+  worker.unref();
+  return { worker, port: message.port! };
+}
+
+/** Closes PGlite cleanly (its files stay consistent), then ends the thread. */
+async function stopWorker({ worker }: DemoWorker): Promise<void> {
+  worker.postMessage({ type: 'close' });
+  await Promise.race([once(worker, 'message'), once(worker, 'exit'), delay(5_000)]).catch(() => {});
+  await worker.terminate();
 }

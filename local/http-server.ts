@@ -27,6 +27,19 @@ type LambdaHandler = (
 
 /** API Gateway refuses payloads over 10 MB; Lambda over 6 MB. Refuse them here the same way. */
 const maxBodyBytes = 6 * 1024 * 1024;
+/**
+ * A body must arrive whole within this time (a sync run's budget is 60 s; a client that sends its
+ * headers and then nothing, or a byte a minute, would otherwise hold a connection for Node's 5-minute
+ * requestTimeout with no answer). DOGU_BODY_TIMEOUT_SECONDS changes it.
+ */
+export const defaultBodyTimeoutMs = 30_000;
+
+export interface LocalServerOptions {
+  /** Time to receive a whole request body; past it: 408 and the connection is closed. */
+  bodyTimeoutMs?: number;
+  /** The longest synchronous run a handler serves (the runtime's execution limit). */
+  maxExecutionMs?: number;
+}
 
 export async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
   const handlers = new Map<string, LambdaHandler>();
@@ -37,13 +50,22 @@ export async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
   return handlers;
 }
 
+/**
+ * A handler's own budget sits this far above the longest run it serves, as a Lambda function's
+ * timeout does on AWS: the run is cut at its limit, cancelled, recorded and answered within it.
+ */
+export const handlerBudgetMarginMs = 15_000;
+
 /** `ready` holds requests back until the runtime has finished starting (seeding the demo). */
 export function createLocalServer(
   handlers: Map<string, LambdaHandler>,
   ready: Promise<void> = Promise.resolve(),
   consoleFiles: StaticConsole = staticConsole(),
   gauges: GaugeSource = () => ({}),
+  options: LocalServerOptions = {},
 ): Server {
+  const handlerBudgetMs = (options.maxExecutionMs ?? 60_000) + handlerBudgetMarginMs;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? defaultBodyTimeoutMs;
   const server = createServer(async (request, response) => {
     try {
       await ready;
@@ -51,14 +73,17 @@ export function createLocalServer(
       if (serveMetrics(request, response, url.pathname, gauges)) return;
       if (await consoleFiles.serve(request, response, url.pathname)) return;
       refuseDeclaredOversizeBody(request);
-      const body = await readBody(request);
+      const body = await readBody(request, bodyTimeoutMs);
       const match = matchRoute(request.method ?? 'GET', url.pathname);
       const event = toApiGatewayEvent(request, body, url, match);
       const handler = handlers.get(match.route.handler)!;
       answer(
         request,
         response,
-        await handler(event, lambdaContext(match.route.name, event.requestContext.requestId)),
+        await handler(
+          event,
+          lambdaContext(match.route.name, event.requestContext.requestId, Date.now() + handlerBudgetMs),
+        ),
       );
     } catch (error) {
       const problem =
@@ -126,26 +151,52 @@ function refuseDeclaredOversizeBody(request: IncomingMessage) {
 const payloadTooLarge = () =>
   new DoguError('payload_too_large', `The request body exceeds ${maxBodyBytes} bytes.`);
 
-/** Reads the body up to the limit; past it, stops reading (the connection is then closed, see answer()). */
-function readBody(request: IncomingMessage): Promise<Buffer> {
+/**
+ * Reads the body up to the limit and within the time-out; past either, stops reading (the connection
+ * is then closed, see answer()).
+ */
+function readBody(request: IncomingMessage, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (error: DoguError) => {
+      clearTimeout(timer);
+      request.off('data', onData).off('end', onEnd).pause();
+      reject(error);
+    };
+    const timer = setTimeout(
+      () =>
+        stop(
+          new DoguError(
+            'request_timeout',
+            `The request body was not received within ${timeoutMs / 1000} s; the connection is closed.`,
+          ),
+        ),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= maxBodyBytes) {
         chunks.push(chunk);
         return;
       }
-      request.off('data', onData).off('end', onEnd).pause();
-      reject(payloadTooLarge());
+      stop(payloadTooLarge());
     };
-    const onEnd = () => resolve(Buffer.concat(chunks));
-    request.on('data', onData).on('end', onEnd).on('error', reject);
+    const onEnd = () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks));
+    };
+    request
+      .on('data', onData)
+      .on('end', onEnd)
+      .on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
   });
 }
 
-function lambdaContext(functionName: string, requestId: string): Context {
+function lambdaContext(functionName: string, requestId: string, deadline: number): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: `dogu-local-${functionName}`,
@@ -155,7 +206,8 @@ function lambdaContext(functionName: string, requestId: string): Context {
     awsRequestId: requestId,
     logGroupName: 'local',
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 60_000,
+    // middy ends a handler that outlives this (as Lambda would): it must outlive every run it serves.
+    getRemainingTimeInMillis: () => Math.max(1, deadline - Date.now()),
     done: () => {},
     fail: () => {},
     succeed: () => {},

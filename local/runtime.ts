@@ -80,10 +80,16 @@ export interface LocalRuntimeOptions {
   notificationRetryDelaysMs?: number[];
   /** Time-out of one notification attempt; default 5 s. */
   notificationTimeoutMs?: number;
+  /** Time to receive a whole request body (408 past it); default DOGU_BODY_TIMEOUT_SECONDS or 30 s. */
+  bodyTimeoutMs?: number;
   /** The data-source kinds served (tests add kinds of their own); default: the registry. */
   connectors?: readonly ConnectorDefinition[];
   /** Runtimes of kinds added by `connectors` (tests): kind → what its runtime.ts would export. */
   connectorRuntimes?: Readonly<Record<string, ConnectorRuntimeModule>>;
+  /** A normal run's time limit (spec 8: one minute, the default); tests use a few seconds. */
+  maxExecutionMs?: number;
+  /** Scripts run at the same time by the sandbox's worker pool (default 4). */
+  scriptConcurrency?: number;
 }
 
 export interface LocalRuntime {
@@ -104,6 +110,9 @@ export interface LocalRuntime {
   onFailure(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
+
+/** Spec 8: a normal execution ends after one minute. */
+export const defaultMaxExecutionMs = 60_000;
 
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
@@ -181,7 +190,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       },
     );
     closers.push(() => engines.close());
-    const sandbox = createWorkerSandbox();
+    const sandbox = createWorkerSandbox(
+      options.scriptConcurrency ? { concurrency: options.scriptConcurrency } : {},
+    );
     closers.push(async () => sandbox.close?.());
     // The IdP's issuer is this runtime's URL, known once the server listens (below).
     let baseUrl = '';
@@ -222,7 +233,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       settings: {
         localLogin: true,
         loginTokenSeconds: 12 * 3600,
-        maxExecutionMs: 60_000,
+        maxExecutionMs: options.maxExecutionMs ?? defaultMaxExecutionMs,
         maxJobExecutionMs: 30 * 60_000,
       },
       oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
@@ -254,11 +265,20 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const ready = new Promise<void>((resolve) => {
       markReady = resolve;
     });
-    const server = createLocalServer(await handlersLoaded, ready, undefined, () => ({
-      executionJournal: journal.stats(),
-      auditJournal: audit.stats(),
-      definitionCache: store.stats(),
-    }));
+    const server = createLocalServer(
+      await handlersLoaded,
+      ready,
+      undefined,
+      () => ({
+        executionJournal: journal.stats(),
+        auditJournal: audit.stats(),
+        definitionCache: store.stats(),
+      }),
+      {
+        bodyTimeoutMs: options.bodyTimeoutMs ?? bodyTimeoutFromEnv(),
+        maxExecutionMs: services.settings.maxExecutionMs,
+      },
+    );
     server.keepAliveTimeout = 65_000;
     server.listen(options.port, options.host);
     await once(server, 'listening');
@@ -383,4 +403,10 @@ function connectionFromUrl(value: string): SqlConnection {
     user: decodeURIComponent(url.username) || 'postgres',
     ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
   };
+}
+
+/** DOGU_BODY_TIMEOUT_SECONDS: a positive number of seconds, else the default. */
+function bodyTimeoutFromEnv(): number | undefined {
+  const seconds = Number(process.env.DOGU_BODY_TIMEOUT_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
 }

@@ -1,3 +1,4 @@
+import { inexactMessage, parseExactJson } from '../../shared/domain/exact-numbers.ts';
 import { callApi } from '../api-client.ts';
 import { accessToken } from './print-access-token.ts';
 
@@ -9,10 +10,13 @@ export function parseArgumentPairs(pairs: string[]): Record<string, unknown> {
     if (at <= 0) throw new Error(`--arg '${pair}' must look like name=value.`);
     const raw = pair.slice(at + 1);
     let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      // not JSON: a plain string
+    const parsed = parseExactJson(raw);
+    if (parsed.ok) value = parsed.value;
+    else if (parsed.inexact) {
+      // Decision 0025: sent rounded, 9007199254740993 would be another id; quoted, it is text.
+      throw new Error(
+        `--arg '${pair.slice(0, at)}': ${inexactMessage(parsed.inexact)} Quote it to send it as text: ${pair.slice(0, at)}='"${parsed.inexact.literal}"'.`,
+      );
     }
     args[pair.slice(0, at)] = value;
   }

@@ -172,3 +172,27 @@ export function firstUnkeptNumber(value: unknown): InexactNumber | undefined {
     return keys.length ? `/${keys.reverse().join('/')}` : '';
   }
 }
+
+export type ExactJson =
+  | { ok: true; value: unknown }
+  | { ok: false; message: string; inexact?: InexactNumber };
+
+/**
+ * JSON.parse for JSON a person wrote (request templates, bodies, files, typed arguments): a number
+ * that would not be kept exactly is refused with its pointer instead of being rounded (decision 0025).
+ */
+export function parseExactJson(text: string): ExactJson {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+  const inexact = inexactNumbersIn(text)[0];
+  if (inexact) return { ok: false, message: inexactMessage(inexact), inexact };
+  return { ok: true, value };
+}
+
+/** "/delta: 9007199254740993 is beyond …" (no pointer for a bare number). */
+export const inexactMessage = (inexact: InexactNumber) =>
+  `${inexact.pointer === '/' ? '' : `${inexact.pointer}: `}${inexact.literal} ${inexact.problem}`;

@@ -23,7 +23,15 @@ import type { Action, DataSource, Execution, Principal, StatementResult } from '
 import type { NotificationEvent } from './notifications/model.ts';
 import type { Notifier } from './notifications/ports.ts';
 import { bindArguments, type MasterData } from './parameters.ts';
-import type { ActionEngines, Clock, IdGenerator, PayloadStore, ScriptSandbox, Store } from './ports.ts';
+import type {
+  ActionEngines,
+  Clock,
+  IdGenerator,
+  PayloadStore,
+  ScriptLane,
+  ScriptSandbox,
+  Store,
+} from './ports.ts';
 import { limitResults } from './result-limits.ts';
 import { failedScriptResult, resultOfValue, valueOfResults } from './result-value.ts';
 import type { ReviewRequest } from './reviews.ts';
@@ -60,6 +68,10 @@ export interface ParentRun {
   /** Shared by every run the top-level run started, directly or through nested ones. */
   calls: { count: number };
   deadlineAt: number;
+  /** The top-level run's time limit, named when a nested run reaches it. */
+  limitMs: number;
+  /** The top-level run's execution id: its tree's scripts share lanes of the sandbox (decision 0077). */
+  rootExecutionId: string;
 }
 
 export interface ExecuteActionRequest {
@@ -146,7 +158,20 @@ export async function executeAction(
     depth: (request.parent?.depth ?? 0) + 1,
     calls: request.parent?.calls ?? { count: 0 },
     deadlineAt,
+    limitMs: request.parent?.limitMs ?? maxExecutionMs,
+    rootExecutionId: request.parent?.rootExecutionId ?? executionId,
   };
+  // Every script of this run (the action, its transformer) runs in this run's lane of the sandbox.
+  const runDeps = deps.sandbox
+    ? {
+        ...deps,
+        sandbox: inLane(deps.sandbox, {
+          tree: nesting.rootExecutionId,
+          depth: nesting.depth,
+          caller: request.principal.id,
+        }),
+      }
+    : deps;
   const base: Omit<Execution, 'status' | 'statements'> = {
     id: executionId,
     projectId: action.projectId,
@@ -168,7 +193,7 @@ export async function executeAction(
     bound,
     results: raw,
     values,
-  } = await prepareAndRun(deps, {
+  } = await prepareAndRun(runDeps, {
     action,
     dataSource,
     environmentId: environment.id,
@@ -194,7 +219,7 @@ export async function executeAction(
       const at = deps.clock.now();
       await deps.store.putExecution({
         ...base,
-        status: 'failed',
+        status: error instanceof DoguError && error.code === 'execution_timeout' ? 'timed_out' : 'failed',
         statements: [],
         finishedAt: at.toISOString(),
         durationMs: at.getTime() - started.getTime(),
@@ -206,7 +231,8 @@ export async function executeAction(
     }
     throw error;
   });
-  let results = limitResults(await transform(deps, action, raw, deadlineAt));
+  let results = limitResults(await transform(runDeps, action, raw, deadlineAt));
+  results = namingTheLimit(results, deadlineAt - deps.clock.now().getTime(), nesting.limitMs);
 
   const failed = results.find((r) => r.status === 'failed');
   const finished = deps.clock.now();
@@ -356,6 +382,39 @@ export function reviewEvent(
   };
 }
 
+/** The sandbox as one run sees it: each script it runs carries the run's lane. */
+const inLane = (sandbox: ScriptSandbox, lane: ScriptLane): ScriptSandbox => ({
+  run: (script) => sandbox.run({ ...script, lane }),
+});
+
+/** A run ended this close to its deadline was ended by it, whichever part of it noticed first. */
+const deadlineToleranceMs = 100;
+
+/**
+ * Spec 8 and 7.3: a run ended by the time limit says so and names the limit, whatever the engine
+ * said (a data source's own shorter time-out is named by its connector).
+ */
+function namingTheLimit(results: StatementResult[], leftMs: number, limitMs: number): StatementResult[] {
+  if (leftMs > deadlineToleranceMs) return results;
+  // A script that failed at its deadline failed of it (an `actions.run` it awaited ran out of time
+  // and rejected just before the interpreter's own deadline).
+  const endedByLimit = (code: string | undefined) => code === 'execution_timeout' || code === 'script_error';
+  return results.map((result) =>
+    result.status === 'failed' && result.error && endedByLimit(result.error.code)
+      ? {
+          ...result,
+          error: {
+            code: 'execution_timeout',
+            message: `The run reached its time limit of ${formatLimit(limitMs)} and was stopped (${result.error.message})`,
+          },
+        }
+      : result,
+  );
+}
+
+/** 60000 → "60 s", 2500 → "2.5 s". */
+export const formatLimit = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
+
 /** What is left of the answer's budget for rows once the rest of the execution is counted. */
 function inlineResultBudget(execution: Execution): number {
   return Math.max(0, maxInlineResponseBytes - enveloped(JSON.stringify(execution)));
@@ -487,8 +546,12 @@ async function runNested(
     throw error;
   });
   if (outcome.kind === 'review_requested') {
+    // Nothing ran: the script must not carry on as if it had (decision 0078). It may catch this.
     nestedExecutionIds.pop();
-    return { reviewRequested: { id: outcome.review.id, expiresAt: outcome.review.expiresAt } };
+    throw new DoguError(
+      'state_conflict',
+      `Action '${actionId}' needs review before it runs: review request ${outcome.review.id} was filed (expires ${outcome.review.expiresAt}); once approved it runs on its own, not in this run.`,
+    );
   }
   if (outcome.execution.error) {
     throw new DoguError(

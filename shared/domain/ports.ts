@@ -364,9 +364,11 @@ export interface ScriptRun {
   code: string;
   /** Read-only global values the script sees by name (e.g. `params`, `result`); JSON only. */
   globals: Record<string, unknown>;
-  /** Wall-clock limit of the whole run, host calls included. */
+  /** Wall-clock limit of the whole run, host calls included (time spent waiting for a worker too). */
   timeLimitMs: number;
   memoryLimitBytes?: number;
+  /** Where the run stands among nested runs (set by the domain for every sandbox run of an execution). */
+  lane?: ScriptLane;
   /**
    * `await actions.run(actionId, args)` inside the script; absent: the script cannot run actions.
    * A rejection with a DoguError reaches the script as a thrown Error with its message.
@@ -380,6 +382,19 @@ export interface ScriptRun {
     mode: 'document' | 'key-entity';
     call(operation: Record<string, unknown>): Promise<unknown>;
   };
+}
+
+/**
+ * A run's place among `actions.run` nesting: a nested run must never wait for a worker its own
+ * ancestors hold, and callers share a pool fairly (decision 0077).
+ */
+export interface ScriptLane {
+  /** The execution id of the top-level run of the tree. */
+  tree: string;
+  /** 1: started directly; 2 and more: started by `actions.run` of the run one level up. */
+  depth: number;
+  /** Who asked (the principal id): waiting runs are served one caller after another. */
+  caller: string;
 }
 
 export interface ScriptLog {

@@ -16,10 +16,28 @@ export const maxKeptResultBytes = 32 * 1024 * 1024;
 /** What one response may carry in the other places that answer inline (audit exports). */
 export const maxResultBytes = 5 * 1024 * 1024;
 
-/** Cuts rows past `budget` bytes, counted as the rows travel inside a JSON response envelope. */
+/**
+ * Cuts what a result carries past `budget` bytes, counted as it travels inside a JSON response
+ * envelope: a script's value (kept whole or left out: a value cannot be cut in the middle) and then
+ * the rows, which for a script are the table view of that value. Every kind's value counts, not
+ * only rows (issue 24).
+ */
 export function limitResults(results: StatementResult[], budget = maxKeptResultBytes): StatementResult[] {
   let remaining = budget;
+  const mb = Math.round((budget / 1024 / 1024) * 10) / 10;
   return results.map((result) => {
+    const messages: string[] = [];
+    const hasValue = 'value' in result && (result as { value?: unknown }).value !== undefined;
+    let keepValue = hasValue;
+    if (hasValue) {
+      const size = enveloped(JSON.stringify((result as { value?: unknown }).value)) - 1;
+      if (size > remaining) {
+        keepValue = false;
+        messages.push(
+          `The value (${Math.round((size / 1024 / 1024) * 10) / 10} MB) was left out: an execution returns at most ${mb} MB. Return less (filter, page, or summarise in the script).`,
+        );
+      } else remaining -= size;
+    }
     let kept = 0;
     for (const row of result.rows) {
       const size = enveloped(JSON.stringify(row)) - 1;
@@ -27,16 +45,18 @@ export function limitResults(results: StatementResult[], budget = maxKeptResultB
       remaining -= size;
       kept++;
     }
-    if (kept === result.rows.length) return result;
-    const mb = Math.round((budget / 1024 / 1024) * 10) / 10;
+    if (kept === result.rows.length && keepValue === hasValue) return result;
+    if (kept < result.rows.length) {
+      messages.push(
+        `The result was cut at ${kept} of ${result.rows.length} rows: an execution returns at most ${mb} MB${hasValue ? ', the value included' : ''}. Narrow the query (WHERE, LIMIT) to see the rest.`,
+      );
+    }
+    const { value: _dropped, ...withoutValue } = result as StatementResult & { value?: unknown };
     return {
-      ...result,
+      ...(keepValue ? result : withoutValue),
       rows: result.rows.slice(0, kept),
       truncated: true,
-      messages: [
-        ...result.messages,
-        `The result was cut at ${kept} of ${result.rows.length} rows: an execution returns at most ${mb} MB. Narrow the query (WHERE, LIMIT) to see the rest.`,
-      ],
+      messages: [...result.messages, ...messages],
     };
   });
 }

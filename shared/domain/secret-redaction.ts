@@ -8,29 +8,32 @@ import type { StatementResult } from './model.ts';
 export const redactedMark = '[secret]';
 
 export class SecretRedactor {
-  /** Each secret in the forms an error may quote it in, longest first. */
-  private readonly forms: string[];
+  /** Every form of every secret an error may quote, longest first, matched in any letter case. */
+  private readonly pattern: RegExp | undefined;
 
   constructor(values: Iterable<unknown>) {
     const forms = new Set<string>();
     for (const value of values) {
       if (typeof value !== 'string' || value === '') continue;
-      forms.add(value);
-      forms.add(JSON.stringify(value).slice(1, -1));
-      forms.add(value.replaceAll("'", "''"));
-      forms.add(encodeURIComponent(value));
+      for (const form of quotedForms(value)) {
+        forms.add(form);
+        // PostgreSQL cuts identifiers to 63 bytes (NAMEDATALEN − 1) and quotes the cut name.
+        const cut = prefixOfBytes(form, 63);
+        if (cut.length >= 8 && cut !== form) forms.add(cut);
+      }
     }
-    this.forms = [...forms].sort((a, b) => b.length - a.length);
+    const sorted = [...forms].filter((form) => form !== '').sort((a, b) => b.length - a.length);
+    // Case-insensitive: PostgreSQL folds unquoted identifiers (`{{ secrets.k }}::regclass` answers
+    // `relation "sk-live-abc" does not exist` for SK-Live-ABC), and other engines upper-case.
+    this.pattern = sorted.length ? new RegExp(sorted.map(escapeForRegExp).join('|'), 'giu') : undefined;
   }
 
   get empty(): boolean {
-    return this.forms.length === 0;
+    return this.pattern === undefined;
   }
 
   text(text: string): string {
-    let cleaned = text;
-    for (const form of this.forms) cleaned = cleaned.replaceAll(form, redactedMark);
-    return cleaned;
+    return this.pattern ? text.replace(this.pattern, redactedMark) : text;
   }
 
   /**
@@ -68,3 +71,39 @@ export class SecretRedactor {
     return error;
   }
 }
+
+/**
+ * The value as engines and transports quote it: as is, JSON-escaped, SQL string-quoted (`''`),
+ * identifier-quoted (`""`), backslash-escaped (MySQL), URL- and form-encoded, and, for a value
+ * written as a quoted identifier (`"Key"`), the name inside the quotes.
+ */
+function quotedForms(value: string): string[] {
+  const forms = [
+    value,
+    JSON.stringify(value).slice(1, -1),
+    value.replaceAll("'", "''"),
+    value.replaceAll('"', '""'),
+    value.replace(/[\\'"]/g, '\\$&'),
+    encodeURIComponent(value),
+    new URLSearchParams({ v: value }).toString().slice(2),
+  ];
+  const quoted = /^"(.+)"$/s.exec(value);
+  if (quoted) forms.push(quoted[1]!.replaceAll('""', '"'));
+  return forms;
+}
+
+const utf8 = new TextEncoder();
+
+/** The longest prefix of `text` within `bytes` UTF-8 bytes (never splitting a character). */
+function prefixOfBytes(text: string, bytes: number): string {
+  let size = 0;
+  let end = 0;
+  for (const character of text) {
+    size += utf8.encode(character).length;
+    if (size > bytes) break;
+    end += character.length;
+  }
+  return text.slice(0, end);
+}
+
+const escapeForRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');

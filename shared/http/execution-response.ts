@@ -41,10 +41,11 @@ export function executionBody(execution: Execution, results?: StatementResult[])
 
 function withoutRows(execution: Execution, results: StatementResult[] | undefined) {
   const note = `The rows (${execution.payloads?.results?.bytes ?? 0} bytes) are too large to answer here: download them from links.results.`;
-  return (results ?? execution.statements.map((s) => ({ ...s, columns: [] }))).map((result) => ({
-    ...result,
-    rows: [],
-    truncated: true,
-    messages: [...result.messages, note],
-  }));
+  // A script's value is a result too: it is behind the link with the rows, never answered inline.
+  const shown: Omit<StatementResult, 'rows'>[] =
+    results ?? execution.statements.map((s) => ({ ...s, columns: [] }));
+  return shown.map((result) => {
+    const { value: _value, ...rest } = result as typeof result & { value?: unknown };
+    return { ...rest, rows: [], truncated: true, messages: [...result.messages, note] };
+  });
 }

@@ -4,6 +4,7 @@
  * by the route's auth kind, JSON body parsing, and Problem Details on error.
  * The same exported handler serves AWS and the embedded runtime.
  */
+import { randomUUID } from 'node:crypto';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -76,7 +77,16 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
       return [routeKeyOf(route), { route, run: run! }];
     }),
   );
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
+  // Last resort: a handler about to outlive its function's budget answers 504 Problem Details, not a
+  // bare 500. Runs end well before it (their limit sits below the budget, decision 0076).
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>({
+    timeoutEarlyInMillis: 1_000,
+    timeoutEarlyResponse: () =>
+      problemResponse(
+        new DoguError('execution_timeout', 'The request ran out of the time the service gives it.'),
+        randomUUID(),
+      ),
+  })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event, context) => {
       const requestId = event.requestContext?.requestId ?? context.awsRequestId;
@@ -187,7 +197,7 @@ function parseJsonBody(event: APIGatewayProxyEventV2): Record<string, unknown> {
     );
   }
   const text = event.isBase64Encoded
-    ? Buffer.from(event.body ?? '', 'base64').toString('utf8')
+    ? strictUtf8(Buffer.from(event.body ?? '', 'base64'))
     : (event.body ?? '');
   if (text.trim() === '') return {};
   let parsed: unknown;
@@ -201,6 +211,15 @@ function parseJsonBody(event: APIGatewayProxyEventV2): Record<string, unknown> {
   }
   refuseInexactNumbers(text);
   return parsed as Record<string, unknown>;
+}
+
+/** JSON is UTF-8 (RFC 8259): other bytes are refused, not read as U+FFFD into names and values. */
+function strictUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw badRequest('The body is not valid UTF-8; JSON must be sent as UTF-8.');
+  }
 }
 
 /** Decision 0025: a number that would not be kept exactly is refused here, for every body. */

@@ -212,16 +212,16 @@ describe('EventBridgeScheduler.deleteCronJob', () => {
 });
 
 describe('EventBridgeScheduler reservations', () => {
-  it('creates a one-time at() schedule on the wall clock of the reservation zone that deletes itself', async () => {
+  it("creates a one-time at() schedule on UTC's clock (the instant, decision 0085) that deletes itself", async () => {
     scheduler.on(CreateScheduleCommand).resolves({});
     await adapter().putReservation(reservation());
     expect(inputsOf(CreateScheduleCommand)).toEqual([
       {
         Name: 'rsv_0193a2b4',
         GroupName: group,
-        // 00:30 UTC is 09:30 in Tokyo (UTC+9).
-        ScheduleExpression: 'at(2026-12-01T09:30:00)',
-        ScheduleExpressionTimezone: 'Asia/Tokyo',
+        // 09:30 in Tokyo (UTC+9), given as the instant it is.
+        ScheduleExpression: 'at(2026-12-01T00:30:00)',
+        ScheduleExpressionTimezone: 'UTC',
         FlexibleTimeWindow: { Mode: 'OFF' },
         State: 'ENABLED',
         ActionAfterCompletion: 'DELETE',
@@ -236,17 +236,21 @@ describe('EventBridgeScheduler reservations', () => {
     ]);
   });
 
-  it('formats at() across a date line and with summer time, to the second', async () => {
+  it('formats at() to the second, and the second 01:30 of a fall-back night stays the second', async () => {
     scheduler.on(CreateScheduleCommand).resolves({});
     await adapter().putReservation(
       reservation({ runAt: '2026-07-01T23:15:42.000Z', timeZone: 'America/Los_Angeles' }),
     );
-    const [created] = inputsOf(CreateScheduleCommand);
-    // Los Angeles is UTC-7 in July: the same day, 16:15:42.
-    expect(created).toMatchObject({
-      ScheduleExpression: 'at(2026-07-01T16:15:42)',
-      ScheduleExpressionTimezone: 'America/Los_Angeles',
-    });
+    // 01:30 PST (UTC−8) on 2026-11-01, after 01:30 PDT: on Los Angeles' clock both are 01:30.
+    await adapter().putReservation(
+      reservation({ runAt: '2026-11-01T09:30:00.000Z', timeZone: 'America/Los_Angeles' }),
+    );
+    expect(
+      inputsOf(CreateScheduleCommand).map((c) => [c.ScheduleExpression, c.ScheduleExpressionTimezone]),
+    ).toEqual([
+      ['at(2026-07-01T23:15:42)', 'UTC'],
+      ['at(2026-11-01T09:30:00)', 'UTC'],
+    ]);
     expect(wallClockIn('2026-12-31T15:00:00Z', 'Asia/Tokyo')).toBe('2027-01-01T00:00:00');
     expect(wallClockIn('2026-03-01T00:00:00+09:00', 'UTC')).toBe('2026-02-28T15:00:00');
     expect(() => wallClockIn('tomorrow', 'UTC')).toThrow("'tomorrow' is not an ISO 8601 date-time.");

@@ -33,6 +33,7 @@ describe('SMTP mailer', () => {
         username: login.user,
         password: login.password,
       },
+      allowPrivateNetworks: true,
       timeoutMs: 5_000,
     });
     expect(smtp.messages).toHaveLength(1);
@@ -57,6 +58,7 @@ describe('SMTP mailer', () => {
         username: login.user,
         password: 'wrong-pass',
       },
+      allowPrivateNetworks: true,
       timeoutMs: 5_000,
     });
     await expect(attempt).rejects.toThrow(DoguError);
@@ -66,8 +68,46 @@ describe('SMTP mailer', () => {
 
   it('refuses a target without an SMTP server', async () => {
     await expect(
-      new SmtpMailer().send({ from: 'a@example.com', to: ['b@example.com'], ...mail, timeoutMs: 1_000 }),
+      new SmtpMailer().send({
+        from: 'a@example.com',
+        to: ['b@example.com'],
+        ...mail,
+        allowPrivateNetworks: true,
+        timeoutMs: 1_000,
+      }),
     ).rejects.toThrow(/no SMTP server/);
+  });
+
+  it('follows the webhook address rule at delivery, one answer whatever the port (issue 24, item 10)', async () => {
+    const sendTo = (host: string, port: number, allowPrivateNetworks: boolean) =>
+      new SmtpMailer().send({
+        from: 'a@example.com',
+        to: ['b@example.com'],
+        ...mail,
+        smtp: { host, port, secure: false, username: login.user, password: login.password },
+        allowPrivateNetworks,
+        timeoutMs: 2_000,
+      });
+    const before = smtp.messages.length;
+    // A listening port, a closed one and one nobody answers on all get the same refusal: no connection.
+    const answers = await Promise.all(
+      [smtp.port, 1, 9].map((port) =>
+        sendTo('127.0.0.1', port, false).catch((error: Error) => error.message),
+      ),
+    );
+    expect(new Set(answers)).toEqual(
+      new Set([
+        "The target 127.0.0.1 is on a loopback or private network; an admin must allow private network targets in the project's notification settings first.",
+      ]),
+    );
+    for (const host of ['169.254.169.254', '[::ffff:169.254.169.254]', 'fd00:ec2::254']) {
+      await expect(sendTo(host, 25, true)).rejects.toThrow(/link-local or cloud metadata address/);
+    }
+    await expect(sendTo('localhost', smtp.port, false)).rejects.toThrow(/loopback or private network/);
+    expect(smtp.messages.length).toBe(before);
+    // Allowed by the project: delivered, to the address that was checked.
+    await sendTo('localhost', smtp.port, true);
+    expect(smtp.messages.length).toBe(before + 1);
   });
 });
 
@@ -83,6 +123,7 @@ describe('SES mailer', () => {
       subject: 'S',
       text: 'T',
       smtp: { host: 'ignored', port: 25, secure: false },
+      allowPrivateNetworks: true,
       timeoutMs: 5_000,
     });
     expect(ses.commandCalls(SendEmailCommand).map((call) => call.args[0].input)).toEqual([
@@ -109,6 +150,7 @@ describe('SES mailer', () => {
         to: ['y@example.com'],
         subject: 'S',
         text: 'T',
+        allowPrivateNetworks: true,
         timeoutMs: 5_000,
       }),
     ).rejects.toThrow('SES did not send the message (MessageRejected).');

@@ -193,7 +193,7 @@ describe('PostgresConnector', () => {
       short.run({ title: 't', text: 'SELECT pg_sleep(5)', values: [] }, { signal: signal() }),
     );
     expect(error.code).toBe('execution_timeout');
-    expect(error.message).toContain('data source time-out');
+    expect(error.message).toContain("data source's time-out (statementTimeoutMs 200 ms)");
   });
 
   it('says clearly when the database cannot be reached', async () => {

@@ -226,10 +226,9 @@ describe('reservations: at() with its zone is the instant reserved', () => {
   ] as const) {
     it(`${runAt} in ${zone}`, async () => {
       const [request] = await requestsFor((a) => a.putReservation(reservation(runAt, zone)));
-      // at() names a wall-clock time; in the hour a fall back repeats it would be ambiguous (and
-      // EventBridge takes the first), so such a reservation is sent in UTC.
-      const repeated = runAt.startsWith('2026-11-01T0');
-      expect(request!.ScheduleExpressionTimezone).toBe(repeated ? 'UTC' : zone);
+      // at() names a wall-clock time; the reserved instant is sent on UTC's clock (decision 0085),
+      // which never repeats a time (in New York 01:30 occurs twice the night the clocks go back).
+      expect(request!.ScheduleExpressionTimezone).toBe('UTC');
       expect(request!.ScheduleExpression).toMatch(/^at\(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\)$/);
       const fired = independentNextTimes([request!], new Date(Date.parse(runAt) - 3600_000 * 3), 1);
       expect(iso(fired)).toEqual([runAt]);

@@ -76,3 +76,31 @@ describe('the number rule', () => {
     expect(firstUnkeptNumber({ a: [1, 2.5], d: new Uint8Array(3) })).toBeUndefined();
   });
 });
+
+describe('user JSON everywhere it is parsed (issue 24, item 7)', () => {
+  it('parseExactJson keeps exact numbers and refuses rounded ones with their pointer', async () => {
+    const { parseExactJson } = await import('../../shared/domain/exact-numbers.ts');
+    expect(parseExactJson('{"a":[1,9007199254740991]}')).toEqual({
+      ok: true,
+      value: { a: [1, 9007199254740991] },
+    });
+    expect(parseExactJson('{"a":[1,9007199254740993]}')).toMatchObject({
+      ok: false,
+      inexact: { pointer: '/a/1', literal: '9007199254740993' },
+      message: expect.stringMatching(/^\/a\/1: 9007199254740993 is beyond/),
+    });
+    expect(parseExactJson('{')).not.toHaveProperty('inexact');
+  });
+
+  it('the CLI refuses --arg id=9007199254740993 and sends the quoted form as text', async () => {
+    const { parseArgumentPairs } = await import('../../cli/commands/execute.ts');
+    expect(() => parseArgumentPairs(['id=9007199254740993'])).toThrow(
+      /--arg 'id': .*9007199254740993 is beyond.*id='"9007199254740993"'/,
+    );
+    expect(parseArgumentPairs(['id="9007199254740993"', 'n=12', 'x=[0.5]'])).toEqual({
+      id: '9007199254740993',
+      n: 12,
+      x: [0.5],
+    });
+  });
+});

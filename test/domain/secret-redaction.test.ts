@@ -17,6 +17,23 @@ describe('SecretRedactor', () => {
     }
   });
 
+  it('removes a secret in any letter case and as engines quote or cut it (issue 24, item 9)', () => {
+    const key = new SecretRedactor(['SK-Live-Abc\\9', '"QuotedKey"', `${'Long'.repeat(20)}Tail`]);
+    for (const [echo, cleaned] of [
+      ['relation "sk-live-abc\\9" does not exist', 'relation "[secret]" does not exist'],
+      ["VALUE 'SK-LIVE-ABC\\9'", "VALUE '[secret]'"],
+      ["Incorrect value: 'sk-live-abc\\\\9'", "Incorrect value: '[secret]'"],
+      ['sk-live-abc%5C9 and sk-live-abc%5c9', '[secret] and [secret]'],
+      ['relation "QuotedKey" does not exist', 'relation [secret] does not exist'],
+      ['table quotedkey', 'table [secret]'],
+      [`relation "${'long'.repeat(15)}lon" does not exist`, 'relation "[secret]" does not exist'],
+    ] as const) {
+      expect(key.text(echo)).toBe(cleaned);
+    }
+    // Other text is left alone, and regular-expression characters in a secret are plain characters.
+    expect(new SecretRedactor(['a.c']).text('abc a.c A.C')).toBe('abc [secret] [secret]');
+  });
+
   it('cleans statement errors and messages, not rows', () => {
     const [cleaned] = redactor.results([
       {

@@ -12,7 +12,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HandlerFunction } from '../../infra/constructs/handler-function.ts';
-import { DoguStack } from '../../infra/dogu-stack.ts';
+import { actionRunners, DoguStack, handlerBudgetMarginSeconds } from '../../infra/dogu-stack.ts';
 import { composedGroups, needsOf, readOnlyHandlers } from '../../infra/function-needs.ts';
 import { schedulingEnv } from '../../shared/adapters/aws/aws-scheduling.ts';
 import { tableSchema } from '../../shared/adapters/dynamodb/table-schema.ts';
@@ -367,7 +367,7 @@ describe('Lambda functions', () => {
       expect(fn.Properties.Timeout).toBe(
         handler === 'execute-action'
           ? 65
-          : ['data-source-connection', 'cron-run-now'].includes(handler)
+          : ['data-source-connection', 'cron-run-now', 'review-requests'].includes(handler)
             ? 35
             : 10,
       );
@@ -809,6 +809,23 @@ describe('table time to live (decision 0056)', () => {
       AttributeName: 'ttl',
       Enabled: true,
     });
+  });
+});
+
+describe('handler budgets above run limits (decision 0076)', () => {
+  it('give every function that runs actions more time than its longest run, with room to answer', () => {
+    for (const handler of actionRunners) {
+      const fn = functionOf(handler);
+      const variables = field(fn, 'Properties', 'Environment', 'Variables') as Record<string, string>;
+      const longestRunMs = Math.max(
+        Number(variables.DOGU_MAX_EXECUTION_MS),
+        Number(variables.DOGU_MAX_URL_EXECUTION_MS ?? 0),
+      );
+      expect(longestRunMs, handler).toBeGreaterThan(0);
+      expect((fn.Properties.Timeout as number) * 1000, handler).toBeGreaterThanOrEqual(
+        longestRunMs + handlerBudgetMarginSeconds * 1000,
+      );
+    }
   });
 });
 

@@ -11,6 +11,9 @@ import {
   demoSqlActions,
 } from '../../local/demo-definitions.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
+import { openPostgresConnector } from '../../shared/connectors/postgresql/postgres-connector.ts';
+import { PooledConnectorFactory } from '../../shared/connectors/sql/connector-factory.ts';
+import { DoguError } from '../../shared/domain/errors.ts';
 import { apiClient } from '../support/api.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
@@ -136,5 +139,37 @@ describe('the demo', () => {
     const rows = run.body.results[0].rows as { base: string; currency: string; rate: number }[];
     expect(rows.find((r) => r.currency === 'USD')).toEqual({ base: 'USD', currency: 'USD', rate: 1 });
     expect(rows).toHaveLength(5);
+  });
+});
+
+// Last: it ends the demo database's thread, and with it every session open on it.
+describe('the embedded demo database at the time limit (decision 0076)', () => {
+  it('ends the query at the limit and answers the next one at once, its data kept', async () => {
+    // PGlite cannot interrupt a query: the relay in front of it ends its thread on the connector's
+    // CancelRequest and starts a fresh one. Before, `pg_sleep(70)` held the whole runtime for 70 s.
+    const factory = new PooledConnectorFactory(2, { postgresql: openPostgresConnector });
+    try {
+      const connector = factory.sql('postgresql', 'demo/limit', runtime.demo.database);
+      const started = Date.now();
+      const error = await connector
+        .run(
+          { title: 'sleep', text: 'SELECT pg_sleep(30)', values: [] },
+          { signal: AbortSignal.timeout(1_000) },
+        )
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(error).toBeInstanceOf(DoguError);
+      expect((error as DoguError).code).toBe('execution_timeout');
+      expect(Date.now() - started).toBeLessThan(3_500);
+      const after = Date.now();
+      const run = await api.execute('find-orders', {});
+      expect(run.status, JSON.stringify(run.body)).toBe(200);
+      expect(run.body.results[0].rowCount).toBeGreaterThan(0);
+      expect(Date.now() - after).toBeLessThan(10_000);
+    } finally {
+      await factory.close();
+    }
   });
 });

@@ -138,6 +138,16 @@ describe('a gRPC data source through the API', () => {
     const unknown = await api.put(`${base}/actions/get-order-bad`, action('{"id": "{{ nobody }}"}'));
     expect(unknown.status).toBe(422);
     expect(JSON.stringify(unknown.body.errors)).toContain('nobody');
+    // Decision 0025 (issue 24, item 7): a literal JSON.parse would round is refused at save.
+    const rounded = await api.put(
+      `${base}/actions/get-order-bad`,
+      action('{"id": "{{ id }}", "delta": 9007199254740993}'),
+    );
+    expect(rounded.status).toBe(422);
+    expect(rounded.body.errors).toEqual([
+      { pointer: '#/request', detail: expect.stringContaining('/delta: 9007199254740993 is beyond') },
+    ]);
+    expect(rounded.body.errors[0].detail).toContain('"9007199254740993"');
   });
 
   it('runs a method with the metadata and the authentication token, and maps failures', async () => {

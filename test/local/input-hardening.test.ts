@@ -13,6 +13,7 @@ import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 let runtime: LocalRuntime;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let admin: ReturnType<typeof apiClient>;
+let token: string;
 const env = '/api/v1/projects/demo/environments/development';
 
 const patternAction = {
@@ -26,8 +27,10 @@ const patternAction = {
 
 beforeAll(async () => {
   dir = await tempDir('input-hardening');
-  runtime = await startTestRuntime(dir.path);
-  admin = apiClient(runtime, await loginToken(runtime));
+  // A short body time-out: the rule is the same at 30 s (the default), the test just waits less.
+  runtime = await startTestRuntime(dir.path, { bodyTimeoutMs: 1500 });
+  token = await loginToken(runtime);
+  admin = apiClient(runtime, token);
   expect((await admin.put(`/api/v1/projects/demo/actions/${patternAction.id}`, patternAction)).status).toBe(
     201,
   );
@@ -139,6 +142,42 @@ describe('early refusals and the connection (item 5)', () => {
     expect(text.toLowerCase()).toContain('connection: close');
     expect(bodyOf(text)).toMatchObject({ code: 'payload_too_large', status: 413 });
     expect(closed).toBe(true);
+  });
+});
+
+describe('bodies that never complete, bytes that are not UTF-8 (issue 24, item 8)', () => {
+  it('answers 408 and closes the connection when the body stops arriving', async () => {
+    const started = Date.now();
+    const { text, closed } = await rawExchange(
+      `POST ${env}/cron-jobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id":`,
+      5000,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(text.toLowerCase()).toContain('connection: close');
+    expect(bodyOf(text)).toMatchObject({ code: 'request_timeout', status: 408 });
+    expect(closed).toBe(true);
+    expect(Date.now() - started).toBeLessThan(4500);
+  });
+
+  it('refuses a JSON body that is not valid UTF-8 with 400, and stores nothing', async () => {
+    const name = Buffer.concat([
+      Buffer.from('{"name":"'),
+      Buffer.from([0xff, 0xfe, 0xc3, 0x28]),
+      Buffer.from('"}'),
+    ]);
+    const response = await fetch(`${runtime.url}/api/v1/projects/demo/service-accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: name,
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(await response.json()).toMatchObject({
+      code: 'bad_request',
+      detail: expect.stringMatching(/UTF-8/),
+    });
+    const list = await admin.get('/api/v1/projects/demo/service-accounts');
+    expect(JSON.stringify(list.body)).not.toContain('\ufffd');
   });
 });
 

@@ -164,16 +164,28 @@ describe('JavaScript actions', () => {
     expect((await api.execute('double', { n: 1 })).body.status).toBe('succeeded');
   }, 60_000);
 
-  it('records a review request for a review-gated action instead of running it', async () => {
+  it('records a review request for a review-gated action and fails the script unless it catches that', async () => {
     await save('gated', 'return "gated ran";', { review: { required: true } });
-    await save('calls-gated', 'return await actions.run("gated");');
-    const run = await api.execute('calls-gated', {});
-    expect(run.status, JSON.stringify(run.body)).toBe(200);
-    const { reviewRequested } = run.body.results[0].value;
-    expect(reviewRequested.id).toMatch(/^rev_/);
-    const review = await api.get(`${base}/review-requests/${reviewRequested.id}`);
+    await save('calls-gated', 'const r = await actions.run("gated");\nreturn { ran: r };');
+    const run = await failedRun('calls-gated');
+    expect(run.status).toBe(422);
+    expect(run.problem.code).toBe('script_error');
+    const id = /review request (rev_[\w-]+) was filed/.exec(run.problem.detail)?.[1];
+    expect(id, run.problem.detail).toBeDefined();
+    const review = await api.get(`${base}/review-requests/${id}`);
     expect(review.body).toMatchObject({ actionId: 'gated', status: 'pending' });
-    expect(run.body.nestedExecutionIds).toBeUndefined();
+    expect(run.execution.status).toBe('failed');
+    expect(run.execution.nestedExecutionIds).toBeUndefined();
+
+    await save(
+      'catches-gated',
+      'try { await actions.run("gated"); return "ran"; } catch (e) { return "waiting: " + e.message; }',
+    );
+    const caught = await api.execute('catches-gated', {});
+    expect(caught.status, JSON.stringify(caught.body)).toBe(200);
+    expect(caught.body.results[0].value).toMatch(
+      /^waiting: Action 'gated' needs review before it runs: review request rev_/,
+    );
   });
 
   it('never shows a secret the script logs or throws', async () => {

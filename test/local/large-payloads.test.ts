@@ -136,6 +136,39 @@ describe('large payloads on the embedded runtime', () => {
     expect(await readdir(join(dir.path, 'payloads', 'executions', execution.id))).toEqual(['results.json']);
   });
 
+  it("keeps a script's 20 MB value behind the link too, never inline, and within the 32 MB cap", async () => {
+    // Issue 24: the value of a script result was answered inline (20,972,366 bytes) and stored twice
+    // over (value and its table: 41.9 MB), past the documented cap.
+    const source = await api.put(`${base}/data-sources/scripts`, {
+      id: 'scripts',
+      name: 'Scripts',
+      kind: 'javascript',
+      environments: { development: {} },
+    });
+    expect(source.status, JSON.stringify(source.body)).toBe(201);
+    const saved = await api.put(`${base}/actions/big-value`, {
+      id: 'big-value',
+      name: 'big-value',
+      kind: 'javascript',
+      dataSourceId: 'scripts',
+      code: "return 'z'.repeat(20 * 1024 * 1024);",
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    const answer = await api.execute('big-value', {});
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 500)).toBe(200);
+    expect(Buffer.byteLength(JSON.stringify(answer.body))).toBeLessThan(64 * 1024);
+    expect(answer.body.payloads.results.stored).toBe(true);
+    expect(answer.body.payloads.results.bytes).toBeLessThanOrEqual(32 * 1024 * 1024);
+    expect(answer.body.results[0].value).toBeUndefined();
+    expect(answer.body.results[0].truncated).toBe(true);
+    const downloaded = await download(answer.body.links.results);
+    const [stored] = JSON.parse(Buffer.from(await downloaded.arrayBuffer()).toString('utf8'));
+    expect(stored.value).toHaveLength(20 * 1024 * 1024);
+    // Its table view (the same 20 MB again) did not fit beside it: cut, and said so.
+    expect(stored.truncated).toBe(true);
+    expect(stored.messages.join(' ')).toContain('the value included');
+  });
+
   it('keeps a 1 MB argument out of the record and serves it by link', async () => {
     const note = 'あ'.repeat(350_000); // 1,050,000 bytes in UTF-8
     const answer = await api.execute('note-length', { note });

@@ -113,12 +113,31 @@ describe('targets', () => {
       signingSecret,
     });
     expect(metadata.status).toBe(400);
+    // Issue 24, item 10: an SMTP host follows the same rule, named on its own field.
+    const mailTo = (name: string, host: string) =>
+      api.post(`${base}/targets`, {
+        kind: 'email',
+        name,
+        to: ['ops@example.com'],
+        from: 'dogu@example.com',
+        smtp: { host, port: 25, secure: false },
+      });
+    const loopbackSmtp = await mailTo('smtp-loopback', '127.0.0.1');
+    expect(loopbackSmtp.status).toBe(400);
+    expect(loopbackSmtp.body.errors).toEqual([
+      { pointer: '#/smtp/host', detail: expect.stringMatching(/loopback or private network/) },
+    ]);
 
     const allowed = await api.put(`${base}/network-policy`, { allowPrivateNetworks: true });
     expect(allowed.status).toBe(200);
     expect(allowed.body.allowPrivateNetworks).toBe(true);
     const created = await webhookTarget('receiver', '/hook');
     expect(created).toMatch(/^ntt_/);
+    const metadataSmtp = await mailTo('smtp-metadata', '169.254.169.254');
+    expect(metadataSmtp.status).toBe(400);
+    expect(metadataSmtp.body.errors).toEqual([
+      { pointer: '#/smtp/host', detail: expect.stringMatching(/link-local or cloud metadata/) },
+    ]);
   });
 
   it('never answers a secret and checks every field', async () => {

@@ -427,6 +427,50 @@ describe('reservations', () => {
     expect(past.status).toBe(422);
     expect(past.body.errors[0].pointer).toBe('#/runAt');
   });
+
+  it('reads a local runAt in the zone sent with it, refuses one without a zone, and applies the DST rules (issue 24, item 3)', async () => {
+    const reserve = (runAt: string, timeZone?: string) =>
+      admin.post(`${env}/reservations`, {
+        actionId: 'sched-echo',
+        arguments: { n: 3 },
+        runAt,
+        ...(timeZone ? { timeZone } : {}),
+      });
+    const year = new Date().getUTCFullYear() + 1;
+    // 06:41 in Tokyo is 21:41 UTC the day before, whatever the zone of the server or the browser.
+    const tokyo = await reserve(`${year}-01-10T06:41`, 'Asia/Tokyo');
+    expect(tokyo.status).toBe(201);
+    expect(tokyo.body).toMatchObject({ runAt: `${year}-01-09T21:41:00.000Z`, timeZone: 'Asia/Tokyo' });
+    const offset = await reserve(`${year}-01-10T06:41:00-08:00`, 'Asia/Tokyo');
+    expect(offset.body).toMatchObject({ runAt: `${year}-01-10T14:41:00.000Z`, timeZone: 'Asia/Tokyo' });
+
+    const bare = await reserve(`${year}-01-10T06:41`);
+    expect(bare.status).toBe(422);
+    expect(bare.body.errors).toEqual([
+      { pointer: '#/runAt', detail: expect.stringContaining("never read in the server's zone") },
+    ]);
+    for (const text of [`${year}-02-30T06:41`, 'tomorrow', `${year}-01-10`]) {
+      expect((await reserve(text, 'Asia/Tokyo')).status, text).toBe(422);
+    }
+
+    // US daylight saving time: it begins on the second Sunday of March (02:00 → 03:00) and ends on
+    // the first Sunday of November (02:00 → 01:00).
+    const sunday = (month: number, nth: number) => {
+      const first = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
+      return String(1 + ((7 - first) % 7) + 7 * (nth - 1)).padStart(2, '0');
+    };
+    const gap = await reserve(`${year}-03-${sunday(3, 2)}T02:30`, 'America/Los_Angeles');
+    expect(gap.status).toBe(422);
+    expect(gap.body.errors[0].detail).toContain('does not exist in America/Los_Angeles');
+    const twice = await reserve(`${year}-11-${sunday(11, 1)}T01:30`, 'America/Los_Angeles');
+    if (new Date(`${year}-11-${sunday(11, 1)}T09:30:00Z`).getTime() - Date.now() < 366 * 24 * 3600_000) {
+      // The first 01:30 (PDT, UTC−7), not the second (PST, UTC−8).
+      expect(twice.body).toMatchObject({ runAt: `${year}-11-${sunday(11, 1)}T08:30:00.000Z` });
+    }
+    for (const created of [tokyo, offset, twice].filter((r) => r.status === 201)) {
+      await admin.post(`${env}/reservations/${created.body.id}/cancel`, {});
+    }
+  });
 });
 
 describe('async jobs', () => {

@@ -7,7 +7,9 @@
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { generateKeyPair, SignJWT } from 'jose';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateKeyPair, importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevIdp, startDevIdp } from '../../local/dev-idp.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../local/runtime.ts';
@@ -193,6 +195,89 @@ describe('an external OpenID Connect provider', () => {
     });
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { detail: string }).detail).toContain('id token validation step');
+  });
+
+  /** An ID token the development IdP could have issued (its own key), with any e-mail claim. */
+  async function idpToken(email: string) {
+    const keys = JSON.parse(await readFile(join(dirs[1]!.path, 'dev-idp-keys.json'), 'utf8'));
+    return new SignJWT({ email, email_verified: true })
+      .setProtectedHeader({ alg: 'RS256', kid: keys.signing.kid })
+      .setIssuer(idp.config.issuer)
+      .setAudience(idp.config.cliClientId)
+      .setSubject(email)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(await importJWK(keys.signing, 'RS256'));
+  }
+  const oidcLogin = (idToken: string) =>
+    fetch(`${runtime.url}/public/v1/login/oidc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ idToken }),
+    });
+
+  it('refuses an e-mail claim that is not one address as an account (issue 24, item 11)', async () => {
+    for (const email of [
+      'x@evil.com@example.com',
+      'ken@example.com\n',
+      'ken@example.com\r\nbcc: x@example.com',
+    ]) {
+      const refused = await oidcLogin(await idpToken(email));
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { detail: string }).detail).toContain(
+        'the e-mail claim is not one valid e-mail address',
+      );
+    }
+    // The same token with one address comes in: the refusals above are the address's doing.
+    expect((await oidcLogin(await idpToken('ken@example.com'))).status).toBe(200);
+    const users = JSON.stringify((await admin.get('/api/v1/users')).body);
+    expect(users).not.toContain('evil.com');
+    expect(users).not.toContain('bcc');
+  });
+
+  it('refuses default memberships of unknown projects, and never joins a project made after them', async () => {
+    const provider = {
+      issuer: idp.config.issuer,
+      clientId: idp.config.consoleClientId,
+      cliClientId: idp.config.cliClientId,
+      allowedDomains: ['example.com'],
+    };
+    const refused = await admin.put('/api/v1/sso-provider', {
+      ...provider,
+      defaultMemberships: [
+        { projectId: 'demo', role: 'member' },
+        { projectId: 'not-yet', role: 'admin' },
+      ],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      { pointer: '#/defaultMemberships/1/projectId', detail: "no project 'not-yet' exists" },
+    ]);
+    expect((await runtime.services.accounts.store.getSsoProvider())?.defaultMemberships).toEqual([]);
+
+    // A setting saved before the project 'later' was made (as if an id were deleted and made again).
+    await runtime.services.store.createProject({
+      id: 'later',
+      name: 'Later',
+      createdAt: new Date().toISOString(),
+    });
+    const saved = await admin.put('/api/v1/sso-provider', {
+      ...provider,
+      defaultMemberships: [
+        { projectId: 'demo', role: 'member' },
+        { projectId: 'later', role: 'admin' },
+      ],
+    });
+    expect(saved.status).toBe(200);
+    const stored = (await runtime.services.accounts.store.getSsoProvider())!;
+    const demo = (await runtime.services.store.getProject('demo'))!;
+    await runtime.services.accounts.store.putSsoProvider({ ...stored, updatedAt: demo.createdAt });
+    expect((await oidcLogin(await idpToken('mia@example.com'))).status).toBe(200);
+    const mia = (await runtime.services.store.getUserByEmail('mia@example.com'))!;
+    const memberships = async (projectId: string) =>
+      (await runtime.services.store.listMemberships(projectId)).filter((m) => m.principalId === mia.id);
+    expect(await memberships('demo')).toMatchObject([{ role: 'member' }]);
+    expect(await memberships('later')).toEqual([]);
   });
 
   it('a wrong client secret fails at the token step', async () => {

@@ -22,6 +22,9 @@ export function startTestRuntime(
       | 'connectors'
       | 'connectorRuntimes'
       | 'rateLimitPerMinute'
+      | 'maxExecutionMs'
+      | 'scriptConcurrency'
+      | 'bodyTimeoutMs'
     >
   > = {},
 ): Promise<LocalRuntime> {

@@ -48,6 +48,8 @@ export function invitationMessage(notice: InvitationNotice, settings: Invitation
     from: settings.from,
     to: [notice.email],
     subject: 'You are invited to Dogu / Dogu への招待',
+    // The operator's own relay (DOGU_SMTP_HOST), not a project's target: it may well be on localhost.
+    allowPrivateNetworks: true,
     text: [
       `${notice.invitedBy.email} invited you to Dogu.`,
       `Set your password here (the link works once, until ${until}):`,

@@ -93,12 +93,13 @@ export class EventBridgeScheduler implements Scheduler {
   }
 
   async putReservation(reservation: Reservation): Promise<void> {
-    const zone = atZoneFor(reservation.runAt, reservation.timeZone);
     await this.#put({
       Name: reservationScheduleName(reservation.id),
       GroupName: this.#groupOf(reservation.projectId, reservation.environmentId),
-      ScheduleExpression: `at(${wallClockIn(reservation.runAt, zone)})`,
-      ScheduleExpressionTimezone: zone,
+      // The instant is already resolved (decision 0085): scheduled on UTC's clock, which never repeats
+      // or skips a time, EventBridge cannot pick the other 01:30 of a night the clocks go back.
+      ScheduleExpression: `at(${wallClockIn(reservation.runAt, 'UTC')})`,
+      ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' },
       State: 'ENABLED',
       // A one-time schedule is gone once it has fired: nothing to clean up, no quota used.
@@ -197,20 +198,6 @@ export class EventBridgeScheduler implements Scheduler {
 
 /** Room for `-<n>` with n up to 999 within the 64-character limit of a schedule name. */
 const cronScheduleBase = (jobId: string) => boundedName(jobId, 60);
-
-/**
- * The zone of a reservation's at(): its own, unless its wall-clock time occurs twice there (the hour
- * a daylight-saving change repeats), where EventBridge would take the first of the two; then UTC,
- * which names the reserved instant exactly.
- */
-export function atZoneFor(runAt: string, timeZone: string): string {
-  const wall = wallClockIn(runAt, timeZone);
-  const at = Date.parse(runAt);
-  const repeated = [-3600_000, -1800_000, 1800_000, 3600_000].some(
-    (shift) => wallClockIn(new Date(at + shift).toISOString(), timeZone) === wall,
-  );
-  return repeated ? 'UTC' : timeZone;
-}
 
 export const cronScheduleName = (jobId: string, n: number) => `${cronScheduleBase(jobId)}-${n}`;
 

@@ -2,14 +2,13 @@
  * How notifications leave the service. Webhooks and Slack go through the HTTP connector's client
  * (shared/adapters/http/node-http-client.ts), so they get its SSRF rule on the address actually
  * connected to: cloud metadata and link-local addresses are always refused; loopback and private
- * ones unless the project allows them. E-mail goes to the runtime's mailer (SMTP or SES).
+ * ones unless the project allows them. E-mail goes to the runtime's mailer (SMTP or SES); an SMTP host
+ * follows the same rule (target-address.ts), at save and on the address the mailer connects to.
  */
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { DoguError } from '../../domain/errors.ts';
 import type { MailMessage, NotificationChannels, WebhookPost } from '../../domain/notifications/ports.ts';
-import { classifyAddress } from '../http/address-policy.ts';
 import { NodeHttpClient, type NodeHttpClientOptions } from '../http/node-http-client.ts';
+import { checkedTargetAddresses } from './target-address.ts';
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
@@ -69,31 +68,11 @@ export class HttpNotificationChannels implements NotificationChannels {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new DoguError('bad_request', `The target URL must be http or https, not ${parsed.protocol}.`);
     }
-    const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-    let addresses: string[];
-    if (isIP(host)) addresses = [host];
-    else {
-      try {
-        addresses = (await lookup(host, { all: true })).map((entry) => entry.address);
-      } catch {
-        return; // not resolvable now: every delivery checks the address it connects to anyway
-      }
-    }
-    for (const address of addresses) {
-      const kind = classifyAddress(address);
-      if (kind === 'metadata') {
-        throw new DoguError(
-          'bad_request',
-          `The target ${parsed.host} is a link-local or cloud metadata address, which notifications may never reach.`,
-        );
-      }
-      if (kind === 'private' && !allowPrivateNetworks) {
-        throw new DoguError(
-          'bad_request',
-          `The target ${parsed.host} is on a loopback or private network; an admin must allow private network targets in the project's notification settings first.`,
-        );
-      }
-    }
+    await checkedTargetAddresses(parsed.hostname, allowPrivateNetworks, parsed.host);
+  }
+
+  async checkSmtpHost(host: string, allowPrivateNetworks: boolean): Promise<void> {
+    await checkedTargetAddresses(host, allowPrivateNetworks, host);
   }
 
   close() {

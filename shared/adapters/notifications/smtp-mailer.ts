@@ -2,6 +2,7 @@
 import { DoguError } from '../../domain/errors.ts';
 import type { MailMessage } from '../../domain/notifications/ports.ts';
 import type { Mailer } from './http-notification-channels.ts';
+import { checkedTargetAddresses } from './target-address.ts';
 
 export class SmtpMailer implements Mailer {
   async send(message: MailMessage): Promise<void> {
@@ -11,10 +12,17 @@ export class SmtpMailer implements Mailer {
         'This e-mail target has no SMTP server: set its host and port in the notification settings.',
       );
     }
-    const { createTransport } = await import('nodemailer');
     const { smtp } = message;
+    // The address is checked, then connected to as checked (a name that resolves again could point
+    // elsewhere by then); TLS still verifies the certificate against the host's name.
+    const addresses = await checkedTargetAddresses(smtp.host, message.allowPrivateNetworks, smtp.host);
+    if (!addresses?.[0]) {
+      throw new DoguError('data_source_error', `The SMTP server ${smtp.host} could not be resolved.`);
+    }
+    const { createTransport } = await import('nodemailer');
     const transport = createTransport({
-      host: smtp.host,
+      host: addresses[0],
+      tls: { servername: smtp.host },
       port: smtp.port,
       secure: smtp.secure,
       ...(smtp.username ? { auth: { user: smtp.username, pass: smtp.password ?? '' } } : {}),

@@ -19,6 +19,8 @@ export interface SsoConfig {
   admission?: {
     allowedDomains: string[];
     defaultMemberships: { projectId: string; role: import('../../domain/model.ts').Role }[];
+    /** When the memberships were saved: a project created later (a deleted id made again) is not joined. */
+    savedAt?: string;
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createRemoteJWKSet, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
-import { ensureAccount, findOrCreateUser } from '../../domain/accounts/account-records.ts';
+import { ensureAccount, findOrCreateUser, isOneEmailAddress } from '../../domain/accounts/account-records.ts';
 import { issueUserToken } from '../../domain/accounts/sign-in.ts';
 import { DoguError, forbidden, unauthorized } from '../../domain/errors.ts';
 import type { User } from '../../domain/model.ts';
@@ -80,6 +80,10 @@ export async function verifyIdpIdToken(
   if (typeof email !== 'string' || !email.includes('@')) {
     throw unauthorized('The ID token carries no e-mail address (request the `email` scope).');
   }
+  // One address or none: `x@evil.com@corp.example` would pass the domain rule as corp.example.
+  if (!isOneEmailAddress(email)) {
+    throw unauthorized(ssoStep('id token validation', 'the e-mail claim is not one valid e-mail address.'));
+  }
   if (verified === false) throw unauthorized('The IdP has not verified this e-mail address.');
   return { email: email.toLowerCase(), name: typeof name === 'string' && name ? name : email };
 }
@@ -127,7 +131,10 @@ async function admit(
   await ensureAccount(services, user, { ssoProvisioned: true });
   for (const { projectId, role } of admission.defaultMemberships) {
     // Only adds: a role someone gave the user already is left as it is.
-    if (!(await services.store.getProject(projectId))) continue;
+    // The project must exist and be the one the administrator chose: one created after the setting
+    // was saved (an id deleted and made again) is someone else's and is not joined.
+    const project = await services.store.getProject(projectId);
+    if (!project || (admission.savedAt && project.createdAt > admission.savedAt)) continue;
     const members = await services.store.listMemberships(projectId);
     if (!members.some((m) => m.principalId === user.id)) {
       await services.store.putMembership({ projectId, principalId: user.id, role });

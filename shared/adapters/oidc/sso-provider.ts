@@ -88,7 +88,11 @@ async function configOf(services: SsoServices, settings: SsoProviderSettings): P
     consoleClientId: settings.clientId,
     ...(secret ? { consoleClientSecret: secret } : {}),
     deviceAuthorization: false,
-    admission: { allowedDomains: settings.allowedDomains, defaultMemberships: settings.defaultMemberships },
+    admission: {
+      allowedDomains: settings.allowedDomains,
+      defaultMemberships: settings.defaultMemberships,
+      savedAt: settings.updatedAt,
+    },
   };
 }
 
@@ -125,6 +129,7 @@ export async function putSsoProvider(
       errors: [{ pointer: '#/issuer', detail }],
     });
   }
+  await refuseUnknownProjects(services, input.defaultMemberships);
   const current = await services.accounts.store.getSsoProvider();
   const encryptedClientSecret = input.clientSecret
     ? await services.secrets.encrypt(input.clientSecret, secretContext)
@@ -144,6 +149,30 @@ export async function putSsoProvider(
   await services.accounts.store.putSsoProvider(settings);
   cachedFor.delete(services.accounts);
   return viewOf(settings);
+}
+
+/**
+ * A membership may name only a project that exists now: one naming a future id would bind whoever
+ * creates that project later to everyone who signs in (issue 24, item 11).
+ */
+async function refuseUnknownProjects(
+  services: SsoServices,
+  memberships: z.infer<typeof ssoProviderSchema>['defaultMemberships'],
+) {
+  const found = await Promise.all(memberships.map((m) => services.store.getProject(m.projectId)));
+  const errors = memberships.flatMap((m, i) =>
+    found[i]
+      ? []
+      : [{ pointer: `#/defaultMemberships/${i}/projectId`, detail: `no project '${m.projectId}' exists` }],
+  );
+  if (errors.length === 0) return;
+  throw new DoguError(
+    'invalid_definition',
+    errors.length === 1
+      ? `${errors[0]!.pointer}: ${errors[0]!.detail}`
+      : `${errors.length} projects do not exist.`,
+    { errors },
+  );
 }
 
 export async function deleteSsoProvider(services: SsoServices, principal: Principal) {

@@ -4,7 +4,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { DoguError } from '../../domain/errors.ts';
-import type { ScriptOutcome, ScriptRun, ScriptSandbox } from '../../domain/ports.ts';
+import type { ScriptLane, ScriptOutcome, ScriptRun, ScriptSandbox } from '../../domain/ports.ts';
+import { FairSlots } from './fair-slots.ts';
 import { answerHostRequest, hostErrorMessage } from './host-requests.ts';
 import { defaultScriptMemoryBytes, type QuickJsRequest } from './quickjs-run.ts';
 import type { FromWorker, ToWorker } from './sandbox-worker.ts';
@@ -12,27 +13,36 @@ import type { FromWorker, ToWorker } from './sandbox-worker.ts';
 export interface WorkerSandboxOptions {
   /** Default 64 MiB. */
   memoryLimitBytes?: number;
-  /** Runs at the same time; later ones wait (their time limit runs while they wait). Default 4. */
+  /**
+   * Top-level runs at the same time; later ones wait, callers in turn, within their time limit.
+   * Nested runs (`actions.run`) do not take from it: each level of each run tree has a lane of one
+   * worker of its own, so a nested run never waits for a worker its ancestors hold. Default 4.
+   */
   concurrency?: number;
 }
+
+/** The deepest `actions.run` nesting (shared/domain/execute-action.ts): a tree holds at most this many workers. */
+const maxNestingDepth = 4;
 
 export function createWorkerSandbox(options: WorkerSandboxOptions = {}): ScriptSandbox {
   const concurrency = options.concurrency ?? 4;
   const memoryLimitBytes = options.memoryLimitBytes ?? defaultScriptMemoryBytes;
   const idle: Worker[] = [];
   const live = new Set<Worker>();
-  let running = 0;
-  const queue: (() => void)[] = [];
+  const shared = new FairSlots(concurrency);
+  // One slot per (run tree, depth > 1): nested runs queue only behind their own siblings.
+  const lanes = new Map<string, FairSlots>();
 
-  // A finished run hands its slot straight to the next waiting one.
-  const acquire = async () => {
-    if (running < concurrency) running++;
-    else await new Promise<void>((resolve) => queue.push(resolve));
-  };
-  const release = () => {
-    const next = queue.shift();
-    if (next) next();
-    else running--;
+  const slotsFor = (lane: ScriptLane | undefined) => {
+    if (!lane || lane.depth <= 1) return { slots: shared, caller: lane?.caller ?? '', forget: () => {} };
+    const key = `${lane.tree}/${lane.depth}`;
+    let slots = lanes.get(key);
+    if (!slots) {
+      slots = new FairSlots(1);
+      lanes.set(key, slots);
+    }
+    const own = slots;
+    return { slots: own, caller: lane.caller, forget: () => own.idle && lanes.delete(key) };
   };
   const take = () => {
     const worker = idle.pop() ?? spawn();
@@ -44,6 +54,8 @@ export function createWorkerSandbox(options: WorkerSandboxOptions = {}): ScriptS
     worker.removeAllListeners('message');
     worker.removeAllListeners('error');
     worker.removeAllListeners('exit');
+    // Enough threads stay idle for a full pool of nested chains; more are ended.
+    if (idle.length >= concurrency * maxNestingDepth) return discard(worker);
     worker.unref();
     idle.push(worker);
   };
@@ -55,7 +67,12 @@ export function createWorkerSandbox(options: WorkerSandboxOptions = {}): ScriptS
   return {
     async run(script: ScriptRun): Promise<ScriptOutcome> {
       const started = Date.now();
-      await acquire();
+      const { slots, caller, forget } = slotsFor(script.lane);
+      // Waiting for a worker is part of the run's time: a run still waiting at its limit times out.
+      if (!(await slots.acquire(caller, script.timeLimitMs))) {
+        forget();
+        return timedOut(script, started);
+      }
       try {
         const left = script.timeLimitMs - (Date.now() - started);
         if (left <= 0) return timedOut(script, started);
@@ -69,7 +86,8 @@ export function createWorkerSandbox(options: WorkerSandboxOptions = {}): ScriptS
         };
         return await runOn(take(), request, script, started, { giveBack, discard });
       } finally {
-        release();
+        slots.release();
+        forget();
       }
     },
     async close() {

@@ -4,6 +4,7 @@
  * write needs is checked before the first write, so a refused write changes nothing.
  */
 import { DoguError } from '../../domain/errors.ts';
+import { parseExactJson } from '../../domain/exact-numbers.ts';
 import { renderJsonTemplate, valueAsText } from '../../domain/json-template.ts';
 import type { Column, ColumnType, StatementResult } from '../../domain/model.ts';
 import { referencePattern } from '../../domain/template.ts';
@@ -266,7 +267,10 @@ function targetRows(read: Table, action: SheetsActionInput, text: (t: string) =>
 }
 
 function rowsOf(template: string, resolve: (reference: string) => unknown): Row[] {
-  const parsed: unknown = JSON.parse(renderJsonTemplate(template, resolve, { describe: 'The rows' }));
+  const rendered = parseExactJson(renderJsonTemplate(template, resolve, { describe: 'The rows' }));
+  // Decision 0025: a cell value that would be rounded is refused, not written rounded.
+  if (!rendered.ok) throw bad('#/rows', rendered.message);
+  const parsed = rendered.value;
   const rows = Array.isArray(parsed) ? parsed : [parsed];
   if (rows.length === 0 || !rows.every((r) => typeof r === 'object' && r !== null && !Array.isArray(r))) {
     throw bad('#/rows', 'must be a JSON object or an array of objects (column name → value)');

@@ -7,6 +7,7 @@ import protobuf from 'protobufjs';
 import type * as ProtoJson from 'protobufjs/ext/protojson.js';
 import protojsonModule from 'protobufjs/ext/protojson.js';
 import { DoguError } from '../../domain/errors.ts';
+import { inexactNumbersIn } from '../../domain/exact-numbers.ts';
 
 // Node's own ESM loader exposes this CommonJS module only as its default export (no named ones).
 const protojson = protojsonModule as unknown as typeof ProtoJson;
@@ -20,6 +21,7 @@ const isWellKnown = (type: protobuf.Type) => type.fullName.startsWith('.google.p
 export function requestMessage(type: protobuf.Type, json: string): protobuf.Message {
   const value: unknown = JSON.parse(json);
   const name = type.fullName.replace(/^\./, '');
+  refuseInexactNumbers(json, name);
   if (!isRecord(value)) throw unfit(name, '', 'the request must be a JSON object');
   checkFields(type, value, '', name);
   try {
@@ -30,6 +32,26 @@ export function requestMessage(type: protobuf.Type, json: string): protobuf.Mess
     const [where = '', problem = 'invalid value'] = (error as Error).message.replace(/^\./, '').split(': ');
     throw unfit(name, '', `${where}: ${problem}`);
   }
+}
+
+/**
+ * Decision 0025: JSON.parse rounds 9007199254740993 to …992, and protojson would encode the rounded
+ * int64 without a word. proto3 JSON takes 64-bit integers as strings, so the literal can be quoted.
+ */
+function refuseInexactNumbers(json: string, typeName: string) {
+  const inexact = inexactNumbersIn(json)[0];
+  if (!inexact) return;
+  const path = inexact.pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : i === 0 ? segment : `.${segment}`))
+    .join('');
+  throw unfit(
+    typeName,
+    path,
+    `${inexact.literal} ${inexact.problem.replace(/;.*$/, '')}; write 64-bit integers as strings ("${inexact.literal}"), as proto3 JSON allows`,
+  );
 }
 
 function checkFields(type: protobuf.Type, value: Record<string, unknown>, path: string, name: string) {

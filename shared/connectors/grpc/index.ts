@@ -3,6 +3,7 @@
  * protoset, requests as proto3 JSON with {{ parameters }}, replies as results (docs/grpc.md).
  */
 import { DoguError } from '../../domain/errors.ts';
+import { inexactMessage, inexactNumbersIn } from '../../domain/exact-numbers.ts';
 import { renderJsonTemplate } from '../../domain/json-template.ts';
 import { referencesIn } from '../../domain/template.ts';
 import type { ConnectorDefinition } from '../connector.ts';
@@ -102,6 +103,13 @@ export const grpc: ConnectorDefinition = {
       const wholeReference = /^\s*\{\{[^}]*\}\}\s*$/.test(grpcAction.request);
       if (!wholeReference && !skeleton.trimStart().startsWith('{'))
         context.fail('#/request', 'the request must be a JSON object');
+      // Decision 0025 at save, as at run (grpc-json.ts): a literal that would be rounded is refused.
+      const inexact = inexactNumbersIn(skeleton)[0];
+      if (inexact)
+        context.fail(
+          '#/request',
+          `${inexactMessage(inexact)} (proto3 JSON takes 64-bit integers as strings: "${inexact.literal}")`,
+        );
     } catch (error) {
       if (!(error instanceof DoguError)) throw error;
       context.fail('#/request', error.message);

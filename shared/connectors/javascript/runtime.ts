@@ -21,7 +21,17 @@ export function javascriptRuntime(): ConnectorRuntime {
         ...(run.runAction ? { runAction: run.runAction } : {}),
       });
       const title = action.name;
-      if (!outcome.ok) return [failedScriptResult(title, outcome.error, outcome.logs)];
+      if (!outcome.ok) {
+        // Spec 7.3: the data source's own shorter time-out ended the script; say which limit.
+        const error =
+          outcome.error.code === 'script_timeout' && timeLimitMs === ownLimit
+            ? {
+                ...outcome.error,
+                message: `The script reached the data source's time-out (timeoutMs ${ownLimit} ms).`,
+              }
+            : outcome.error;
+        return [failedScriptResult(title, error, outcome.logs)];
+      }
       return [resultOfValue(title, outcome.value, outcome.logs)];
     },
     async testConnection() {

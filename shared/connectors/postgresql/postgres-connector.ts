@@ -2,6 +2,7 @@
  * Runs compiled statements on PostgreSQL through a pool per data source and
  * environment. Values are always bound by the driver ($n placeholders).
  */
+import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { DoguError } from '../../domain/errors.ts';
 import type { SqlConnection } from '../sql/definition.ts';
@@ -14,6 +15,7 @@ import {
   shapeColumns,
 } from '../sql/result-shape.ts';
 import type { CompiledStatement, RawStatementResult, SqlConnector, SqlRunOptions } from '../sql/sql-ports.ts';
+import { type BackendKey, sendCancelRequest } from './cancel-request.ts';
 import { describeType, textFormatParser } from './column-types.ts';
 
 const maxExecutionMs = 60_000;
@@ -25,7 +27,10 @@ export function openPostgresConnector(
 ): OpenConnector {
   const pool = createPool(connection, options.poolSize);
   pool.on('error', () => {}); // an idle client dropped by the server; the pool replaces it
-  return { connector: new PostgresConnector(pool, options.label), end: () => pool.end() };
+  return {
+    connector: new PostgresConnector(pool, options.label, connection.statementTimeoutMs),
+    end: () => pool.end(),
+  };
 }
 
 export function createPool(connection: SqlConnection, poolSize: number): pg.Pool {
@@ -50,6 +55,8 @@ export class PostgresConnector implements SqlConnector {
   constructor(
     private readonly pool: pg.Pool,
     private readonly label: string,
+    /** The data source's own statement time-out, named when it ends a statement. */
+    private readonly statementTimeoutMs?: number,
   ) {}
 
   async run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult> {
@@ -60,31 +67,56 @@ export class PostgresConnector implements SqlConnector {
     } catch (error) {
       throw connectionFailed(this.label, error);
     }
+    // Checked out, the client is ours to watch: a connection the server ends (a cancelled demo
+    // database restarts) must fail this statement, not the process.
+    const ignore = () => {};
+    client.on('error', ignore);
+    // At the deadline: cancel on the server (the query must not run on after we gave up on it), and
+    // answer after a short grace even if the server never reports the statement ended.
+    let giveUp = () => {};
+    const gaveUp = new Promise<'gave_up'>((resolve) => {
+      giveUp = () => resolve('gave_up');
+    });
+    let graceTimer: NodeJS.Timeout | undefined;
     const cancel = () => {
-      // Cancel server side: the query must not keep running after we gave up on it.
-      this.pool
-        .query('SELECT pg_cancel_backend($1)', [(client as unknown as { processID: number }).processID])
-        .catch(() => {});
+      const { host, port, ssl } = this.pool.options as { host?: string; port?: number; ssl?: unknown };
+      const key = client as unknown as BackendKey;
+      const tls = ssl ? (typeof ssl === 'object' ? (ssl as ConnectionOptions) : {}) : false;
+      if (host && port && key.processID) void sendCancelRequest({ host, port, ssl: tls }, key);
+      graceTimer = setTimeout(giveUp, cancelGraceMs);
     };
     options.signal.addEventListener('abort', cancel, { once: true });
+    let healthy = true;
     try {
       // Always the extended protocol: one statement is one statement, as in MySQL, even without values.
-      const result = await client.query({
+      const query = client.query({
         text: statement.text,
         values: statement.values,
         rowMode: 'array',
         queryMode: 'extended',
       } as pg.QueryArrayConfig);
+      const result = await Promise.race([query, gaveUp]);
+      if (result === 'gave_up') {
+        healthy = false;
+        query.catch(() => {});
+        throw timedOut();
+      }
       return shapeResult(result, options.parseJsonValues === true);
     } catch (error) {
       if (options.signal.aborted) throw timedOut();
-      throw queryFailed(error);
+      throw queryFailed(error, this.statementTimeoutMs);
     } finally {
+      clearTimeout(graceTimer);
       options.signal.removeEventListener('abort', cancel);
-      client.release();
+      client.off('error', ignore);
+      // A connection whose statement did not end is not reused: ending it ends its session.
+      client.release(healthy ? undefined : true);
     }
   }
 }
+
+/** After cancelling, how long to wait for the statement to report that it ended. */
+const cancelGraceMs = 2_000;
 
 function shapeResult(result: pg.QueryResult<unknown[]>, parseJsonValues: boolean): RawStatementResult {
   const fields = result.fields ?? [];
@@ -123,12 +155,14 @@ function connectionFailed(label: string, error: unknown): DoguError {
   );
 }
 
-function queryFailed(error: unknown): DoguError {
+function queryFailed(error: unknown, statementTimeoutMs: number | undefined): DoguError {
   const pgError = error as { code?: string; message?: string };
   if (pgError.code === '57014') {
     return new DoguError(
       'execution_timeout',
-      'The statement exceeded the data source time-out and was cancelled.',
+      statementTimeoutMs && statementTimeoutMs < maxExecutionMs
+        ? `The statement reached the data source's time-out (statementTimeoutMs ${statementTimeoutMs} ms) and was cancelled.`
+        : 'The statement reached the server time-out and was cancelled.',
     );
   }
   if (pgError.code && /^[0-9A-Z]{5}$/.test(pgError.code)) {

@@ -1,5 +1,6 @@
 /** Reading and writing account records: views without secrets, conditional saves, user creation. */
 import { createHash, randomBytes } from 'node:crypto';
+import * as z from 'zod';
 import { DoguError, forbidden, notFound } from '../errors.ts';
 import type { Principal, User } from '../model.ts';
 import { AlreadyExistsError } from '../ports.ts';
@@ -75,8 +76,20 @@ export async function saveOver(
   return saved;
 }
 
+const oneAddress = z.email().max(254);
+/**
+ * Whether a text is exactly one e-mail address: `x@evil.com@corp.example`, a line break, a display
+ * name or a list are not (an account is keyed by its address, and a domain is read from it).
+ */
+export const isOneEmailAddress = (text: string) => oneAddress.safeParse(text).success;
+
 /** The user with this address, created when there is none (concurrent creations end with one). */
 export async function findOrCreateUser(deps: AccountDeps, email: string, name: string): Promise<User> {
+  if (!isOneEmailAddress(email)) {
+    throw forbidden(
+      `${JSON.stringify(email.slice(0, 254))} is not one valid e-mail address; no account is made for it.`,
+    );
+  }
   const existing = await deps.store.getUserByEmail(email);
   if (existing) return existing;
   try {

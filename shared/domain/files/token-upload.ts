@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import type { AuditLog, RequestOrigin } from '../audit.ts';
 import { DoguError, notFound } from '../errors.ts';
+import { parseExactJson } from '../exact-numbers.ts';
 import type { DefinitionReader } from '../ports.ts';
 import { readableIssues } from '../readable-issues.ts';
 import type { UploadToken } from './model.ts';
@@ -28,14 +29,24 @@ export function parseUploadParams(text: string | undefined) {
       errors: [{ pointer: '#/params', detail: 'missing' }],
     });
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new DoguError('argument_invalid', "The multipart part 'params' is not valid JSON.", {
-      errors: [{ pointer: '#/params', detail: 'not valid JSON' }],
-    });
+  const parsedJson = parseExactJson(text);
+  if (!parsedJson.ok) {
+    const { inexact } = parsedJson;
+    throw new DoguError(
+      'argument_invalid',
+      inexact
+        ? `#/params${inexact.pointer}: ${inexact.literal} ${inexact.problem}`
+        : "The multipart part 'params' is not valid JSON.",
+      {
+        errors: [
+          inexact
+            ? { pointer: `#/params${inexact.pointer}`, detail: `${inexact.literal} ${inexact.problem}` }
+            : { pointer: '#/params', detail: 'not valid JSON' },
+        ],
+      },
+    );
   }
+  const json = parsedJson.value;
   const parsed = paramsSchema.safeParse(json);
   if (!parsed.success) {
     const errors = readableIssues(parsed.error.issues, json, '#/params').map((error) =>

@@ -304,6 +304,7 @@ export class NotificationCenter implements Notifier {
       to: target.to ?? [],
       ...mailOf(payload),
       ...(target.smtp ? { smtp: { ...target.smtp, ...(password ? { password } : {}) } } : {}),
+      allowPrivateNetworks: settings.allowPrivateNetworks,
       timeoutMs,
     });
     return undefined;

@@ -46,6 +46,8 @@ export interface MailMessage {
   text: string;
   /** The embedded runtime sends through this server; on AWS, SES sends and ignores it. */
   smtp?: SmtpSettings & { password?: string };
+  /** The project's rule for the SMTP host's address, as for webhooks. */
+  allowPrivateNetworks: boolean;
   timeoutMs: number;
 }
 
@@ -56,6 +58,8 @@ export interface NotificationChannels {
   sendMail(message: MailMessage): Promise<void>;
   /** Refuses (DoguError bad_request) a URL that is not http(s) or names a refused address. */
   checkUrl(url: string, allowPrivateNetworks: boolean): Promise<void>;
+  /** Refuses (DoguError bad_request) an SMTP host whose address the same rule refuses. */
+  checkSmtpHost(host: string, allowPrivateNetworks: boolean): Promise<void>;
 }
 
 /** Wakes the delivery worker at a time: a timer in the embedded runtime; on AWS a minute schedule drains. */

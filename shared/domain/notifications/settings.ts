@@ -105,6 +105,7 @@ export async function saveTarget(
       secretCiphertext: input.url ? await encrypt(input.url, 'secret') : existing!.secretCiphertext!,
     };
   } else {
+    if (input.smtp) await checkSmtpHost(deps, current, input.smtp.host);
     const { password, ...smtp } = input.smtp ?? { password: undefined };
     const keptPassword =
       input.smtp && existing?.smtp?.host === input.smtp.host ? existing.smtpPasswordCiphertext : undefined;
@@ -271,6 +272,16 @@ async function checkUrl(
   try {
     await deps.notifications.deps.channels.checkUrl(url, settings.allowPrivateNetworks);
   } catch (error) {
+    if (error instanceof DoguError) throw badRequest(error.message, [{ pointer, detail: error.message }]);
+    throw error;
+  }
+}
+
+async function checkSmtpHost(deps: NotificationManageDeps, settings: NotificationSettings, host: string) {
+  try {
+    await deps.notifications.deps.channels.checkSmtpHost(host, settings.allowPrivateNetworks);
+  } catch (error) {
+    const pointer = '#/smtp/host';
     if (error instanceof DoguError) throw badRequest(error.message, [{ pointer, detail: error.message }]);
     throw error;
   }

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { resolveExecutableAction } from '../authorize.ts';
+import { parseIsoDateTime } from '../dates.ts';
 import { resourceIdSchema } from '../definitions/data-source.ts';
 import { DoguError, type ErrorCode, notFound } from '../errors.ts';
 import { executeAction, masterDataOf } from '../execute-action.ts';
@@ -21,6 +22,7 @@ import type { Reservation } from './model.ts';
 import { defaultTimeZone } from './schedule.ts';
 import { assertTimeZone } from './schedule-expression.ts';
 import { runLimitOf, worksHere } from './scheduled-run-limit.ts';
+import { instantInZone } from './zoned-time.ts';
 
 /** A reservation is at most a year ahead (EventBridge keeps one-time schedules; a year keeps them meaningful). */
 const maxAheadMs = 366 * 24 * 3600_000;
@@ -29,7 +31,8 @@ export const reservationInputSchema = z
   .object({
     actionId: resourceIdSchema,
     arguments: scheduledArgumentsSchema.default({}),
-    runAt: z.iso.datetime({ offset: true }),
+    /** An instant with its offset (`…+09:00`, `…Z`), or a local date-time read in `timeZone`. */
+    runAt: z.string().max(40),
     timeZone: z.string().min(1).max(64).optional(),
     /** The run's own limit (decision 0101); unset: the runtime's job limit. */
     timeLimitSeconds: scheduledTimeLimitSchema.optional(),
@@ -50,7 +53,7 @@ export async function createReservation(
   const timeZone = input.timeZone ?? defaultTimeZone;
   assertTimeZone(timeZone);
   const now = deps.clock.now();
-  const runAt = new Date(input.runAt);
+  const runAt = new Date(instantOfRunAt(input.runAt, input.timeZone));
   runAt.setUTCSeconds(0, 0);
   if (runAt.getTime() <= now.getTime() || runAt.getTime() > now.getTime() + maxAheadMs) {
     throw new DoguError(
@@ -98,6 +101,38 @@ export async function createReservation(
   await deps.schedules.createReservation(reservation);
   await deps.scheduler.putReservation(reservation);
   return reservation;
+}
+
+const runAtProblem = (detail: string) =>
+  new DoguError('invalid_definition', `runAt ${detail}`, { errors: [{ pointer: '/runAt', detail }] });
+
+/**
+ * Decision 0085: `runAt` is an instant (with `Z` or an offset), or a local date-time together with
+ * `timeZone`, read in that zone; never a bare local time read in the server's zone. A local time the
+ * clocks skip is refused; one that occurs twice is its first occurrence (as cron jobs run once).
+ */
+function instantOfRunAt(text: string, timeZone: string | undefined): number {
+  const parsed = parseIsoDateTime(text);
+  if (typeof parsed === 'string' || !parsed.hasTime) {
+    throw runAtProblem(
+      parsed === 'no-such-date' || parsed === 'out-of-range'
+        ? `'${text}' names no such date or time`
+        : `must be a local date-time such as '2026-12-01T06:41' with timeZone, or an instant with its offset such as '2026-12-01T06:41:00+09:00'`,
+    );
+  }
+  if (parsed.hasZone) return parsed.time;
+  if (timeZone === undefined) {
+    throw runAtProblem(
+      `'${text}' has no offset, so it needs timeZone (an IANA name such as 'Asia/Tokyo'); it is never read in the server's zone`,
+    );
+  }
+  const resolved = instantInZone(parsed.time, timeZone);
+  if (resolved.kind === 'nonexistent') {
+    throw runAtProblem(
+      `'${text}' does not exist in ${timeZone}: the clocks skip it (daylight saving time begins); choose a time after the change, or send an instant with its offset`,
+    );
+  }
+  return resolved.time;
 }
 
 export async function listReservations(deps: SchedulingDeps, principal: Principal, scope: JobScope) {

@@ -36,6 +36,26 @@ describe('requests', () => {
   });
 });
 
+describe('exact numbers (decision 0025, issue 24 item 7)', () => {
+  it('refuses a 64-bit literal JSON.parse would round, naming the field and the quoted form', () => {
+    expect(() => requestMessage(Order, '{"id":"a","total_cents":9007199254740993}')).toThrow(
+      'The request does not fit shop.v1.Order at \'total_cents\': 9007199254740993 is beyond ±9007199254740991 (2^53−1), so it would not be kept exactly; write 64-bit integers as strings ("9007199254740993"), as proto3 JSON allows.',
+    );
+    expect(() => requestMessage(Order, '{"items":[{"sku":"x","quantity":12345678901234567}]}')).toThrow(
+      "at 'items[0].quantity': 12345678901234567",
+    );
+    // The largest exact integer and the quoted form still go through, exactly.
+    const message = requestMessage(
+      Order,
+      '{"total_cents":9007199254740991,"items":[{"quantity":"9007199254740993"}]}',
+    );
+    expect(replyJson(Order, Order.decode(Order.encode(message).finish()))).toMatchObject({
+      totalCents: '9007199254740991',
+      items: [{ quantity: '9007199254740993' }],
+    });
+  });
+});
+
 describe('replies', () => {
   it('lists every top-level field with its proto3 default', () => {
     expect(replyJson(Order, Order.create({}))).toEqual({

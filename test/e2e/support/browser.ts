@@ -91,7 +91,12 @@ export interface ConsoleUnderTest {
   url: string;
   browser: Browser;
   /** A fresh browser context (own cookies and storage) with a page on it. */
-  newPage(options?: { locale?: string; viewport?: { width: number; height: number } }): Promise<Page>;
+  newPage(options?: {
+    locale?: string;
+    viewport?: { width: number; height: number };
+    /** The browser's own zone (IANA name); default: the machine's. */
+    timezoneId?: string;
+  }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -112,6 +117,7 @@ export async function startConsole(options: { demoDatabaseUrl?: string } = {}): 
         locale: options.locale ?? 'en-US',
         viewport: options.viewport ?? { width: 1360, height: 860 },
         acceptDownloads: true,
+        ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       });
       contexts.push(context);
       return context.newPage();

@@ -94,6 +94,10 @@ export const en = {
   'param.enterUnixTime': 'Enter as Unix time (seconds)',
   'param.unixTimeIs': 'Sent as Unix time {seconds}',
   'param.jsonValid': 'Valid JSON',
+  'param.notExact':
+    '{value} would not be kept exactly (beyond ±9007199254740991 or more than about 15 significant digits); use a text parameter for such ids and amounts',
+  'param.jsonNotExact':
+    'The number {value} would not be kept exactly (beyond ±9007199254740991 or more than about 15 significant digits); write it as text: "{value}"',
   'param.invalidJson': 'Not valid JSON: {message}',
   'param.notANumber': 'Enter a number.',
   'param.notUnixTime': 'Enter Unix time as a number of seconds.',

@@ -97,6 +97,10 @@ export const ja: Record<keyof typeof en, string> = {
   'param.enterUnixTime': 'Unix 時間（秒）で入力',
   'param.unixTimeIs': 'Unix 時間 {seconds} として送信します',
   'param.jsonValid': '正しい JSON です',
+  'param.notExact':
+    '{value} は正確に保持できません（±9007199254740991 を超えるか、有効桁数がおよそ 15 桁を超えています）。このような ID や金額はテキストのパラメーターで渡してください',
+  'param.jsonNotExact':
+    '数値 {value} は正確に保持できません（±9007199254740991 を超えるか、有効桁数がおよそ 15 桁を超えています）。"{value}" のように文字列で書いてください',
   'param.invalidJson': 'JSON として正しくありません: {message}',
   'param.notANumber': '数値を入力してください。',
   'param.notUnixTime': 'Unix 時間を秒数で入力してください。',

@@ -401,7 +401,11 @@ function JsonControl({
       />
       {check ? (
         <div className={check.ok ? 'json-ok small' : 'field-error'} aria-live="polite">
-          {check.ok ? t('param.jsonValid') : t('param.invalidJson', { message: check.message })}
+          {check.ok
+            ? t('param.jsonValid')
+            : check.inexact
+              ? t('param.jsonNotExact', { value: check.inexact.literal })
+              : t('param.invalidJson', { message: check.message })}
         </div>
       ) : null}
     </>

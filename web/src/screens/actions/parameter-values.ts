@@ -5,6 +5,7 @@
  * JSON) and a number's own rules (whole number, at least / at most), so the form says what is wrong
  * before sending; the server still judges every rule, its 422 pointers shown the same way.
  */
+import { isDecimalLiteral, literalProblem, parseExactJson } from '../../../../shared/domain/exact-numbers.ts';
 import { pointerSegments } from '../../api/field-errors.ts';
 import type { Choice, Parameter } from '../../api/types.ts';
 
@@ -186,6 +187,12 @@ export function toArguments(
         if (draft.kind !== 'text') break;
         const value = toNumber(draft.value);
         if (value === undefined) break;
+        // Decision 0025: a number the browser would round is not sent rounded.
+        const literal = draft.value.trim();
+        if (isDecimalLiteral(literal) && literalProblem(literal)) {
+          errors[parameter.name] = { key: 'param.notExact', vars: { value: literal } };
+          break;
+        }
         const problem = numberProblem(parameter, value);
         if (problem) errors[parameter.name] = problem;
         else put(value);
@@ -232,6 +239,8 @@ export function toArguments(
         if (draft.kind !== 'text' || draft.value.trim() === '') break;
         const parsed = parseJson(draft.value);
         if (parsed.ok) put(parsed.value);
+        else if (parsed.inexact)
+          errors[parameter.name] = { key: 'param.jsonNotExact', vars: { value: parsed.inexact.literal } };
         else errors[parameter.name] = { key: 'param.invalidJson', vars: { message: parsed.message } };
         break;
       }
@@ -251,13 +260,8 @@ export function toArguments(
   return { arguments: args, errors };
 }
 
-export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, message: (error as Error).message };
-  }
-}
+/** JSON as typed, numbers kept exactly or refused (decision 0025): JSON.parse alone would round them. */
+export const parseJson = parseExactJson;
 
 /**
  * The API's 422 pointers (`#/arguments/limit`, `#/arguments/period/1`) → messages per parameter

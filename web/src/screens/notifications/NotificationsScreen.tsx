@@ -6,13 +6,15 @@ import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, ErrorBanner, ListTable, useAsync } from '../../components/index.ts';
-import { useT } from '../../i18n/index.tsx';
+import { formatTime } from '../../i18n/format-time.ts';
+import { useLanguage, useT } from '../../i18n/index.tsx';
 import { type Delivery, notificationPaths, type Settings } from './api.ts';
 import { RulesSection } from './RulesSection.tsx';
 import { TargetsSection } from './TargetsSection.tsx';
 
 export function NotificationsScreen() {
   const t = useT();
+  const { language } = useLanguage();
   const { projectId } = useWorkspace();
   const settings = useAsync(() => api.get<Settings>(notificationPaths.settings(projectId)), [projectId]);
   const log = useAsync(
@@ -80,7 +82,7 @@ export function NotificationsScreen() {
           const last = delivery.attempts.at(-1);
           return (
             <tr key={delivery.id}>
-              <td className="mono small">{new Date(delivery.createdAt).toLocaleString()}</td>
+              <td className="mono small">{formatTime(delivery.createdAt, language)}</td>
               <td>{delivery.targetName}</td>
               <td>{t(`notifications.event.${delivery.event}`)}</td>
               <td>{t(`notifications.status.${delivery.status}`)}</td>
@@ -89,7 +91,7 @@ export function NotificationsScreen() {
                 {last?.statusCode ? `HTTP ${last.statusCode}` : ''}
                 {last?.error ? ` ${last.error}` : ''}
                 {delivery.nextAttemptAt && delivery.status === 'pending'
-                  ? ` ${t('notifications.log.next', { at: new Date(delivery.nextAttemptAt).toLocaleTimeString() })}`
+                  ? ` ${t('notifications.log.next', { at: formatTime(delivery.nextAttemptAt, language) })}`
                   : ''}
               </td>
             </tr>

@@ -66,7 +66,7 @@ describe('screens with running work refresh by themselves', () => {
   it("a cron job's run history follows a running run until it completes", async () => {
     render(
       <InConsole>
-        <CronRunHistory jobId="cron_1" />
+        <CronRunHistory jobId="cron_1" timeZone="Asia/Tokyo" />
       </InConsole>,
     );
     await screen.findByText('Running');

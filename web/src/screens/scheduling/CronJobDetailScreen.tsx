@@ -166,7 +166,7 @@ export function CronJobDetailScreen({ params }: { params: Record<string, string>
         <dt>{t('scheduling.field.overlap')}</dt>
         <dd>{t(`scheduling.overlap.${data.overlap}`)}</dd>
       </dl>
-      <CronRunHistory jobId={jobId} refreshKey={ranNow} />
+      <CronRunHistory jobId={jobId} timeZone={data.timeZone} refreshKey={ranNow} />
       <Dialog
         open={confirmDelete}
         title={t('scheduling.cron.deleteTitle', { name: data.name })}

@@ -17,13 +17,24 @@ import {
   useRefreshWhile,
   useToast,
 } from '../../components/index.ts';
-import { formatTime } from '../../i18n/format-time.ts';
+import { formatInZone, instantOfLocalInput } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { withLocalOffset } from '../actions/parameter-values.ts';
 import { type CronRun, cronRunStatuses, schedulingPaths } from './api.ts';
 
 /** `refreshKey` changes when the job ran by hand, so the history shows the new run. */
-export function CronRunHistory({ jobId, refreshKey = 0 }: { jobId: string; refreshKey?: number }) {
+/**
+ * Times are the job's: rows show the scheduled time in the job's zone with the zone named (beside
+ * "Next run (zone)"), and the from/until filters are read in that zone too (decision 0085).
+ */
+export function CronRunHistory({
+  jobId,
+  timeZone,
+  refreshKey = 0,
+}: {
+  jobId: string;
+  timeZone: string;
+  refreshKey?: number;
+}) {
   const t = useT();
   const toast = useToast();
   const { language } = useLanguage();
@@ -35,8 +46,10 @@ export function CronRunHistory({ jobId, refreshKey = 0 }: { jobId: string; refre
   const [failure, setFailure] = useState<unknown>();
   const query = new URLSearchParams();
   if (status) query.set('status', status);
-  if (from) query.set('from', new Date(withLocalOffset(from)).toISOString());
-  if (to) query.set('to', new Date(withLocalOffset(to)).toISOString());
+  const fromInstant = instantOfLocalInput(from, timeZone);
+  const toInstant = instantOfLocalInput(to, timeZone);
+  if (fromInstant) query.set('from', fromInstant);
+  if (toInstant) query.set('to', toInstant);
   const queryText = query.toString();
   const runs = useAsync(
     () =>
@@ -89,11 +102,15 @@ export function CronRunHistory({ jobId, refreshKey = 0 }: { jobId: string; refre
           </select>
         </label>
         <label className="inline-field">
-          <span>{t('scheduling.runs.from')}</span>
+          <span>
+            {t('scheduling.runs.from')} ({timeZone})
+          </span>
           <input type="datetime-local" value={from} onChange={(event) => setFrom(event.target.value)} />
         </label>
         <label className="inline-field">
-          <span>{t('scheduling.runs.to')}</span>
+          <span>
+            {t('scheduling.runs.to')} ({timeZone})
+          </span>
           <input type="datetime-local" value={to} onChange={(event) => setTo(event.target.value)} />
         </label>
       </div>
@@ -112,7 +129,7 @@ export function CronRunHistory({ jobId, refreshKey = 0 }: { jobId: string; refre
         empty={<EmptyState title={t('scheduling.runs.none')} />}
         row={(run) => (
           <tr key={`${run.scheduledAt}-${run.attempt}`}>
-            <td>{formatTime(run.scheduledAt, language)}</td>
+            <td>{formatInZone(run.scheduledAt, timeZone, language)}</td>
             <td>
               <span className={`run-status run-${run.status}`}>
                 {t(`scheduling.runStatus.${run.status}`)}
@@ -143,7 +160,9 @@ export function CronRunHistory({ jobId, refreshKey = 0 }: { jobId: string; refre
                   className="btn-small"
                   busy={retrying === run.scheduledAt}
                   onClick={() => void retry(run)}
-                  aria-label={t('scheduling.runs.retryAt', { at: formatTime(run.scheduledAt, language) })}
+                  aria-label={t('scheduling.runs.retryAt', {
+                    at: formatInZone(run.scheduledAt, timeZone, language),
+                  })}
                 >
                   {t('scheduling.runs.retry')}
                 </Button>

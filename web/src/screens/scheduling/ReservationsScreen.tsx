@@ -17,7 +17,7 @@ import {
 } from '../../components/index.ts';
 import { formatInZone } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
-import { errorsByParameter, withLocalOffset } from '../actions/parameter-values.ts';
+import { errorsByParameter } from '../actions/parameter-values.ts';
 import { ActionSelect, ArgumentInputs, useActionArguments, useActionList } from './action-arguments.tsx';
 import { type Reservation, schedulingPaths } from './api.ts';
 import { TimeZoneOptions } from './TimeZoneOptions.tsx';
@@ -72,7 +72,8 @@ export function ReservationsScreen() {
       await api.post<Reservation>(schedulingPaths.reservations(projectId, environmentId), {
         actionId,
         arguments: bound.arguments,
-        runAt: withLocalOffset(runAt),
+        // What the person typed, in the zone they chose: the API reads it there (decision 0085).
+        runAt,
         timeZone,
       });
       toast(t('scheduling.reservations.created'));
@@ -128,7 +129,11 @@ export function ReservationsScreen() {
           errors={argumentErrors}
         />
         <div className="inline-fields">
-          <Field label={t('scheduling.reservations.runAt')} required error={errorAt(errors, 'runAt')}>
+          <Field
+            label={`${t('scheduling.reservations.runAt')} (${timeZone})`}
+            required
+            error={errorAt(errors, 'runAt')}
+          >
             <input type="datetime-local" value={runAt} onChange={(event) => setRunAt(event.target.value)} />
           </Field>
           <Field label={t('scheduling.form.timeZone')} error={errorAt(errors, 'timeZone')}>

@@ -3,6 +3,7 @@
  * booleans are sent as such when they read as one; lists split on commas; empty cells are left
  * out so the parameter's default applies. The server checks every cell and names the bad ones.
  */
+import { parseExactJson } from '../../../../shared/domain/exact-numbers.ts';
 import type { Parameter } from '../../api/types.ts';
 
 export type RowCells = Record<string, string>;
@@ -28,12 +29,11 @@ export function cellValue(parameter: Parameter, text: string): unknown {
         numeric && item !== '' && Number.isFinite(Number(item)) ? Number(item) : item,
       );
     }
-    case 'json':
-      try {
-        return JSON.parse(trimmed);
-      } catch {
-        return text;
-      }
+    case 'json': {
+      // Decision 0025: JSON whose numbers would be rounded stays text (refused by the parameter's check).
+      const parsed = parseExactJson(trimmed);
+      return parsed.ok ? parsed.value : text;
+    }
     default:
       return text;
   }

@@ -1,4 +1,5 @@
 /** A view's arguments (`panel.args`) from the URL's query, typed by the view's parameters. */
+import { parseExactJson } from '../../../../shared/domain/exact-numbers.ts';
 import type { Parameter } from '../../api/types.ts';
 
 export function argsFromQuery(
@@ -20,11 +21,9 @@ function coerce(kind: string | undefined, raw: string): unknown {
   }
   if (kind === 'boolean') return raw === 'true';
   if (kind === 'json' || kind === 'array' || kind === 'tuple') {
-    try {
-      return JSON.parse(raw);
-    } catch {
-      return raw;
-    }
+    // Decision 0025: JSON whose numbers would be rounded stays text (refused by the parameter's check).
+    const parsed = parseExactJson(raw);
+    return parsed.ok ? parsed.value : raw;
   }
   return raw;
 }

@@ -4,6 +4,7 @@
  * run (usually runAction with `components.<id>.value.<field>` arguments, then refresh).
  */
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { parseExactJson } from '../../../../../../shared/domain/exact-numbers.ts';
 import { useSession } from '../../../../app/session.tsx';
 import { Button, useAsync } from '../../../../components/index.ts';
 import { useT } from '../../../../i18n/index.tsx';
@@ -134,11 +135,10 @@ function FieldsForm({ component }: { component: Form }) {
         if (Number.isNaN(n)) problems[field.name] = t('views.form.notANumber');
         else out[field.name] = n;
       } else if (field.type === 'json' && typeof raw === 'string' && raw.trim()) {
-        try {
-          out[field.name] = JSON.parse(raw);
-        } catch {
-          problems[field.name] = t('views.form.invalidJson');
-        }
+        // Decision 0025: a number JSON.parse would round is refused like invalid JSON.
+        const parsed = parseExactJson(raw);
+        if (parsed.ok) out[field.name] = parsed.value;
+        else problems[field.name] = t('views.form.invalidJson');
       } else if (raw !== undefined && !(raw === '' && ['number', 'json', 'date'].includes(field.type))) {
         out[field.name] = raw;
       }

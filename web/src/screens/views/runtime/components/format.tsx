@@ -1,6 +1,7 @@
 /** How a table cell or a detail field shows a value (`format` in the definition; `auto` by default). */
 import type { ReactNode } from 'react';
 import { detectMedia } from '../../../../../../shared/domain/media.ts';
+import { browserTimeZone } from '../../../../i18n/format-time.ts';
 import { MediaCell } from '../../../actions/media.tsx';
 
 export type ValueFormat = 'auto' | 'text' | 'number' | 'date' | 'datetime' | 'boolean' | 'json' | 'media';
@@ -37,7 +38,10 @@ export function formatValue(value: unknown, format: ValueFormat = 'auto'): React
     case 'datetime': {
       const date = new Date(value as string);
       if (Number.isNaN(date.getTime())) return plainText(value);
-      return format === 'date' ? date.toLocaleDateString() : date.toLocaleString();
+      // A date-time names the zone it is shown in (decision 0085); a date has none.
+      return format === 'date'
+        ? date.toLocaleDateString()
+        : `${date.toLocaleString()} (${browserTimeZone()})`;
     }
     case 'boolean':
       return value ? '✓' : '✗';
