@@ -14,8 +14,9 @@ import { buildPlan, environmentsNamedIn } from '../../cli/config/plan.ts';
 import { readProjectState } from '../../cli/config/project-state.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { apiClient } from '../support/api.ts';
+import { runCli } from '../support/cli-bundle.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
-import { repoRoot, run } from '../support/process.ts';
+import { repoRoot } from '../support/process.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
 let runtime: LocalRuntime;
@@ -37,7 +38,7 @@ const exampleSecrets = {
 };
 
 const dogu = (args: string[], env: Record<string, string> = {}) =>
-  run(process.execPath, ['cli/bin.js', ...args], { HOME: home.path, DOGU_URL: runtime.url, ...env });
+  runCli(args, { HOME: home.path, DOGU_URL: runtime.url, ...env });
 const writeConfig = async (name: string, text: string) => {
   const path = join(files.path, name);
   await writeFile(path, text);

@@ -5946,7 +5946,7 @@ export type operations = {
           arguments?: {
             [key: string]: unknown;
           };
-          /** Format: date-time */
+          /** @description An instant with its offset ('2026-12-01T06:41:00+09:00'), or a local date-time ('2026-12-01T06:41') read in timeZone, which it then requires (decision 0085). */
           runAt: string;
           timeZone?: string;
         };
