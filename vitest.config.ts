@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -11,8 +12,11 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: one worker on 2 cores, while the slowest
-    // files mostly wait (for minute boundaries, servers, Chromium). Two keep both cores busy.
-    maxWorkers: 2,
+    // files wait a lot: the cron fault test sleeps across minute boundaries for ~3 minutes, others
+    // wait on child processes, timers and Chromium. A third worker runs files meanwhile (0135).
+    maxWorkers: 3,
+    // Known-slow files first (CI has no results cache to order by): see the sequencer.
+    sequence: { sequencer: SlowFirstSequencer },
     setupFiles: ['web/src/test-support/dom-timeouts.ts'],
     env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
   },

@@ -23,6 +23,7 @@ interface BenchModule {
 const benches: Record<string, () => Promise<BenchModule>> = {
   execution: () => import('./execution.ts'),
   mysql: () => import('./mysql.ts'),
+  bridge: () => import('./bridge.ts'),
   http: () => import('./http.ts'),
   'token-exchange': () => import('./token-exchange.ts'),
   scheduler: () => import('./scheduler.ts'),

@@ -1,6 +1,7 @@
 /** `dogu`: log in to Dogu and call its API from a terminal, a script or CI. */
 import { parseArgs } from 'node:util';
 import { apply } from './commands/apply.ts';
+import { runBridge } from './commands/bridge.ts';
 import { execute, parseArgumentPairs } from './commands/execute.ts';
 import { exportProject } from './commands/export.ts';
 import { login } from './commands/login.ts';
@@ -27,7 +28,10 @@ Commands:
                                            (exit 0 with or without changes; 1 on errors)
                              --project P   apply to P instead of the file's project
   export [-o FILE]         Write a project as a config file (stdout without -o): --project P
+                             --names-from F  keep the environment variable names F gives
+                                           secrets and passwords (default: the -o file, if any)
   schema                   Print the config file's JSON Schema
+  bridge --config FILE     Run a bridge agent next to private data (docs/bridge.md)
   upload-protoset FILE     Upload a protoset as a new version (docs/grpc.md):
                              --data-source ID --environment ID [--name N] [--project P]
                              with $DOGU_GRPC_API_ACCESS_TOKEN: the upload API (CI);
@@ -53,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
       arg: { type: 'string', multiple: true, default: [] },
       file: { type: 'string', short: 'f' },
       output: { type: 'string', short: 'o' },
+      'names-from': { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       sso: { type: 'boolean', default: false },
       device: { type: 'boolean', default: false },
@@ -61,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
       'data-source': { type: 'string' },
       environment: { type: 'string' },
       name: { type: 'string' },
+      config: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -118,6 +124,7 @@ async function main(argv: string[]): Promise<number> {
         baseUrl,
         project: values.project ?? defaultProject,
         ...(values.output === undefined ? {} : { output: values.output }),
+        ...(values['names-from'] === undefined ? {} : { namesFrom: values['names-from'] }),
         stdout: (text) => process.stdout.write(text),
         stderr: (text) => process.stderr.write(text),
       });
@@ -142,6 +149,8 @@ async function main(argv: string[]): Promise<number> {
     case 'schema':
       process.stdout.write(configJsonSchemaText());
       return 0;
+    case 'bridge':
+      return runBridge(values.config);
     default:
       process.stderr.write(`Unknown command '${command}'.\n\n${usage}`);
       return 2;

@@ -1,3 +1,5 @@
+import * as bridges from '../shared/domain/bridges/manage-bridges.ts';
+import { bridgeIdSchema, bridgeInputSchema } from '../shared/domain/bridges/model.ts';
 import { badRequest } from '../shared/domain/errors.ts';
 import * as uploadTokens from '../shared/domain/files/upload-tokens.ts';
 import * as projects from '../shared/domain/manage/projects.ts';
@@ -46,6 +48,30 @@ export const handler = defineRoutes(
         request.pathParameters.projectId!,
         request.pathParameters.tokenId!,
       );
+      return { status: 204 };
+    },
+    listBridges: async (request, services) => ({
+      status: 200,
+      body: {
+        data: await bridges.listBridges(services, request.caller(), request.pathParameters.projectId!),
+      },
+    }),
+    putBridge: async (request, services) => {
+      const { projectId, bridgeId } = request.pathParameters;
+      const id = bridgeIdSchema.safeParse(bridgeId);
+      if (!id.success) throw badRequest(`The bridge id '${bridgeId}' ${id.error.issues[0]!.message}.`);
+      const saved = await bridges.putBridge(
+        services,
+        request.caller(),
+        projectId!,
+        id.data,
+        request.parseBody(bridgeInputSchema),
+      );
+      return { status: saved.created ? 201 : 200, body: saved.bridge };
+    },
+    deleteBridge: async (request, services) => {
+      const { projectId, bridgeId } = request.pathParameters;
+      await bridges.deleteBridge(services, request.caller(), projectId!, bridgeId!);
       return { status: 204 };
     },
     listProjects: async (request, services) => ({

@@ -52,22 +52,24 @@ export async function applyPlan(
   const reason = cannotApplyReason(plan);
   if (reason) throw new Error(`Nothing was applied: ${reason}.`);
   const applied: AppliedStep[] = [];
-  // Members added by this apply get their ids now; user groups saved later name them by id.
-  const principalIds = new Map(plan.principalIds);
+  // What this apply creates gets its id now; later steps name it by what the file calls it.
+  const ids = {
+    principals: new Map(plan.ids.principals),
+    cronJobs: new Map(plan.ids.cronJobs),
+    notificationTargets: new Map(plan.ids.notificationTargets),
+  };
   for (const [index, step] of plan.steps.entries()) {
     try {
       // A trust policy of an account this apply created: the account's id is known only now.
-      const path = step.pathFor?.(principalIds) ?? step.path;
+      const path = step.pathFor?.(ids) ?? step.path;
       await checkGuard(api, step, path);
-      const { created, saved } = await api.put(path, step.bodyFor?.(principalIds) ?? step.body, {
+      const { created, saved } = await api.put(path, step.bodyFor?.(ids) ?? step.body, {
         ...(step.ifMatch === undefined ? {} : { ifMatch: step.ifMatch }),
         ...(step.method ? { method: step.method } : {}),
       });
-      // A member answers its principalId; a service account, its id (`sa_…`).
-      const principalId =
-        saved?.principalId ?? (step.resource.kind === 'serviceAccount' ? saved?.id : undefined);
-      if (typeof principalId === 'string' && typeof saved?.email === 'string')
-        principalIds.set(saved.email.toLowerCase(), principalId);
+      const madeId = step.identifies ? saved?.[step.identifies.field] : undefined;
+      if (step.identifies && typeof madeId === 'string')
+        ids[step.identifies.map].set(step.identifies.key, madeId);
       // Publishing answers 200 either way, with the version it replaced (null: there was none).
       const done = {
         step,
@@ -95,7 +97,8 @@ export async function applyPlan(
  */
 async function checkGuard(api: ManagementApi, step: WriteStep, path: string): Promise<void> {
   if (!step.guard) return;
-  const current = await api.get(path);
-  const actual = current?.[step.guard.field];
+  const { read } = step.guard;
+  const current = await api.get(read?.path ?? path);
+  const actual = read ? (current ? read.select(current) : undefined) : current?.[step.guard.field];
   if (actual !== step.guard.expected) throw new ConcurrentChangeError();
 }

@@ -1,10 +1,13 @@
 /**
  * A project as a config file: what `dogu apply` would leave unchanged. Stable order (by id and
  * name), no server-only fields, no defaults, and write-only values as references to environment
- * variables whose names are derived from where they belong.
+ * variables: the names a given file already uses for them (decision 0140), else names derived from
+ * where they belong.
  */
 import { stringify } from 'yaml';
 import { isDeepEqual } from './diff.ts';
+import { connectionPlace, envName, type ReferenceNames, secretPlace } from './export-names.ts';
+import { exportedNotifications } from './export-notifications.ts';
 import type { StoredResource } from './management-api.ts';
 import {
   comparableAction,
@@ -22,8 +25,6 @@ import { comparableUserGroup } from './plan-user-groups.ts';
 import type { ProjectState } from './project-state.ts';
 import { configVersion, secretFieldsOf } from './schema.ts';
 
-const envName = (...parts: string[]) =>
-  parts.map((p) => p.toUpperCase().replace(/[^A-Z0-9]+/g, '_')).join('_');
 /** Per data source and environment: production and development passwords differ. */
 export const passwordEnvVar = (dataSourceId: string, environmentId: string) =>
   `DOGU_PASSWORD_${envName(dataSourceId, environmentId)}`;
@@ -31,10 +32,30 @@ export const passwordEnvVar = (dataSourceId: string, environmentId: string) =>
 export const secretEnvVar = (environmentId: string, name: string) =>
   `DOGU_SECRET_${envName(environmentId, name)}`;
 
-export function exportConfig(
+export interface ExportOptions {
+  projectId: string;
+  source: string;
+  now: Date;
+  /** The environment variable names an existing file gives write-only values: kept instead of derived ones. */
+  names?: ReferenceNames;
+}
+
+export function exportConfig(state: ProjectState, options: ExportOptions): string {
+  return exportProjectConfig(state, options).text;
+}
+
+/** The file, and how many of its references kept a name from `options.names`. */
+export function exportProjectConfig(
   state: ProjectState,
-  options: { projectId: string; source: string; now: Date },
-): string {
+  options: ExportOptions,
+): { text: string; keptNames: number } {
+  let keptNames = 0;
+  /** The name the given file uses at this place, else the derived one. */
+  const envVarAt = (place: string, derived: string) => {
+    const kept = options.names?.get(place);
+    if (kept !== undefined) keptNames++;
+    return kept ?? derived;
+  };
   // Users only: service accounts are named by id (the API answers their address too, which apply does not take).
   const emailOf = new Map(
     state.members.flatMap((m) => (m.kind === 'user' && m.email ? [[m.principalId, m.email] as const] : [])),
@@ -50,10 +71,10 @@ export function exportConfig(
     project: options.projectId,
     variables: perEnvironment(state.variables, (value) => value),
     secrets: perEnvironment(state.secrets, (_secret, name, environmentId) => ({
-      fromEnv: secretEnvVar(environmentId, name),
+      fromEnv: envVarAt(secretPlace(environmentId, name), secretEnvVar(environmentId, name)),
     })),
     masterData: sortedById(state.masterData).map(comparableMasterData),
-    dataSources: sortedById(state.dataSources).map(exportedDataSource),
+    dataSources: sortedById(state.dataSources).map((d) => exportedDataSource(d, envVarAt)),
     actions: sortedById(state.actions).map(exportedAction),
     // Users by e-mail address: ids differ between installations. Service accounts are left out.
     members: [...membersByEmail(state.members).values()]
@@ -73,13 +94,16 @@ export function exportConfig(
     viewPublications: perEnvironment(state.viewPublications, (version) => version),
     // By environment and name; executors by service account name (a user executor cannot be named).
     cronJobs,
+    // Targets by name, secrets as references; rules name targets by name and cron jobs by environment and name.
+    notifications: exportedNotifications(state, envVarAt),
   };
   const runAsUsers = cronJobs.some((job) => job.executor === undefined);
   const header = [
     `Dogu project '${options.projectId}', exported from ${options.source} at ${options.now.toISOString()}.`,
     'Apply with: npx dogu apply -f FILE [--dry-run]. Schema: npx dogu schema (docs/config.md).',
-    'Secrets and SQL passwords are not in this file: apply reads them from the environment variables',
-    'named by fromEnv and passwordFromEnv. Unset, the values stored in Dogu are kept.',
+    'Secrets and passwords are not in this file: apply reads them from the environment variables',
+    'named by fromEnv and …FromEnv. Unset, the values stored in Dogu are kept. Exporting onto this',
+    'file (-o) or with --names-from FILE keeps the variable names that file uses.',
     "publications and viewPublications pin version numbers of this project's history: leave them out when applying to another project.",
     ...(runAsUsers
       ? [
@@ -89,8 +113,10 @@ export function exportConfig(
       : []),
   ];
   const body = stringify(config, { lineWidth: 0, blockQuote: 'literal' });
-  return `${header.map((line) => `# ${line}`).join('\n')}\n${body}`;
+  return { text: `${header.map((line) => `# ${line}`).join('\n')}\n${body}`, keptNames };
 }
+
+type EnvVarAt = (place: string, derived: string) => string;
 
 function perEnvironment<V, T>(
   values: Map<string, Map<string, V>>,
@@ -110,7 +136,7 @@ function perEnvironment<V, T>(
 const sortedById = <T extends StoredResource>(items: Map<string, T>) =>
   [...items.values()].sort((a, b) => a.id.localeCompare(b.id));
 
-function exportedDataSource(stored: StoredResource): Record<string, unknown> {
+function exportedDataSource(stored: StoredResource, envVarAt: EnvVarAt): Record<string, unknown> {
   const dataSource = comparableDataSource(stored) as Record<string, unknown>;
   const secretFields = secretFieldsOf(String(dataSource.kind));
   if (secretFields.length > 0 && isRecord(dataSource.environments) && isRecord(stored.environments)) {
@@ -121,7 +147,7 @@ function exportedDataSource(stored: StoredResource): Record<string, unknown> {
         const set = secretFields.filter(
           (field) => isRecord(storedConnection) && storedConnection[presenceField(field)] === true,
         );
-        return [environmentId, withSecretReferences(connection, set, stored.id, environmentId)];
+        return [environmentId, withSecretReferences(connection, set, stored.id, environmentId, envVarAt)];
       }),
     );
   }
@@ -134,6 +160,7 @@ function withSecretReferences(
   fields: readonly string[],
   dataSourceId: string,
   environmentId: string,
+  envVarAt: EnvVarAt,
 ) {
   const entries = Object.entries(connection as Record<string, unknown>);
   const at = entries.findIndex(([key]) => key === 'user') + 1 || entries.length;
@@ -142,9 +169,12 @@ function withSecretReferences(
     0,
     ...fields.map((field): [string, string] => [
       `${field}FromEnv`,
-      field === 'password'
-        ? passwordEnvVar(dataSourceId, environmentId)
-        : `DOGU_${field.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_${envName(dataSourceId, environmentId)}`,
+      envVarAt(
+        connectionPlace(dataSourceId, environmentId, field),
+        field === 'password'
+          ? passwordEnvVar(dataSourceId, environmentId)
+          : `DOGU_${field.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_${envName(dataSourceId, environmentId)}`,
+      ),
     ]),
   );
   return Object.fromEntries(entries);

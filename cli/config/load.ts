@@ -5,6 +5,11 @@
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import {
+  notificationRuleInFileSchema,
+  notificationsInFileSchema,
+  notificationTargetInFileSchema,
+} from './notifications-schema.ts';
 import { formatPath, type Path, type PathSegment } from './path.ts';
 import { type ConfigFile, configFileSchema, sectionSchemas } from './schema.ts';
 import { type Location, yamlLocator } from './yaml-locations.ts';
@@ -159,17 +164,35 @@ function unknownFields(raw: Record<string, unknown>): Path[] {
     const parsed = sectionSchemas[key].safeParse(raw[key]);
     if (parsed.success) found.push(...fieldsDropped(raw[key], parsed.data, [key]));
   }
-  for (const key of listSectionKeys) {
-    const items = raw[key];
-    if (!Array.isArray(items)) continue;
-    const schema: z.ZodObject | z.ZodDiscriminatedUnion<z.ZodObject[]> = sectionSchemas[key];
-    items.forEach((item, i) => {
-      const parsed = schema.safeParse(item);
-      if (parsed.success) found.push(...fieldsDropped(item, parsed.data, [key, i]));
-      else found.push(...topLevelFieldsUnknownTo(schema, item, [key, i]));
-    });
+  for (const key of listSectionKeys)
+    found.push(...unknownFieldsOfItems(raw[key], sectionSchemas[key], [key]));
+  const { notifications } = raw;
+  if (isRecord(notifications)) {
+    const shape = notificationsInFileSchema.shape;
+    for (const key of Object.keys(notifications)) if (!(key in shape)) found.push(['notifications', key]);
+    found.push(
+      ...unknownFieldsOfItems(notifications.targets, notificationTargetInFileSchema, [
+        'notifications',
+        'targets',
+      ]),
+      ...unknownFieldsOfItems(notifications.rules, notificationRuleInFileSchema, ['notifications', 'rules']),
+    );
   }
   return found;
+}
+
+function unknownFieldsOfItems(
+  items: unknown,
+  schema: z.ZodObject | z.ZodDiscriminatedUnion<z.ZodObject[]>,
+  path: PathSegment[],
+): Path[] {
+  if (!Array.isArray(items)) return [];
+  return items.flatMap((item, i) => {
+    const parsed = schema.safeParse(item);
+    return parsed.success
+      ? fieldsDropped(item, parsed.data, [...path, i])
+      : topLevelFieldsUnknownTo(schema, item, [...path, i]);
+  });
 }
 
 /** For an item that did not parse: at least its own fields, checked against the shape of its kind. */

@@ -68,6 +68,33 @@ export interface StoredCronJob extends StoredResource {
   overlap: 'allow' | 'skip';
   version: number;
 }
+/** A notification target as `GET …/notifications` lists it: secrets only as whether one is set. */
+export interface StoredNotificationTarget {
+  id: string;
+  name: string;
+  kind: 'webhook' | 'slack' | 'email';
+  url?: string;
+  urlHost?: string;
+  hasSecret: boolean;
+  to?: string[];
+  from?: string;
+  smtp?: { host: string; port: number; secure: boolean; username?: string; hasPassword: boolean };
+  updatedAt: string;
+}
+export interface StoredNotificationRule {
+  id: string;
+  subject: { kind: 'action' | 'cron_job' | 'batch'; id: string };
+  events: string[];
+  targetIds: string[];
+  updatedAt: string;
+}
+/** `GET …/notifications`: the project's targets, rules and network policy. */
+export interface StoredNotifications {
+  allowPrivateNetworks: boolean;
+  targets: StoredNotificationTarget[];
+  rules: StoredNotificationRule[];
+}
+
 /** `GET …/actions/{id}/versions`, the part apply needs. */
 export interface StoredVersions {
   latest: number;
@@ -91,6 +118,7 @@ export interface ManagementApi {
   listCronJobs(environmentId: string): Promise<StoredCronJob[]>;
   /** The project's environments with whether each is protected (only published versions run there). */
   listEnvironments(): Promise<{ id: string; protected?: boolean }[]>;
+  notifications(): Promise<StoredNotifications>;
   /** The view's latest version and what is published where. */
   viewVersions(viewId: string): Promise<StoredVersions>;
   /** The action's latest version and what is published where. */
@@ -133,6 +161,12 @@ export const cronJobsPath = (environmentId: string) =>
   `environments/${encodeURIComponent(environmentId)}/cron-jobs`;
 export const cronJobPath = (environmentId: string, jobId: string) =>
   `${cronJobsPath(environmentId)}/${encodeURIComponent(jobId)}`;
+export const notificationsPath = 'notifications';
+export const networkPolicyPath = `${notificationsPath}/network-policy`;
+export const notificationTargetsPath = `${notificationsPath}/targets`;
+export const notificationTargetPath = (id: string) => `${notificationTargetsPath}/${encodeURIComponent(id)}`;
+export const notificationRulesPath = `${notificationsPath}/rules`;
+export const notificationRulePath = (id: string) => `${notificationRulesPath}/${encodeURIComponent(id)}`;
 export const variablePath = (environmentId: string, name: string) =>
   `environments/${encodeURIComponent(environmentId)}/variables/${encodeURIComponent(name)}`;
 export const secretPath = (environmentId: string, name: string) =>
@@ -187,6 +221,8 @@ export function managementApi(options: { baseUrl: string; token: string; project
       list<StoredTrustPolicy>(`${serviceAccountPath(serviceAccountId)}/trust-policies`),
     listCronJobs: (environmentId) => list<StoredCronJob>(cronJobsPath(environmentId)),
     listEnvironments: () => list<{ id: string; protected?: boolean }>('environments'),
+    notifications: async () =>
+      (await request('GET', notificationsPath)).body as unknown as StoredNotifications,
     viewVersions: async (viewId) =>
       (await request('GET', `${viewPath(viewId)}/versions`)).body as unknown as StoredVersions,
     actionVersions: async (actionId) =>

@@ -22,6 +22,15 @@ type Step = Omit<WriteStep, 'resource'>;
 
 export const cronJobId = (environmentId: string, name: string) => `${environmentId}.${name}`;
 
+/** `<environment>.<name>` → id of the project's cron jobs (the first, where two share a name). */
+export function cronJobIds(state: ProjectState): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const [environmentId, jobs] of state.cronJobs)
+    for (const job of jobs)
+      if (!ids.has(cronJobId(environmentId, job.name))) ids.set(cronJobId(environmentId, job.name), job.id);
+  return ids;
+}
+
 /** Service account id → name: executors are stored by id and named in the file by name. */
 export const serviceAccountNamesById = (state: ProjectState) =>
   new Map([...state.serviceAccounts.values()].map((a) => [a.id, a.name]));
@@ -147,7 +156,10 @@ export function planCronJobs({ config, state, projectId }: PlanInput): PlannerRe
       ...(accountEmail === undefined
         ? {}
         : {
-            bodyFor: (ids) => ({ ...apiBody(job, ids.get(accountEmail) ?? accountEmail), ...extra }),
+            bodyFor: (ids) => ({
+              ...apiBody(job, ids.principals.get(accountEmail) ?? accountEmail),
+              ...extra,
+            }),
           }),
     });
     const pointers = { filePathOfPointer: filePathOfPointer(job) };
@@ -159,6 +171,8 @@ export function planCronJobs({ config, state, projectId }: PlanInput): PlannerRe
         step: {
           path: cronJobsPath(job.environment),
           method: 'POST',
+          // Notification rules saved later name the new job by environment and name.
+          identifies: { map: 'cronJobs', key: cronJobId(job.environment, job.name), field: 'id' },
           ...withBody(job.state ? { state: job.state } : {}),
           ...pointers,
         },

@@ -43,7 +43,18 @@ export function planMembers({ config, state, projectId }: PlanInput): PlannerRes
     if (change !== 'update' || !stored) {
       return {
         resource,
-        writes: [{ phase: 'members', step: { path: membersPath, method: 'POST', body: member } }],
+        writes: [
+          {
+            phase: 'members',
+            step: {
+              path: membersPath,
+              method: 'POST',
+              body: member,
+              // User groups saved later name the new member by address.
+              identifies: { map: 'principals', key: member.email.toLowerCase(), field: 'principalId' },
+            },
+          },
+        ],
       };
     }
     return {

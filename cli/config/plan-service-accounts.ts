@@ -114,7 +114,12 @@ export function planServiceAccounts({ config, state, projectId }: PlanInput): Pl
       const { trustPolicies: _policies, disabled, ...create } = account;
       writes.push({
         phase: 'serviceAccounts',
-        step: { path: serviceAccountsPath, method: 'POST', body: create },
+        step: {
+          path: serviceAccountsPath,
+          method: 'POST',
+          body: create,
+          identifies: { map: 'principals', key: email.toLowerCase(), field: 'id' },
+        },
       });
       // Created enabled; a file that creates it disabled disables it right after.
       if (disabled)
@@ -122,7 +127,7 @@ export function planServiceAccounts({ config, state, projectId }: PlanInput): Pl
           phase: 'serviceAccounts',
           step: {
             path: serviceAccountPath(''),
-            pathFor: (ids) => serviceAccountPath(ids.get(email) ?? ''),
+            pathFor: (ids) => serviceAccountPath(ids.principals.get(email.toLowerCase()) ?? ''),
             body: updateBody(account),
             note: 'disabled',
           },
@@ -184,7 +189,12 @@ export function planServiceAccounts({ config, state, projectId }: PlanInput): Pl
             phase: 'trustPolicies',
             step: {
               path,
-              ...(stored ? {} : { pathFor: (ids) => trustPolicyPath(ids.get(email) ?? '', policy.id) }),
+              ...(stored
+                ? {}
+                : {
+                    pathFor: (ids) =>
+                      trustPolicyPath(ids.principals.get(email.toLowerCase()) ?? '', policy.id),
+                  }),
               body: policy,
               guard: { field: 'updatedAt', expected: storedPolicy?.updatedAt },
               ...(change === 'update' ? { note: 'tokens issued under it are revoked' } : {}),

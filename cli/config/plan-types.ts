@@ -18,7 +18,10 @@ export type ResourceKind =
   | 'publication'
   | 'serviceAccount'
   | 'trustPolicy'
-  | 'cronJob';
+  | 'cronJob'
+  | 'notificationPolicy'
+  | 'notificationTarget'
+  | 'notificationRule';
 export type Change = 'create' | 'update' | 'unchanged';
 
 /** A write-only value (a secret, an SQL password): it cannot be read back, so it cannot be compared. */
@@ -63,13 +66,26 @@ export interface WriteStep {
   body: unknown;
   /**
    * The body, made when the step runs: a user group names users by e-mail, and a user the same apply
-   * adds as a member gets its id only then. `principalIds`: lower-case e-mail address → principal id.
+   * adds as a member gets its id only then (likewise a rule's targets, a cron job's executor).
    */
-  bodyFor?: (principalIds: ReadonlyMap<string, string>) => unknown;
+  bodyFor?: (ids: ServerIds) => unknown;
   /** The path, made when the step runs: a trust policy of an account the same apply creates needs its id. */
-  pathFor?: (principalIds: ReadonlyMap<string, string>) => string;
+  pathFor?: (ids: ServerIds) => string;
+  /**
+   * What this step creates, so that later steps can name it: the answer's `field` is recorded in
+   * `ids[map]` under `key` (a new member's principal id under its address, a target's id under its name).
+   */
+  identifies?: { map: keyof ServerIds; key: string; field: 'id' | 'principalId' };
   ifMatch?: number;
-  guard?: { field: 'updatedAt' | 'value' | 'version' | 'role'; expected: unknown };
+  guard?: {
+    field: 'updatedAt' | 'value' | 'version' | 'role';
+    expected: unknown;
+    /**
+     * Where to read the current value when the written path cannot be read (a notification target
+     * is read in its project's settings): the path, and the part of its answer that holds `field`.
+     */
+    read?: { path: string; select: (answer: Record<string, unknown>) => unknown };
+  };
   /** Why this step differs from a plain save of the resource. */
   note?: string;
   /**
@@ -96,11 +112,21 @@ export interface Plan {
   notInFile: { kind: ResourceKind; id: string }[];
   /** What makes the file impossible to apply as it stands; nothing is sent while there are any. */
   problems: PlanProblem[];
-  /**
-   * Lower-case e-mail address → principal id of the project's members and service accounts
-   * (`<name>@<project>.sa.dogu`), as read for the plan.
-   */
-  principalIds: ReadonlyMap<string, string>;
+  /** The ids the service made for what the file names otherwise, as read for the plan. */
+  ids: ServerIds;
+}
+
+/**
+ * Ids the service makes, by what the file names things by; apply adds those of what it creates
+ * (WriteStep.identifies), so a later step can refer to something the same apply created.
+ */
+export interface ServerIds {
+  /** Lower-case e-mail address → principal id of members and service accounts (`<name>@<project>.sa.dogu`). */
+  principals: ReadonlyMap<string, string>;
+  /** Cron job `<environment>.<name>` → its id. */
+  cronJobs: ReadonlyMap<string, string>;
+  /** Notification target name → its id. */
+  notificationTargets: ReadonlyMap<string, string>;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -124,7 +150,9 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * before actions, though nothing else names them by id: an action's permission names an account by
  * its e-mail address. A role change of an existing account is a role change of a member: last.
  * Cron jobs name actions (the version published in their environment) and service accounts as
- * executors, so they come after both, before the role changes. Later kinds take their place in this list.
+ * executors, so they come after both, before the role changes. Notifications come next: the network
+ * policy first (a target on a private address needs it), then targets, then rules, which name
+ * actions, cron jobs and targets by the ids the service made. Later kinds take their place in this list.
  */
 export const phases = [
   'members',
@@ -143,6 +171,9 @@ export const phases = [
   'publications',
   'viewPublications',
   'cronJobs',
+  'notificationPolicy',
+  'notificationTargets',
+  'notificationRules',
   'memberRoles',
 ] as const;
 export type Phase = (typeof phases)[number];

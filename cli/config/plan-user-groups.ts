@@ -55,10 +55,10 @@ export function planUserGroups({ config, state, projectId }: PlanInput): Planner
           step: {
             path: userGroupPath(group.id),
             body: group,
-            bodyFor: (principalIds) => ({
+            bodyFor: (ids) => ({
               ...group,
               members: group.members.map((m) =>
-                isPrincipalId(m) ? m : (principalIds.get(m.toLowerCase()) ?? m),
+                isPrincipalId(m) ? m : (ids.principals.get(m.toLowerCase()) ?? m),
               ),
             }),
             // The API's PUT takes no If-Match: the group's version is read again before the write.

@@ -7,10 +7,16 @@ import type { Path } from './path.ts';
 import { planActionGroups } from './plan-action-groups.ts';
 import { planActions } from './plan-actions.ts';
 import { planSecrets, planVariables } from './plan-configuration.ts';
-import { cronJobId, planCronJobs } from './plan-cron-jobs.ts';
+import { cronJobId, cronJobIds, planCronJobs } from './plan-cron-jobs.ts';
 import { planDataSources } from './plan-data-sources.ts';
 import { planMasterData } from './plan-master-data.ts';
 import { membersByEmail, planMembers } from './plan-members.ts';
+import {
+  fileRuleKey,
+  notificationTargetIds,
+  planNotifications,
+  ruleInFileTerms,
+} from './plan-notifications.ts';
 import { applyProtection } from './plan-protection.ts';
 import { planPublications } from './plan-publications.ts';
 import { planServiceAccounts, serviceAccountIdsByEmail } from './plan-service-accounts.ts';
@@ -44,6 +50,7 @@ const planners: ((input: PlanInput) => PlannerResult)[] = [
   planPublications,
   planViewPublications,
   planCronJobs,
+  planNotifications,
 ];
 
 export function buildPlan(
@@ -72,10 +79,14 @@ export function buildPlan(
       ...results.flatMap((r) => r.problems),
       ...protection,
     ],
-    principalIds: new Map([
-      ...[...membersByEmail(state.members)].map(([email, m]) => [email, m.principalId] as const),
-      ...serviceAccountIdsByEmail(state),
-    ]),
+    ids: {
+      principals: new Map([
+        ...[...membersByEmail(state.members)].map(([email, m]) => [email, m.principalId] as const),
+        ...serviceAccountIdsByEmail(state),
+      ]),
+      cronJobs: cronJobIds(state),
+      notificationTargets: notificationTargetIds(state),
+    },
   };
 }
 
@@ -89,6 +100,7 @@ export function environmentsNamedIn(config: ConfigFile): string[] {
       ...Object.keys(config.publications),
       ...Object.keys(config.viewPublications),
       ...config.cronJobs.map((j) => j.environment),
+      ...config.notifications.rules.flatMap((r) => (r.subject.environment ? [r.subject.environment] : [])),
     ]),
   ];
 }
@@ -110,7 +122,9 @@ function firstMention(config: ConfigFile, environmentId: string): Path {
   if (environmentId in config.publications) return ['publications', environmentId];
   if (environmentId in config.viewPublications) return ['viewPublications', environmentId];
   const job = config.cronJobs.findIndex((j) => j.environment === environmentId);
-  return job >= 0 ? ['cronJobs', job, 'environment'] : [];
+  if (job >= 0) return ['cronJobs', job, 'environment'];
+  const rule = config.notifications.rules.findIndex((r) => r.subject.environment === environmentId);
+  return rule >= 0 ? ['notifications', 'rules', rule, 'subject', 'environment'] : [];
 }
 
 /** What the project has and the file does not mention: listed, never deleted. */
@@ -186,6 +200,16 @@ function notInFile(config: ConfigFile, state: ProjectState): Plan['notInFile'] {
         jobs.map((j) => cronJobId(environmentId, j.name)),
       ),
       new Set(config.cronJobs.map((j) => cronJobId(j.environment, j.name))),
+    ),
+    ...absent(
+      'notificationTarget',
+      state.notifications.targets.map((t) => t.name),
+      new Set(config.notifications.targets.map((t) => t.name)),
+    ),
+    ...absent(
+      'notificationRule',
+      state.notifications.rules.map((r) => ruleInFileTerms(r, state).key),
+      new Set(config.notifications.rules.map(fileRuleKey)),
     ),
   ];
 }

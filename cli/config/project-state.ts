@@ -5,6 +5,7 @@ import type {
   StoredCronJob,
   StoredGroup,
   StoredMember,
+  StoredNotifications,
   StoredResource,
   StoredSecret,
   StoredServiceAccount,
@@ -36,13 +37,15 @@ export interface ProjectState {
   cronJobs: Map<string, StoredCronJob[]>;
   /** The protected environments: only published versions run there (docs/governance.md). */
   protectedEnvironments: Set<string>;
+  /** Notification targets (by id, as stored), rules and the network policy. */
+  notifications: StoredNotifications;
   /** Environments asked for that the project does not have. */
   missingEnvironments: string[];
 }
 
 /**
  * Reads data sources, actions, master data lists, members, user and action groups, service accounts
- * with their trust policies (one request per account), the publications
+ * with their trust policies (one request per account), notification settings, the publications
  * of every action (one request per action: the API has no list of a project's publications), and the variables, secrets and cron jobs of every environment the data sources
  * name plus `moreEnvironments` (the API has no list of environments: see docs/config.md).
  */
@@ -60,6 +63,7 @@ export async function readProjectState(
     serviceAccounts,
     viewList,
     environmentList,
+    notifications,
   ] = await Promise.all([
     api.listDataSources(),
     api.listActions(),
@@ -70,6 +74,7 @@ export async function readProjectState(
     api.listServiceAccounts(),
     api.listViews(),
     api.listEnvironments(),
+    api.notifications(),
   ]);
   const [versions, trustPolicies, views] = await Promise.all([
     Promise.all(actions.map((a) => api.actionVersions(a.id))),
@@ -111,6 +116,7 @@ export async function readProjectState(
     ),
     publications,
     viewPublications,
+    notifications,
     variables: new Map(),
     secrets: new Map(),
     cronJobs: new Map(),

@@ -23,6 +23,9 @@ const sections: { kind: ResourceKind; title: string }[] = [
   { kind: 'viewPublication', title: 'View publications' },
   { kind: 'publication', title: 'Publications' },
   { kind: 'cronJob', title: 'Cron jobs' },
+  { kind: 'notificationPolicy', title: 'Notification network policy' },
+  { kind: 'notificationTarget', title: 'Notification targets' },
+  { kind: 'notificationRule', title: 'Notification rules' },
 ];
 
 export const kindLabel: Record<ResourceKind, string> = {
@@ -40,6 +43,9 @@ export const kindLabel: Record<ResourceKind, string> = {
   serviceAccount: 'service account',
   trustPolicy: 'trust policy',
   cronJob: 'cron job',
+  notificationPolicy: 'notification setting',
+  notificationTarget: 'notification target',
+  notificationRule: 'notification rule',
 };
 
 const marks: Record<Change, string> = { create: '+ create', update: '~ update', unchanged: '= unchanged' };
@@ -91,8 +97,8 @@ function resourceLines(resource: PlannedResource): string[] {
       ? ` (version ${resource.version} → ${resource.version! + 1})`
       : '';
   const head = `- ${code(marks[resource.change])} ${code(resource.id)}${version}`;
-  // One value each: the variable's, the member's role, the published version.
-  if (resource.kind === 'variable' || resource.kind === 'member' || resource.kind === 'publication')
+  // One value each: the variable's, the member's role, the published version, the setting.
+  if (['variable', 'member', 'publication', 'notificationPolicy'].includes(resource.kind))
     return [head + variableDetail(resource)];
   if (resource.kind === 'secret') return [`${head} ${writeOnlyDetail(resource.writeOnly[0]!)}`];
   return [

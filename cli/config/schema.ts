@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { ConnectorDefinition } from '../../shared/connectors/connector.ts';
 import { connectors } from '../../shared/connectors/index.ts';
-import { actionInputSchema } from '../../shared/connectors/schemas.ts';
+import { actionInputSchema, connectionOf } from '../../shared/connectors/schemas.ts';
 import {
   authActionSchema,
   type DataSourceInput,
@@ -37,13 +37,13 @@ import {
   assertTimeZone,
   eventBridgeExpressions,
 } from '../../shared/domain/scheduling/schedule-expression.ts';
+import { envVarNameSchema } from './env-var-name.ts';
+import { notificationsInFileSchema } from './notifications-schema.ts';
 import { pathOfPointer } from './path.ts';
 
 export const configVersion = 1;
 
-export const envVarNameSchema = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name: letters, digits and _');
+export { envVarNameSchema };
 
 /** A write-only value, set from an environment variable of the machine that runs `dogu apply`. */
 export const secretReferenceSchema = z
@@ -75,7 +75,7 @@ const inFileConnections = new Map<z.ZodObject, z.ZodObject>();
 export function connectionInFileSchema(connector: ConnectorDefinition): z.ZodObject {
   const known = inFileConnections.get(connector.connection);
   if (known) return known;
-  let schema = connector.connection;
+  let schema: z.ZodObject = connectionOf(connector);
   if (connector.secretFields.length > 0) {
     const extension: Record<string, z.ZodType> = {};
     for (const field of connector.secretFields) {
@@ -88,7 +88,7 @@ export function connectionInFileSchema(connector: ConnectorDefinition): z.ZodObj
         .optional()
         .meta({ description: `Not allowed: a ${field} is never written in the file; use ${field}FromEnv.` });
     }
-    schema = connector.connection
+    schema = connectionOf(connector)
       .omit(Object.fromEntries(connector.secretFields.map((f) => [f, true])) as never)
       .extend(extension);
   }
@@ -276,6 +276,7 @@ export const sectionSchemas = {
   publications: publicationsSchema,
   viewPublications: viewPublicationsSchema,
   cronJobs: cronJobInFileSchema,
+  notifications: notificationsInFileSchema,
 } as const;
 
 export const configFileSchema = z
@@ -329,11 +330,15 @@ export const configFileSchema = z
       description:
         'Cron jobs by environment and name. Apply creates, updates, stops and resumes them; it never deletes one.',
     }),
+    notifications: sectionSchemas.notifications.default({ targets: [], rules: [] }).meta({
+      description:
+        'Notification targets by name (secrets as …FromEnv), rules and the network policy. Apply creates and updates; it never deletes.',
+    }),
   })
   .meta({
     title: 'Dogu configuration file',
     description:
-      'Data sources, actions, variables, secrets, members, groups, service accounts, publications and cron jobs of one Dogu project, applied with `npx dogu apply -f FILE`. See docs/config.md.',
+      'Data sources, actions, variables, secrets, members, groups, service accounts, publications, cron jobs and notifications of one Dogu project, applied with `npx dogu apply -f FILE`. See docs/config.md.',
   });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

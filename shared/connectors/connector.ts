@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { ActionInput } from '../domain/definitions/action.ts';
 import type { DataSource, StatementResult } from '../domain/model.ts';
 import type { Catalog, ConnectionCheck, EngineRun, OAuthProvider } from '../domain/ports.ts';
+import type { Network } from './network/bridge-network.ts';
 
 export interface Labels {
   en: string;
@@ -50,12 +51,19 @@ export interface ValidationContext {
   check(reference: string, pointer: string): void;
 }
 
+/**
+ * A run or check as a runtime gets it: `network` is set when the environment goes through a
+ * bridge (`via`); a kind opens its sockets from it then (shared/connectors/network/, docs/bridge.md).
+ */
+export type RuntimeRun = EngineRun & { network?: Network };
+export type RuntimeCheck = ConnectionCheck & { network?: Network };
+
 export interface ConnectorRuntime {
-  run(run: EngineRun): Promise<StatementResult[]>;
+  run(run: RuntimeRun): Promise<StatementResult[]>;
   /** Resolves when the data source answers; rejects with a DoguError naming what failed. */
-  testConnection(check: ConnectionCheck): Promise<void>;
+  testConnection(check: RuntimeCheck): Promise<void>;
   /** What an action of this data source can call (gRPC: its unary methods); kinds without one omit it. */
-  catalog?(check: ConnectionCheck): Promise<Catalog>;
+  catalog?(check: RuntimeCheck): Promise<Catalog>;
   close?(): Promise<void>;
 }
 
@@ -94,6 +102,11 @@ export interface ConnectorDefinition {
    * execute API refuses a dry run of any other kind; the console shows the button only for these.
    */
   dryRun?: boolean;
+  /**
+   * The runtime opens its connections from `run.network`, so an environment may go through a
+   * bridge (`via`, docs/bridge.md). Kinds that call cloud APIs leave it out; `via` is refused for them.
+   */
+  bridgeable?: boolean;
 }
 
 /**

@@ -1,6 +1,14 @@
 /** What clients learn of each kind: labels, the action kind, the forms, the secret fields. */
 import type { ConnectorDefinition } from './connector.ts';
+import { field } from './form-field.ts';
 import { connectors as registered } from './index.ts';
+
+const viaField = field('via', 'text', 'Bridge (via)', 'ブリッジ (via)', {
+  hint: {
+    en: "Id of a bridge in the project's settings; empty: connect directly.",
+    ja: 'プロジェクト設定のブリッジ ID。空なら直接接続します。',
+  },
+});
 
 export function connectorKinds(connectors: readonly ConnectorDefinition[] = registered) {
   return connectors.map((c) => ({
@@ -12,7 +20,8 @@ export function connectorKinds(connectors: readonly ConnectorDefinition[] = regi
     oauth: c.oauth !== undefined,
     /** The console offers a dry-run button (the execute API's `dryRun`). */
     dryRun: c.dryRun === true,
-    connectionFields: c.form.connection,
+    // `via` is the seam's, not the kind's: offered wherever the kind opens its own connections.
+    connectionFields: c.bridgeable ? [...c.form.connection, viaField] : c.form.connection,
     actionFields: c.form.action,
     /** Files the kind keeps as versions per environment (gRPC: protosets); null when none. */
     files: c.files

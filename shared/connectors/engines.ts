@@ -17,6 +17,7 @@ import type {
   RuntimeSettings,
 } from './connector.ts';
 import { connectors as registered } from './index.ts';
+import { checkThroughBridge, runThroughBridge } from './network/through-bridge.ts';
 
 export interface ActionEnginesOptions {
   /** Loads a kind's runtime; without it the engines describe and validate but do not run. */
@@ -68,7 +69,8 @@ export function createActionEngines(
           `A ${run.action.kind} action cannot run on a ${run.dataSource.kind} data source.`,
         );
       }
-      return (await runtimeOf(c.kind)).run(run);
+      const runtime = await runtimeOf(c.kind);
+      return runThroughBridge(run, (routed) => runtime.run(routed));
     },
     references(action: ActionInput, dataSource?: DataSource, environmentId?: string) {
       const c = connectors.find((k) => k.actionKind === action.kind);
@@ -84,13 +86,15 @@ export function createActionEngines(
     secretFields: (kind) => connectors.find((c) => c.kind === kind)?.secretFields ?? [],
     allowsAuthAction: (kind) => connectors.find((c) => c.kind === kind)?.form.authAction ?? false,
     async testConnection(kind: string, check: ConnectionCheck) {
-      await (await runtimeOf(kind)).testConnection(check);
+      const runtime = await runtimeOf(kind);
+      await checkThroughBridge(check, check.key, (routed) => runtime.testConnection(routed));
     },
     async catalog(kind: string, check: ConnectionCheck) {
       const runtime = await runtimeOf(kind);
       if (!runtime.catalog)
         throw new DoguError('bad_request', `A ${kind} data source has no catalog to choose from.`);
-      return runtime.catalog(check);
+      const catalog = runtime.catalog.bind(runtime);
+      return checkThroughBridge(check, check.key, catalog);
     },
     fileKind(kind: string) {
       const files = connectors.find((c) => c.kind === kind)?.files;

@@ -9,6 +9,7 @@ import {
   type DataSourceInput,
   dataSourceCommonShape,
   environmentsOf,
+  resourceIdSchema,
 } from '../domain/definitions/data-source.ts';
 import type { ConnectorDefinition } from './connector.ts';
 import { connectors } from './index.ts';
@@ -17,12 +18,30 @@ import { connectors } from './index.ts';
 const pascal = (kind: string) =>
   kind.replace(/(^|[-_])([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase());
 
+/**
+ * Every kind's connection takes `via`: the bridge this environment goes through (docs/bridge.md).
+ * Added here, once, so no kind's schema changes for it.
+ */
+const viaShape = {
+  via: resourceIdSchema.optional().meta({
+    description:
+      "A bridge registered in the project's settings that this environment's connections go through",
+  }),
+};
+const noVia = (c: ConnectorDefinition) => ({
+  via: z
+    .never({ error: `${c.label.en} data sources call cloud APIs and cannot go through a bridge` })
+    .optional(),
+});
+export const connectionOf = (c: ConnectorDefinition): z.ZodObject =>
+  c.connection.extend(c.bridgeable ? viaShape : noVia(c));
+
 const dataSourceMember = (c: ConnectorDefinition) =>
   z
     .object({
       ...dataSourceCommonShape,
       kind: z.literal(c.kind),
-      environments: environmentsOf(c.connection),
+      environments: environmentsOf(connectionOf(c)),
       ...(c.form.authAction ? { authAction: authActionSchema.optional() } : {}),
     })
     .meta({ id: `${pascal(c.kind)}DataSourceInput`, description: `A ${c.label.en} data source` });
@@ -44,7 +63,10 @@ export const actionInputSchema = z.discriminatedUnion('kind', [
 ]) as unknown as z.ZodDiscriminatedUnion<z.ZodObject[]> & z.ZodType<ActionInput>;
 
 /** One environment's connection schema of a kind, e.g. for config files. */
-export const connectionSchemaOf = (kind: string) => connectors.find((c) => c.kind === kind)?.connection;
+export const connectionSchemaOf = (kind: string) => {
+  const found = connectors.find((c) => c.kind === kind);
+  return found ? connectionOf(found) : undefined;
+};
 
 /**
  * Actions as the API answers them: each kind's input schema with `stored` members added (the

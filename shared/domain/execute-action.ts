@@ -5,6 +5,7 @@
  */
 
 import { actionForEnvironment, type RunContext, resolveExecutableAction } from './authorize.ts';
+import { bridgeRouteFor } from './bridges/bridge-route.ts';
 import { requireConfirmation } from './confirmation.ts';
 import type { FileValue } from './definitions/parameter.ts';
 import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
@@ -190,6 +191,7 @@ export async function executeAction(
     ...(request.review ? { reviewId: request.review.id } : {}),
     ...(request.source ? { source: request.source } : {}),
     ...(request.parent ? { parentExecutionId: request.parent.executionId } : {}),
+    ...bridgeOf(dataSource, environment.id),
     arguments: {},
     startedAt: started.toISOString(),
     deadlineAt: new Date(deadlineAt).toISOString(),
@@ -444,6 +446,12 @@ interface RunInput {
   beforeRun?: (bound: Record<string, unknown>) => Promise<void>;
 }
 
+/** The bridge a run goes through, recorded on its execution (audit and history). */
+function bridgeOf(dataSource: DataSource, environmentId: string): { bridgeId?: string } {
+  const via = dataSource.environments[environmentId]?.via;
+  return typeof via === 'string' && via !== '' ? { bridgeId: via } : {};
+}
+
 /** Stops an action that, through authentication actions, ends up calling itself. */
 const maxCallDepth = 4;
 
@@ -466,6 +474,7 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
   };
 
   const connection = await openConnection(deps, dataSource, environmentId);
+  const bridge = await bridgeRouteFor(deps, dataSource, environmentId, connection);
   // The secrets this run holds: what the action refers to and the data source's secret fields.
   const redactor = new SecretRedactor([
     ...Object.entries(values).flatMap(([name, value]) => (name.startsWith('secrets.') ? [value] : [])),
@@ -488,6 +497,7 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
         : {}),
       ...(input.runAction ? { runAction: input.runAction } : {}),
       ...(input.dryRun ? { dryRun: true } : {}),
+      ...(bridge ? { bridge } : {}),
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
       ...(deps.files && deps.engines.fileKind(dataSource.kind)
         ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }

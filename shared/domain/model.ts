@@ -6,6 +6,8 @@ export interface Project {
   createdAt: string;
   /** Spec 5.1 direct variant (under development): the public API accepts external ID tokens as Bearer. */
   directIdTokens?: boolean;
+  /** Bridges data sources may go through (`via`); managed in project settings (docs/bridge.md). */
+  bridges?: import('./bridges/model.ts').BridgeRegistration[];
 }
 
 export interface Environment {
@@ -160,4 +162,6 @@ export interface Execution {
   /** A summary of each statement: the rows themselves are returned, not stored. */
   statements: { title: string; status: StatementResult['status']; rowCount: number; messages: string[] }[];
   error?: { code: string; message: string };
+  /** The bridge the run's connection went through (`via`), for the audit and history. */
+  bridgeId?: string;
 }

@@ -188,6 +188,24 @@ export interface EngineRun {
   identityToken?: IdentityTokenSource;
   /** Estimate only, change and read nothing (kinds whose definition declares `dryRun`). */
   dryRun?: boolean;
+  /** The bridge this environment's connection goes through (`via`), absent for a direct one. */
+  bridge?: BridgeRoute;
+}
+
+/**
+ * A data source environment reached through a bridge the customer runs (docs/bridge.md): where
+ * it listens, what is trusted for its TLS certificate, and fresh per-connection tokens.
+ */
+export interface BridgeRoute {
+  id: string;
+  /** `https://host:port` of the bridge. */
+  url: string;
+  /** PEM certificates trusted for the bridge (its own or its CA); nothing else is trusted. */
+  certificates: string[];
+  /** A new token of Dogu's IdP for one connection to `target` (`host:port`): audience the bridge id. */
+  token(target: string): Promise<string>;
+  /** Called with what the bridge said about itself (version, time-out) when it answers. */
+  contacted?(contact: { version?: string; timeoutMs?: number }): void;
 }
 
 /**
@@ -207,6 +225,8 @@ export interface ConnectionCheck {
   files?: DataSourceFiles;
   /** As in EngineRun: the trust of a federated connection is checked with a real token. */
   identityToken?: IdentityTokenSource;
+  /** As in EngineRun: the connection goes through this bridge. */
+  bridge?: BridgeRoute;
 }
 
 /** What an action of a data source can call, for the console's pickers (e.g. a gRPC server's methods). */
@@ -227,7 +247,12 @@ export interface ConnectionCheckResult {
   ok: boolean;
   durationMs: number;
   /** Why it failed, in words a user can act on; never a secret. */
-  error?: { code: string; message: string };
+  error?: {
+    code: string;
+    message: string;
+    /** Through a bridge: the hop that failed (`dogu_to_bridge`, `bridge`, `bridge_to_target`, `target`). */
+    hop?: string;
+  };
 }
 
 /** A reference check result of the kind's own save-time rules. */

@@ -34,6 +34,8 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   createEnvironment: target('environment.create', 'environment', 'environmentId'),
   updateEnvironment: target('environment.update', 'environment', 'environmentId'),
   putProjectSettings: target('project.settings', 'project', 'projectId'),
+  putBridge: target('bridge.save', 'bridge', 'bridgeId'),
+  deleteBridge: target('bridge.delete', 'bridge', 'bridgeId'),
   putDataSource: target('data_source.save', 'data_source', 'dataSourceId'),
   deleteDataSource: target('data_source.delete', 'data_source', 'dataSourceId'),
   testDataSourceConnection: target('data_source.test_connection', 'data_source', 'dataSourceId'),
@@ -167,6 +169,7 @@ function detailsOf(routeName: string, status: number, body: Record<string, unkno
       status: body?.status,
       actionVersion: body?.actionVersion,
       ...(body?.source ? { source: body.source } : {}),
+      ...(body?.bridgeId ? { bridgeId: body.bridgeId } : {}),
     };
   }
   if (routeName === 'approveReviewRequest') {

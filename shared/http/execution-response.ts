@@ -26,6 +26,7 @@ export function executionBody(execution: Execution, results?: StatementResult[])
     ...(execution.origin ? { origin: execution.origin } : {}),
     ...(execution.parentExecutionId ? { parentExecutionId: execution.parentExecutionId } : {}),
     ...(execution.nestedExecutionIds ? { nestedExecutionIds: execution.nestedExecutionIds } : {}),
+    ...(execution.bridgeId ? { bridgeId: execution.bridgeId } : {}),
     startedAt: execution.startedAt,
     finishedAt: execution.finishedAt ?? null,
     durationMs: execution.durationMs ?? null,

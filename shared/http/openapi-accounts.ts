@@ -4,6 +4,7 @@ import { ssoProviderSchema } from '../adapters/oidc/sso-provider.ts';
 import { acceptInvitationSchema } from '../domain/accounts/invitations.ts';
 import { createAccountSchema, updateAccountSchema } from '../domain/accounts/manage-accounts.ts';
 import { changePasswordSchema, signInSchema } from '../domain/accounts/sign-in.ts';
+import { cronRun } from './openapi-more-answers.ts';
 import type { OperationSpec } from './openapi-spec.ts';
 import type { RouteName } from './routes.ts';
 
@@ -38,6 +39,13 @@ const consoleSession = z.object({
   csrfToken: z.string(),
   expiresAt: z.number().int(),
 });
+const ssoProviderAnswer = z
+  .object({ issuer: z.string(), clientId: z.string(), hasClientSecret: z.boolean() })
+  .catchall(z.unknown())
+  .meta({
+    id: 'SsoProvider',
+    description: 'The provider settings; the client secret only as hasClientSecret',
+  });
 const notAdministrator = 'Not an account administrator';
 const signInRefusals = {
   '401': 'Unknown e-mail address or wrong password (the same answer for both)',
@@ -120,7 +128,12 @@ export const accountOperations: Partial<Record<RouteName, OperationSpec>> = {
   changePassword: {
     summary: 'Change your password; other sessions end, this one gets a new token or cookie',
     body: changePasswordSchema,
-    ok: { status: '200' },
+    ok: {
+      status: '200',
+      schema: z
+        .union([loginToken, consoleSession])
+        .meta({ description: 'A new token (bearer callers) or the new session (console, cookie)' }),
+    },
     errors: {
       '404': 'No account (a service account)',
       '409': 'The account signs in by single sign-on only',
@@ -130,16 +143,26 @@ export const accountOperations: Partial<Record<RouteName, OperationSpec>> = {
   },
   listAccountAuditLog: {
     summary: 'Account and single sign-on changes, newest first (?limit=&cursor=)',
+    ok: {
+      status: '200',
+      schema: z.object({
+        data: z.array(z.record(z.string(), z.unknown())),
+        has_more: z.boolean(),
+        next_cursor: z.string().optional(),
+      }),
+    },
     errors: { '403': notAdministrator },
   },
   getSsoProvider: {
     summary: 'The OpenID Connect provider for single sign-on (the secret is never answered)',
+    ok: { status: '200', schema: ssoProviderAnswer },
     errors: { '403': notAdministrator, '404': 'None configured' },
   },
   putSsoProvider: {
     summary:
       'Configure the OpenID Connect provider: issuer, client, allowed e-mail domains, default projects',
     body: ssoProviderSchema,
+    ok: { status: '200', schema: ssoProviderAnswer },
     errors: { '403': notAdministrator, '422': 'Bad field, or discovery at the issuer failed (named)' },
   },
   deleteSsoProvider: {
@@ -149,7 +172,7 @@ export const accountOperations: Partial<Record<RouteName, OperationSpec>> = {
   },
   runCronJobNow: {
     summary: 'Run the cron job now: a manual run in its history (answers the finished run)',
-    ok: { status: '201' },
+    ok: { status: '201', schema: cronRun },
     errors: {
       '403': 'Lacks manage_cron_jobs',
       '404': 'No such job',

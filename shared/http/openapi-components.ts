@@ -148,6 +148,10 @@ const executionShape = {
     .optional()
     .meta({ description: 'The runs this execution started with actions.run, in order' }),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  bridgeId: z
+    .string()
+    .optional()
+    .meta({ description: 'The bridge the connection went through (docs/bridge.md)' }),
   payloads: z
     .object({
       arguments: z.object({ bytes: z.number().int(), stored: z.boolean() }).optional(),
@@ -182,8 +186,36 @@ export const connectionTestResult = z
   .object({
     ok: z.boolean(),
     durationMs: z.number(),
-    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    error: z
+      .object({
+        code: z.string(),
+        message: z.string(),
+        hop: z
+          .enum(['dogu_to_bridge', 'bridge', 'bridge_to_target', 'target'])
+          .optional()
+          .meta({ description: 'Through a bridge: the part of the way that failed (docs/bridge.md)' }),
+      })
+      .optional(),
   })
   .meta({ id: 'ConnectionTestResult' });
 
 export const list = (item: z.ZodType) => z.object({ data: z.array(item) });
+
+/** A bridge registered in a project's settings (docs/bridge.md). */
+export const bridge = z
+  .object({
+    id: z.string(),
+    name: z.string().optional(),
+    url: z.string(),
+    certificates: z
+      .array(z.string())
+      .meta({ description: 'PEM certificates trusted for the bridge (pinned)' }),
+    fingerprints: z.array(z.string()).meta({ description: 'SHA-256 fingerprint of each pinned certificate' }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    rotatedAt: z.string().optional(),
+    lastContactAt: z.string().nullable().meta({ description: 'When the bridge last answered a run or test' }),
+    version: z.string().optional().meta({ description: 'The version the bridge reported' }),
+    timeoutMs: z.number().int().optional().meta({ description: "The bridge's own per-request time-out" }),
+  })
+  .meta({ id: 'Bridge' });

@@ -9,6 +9,7 @@ export interface OperationSpec {
   ok?: { status: '200' | '201' | '202' | '204' | '302'; schema?: z.ZodType };
   /** Other success answers (a create that answers 201 where a replace answers 200; a 202). */
   also?: { status: '200' | '201' | '202'; description: string; schema?: z.ZodType }[];
+  /** The success answer's media types and schemas, when it is not (only) JSON: a CSV download. */
   contentTypes?: Record<string, z.ZodType>;
   /** A multipart/form-data request body instead of JSON. */
   multipart?: z.ZodType;

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { actionInputSchema, dataSourceInputSchema } from '../connectors/schemas.ts';
 import { batchInputSchema } from '../domain/batch/batches.ts';
+import { bridgeInputSchema } from '../domain/bridges/model.ts';
 import {
   actionGroupInputSchema,
   actionGroupOrderSchema,
@@ -57,6 +58,7 @@ import {
   whoAmI,
 } from './openapi-answers.ts';
 import {
+  bridge,
   connectionTestResult,
   connectorKind,
   execution,
@@ -66,6 +68,7 @@ import {
   recordedExecution,
 } from './openapi-components.ts';
 import { errorResponsesOf } from './openapi-errors.ts';
+import * as more from './openapi-more-answers.ts';
 import type { OperationSpec } from './openapi-spec.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
 
@@ -168,7 +171,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   getExecutionPayload: {
     summary:
       "A stored payload of an execution ('arguments' or 'results', JSON): 200 with it, or 303 to a short-lived download URL",
-    ok: { status: '200' },
+    ok: { status: '200', schema: more.storedPayload },
   },
   whoAmI: { summary: 'The principal of the token', ok: { status: '200', schema: whoAmI } },
   loginConfig: {
@@ -185,14 +188,20 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   oidcLogin: {
     summary: 'Exchange an ID token of the configured IdP (CLI client) for a Dogu login token',
     body: z.object({ idToken: z.string() }),
-    ok: { status: '200' },
+    ok: { status: '200', schema: more.loginTokenAnswer },
   },
   consoleLogin: {
     summary: 'Console SSO: redirect to the IdP (authorization code + PKCE)',
     ok: { status: '302' },
   },
-  consoleCallback: { summary: 'Console SSO: the redirect back from the IdP; sets the session cookie' },
-  consoleSession: { summary: 'The console session: the user and the CSRF token', ok: { status: '200' } },
+  consoleCallback: {
+    summary: 'Console SSO: the redirect back from the IdP; sets the session cookie',
+    ok: { status: '302' },
+  },
+  consoleSession: {
+    summary: 'The console session: the user and the CSRF token',
+    ok: { status: '200', schema: more.consoleSessionAnswer },
+  },
   consoleLogout: {
     summary: 'Console SSO: clear the session cookie (X-CSRF-Token required)',
     ok: { status: '204' },
@@ -324,6 +333,32 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     ok: { status: '200', schema: newUploadToken },
     errors: { '403': 'The caller may not manage the project', '404': 'No such project or token' },
   },
+  listBridges: {
+    summary: "The project's bridges: address, pinned certificates, last contact and version",
+    ok: { status: '200', schema: list(bridge) },
+    errors: { '403': 'The caller may not view the project', '404': 'No such project' },
+  },
+  putBridge: {
+    summary: 'Register a bridge, or change its address or pinned certificates (rotation)',
+    body: bridgeInputSchema,
+    ok: { status: '200', schema: bridge },
+    also: [{ status: '201', description: 'Registered', schema: bridge }],
+    errors: {
+      '403': 'The caller may not manage the project',
+      '404': 'No such project',
+      '409': 'The project has its maximum of bridges',
+      '422': 'Bad address or certificate',
+    },
+  },
+  deleteBridge: {
+    summary: 'Remove a bridge no data source environment goes through',
+    ok: { status: '204' },
+    errors: {
+      '403': 'The caller may not manage the project',
+      '404': 'No such project or bridge',
+      '409': 'Data sources still go through it',
+    },
+  },
   revokeUploadToken: {
     summary: 'Revoke an upload token',
     ok: { status: '204' },
@@ -431,7 +466,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   putProjectSettings: {
     summary: 'Project settings: directIdTokens lets the public API accept external ID tokens as Bearer',
     body: projectSettingsSchema,
-    ok: { status: '200' },
+    ok: { status: '200', schema: project },
   },
   listEnvironments: {
     summary: 'Environments of a project',
@@ -448,12 +483,19 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     body: environmentChangeSchema,
     ok: { status: '200', schema: environment },
   },
-  listMasterDataLists: { summary: 'List master data lists', ok: { status: '200' } },
-  getMasterDataList: { summary: 'Read a master data list', ok: { status: '200' } },
+  listMasterDataLists: {
+    summary: 'List master data lists',
+    ok: { status: '200', schema: more.masterDataLists },
+  },
+  getMasterDataList: {
+    summary: 'Read a master data list',
+    ok: { status: '200', schema: more.masterDataList },
+  },
   putMasterDataList: {
-    summary: 'Create or replace a master data list',
+    summary: 'Create or replace a master data list (201 when created)',
     body: masterDataInputSchema,
-    ok: { status: '200' },
+    ok: { status: '200', schema: more.masterDataList },
+    also: [{ status: '201', description: 'Created', schema: more.masterDataList }],
   },
   deleteMasterDataList: { summary: 'Delete a master data list no action uses', ok: { status: '204' } },
   listActionVersions: {
@@ -463,12 +505,12 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   getActionVersion: { summary: 'One version of an action', ok: { status: '200', schema: actionVersion } },
   diffActionVersions: {
     summary: 'Field-level differences between two versions (?from=&to=)',
-    ok: { status: '200' },
+    ok: { status: '200', schema: more.actionDiff },
   },
   publishActionVersion: {
     summary: 'Publish a version to an environment (publishing an earlier one is a rollback)',
     body: z.object({ version: z.number().int().min(1) }),
-    ok: { status: '200' },
+    ok: { status: '200', schema: more.actionPublication },
   },
   unpublishActionVersion: {
     summary: 'The environment follows the latest version again',
@@ -477,7 +519,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   copyAction: {
     summary: 'Copy an action into a new one (version 1)',
     body: z.object({ id: z.string(), name: z.string().optional() }),
-    ok: { status: '201' },
+    ok: { status: '201', schema: more.copiedAction },
   },
   listViews: {
     summary: 'Views the caller may see (summaries: id, name, kind, groupId, permission, version)',
@@ -491,18 +533,19 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary:
       'Create or replace a view; each save is a new version; references to actions, queries and views are checked; code views are compiled',
     body: viewInputSchema,
-    ok: { status: '200' },
+    ok: { status: '200', schema: view },
+    also: [{ status: '201', description: 'Created (version 1)', schema: view }],
   },
   deleteView: { summary: 'Delete a view with its versions and publications', ok: { status: '204' } },
   listViewVersions: {
     summary: 'Versions of a view (newest first) and its publications',
-    ok: { status: '200' },
+    ok: { status: '200', schema: more.viewVersionList },
   },
-  getViewVersion: { summary: 'One version of a view', ok: { status: '200' } },
+  getViewVersion: { summary: 'One version of a view', ok: { status: '200', schema: more.viewVersion } },
   publishViewVersion: {
     summary: 'Publish a version of a view to an environment (publishing an earlier one is a rollback)',
     body: z.object({ version: z.number().int().min(1) }),
-    ok: { status: '200' },
+    ok: { status: '200', schema: more.viewPublication },
   },
   unpublishViewVersion: {
     summary: 'The environment shows the latest version of the view again',
@@ -511,11 +554,11 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   copyView: {
     summary: 'Copy a view into a new one (version 1), in this project or another',
     body: z.object({ id: z.string(), name: z.string().optional(), projectId: z.string().optional() }),
-    ok: { status: '201' },
+    ok: { status: '201', schema: view },
   },
   getEnvironmentView: {
     summary: 'The version of a view an environment shows, resolved (with the compiled module of a code view)',
-    ok: { status: '200' },
+    ok: { status: '200', schema: more.environmentView },
   },
   listReviewRequests: {
     summary: 'Review requests (?status=&actionId=)',
@@ -524,42 +567,64 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   getReviewRequest: { summary: 'Read a review request', ok: { status: '200', schema: reviewRequest } },
   getPublicReviewRequest: {
     summary: 'Poll a review request created by an execution (202)',
-    ok: { status: '200' },
+    ok: { status: '200', schema: reviewRequest },
   },
   approveReviewRequest: {
     summary: "Approve another user's request: runs the pinned version with its arguments once",
     body: decisionBody,
-    ok: { status: '200' },
+    ok: { status: '200', schema: more.approvedReview },
   },
-  rejectReviewRequest: { summary: 'Reject a request', body: decisionBody, ok: { status: '200' } },
-  cancelReviewRequest: { summary: 'Cancel your own pending request', ok: { status: '200' } },
+  rejectReviewRequest: {
+    summary: 'Reject a request',
+    body: decisionBody,
+    ok: { status: '200', schema: more.decidedReview },
+  },
+  cancelReviewRequest: {
+    summary: 'Cancel your own pending request',
+    ok: { status: '200', schema: more.decidedReview },
+  },
   listMembers: {
     summary: 'Members with their direct and effective roles and groups',
     ok: { status: '200', schema: list(member) },
   },
-  getMember: { summary: 'One member', ok: { status: '200' } },
+  getMember: { summary: 'One member', ok: { status: '200', schema: member } },
   putMember: {
     summary: 'Add a member or change the role (never removing the last admin)',
     body: memberRoleInputSchema,
+    ok: { status: '200', schema: member },
+    also: [{ status: '201', description: 'Added', schema: member }],
   },
   addMemberByEmail: {
     summary: 'Add a user by e-mail address (an account administrator invites an unknown one)',
     body: memberByEmailInputSchema,
+    ok: { status: '201', schema: member },
+    also: [{ status: '200', description: 'Already a member: the role was set', schema: member }],
   },
   deleteMember: { summary: 'Remove a member (and from every user group)', ok: { status: '204' } },
-  listUserGroups: { summary: 'User groups', ok: { status: '200' } },
-  getUserGroup: { summary: 'One user group', ok: { status: '200' } },
-  putUserGroup: { summary: 'Create or replace a user group', body: userGroupInputSchema },
+  listUserGroups: { summary: 'User groups', ok: { status: '200', schema: more.userGroups } },
+  getUserGroup: { summary: 'One user group', ok: { status: '200', schema: more.userGroup } },
+  putUserGroup: {
+    summary: 'Create or replace a user group',
+    body: userGroupInputSchema,
+    ok: { status: '200', schema: more.userGroup },
+    also: [{ status: '201', description: 'Created', schema: more.userGroup }],
+  },
   deleteUserGroup: { summary: 'Delete a user group no action permission names', ok: { status: '204' } },
   listActionGroups: { summary: 'Action groups', ok: { status: '200', schema: list(actionGroup) } },
   getActionGroup: {
     summary: 'An action group with its ordered actions and their parameters',
-    ok: { status: '200' },
+    ok: { status: '200', schema: more.actionGroupDetail },
   },
-  putActionGroup: { summary: 'Create or replace an action group', body: actionGroupInputSchema },
+  putActionGroup: {
+    summary: 'Create or replace an action group',
+    body: actionGroupInputSchema,
+    ok: { status: '200', schema: more.actionGroupDetail },
+    also: [{ status: '201', description: 'Created', schema: more.actionGroupDetail }],
+  },
   reorderActionGroup: {
     summary: 'Reorder: a permutation of the current actions',
     body: actionGroupOrderSchema,
+    ok: { status: '200', schema: more.actionGroupDetail },
   },
   deleteActionGroup: { summary: 'Delete an action group', ok: { status: '204' } },
   // Service accounts and trust policies
@@ -571,7 +636,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   createCronJob: {
     summary: 'Create a cron job (running unless created stopped)',
     body: cronJobInputSchema,
-    ok: { status: '201' },
+    ok: { status: '201', schema: cronJob },
   },
   previewCronSchedule: {
     summary: 'EventBridge expressions and next two runs of a schedule',
@@ -582,12 +647,25 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'A cron job with its next and second-next planned runs',
     ok: { status: '200', schema: cronJob },
   },
-  putCronJob: { summary: 'Change name, schedule, action, parameters or executor', body: cronJobInputSchema },
+  putCronJob: {
+    summary: 'Change name, schedule, action, parameters or executor',
+    body: cronJobInputSchema,
+    ok: { status: '200', schema: cronJob },
+  },
   deleteCronJob: { summary: 'Delete a cron job and its history (irreversible)', ok: { status: '204' } },
-  stopCronJob: { summary: 'Stop: scheduled runs cease' },
-  resumeCronJob: { summary: 'Resume: times missed while stopped are recorded as cancelled' },
-  listCronRuns: { summary: 'Run history, newest first; filter by status and scheduled-time range' },
-  retryCronRun: { summary: 'Run a past scheduled time again (a new attempt)' },
+  stopCronJob: { summary: 'Stop: scheduled runs cease', ok: { status: '200', schema: cronJob } },
+  resumeCronJob: {
+    summary: 'Resume: times missed while stopped are recorded as cancelled',
+    ok: { status: '200', schema: cronJob },
+  },
+  listCronRuns: {
+    summary: 'Run history, newest first; filter by status and scheduled-time range',
+    ok: { status: '200', schema: more.cronRuns },
+  },
+  retryCronRun: {
+    summary: 'Run a past scheduled time again (a new attempt)',
+    ok: { status: '200', schema: more.cronRun },
+  },
   listReservations: {
     summary: 'One-time scheduled executions of the environment',
     ok: { status: '200', schema: list(reservation) },
@@ -595,11 +673,18 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   createReservation: {
     summary: 'Reserve a one-time execution',
     body: reservationInputSchema,
-    ok: { status: '201' },
+    ok: { status: '201', schema: reservation },
   },
   getReservation: { summary: 'A reservation and its outcome', ok: { status: '200', schema: reservation } },
-  cancelReservation: { summary: 'Cancel a reservation that has not run' },
-  getBatchTemplate: { summary: 'CSV template for a batch: the first row names the parameters' },
+  cancelReservation: {
+    summary: 'Cancel a reservation that has not run',
+    ok: { status: '200', schema: reservation },
+  },
+  getBatchTemplate: {
+    summary: 'CSV template for a batch: the first row names the parameters',
+    ok: { status: '200' },
+    contentTypes: { 'text/csv': more.csvText },
+  },
   createBatch: {
     summary: 'Run an action with many argument sets (JSON rows or a text/csv body); 202',
     body: batchInputSchema,
@@ -618,8 +703,15 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'A batch with progress and the status of every row',
     ok: { status: '200', schema: batchDetail },
   },
-  retryBatch: { summary: 'Run the failed rows of a finished batch again' },
-  getBatchResults: { summary: 'Per-row results as a CSV download' },
+  retryBatch: {
+    summary: 'Run the failed rows of a finished batch again (202: the batch runs again)',
+    ok: { status: '202', schema: more.batchRetry },
+  },
+  getBatchResults: {
+    summary: 'Per-row results as a CSV download',
+    ok: { status: '200' },
+    contentTypes: { 'text/csv': more.csvText },
+  },
   listServiceAccounts: {
     summary: 'Service accounts of the project with their direct roles',
     ok: { status: '200', schema: list(serviceAccount) },
@@ -627,30 +719,43 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   createServiceAccount: {
     summary: 'Create a service account <name>@<projectId>.sa.dogu, a member when a role is given',
     body: serviceAccountCreateSchema,
-    ok: { status: '201' },
+    ok: { status: '201', schema: serviceAccount },
   },
   getServiceAccount: { summary: 'One service account', ok: { status: '200', schema: serviceAccount } },
   updateServiceAccount: {
     summary: 'Replace description and disabled (the name cannot change); disabling revokes tokens',
     body: serviceAccountUpdateSchema,
+    ok: { status: '200', schema: serviceAccount },
   },
   deleteServiceAccount: {
     summary: 'Delete a service account with its trust policies and memberships',
     ok: { status: '204' },
   },
-  revokeServiceAccountTokens: { summary: 'Revoke every access token issued for the account so far' },
-  listTrustPolicies: { summary: 'Trust policies of a service account, in matching order (oldest first)' },
-  getTrustPolicy: { summary: 'One trust policy' },
+  revokeServiceAccountTokens: {
+    summary: 'Revoke every access token issued for the account so far',
+    ok: { status: '200', schema: serviceAccount },
+  },
+  listTrustPolicies: {
+    summary: 'Trust policies of a service account, in matching order (oldest first)',
+    ok: { status: '200', schema: more.trustPolicies },
+  },
+  getTrustPolicy: { summary: 'One trust policy', ok: { status: '200', schema: more.trustPolicy } },
   putTrustPolicy: {
     summary: 'Create or replace a trust policy (issuer, audience, bound claims); a change revokes its tokens',
     body: trustPolicyInputSchema,
+    ok: { status: '200', schema: more.trustPolicy },
+    also: [{ status: '201', description: 'Created', schema: more.trustPolicy }],
   },
   deleteTrustPolicy: { summary: 'Delete a trust policy (its tokens stop working)', ok: { status: '204' } },
   listAuditLog: {
     summary: 'Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=)',
     ok: { status: '200', schema: auditPage },
   },
-  exportAuditLog: { summary: 'Download matching audit entries (?format=csv|json)' },
+  exportAuditLog: {
+    summary: 'Download matching audit entries (?format=csv|json)',
+    ok: { status: '200' },
+    contentTypes: { 'application/json': more.auditExport, 'text/csv': more.csvText },
+  },
   ...accountOperations,
   // Notifications (docs/notifications.md)
   getNotificationSettings: {
@@ -660,15 +765,17 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   putNotificationNetworkPolicy: {
     summary: 'Allow or refuse targets on loopback and private networks',
     body: networkPolicySchema,
+    ok: { status: '200', schema: notificationSettings },
   },
   createNotificationTarget: {
     summary: 'Add a webhook (HMAC-signed), Slack or e-mail target; secret fields are write-only',
     body: targetInputSchema,
-    ok: { status: '201' },
+    ok: { status: '201', schema: more.notificationTarget },
   },
   putNotificationTarget: {
     summary: 'Change a target; an omitted secret field keeps the stored one',
     body: targetInputSchema,
+    ok: { status: '200', schema: more.notificationTarget },
   },
   deleteNotificationTarget: {
     summary: 'Delete a target no rule uses',
@@ -676,20 +783,23 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   },
   testNotificationTarget: {
     summary: 'Send a test notification now (one attempt) and answer with its delivery',
+    ok: { status: '200', schema: more.notificationDelivery },
   },
   createNotificationRule: {
     summary: 'Notify targets of failure, recovery, time-out or reviews of an action, cron job or batches',
     body: ruleInputSchema,
-    ok: { status: '201' },
+    ok: { status: '201', schema: more.notificationRule },
   },
   putNotificationRule: {
     summary: 'Replace a rule',
     body: ruleInputSchema,
+    ok: { status: '200', schema: more.notificationRule },
   },
   deleteNotificationRule: { summary: 'Delete a rule', ok: { status: '204' } },
   listNotificationDeliveries: {
     summary:
       'The delivery log, newest first: target, event, attempts with status code or error (?limit=&cursor=)',
+    ok: { status: '200', schema: more.notificationDeliveries },
   },
 };
 
@@ -720,7 +830,15 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
     responses: {
       [ok.status]: {
         description: ok.status === '204' ? 'Done' : ok.status === '302' ? 'Redirect' : 'Success',
-        ...(ok.schema ? { content: { 'application/json': { schema: ok.schema } } } : {}),
+        ...(spec.contentTypes
+          ? {
+              content: Object.fromEntries(
+                Object.entries(spec.contentTypes).map(([type, schema]) => [type, { schema }]),
+              ),
+            }
+          : ok.schema
+            ? { content: { 'application/json': { schema: ok.schema } } }
+            : {}),
       },
       ...Object.fromEntries(
         (spec.also ?? []).map(({ status, description, schema }) => [

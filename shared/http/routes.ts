@@ -86,6 +86,7 @@ const oauthRoute = routesOf('data-sources', {
   prefix: '/api/v1/projects/{projectId}/data-sources/{dataSourceId}/environments/{environmentId}',
 });
 const uploadTokenRoute = routesOf('projects', { prefix: '/api/v1/projects/{projectId}/upload-tokens' });
+const bridgeRoute = routesOf('projects', { prefix: '/api/v1/projects/{projectId}/bridges' });
 
 export const routes = [
   { name: 'health', method: 'GET', path: '/healthz', handler: 'health', auth: 'none' },
@@ -161,6 +162,10 @@ export const routes = [
   uploadTokenRoute('createUploadToken', 'POST', ''),
   uploadTokenRoute('rotateUploadToken', 'POST', '/{tokenId}/rotate'),
   uploadTokenRoute('revokeUploadToken', 'DELETE', '/{tokenId}'),
+  // Bridges of a project (docs/bridge.md): register, rotate the pinned certificates, remove.
+  bridgeRoute('listBridges', 'GET', ''),
+  bridgeRoute('putBridge', 'PUT', '/{bridgeId}'),
+  bridgeRoute('deleteBridge', 'DELETE', '/{bridgeId}'),
   {
     name: 'uploadProtoset',
     method: 'POST',

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { runBenchSmoke } from './smoke-runner.ts';
 
 describe('bench smoke', () => {
-  it('runs execution, mysql, http, token-exchange, batch, console and startup to their end without a failed request', async () => {
-    const benches = ['execution', 'mysql', 'http', 'token-exchange', 'batch', 'console', 'startup'];
+  it('runs execution, mysql, bridge, http, token-exchange, batch, console and startup to their end without a failed request', async () => {
+    const benches = ['execution', 'mysql', 'bridge', 'http', 'token-exchange', 'batch', 'console', 'startup'];
     const { exitCode, output, results } = await runBenchSmoke(benches);
     expect(exitCode, output.slice(-4000)).toBe(0);
     for (const bench of benches) {

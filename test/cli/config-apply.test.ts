@@ -14,8 +14,9 @@ import { buildPlan, environmentsNamedIn } from '../../cli/config/plan.ts';
 import { readProjectState } from '../../cli/config/project-state.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { apiClient } from '../support/api.ts';
+import { runCli } from '../support/cli-bundle.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
-import { repoRoot, run } from '../support/process.ts';
+import { repoRoot } from '../support/process.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
 let runtime: LocalRuntime;
@@ -37,7 +38,7 @@ const exampleSecrets = {
 };
 
 const dogu = (args: string[], env: Record<string, string> = {}) =>
-  run(process.execPath, ['cli/bin.js', ...args], { HOME: home.path, DOGU_URL: runtime.url, ...env });
+  runCli(args, { HOME: home.path, DOGU_URL: runtime.url, ...env });
 const writeConfig = async (name: string, text: string) => {
   const path = join(files.path, name);
   await writeFile(path, text);
@@ -361,6 +362,40 @@ describe('export', () => {
     expect(changeLines(dryRun.stdout)).toEqual([]);
     expect(dryRun.stdout).not.toContain('### Not in the file');
     expect(dryRun.stdout).toMatch(/\*\*0 to create, 0 to update, \d+ unchanged\.\*\* Apply never deletes\./);
+  });
+
+  it("keeps the user's variable names: exported onto the applied file, or with --names-from", async () => {
+    // The example was applied with its own names; the service stored only the values.
+    const output = join(files.path, 'round-trip.yaml');
+    await writeFile(output, await readFile(exampleFile, 'utf8'));
+    const onto = await dogu(['export', '-o', output]);
+    expect(onto.code).toBe(0);
+    expect(onto.stderr).toContain(`Kept 6 environment variable names of ${output}.`);
+    const text = await readFile(output, 'utf8');
+    expect(text).toContain('passwordFromEnv: SHOP_DB_PASSWORD_PRODUCTION');
+    expect(text).toContain('passwordFromEnv: SHOP_DB_PASSWORD_DEVELOPMENT');
+    expect(text).toMatch(/crm_api_key:\n\s+fromEnv: CRM_API_KEY_PRODUCTION\n/);
+    expect(text).toMatch(/crm_client_secret:\n\s+fromEnv: CRM_CLIENT_SECRET_DEVELOPMENT\n/);
+    // What the file did not name (a secret of the demo seed) still gets its derived name.
+    expect(text).toContain('DOGU_SECRET_');
+    expect(text).not.toContain('DOGU_PASSWORD_SHOP_DB');
+    // Applied with the same variables the first apply had, the round trip sets the values again and
+    // changes nothing else.
+    const dryRun = await dogu(['apply', '-f', output, '--dry-run'], exampleSecrets);
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.stdout).toContain(
+      '- `~ update` `production.crm_api_key` set from `$CRM_API_KEY_PRODUCTION` (write-only: sent on every apply)',
+    );
+    expect(dryRun.stdout).not.toContain('DOGU_PASSWORD_SHOP_DB');
+
+    const named = await dogu(['export', '--names-from', exampleFile]);
+    expect(named.code).toBe(0);
+    expect(named.stdout).toContain('passwordFromEnv: SHOP_DB_PASSWORD_PRODUCTION');
+    expect(named.stderr).toContain(`Kept 6 environment variable names of ${exampleFile}.`);
+    const missing = await dogu(['export', '--names-from', join(files.path, 'no-such.yaml')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('--names-from');
+    expect(missing.stdout).toBe('');
   });
 
   it('writes to stdout without -o', async () => {

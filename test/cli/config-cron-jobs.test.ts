@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { apiClient } from '../support/api.ts';
-import { run } from '../support/process.ts';
+import { runCli } from '../support/cli-bundle.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
 let runtime: LocalRuntime;
@@ -26,8 +26,7 @@ async function publishToProduction(actionId: string) {
   const { latest } = (await api.get(`${path}/versions`)).body;
   expect((await api.put(`${path}/publications/production`, { version: latest })).status).toBe(200);
 }
-const dogu = (args: string[]) =>
-  run(process.execPath, ['cli/bin.js', ...args], { HOME: home.path, DOGU_URL: runtime.url });
+const dogu = (args: string[]) => runCli(args, { HOME: home.path, DOGU_URL: runtime.url });
 const writeConfig = async (name: string, text: string) => {
   const path = join(files.path, name);
   await writeFile(path, text);

@@ -212,6 +212,7 @@ function state(parts: { dataSources?: StoredResource[]; actions?: StoredAction[]
     viewPublications: new Map(),
     cronJobs: new Map(),
     protectedEnvironments: new Set(),
+    notifications: { allowPrivateNetworks: false, targets: [], rules: [] },
     missingEnvironments: [],
   };
 }

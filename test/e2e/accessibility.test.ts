@@ -111,6 +111,7 @@ beforeAll(async () => {
       '/data-sources?dataSource=demo-postgres',
       '/variables',
       '/settings/upload-tokens',
+      '/settings/bridges',
       '/members',
       '/service-accounts',
       '/notifications',
@@ -132,6 +133,26 @@ async function settled(page: Page): Promise<void> {
   await expect
     .poll(() => page.locator('[aria-busy="true"], .screen-loading').count(), { timeout: 15_000 })
     .toBe(0);
+}
+
+/**
+ * Opens `path` the way the console's own links do (history API, no reload): the bundle is not
+ * parsed again and axe-core stays loaded, which was a third of the sweep's time with a full load per
+ * screen. The way goes through a path no screen has, so the next screen mounts afresh (a screen of
+ * the same pattern, such as another action, would otherwise keep its state) and starts from its
+ * loading state, which `settled` then waits out, as after a full load.
+ */
+async function openInApp(page: Page, path: string): Promise<void> {
+  const go = (to: string) =>
+    page.evaluate(`new Promise((resolve) => {
+      history.pushState(null, '', ${JSON.stringify(to)});
+      dispatchEvent(new PopStateEvent('popstate'));
+      setTimeout(resolve, 0);
+    })`);
+  const workspace = /^\/p\/[^/]+\/e\/[^/]+/.exec(path)?.[0] ?? '';
+  await go(`${workspace}/no-screen-here`);
+  await page.getByRole('heading', { level: 1, name: /^(Page not found|ページが見つかりません)$/ }).waitFor();
+  await go(path);
 }
 
 function report(findings: Record<string, AxeFinding[]>): string {
@@ -156,7 +177,7 @@ describe('accessibility (axe-core, WCAG 2.1 AA, Chromium)', () => {
       await login(page);
       const titles = new Set<string>();
       for (const path of screens) {
-        await page.goto(path);
+        await openInApp(page, path);
         await settled(page);
         titles.add(await page.title());
         const findings = await axeFindings(page);

@@ -23,7 +23,8 @@ let api: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
   dir = await tempDir('demo');
-  runtime = await startTestRuntime(dir.path);
+  // The real first start, initdb included (other files copy the initialized directory: 0135).
+  runtime = await startTestRuntime(dir.path, {}, { demoDatabaseTemplate: false });
   api = apiClient(runtime, await loginToken(runtime));
 }, 120_000);
 afterAll(async () => {

@@ -95,7 +95,9 @@ export async function unusedPort(): Promise<number> {
 }
 
 /** A one-day self-signed certificate for localhost and 127.0.0.1. Fails clearly without openssl. */
-export async function selfSignedCertificate(): Promise<{ key: string; cert: string }> {
+export async function selfSignedCertificate(
+  subjectAltName = 'DNS:localhost,IP:127.0.0.1',
+): Promise<{ key: string; cert: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'dogu-tls-'));
   try {
     await promisify(execFile)('openssl', [
@@ -111,7 +113,7 @@ export async function selfSignedCertificate(): Promise<{ key: string; cert: stri
       '-subj',
       '/CN=localhost',
       '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      `subjectAltName=${subjectAltName}`,
       '-keyout',
       join(dir, 'key.pem'),
       '-out',

@@ -23,6 +23,8 @@ export interface ContractChecker {
   operations: { name: string; method: string; path: string }[];
   /** Problems with one answer of operation `name` (empty: it agrees with the document). */
   check(name: string, answer: Answer): string[];
+  /** Whether the operation documents a success with a body (not 204, not a redirect) but no schema for it. */
+  successWithoutSchema(name: string): boolean;
 }
 
 const escapePointer = (part: string) => part.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -47,6 +49,12 @@ export function contractChecker(document: OpenApiDocument): ContractChecker {
   };
   return {
     operations: [...byName].map(([name, { method, path }]) => ({ name, method: method.toUpperCase(), path })),
+    successWithoutSchema(name) {
+      const responses = byName.get(name)?.operation.responses ?? {};
+      return Object.entries(responses).some(
+        ([status, response]) => /^2\d\d$/.test(status) && status !== '204' && !response.content,
+      );
+    },
     check(name, answer) {
       const found = byName.get(name);
       if (!found) return [`${name}: not in the document`];

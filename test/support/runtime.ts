@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../local/runtime.ts';
+import { seedDemoDatabaseDir } from './pglite-template.ts';
 
 export async function tempDir(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), `dogu-${prefix}-`));
@@ -11,7 +12,7 @@ export async function tempDir(prefix: string): Promise<{ path: string; remove():
   return { path, remove: () => rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }) };
 }
 
-export function startTestRuntime(
+export async function startTestRuntime(
   dataDir: string,
   extra: Partial<
     Pick<
@@ -27,7 +28,11 @@ export function startTestRuntime(
       | 'bodyTimeoutMs'
     >
   > = {},
+  /** false: the runtime runs initdb itself, as on a real first start (demo.test.ts keeps that path). */
+  { demoDatabaseTemplate = true }: { demoDatabaseTemplate?: boolean } = {},
 ): Promise<LocalRuntime> {
+  // A fresh data directory gets the demo database's initdb from a template (pglite-template.ts).
+  if (demoDatabaseTemplate && !extra.demoDatabaseUrl) await seedDemoDatabaseDir(dataDir);
   return startLocalRuntime({ dataDir, host: '127.0.0.1', port: 0, demoDbPort: 0, ...extra });
 }
 

@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { framingHeaders } from '../../connectors/http/http-request.ts';
+import type { Network } from '../../connectors/network/bridge-network.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { HttpCall, HttpCallResult, HttpClient } from '../../domain/ports.ts';
 import {
@@ -23,6 +24,7 @@ import {
   type ResolvedAddress,
 } from './checked-addresses.ts';
 import { describeNetworkError } from './network-errors.ts';
+import { tunnelAgents } from './tunnel-agents.ts';
 
 export type { ResolvedAddress } from './checked-addresses.ts';
 
@@ -33,6 +35,11 @@ export interface NodeHttpClientOptions extends AddressRules {
   maxRedirects?: number;
   /** Sent when the call sets no User-Agent. */
   userAgent?: string;
+  /**
+   * Connections go through this bridge (a data source's `via`): the bridge's allow-list decides
+   * what is reachable, so the address rule and DNS are the bridge's, not this process's.
+   */
+  network?: Network;
 }
 
 interface Hop {
@@ -59,13 +66,22 @@ export class NodeHttpClient implements HttpClient {
   private readonly resolveHost: (hostname: string) => Promise<ResolvedAddress[]>;
   private readonly userAgent: string;
 
+  private readonly tunnelled: boolean;
+
   constructor(options: NodeHttpClientOptions = {}) {
-    this.httpAgent = new http.Agent({ keepAlive: true });
-    this.httpsAgent = new https.Agent({
-      keepAlive: true,
-      // `ca` replaces Node's list, so the public roots go in with the extra CA.
-      ...(options.extraCaPem ? { ca: [...rootCertificates, options.extraCaPem] } : {}),
-    });
+    if (options.network) {
+      const agents = tunnelAgents(options.network, options.extraCaPem);
+      this.httpAgent = agents.http;
+      this.httpsAgent = agents.https;
+    } else {
+      this.httpAgent = new http.Agent({ keepAlive: true });
+      this.httpsAgent = new https.Agent({
+        keepAlive: true,
+        // `ca` replaces Node's list, so the public roots go in with the extra CA.
+        ...(options.extraCaPem ? { ca: [...rootCertificates, options.extraCaPem] } : {}),
+      });
+    }
+    this.tunnelled = options.network !== undefined;
     this.denyPrivateNetworks = options.denyPrivateNetworks ?? false;
     this.denyLoopback = options.denyLoopback ?? false;
     this.maxRedirects = options.maxRedirects ?? 5;
@@ -122,7 +138,7 @@ export class NodeHttpClient implements HttpClient {
 
   /** Sends one request and resolves with the response head; retried once on a stale kept-alive socket. */
   private async exchange(hop: Hop, signal: AbortSignal, allowPrivate: boolean): Promise<IncomingMessage> {
-    const addresses = await this.checkedAddresses(hop.url, signal, allowPrivate);
+    const addresses = this.tunnelled ? undefined : await this.checkedAddresses(hop.url, signal, allowPrivate);
     try {
       return await this.request(hop, addresses, signal);
     } catch (error) {
@@ -133,7 +149,11 @@ export class NodeHttpClient implements HttpClient {
     }
   }
 
-  private request(hop: Hop, addresses: ResolvedAddress[], signal: AbortSignal): Promise<IncomingMessage> {
+  private request(
+    hop: Hop,
+    addresses: ResolvedAddress[] | undefined,
+    signal: AbortSignal,
+  ): Promise<IncomingMessage> {
     const { url } = hop;
     const secure = url.protocol === 'https:';
     return new Promise((resolve, reject) => {
@@ -146,7 +166,7 @@ export class NodeHttpClient implements HttpClient {
         headers: outgoingHeaders(hop, this.userAgent),
         agent: secure ? this.httpsAgent : this.httpAgent,
         // Connect to the checked addresses, never to a second, unchecked resolution.
-        lookup: pinnedLookup(addresses),
+        ...(addresses ? { lookup: pinnedLookup(addresses) } : {}),
         signal,
         ...(url.username
           ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }

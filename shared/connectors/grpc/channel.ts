@@ -11,6 +11,7 @@ import * as grpc from '@grpc/grpc-js';
 import { classifyAddress, isLoopback } from '../../adapters/http/address-policy.ts';
 import { httpClientOptionsFromEnv } from '../../adapters/http/options-from-env.ts';
 import { DoguError } from '../../domain/errors.ts';
+import type { Network } from '../network/bridge-network.ts';
 import type { GrpcConnection } from './definition.ts';
 
 export interface ChannelSettings {
@@ -41,15 +42,22 @@ export class Channels {
   constructor(private readonly settings: ChannelSettings) {}
 
   /** The client for a connection, made (and its address checked) on first use or after a change. */
-  clientFor(key: string, connection: GrpcConnection): Promise<grpc.Client> {
+  clientFor(key: string, connection: GrpcConnection, network?: Network): Promise<grpc.Client> {
     const fingerprint = createHash('sha256')
-      .update(JSON.stringify([connection.address, connection.tls, connection.caCertificate ?? '']))
+      .update(
+        JSON.stringify([
+          connection.address,
+          connection.tls,
+          connection.caCertificate ?? '',
+          network?.scope ?? '',
+        ]),
+      )
       .digest('hex');
     const kept = this.clients.get(key);
     if (kept?.fingerprint === fingerprint) return kept.client;
     if (kept) this.drop(key);
     // Kept as a promise so concurrent first calls share one channel.
-    const client = this.open(connection);
+    const client = this.open(connection, network);
     this.clients.set(key, { fingerprint, client });
     client.catch(() => {
       if (this.clients.get(key)?.client === client) this.clients.delete(key);
@@ -68,17 +76,23 @@ export class Channels {
     for (const key of [...this.clients.keys()]) this.drop(key);
   }
 
-  private async open(connection: GrpcConnection): Promise<grpc.Client> {
+  private async open(connection: GrpcConnection, network?: Network): Promise<grpc.Client> {
     const { host, port } = splitAddress(connection.address);
-    const address = await this.checkedAddress(host, connection.address);
-    const target = `${isIP(address) === 6 ? `[${address}]` : address}:${port}`;
+    let target: string;
+    if (network) {
+      // Through a bridge: its allow-list decides what is reachable, and only it resolves the name.
+      target = `unix:${await network.forward(host, port)}`;
+    } else {
+      const address = await this.checkedAddress(host, connection.address);
+      target = `${isIP(address) === 6 ? `[${address}]` : address}:${port}`;
+    }
     const options: grpc.ChannelOptions = {
       'grpc.default_authority': connection.address,
       // Calls and reflection are small; a reply above this is refused rather than buffered.
       'grpc.max_receive_message_length': 16 * 1024 * 1024,
     };
     if (!connection.tls) return new grpc.Client(target, grpc.credentials.createInsecure(), options);
-    if (isIP(host) === 0) options['grpc.ssl_target_name_override'] = host;
+    if (isIP(host) === 0 || network) options['grpc.ssl_target_name_override'] = host;
     const ca = connection.caCertificate ? Buffer.from(connection.caCertificate) : null;
     return new grpc.Client(target, grpc.credentials.createSsl(ca), options);
   }

@@ -27,6 +27,7 @@ export const grpc: ConnectorDefinition = {
   connection: grpcConnectionSchema,
   action: grpcActionShape,
   secretFields: [],
+  bridgeable: true,
   form: {
     connection: [
       field('address', 'text', 'Address (host:port)', 'アドレス（ホスト:ポート）', {

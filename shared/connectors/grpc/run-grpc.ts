@@ -8,9 +8,9 @@ import protobuf from 'protobufjs';
 import { DoguError } from '../../domain/errors.ts';
 import { renderJsonTemplate } from '../../domain/json-template.ts';
 import type { StatementResult } from '../../domain/model.ts';
-import type { EngineRun } from '../../domain/ports.ts';
 import { referencesIn } from '../../domain/template.ts';
 import { authTokenFor } from '../auth-token.ts';
+import type { RuntimeRun } from '../connector.ts';
 import { failedResult } from '../sql/run-sql.ts';
 import type { Channels } from './channel.ts';
 import type { GrpcActionInput, GrpcConnection } from './definition.ts';
@@ -25,7 +25,7 @@ export interface GrpcParts {
   descriptors: Descriptors;
 }
 
-export async function runGrpcAction(parts: GrpcParts, run: EngineRun): Promise<StatementResult[]> {
+export async function runGrpcAction(parts: GrpcParts, run: RuntimeRun): Promise<StatementResult[]> {
   const action = run.action as unknown as GrpcActionInput;
   const connection = run.connection as GrpcConnection;
   try {
@@ -45,7 +45,7 @@ export async function runGrpcAction(parts: GrpcParts, run: EngineRun): Promise<S
       return run.values[reference];
     };
     const metadata = renderMetadata(connection.metadata ?? [], resolve);
-    const client = await parts.channels.clientFor(run.key, connection);
+    const client = await parts.channels.clientFor(run.key, connection, run.network);
     const deadline = new Date(run.deadlineAt);
     const described = await parts.descriptors
       .describe({

@@ -1,6 +1,5 @@
 /** The gRPC kind's runtime: channels per data source environment, service descriptions, calls. */
-import type { ConnectionCheck, EngineRun } from '../../domain/ports.ts';
-import type { ConnectorRuntime, RuntimeSettings } from '../connector.ts';
+import type { ConnectorRuntime, RuntimeCheck, RuntimeRun, RuntimeSettings } from '../connector.ts';
 import { type ChannelSettings, Channels, channelSettingsFromEnv } from './channel.ts';
 import type { GrpcConnection } from './definition.ts';
 import { Descriptors } from './descriptors.ts';
@@ -14,7 +13,7 @@ export function grpcRuntime(
 ): ConnectorRuntime {
   const parts: GrpcParts = { channels: new Channels(settings), descriptors: new Descriptors() };
   return {
-    run: (run: EngineRun) => runGrpcAction(parts, run),
+    run: (run: RuntimeRun) => runGrpcAction(parts, run),
     async testConnection(check) {
       await describeFor(parts, check);
     },
@@ -47,12 +46,12 @@ export function grpcRuntime(
  * Service descriptions for a connection test or the catalog: reflection proves the server answers;
  * with a protoset, the channel must also become ready. Uses no cache and keeps no channel.
  */
-async function describeFor(parts: GrpcParts, check: ConnectionCheck) {
+async function describeFor(parts: GrpcParts, check: RuntimeCheck) {
   const connection = check.connection as GrpcConnection;
   const key = `check/${check.key}/${Date.now()}/${Math.random()}`;
   const deadline = new Date(Date.now() + 10_000);
   try {
-    const client = await parts.channels.clientFor(key, connection);
+    const client = await parts.channels.clientFor(key, connection, check.network);
     const metadata = literalMetadata(connection.metadata ?? []);
     const described = await parts.descriptors.describe({
       key,

@@ -19,6 +19,7 @@ export const http: ConnectorDefinition = {
   connection: httpConnectionSchema,
   action: httpActionShape,
   secretFields: [],
+  bridgeable: true,
   form: {
     connection: [
       field('url', 'text', 'Base URL', 'ベース URL', { required: true }),

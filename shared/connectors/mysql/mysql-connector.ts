@@ -11,6 +11,7 @@
  * closed instead of pooled, so nothing carries over to the next run.
  */
 import mysql, { type ExecuteValues, type Pool, type PoolConnection } from 'mysql2/promise';
+import type { Network } from '../network/bridge-network.ts';
 import type { SqlConnection } from '../sql/definition.ts';
 import type { OpenConnector, OpenConnectorOptions } from '../sql/open-connector.ts';
 import type { CompiledStatement, RawStatementResult, SqlConnector, SqlRunOptions } from '../sql/sql-ports.ts';
@@ -33,8 +34,11 @@ const maxStatementMs = 60_000;
 
 /** The factory's entry point: a pool for one data source and environment, and its connector. */
 export function openMysqlConnector(connection: SqlConnection, options: OpenConnectorOptions): OpenConnector {
-  const pool = mysql.createPool(poolOptions(connection, options.poolSize));
-  return { connector: new MysqlConnector(pool, connection, options.label), end: () => pool.end() };
+  const pool = mysql.createPool(poolOptions(connection, options.poolSize, options.network));
+  return {
+    connector: new MysqlConnector(pool, connection, options.label, options.network),
+    end: () => pool.end(),
+  };
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -54,6 +58,7 @@ export class MysqlConnector implements SqlConnector {
     private readonly pool: Pool,
     private readonly connection: SqlConnection,
     private readonly label: string,
+    private readonly network?: Network,
   ) {
     const own = connection.statementTimeoutMs;
     this.statementLimit =
@@ -69,7 +74,7 @@ export class MysqlConnector implements SqlConnector {
 
     // Cancel on the server: the statement must not keep running after we gave up on it.
     const watch = watchStatement(signal, this.statementLimit, () => {
-      void cancelQuery(connectionOptions(this.connection), connection.threadId).catch(() => {});
+      void cancelQuery(connectionOptions(this.connection, this.network), connection.threadId).catch(() => {});
     });
     let reusable = false;
     try {

@@ -3,10 +3,13 @@
  * cancels a query. Each setting is here for the result's fidelity or safety.
  */
 import type { ConnectionOptions, PoolOptions } from 'mysql2/promise';
+import type { Network } from '../network/bridge-network.ts';
 import type { SqlConnection } from '../sql/definition.ts';
 
-export function connectionOptions(connection: SqlConnection): ConnectionOptions {
+export function connectionOptions(connection: SqlConnection, network?: Network): ConnectionOptions {
   return {
+    // Through a bridge: each connection is a tunnel; the driver's own TLS runs inside it, end to end.
+    ...(network ? { stream: () => network.socket(connection.host, connection.port) as never } : {}),
     host: connection.host,
     port: connection.port,
     database: connection.database,
@@ -40,9 +43,9 @@ export function connectionOptions(connection: SqlConnection): ConnectionOptions 
  */
 const preparedStatementsPerConnection = 100;
 
-export function poolOptions(connection: SqlConnection, poolSize: number): PoolOptions {
+export function poolOptions(connection: SqlConnection, poolSize: number, network?: Network): PoolOptions {
   return {
-    ...connectionOptions(connection),
+    ...connectionOptions(connection, network),
     connectionLimit: poolSize,
     maxIdle: poolSize,
     idleTimeout: 30_000,

@@ -8,6 +8,7 @@
  */
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type ConnectionOptions, connect as connectTls } from 'node:tls';
 
 const cancelRequestCode = 80877102;
@@ -23,7 +24,13 @@ export interface BackendKey {
 /** Sends the request; resolves once sent or given up (the server answers nothing; errors are dropped). */
 export async function sendCancelRequest(
   /** `ssl`: the pool's own TLS options (what it trusts), or false for a plain connection. */
-  target: { host: string; port: number; ssl: false | ConnectionOptions },
+  target: {
+    host: string;
+    port: number;
+    ssl: false | ConnectionOptions;
+    /** Opens the connection another way (a bridge's tunnel, shared/connectors/network/). */
+    open?: () => Duplex;
+  },
   key: BackendKey,
 ): Promise<void> {
   const message = Buffer.alloc(16);
@@ -31,7 +38,7 @@ export async function sendCancelRequest(
   message.writeInt32BE(cancelRequestCode, 4);
   message.writeInt32BE(key.processID, 8);
   message.writeInt32BE(key.secretKey, 12);
-  const socket = connect({ host: target.host, port: target.port });
+  const socket = (target.open?.() ?? connect({ host: target.host, port: target.port })) as Socket;
   const timer = setTimeout(() => socket.destroy(), cancelTimeoutMs);
   socket.on('error', () => {});
   try {

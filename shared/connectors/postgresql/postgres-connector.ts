@@ -5,6 +5,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { DoguError } from '../../domain/errors.ts';
+import type { Network } from '../network/bridge-network.ts';
 import type { SqlConnection } from '../sql/definition.ts';
 import type { OpenConnector, OpenConnectorOptions } from '../sql/open-connector.ts';
 import {
@@ -25,16 +26,18 @@ export function openPostgresConnector(
   connection: SqlConnection,
   options: OpenConnectorOptions,
 ): OpenConnector {
-  const pool = createPool(connection, options.poolSize);
+  const pool = createPool(connection, options.poolSize, options.network);
   pool.on('error', () => {}); // an idle client dropped by the server; the pool replaces it
   return {
-    connector: new PostgresConnector(pool, options.label, connection.statementTimeoutMs),
+    connector: new PostgresConnector(pool, options.label, connection.statementTimeoutMs, options.network),
     end: () => pool.end(),
   };
 }
 
-export function createPool(connection: SqlConnection, poolSize: number): pg.Pool {
+export function createPool(connection: SqlConnection, poolSize: number, network?: Network): pg.Pool {
   return new pg.Pool({
+    // Through a bridge: each connection is a tunnel; the driver's own TLS runs inside it, end to end.
+    ...(network ? { stream: () => network.socket(connection.host, connection.port) as never } : {}),
     host: connection.host,
     port: connection.port,
     database: connection.database,
@@ -57,6 +60,8 @@ export class PostgresConnector implements SqlConnector {
     private readonly label: string,
     /** The data source's own statement time-out, named when it ends a statement. */
     private readonly statementTimeoutMs?: number,
+    /** Through a bridge: the cancel request takes a tunnel too. */
+    private readonly network?: Network,
   ) {}
 
   async run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult> {
@@ -82,7 +87,9 @@ export class PostgresConnector implements SqlConnector {
       const { host, port, ssl } = this.pool.options as { host?: string; port?: number; ssl?: unknown };
       const key = client as unknown as BackendKey;
       const tls = ssl ? (typeof ssl === 'object' ? (ssl as ConnectionOptions) : {}) : false;
-      if (host && port && key.processID) void sendCancelRequest({ host, port, ssl: tls }, key);
+      const network = this.network;
+      const open = network && host && port ? { open: () => network.socket(host, port) } : {};
+      if (host && port && key.processID) void sendCancelRequest({ host, port, ssl: tls, ...open }, key);
       graceTimer = setTimeout(giveUp, cancelGraceMs);
     };
     options.signal.addEventListener('abort', cancel, { once: true });

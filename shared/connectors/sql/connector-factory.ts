@@ -1,3 +1,4 @@
+import type { Network } from '../network/bridge-network.ts';
 import type { SqlConnection } from './definition.ts';
 import type { ConnectorOpener } from './open-connector.ts';
 import type { ConnectorFactory, SqlConnector, SqlDialect } from './sql-ports.ts';
@@ -23,8 +24,8 @@ export class PooledConnectorFactory implements ConnectorFactory {
     private readonly openers: Partial<Record<SqlDialect, ConnectorOpener>>,
   ) {}
 
-  sql(dialect: SqlDialect, key: string, connection: SqlConnection): SqlConnector {
-    const fingerprint = JSON.stringify([dialect, connection]);
+  sql(dialect: SqlDialect, key: string, connection: SqlConnection, network?: Network): SqlConnector {
+    const fingerprint = JSON.stringify([dialect, connection, network?.fingerprint ?? null]);
     const entry = this.entries.get(key);
     if (entry?.fingerprint === fingerprint) return entry.connector;
     // Runs still using the old pool finish on it; it closes once they are done.
@@ -32,7 +33,7 @@ export class PooledConnectorFactory implements ConnectorFactory {
     const label = `'${key}' (${connection.host}:${connection.port}/${connection.database})`;
     const opener = this.openers[dialect];
     if (!opener) throw new Error(`No ${dialect} driver was given to this pool factory.`);
-    const open = opener(connection, { poolSize: this.poolSize, label });
+    const open = opener(connection, { poolSize: this.poolSize, label, ...(network ? { network } : {}) });
     const connector = new TrackedConnector(open.connector);
     this.entries.set(key, { fingerprint, connector, end: open.end });
     return connector;

@@ -106,6 +106,7 @@ export function sqlConnector(options: {
     secretFields: ['password'],
     form: sqlForm(options.defaultPort),
     cloudPermissions: [],
+    bridgeable: true,
     actionTexts: sqlActionTexts,
     validate: (action, context) => validateSqlAction(action, context, options.kind),
   };

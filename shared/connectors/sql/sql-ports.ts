@@ -1,5 +1,6 @@
 /** What the SQL kinds share: compiled statements, connectors and their pools. */
 import type { Column } from '../../domain/model.ts';
+import type { Network } from '../network/bridge-network.ts';
 import type { SqlConnection } from './definition.ts';
 
 /** A statement after templating: text with driver placeholders and the values bound to them. */
@@ -45,6 +46,6 @@ export type SqlSyntax = SqlDialect | 'athena' | 'bigquery';
 
 export interface ConnectorFactory {
   /** One pool per key (data source and environment), replaced when the connection changes. */
-  sql(dialect: SqlDialect, key: string, connection: SqlConnection): SqlConnector;
+  sql(dialect: SqlDialect, key: string, connection: SqlConnection, network?: Network): SqlConnector;
   close(): Promise<void>;
 }

@@ -1,6 +1,5 @@
 /** The runtime of a SQL kind: one pool per data source and environment, statements in order. */
-import type { EngineRun } from '../../domain/ports.ts';
-import type { ConnectorRuntime, RuntimeSettings } from '../connector.ts';
+import type { ConnectorRuntime, RuntimeRun, RuntimeSettings } from '../connector.ts';
 import { PooledConnectorFactory } from './connector-factory.ts';
 import type { SqlActionInput, SqlConnection } from './definition.ts';
 import type { ConnectorOpener } from './open-connector.ts';
@@ -14,11 +13,11 @@ export function sqlRuntime(
 ): ConnectorRuntime {
   const pools = new PooledConnectorFactory(settings.poolSize, { [dialect]: opener });
   return {
-    run: (run: EngineRun) =>
+    run: (run: RuntimeRun) =>
       runSqlStatements({
         action: run.action as unknown as SqlActionInput,
         dialect,
-        connector: pools.sql(dialect, run.key, run.connection as SqlConnection),
+        connector: pools.sql(dialect, run.key, run.connection as SqlConnection, run.network),
         values: run.values,
         signal: run.signal,
       }),
@@ -27,7 +26,7 @@ export function sqlRuntime(
       const trial = new PooledConnectorFactory(1, { [dialect]: opener });
       try {
         await trial
-          .sql(dialect, check.key, check.connection as SqlConnection)
+          .sql(dialect, check.key, check.connection as SqlConnection, check.network)
           .run({ title: 'test', text: 'SELECT 1', values: [] }, { signal: check.signal });
       } finally {
         await trial.close();

@@ -4,6 +4,7 @@
  * `has<Field>`, never returned; omitting one on update keeps the stored one, '' clears it.
  */
 import { createHash } from 'node:crypto';
+import { bridgeRouteFor } from '../bridges/bridge-route.ts';
 import type { DataSourceInput } from '../definitions/data-source.ts';
 import { DoguError, notFound } from '../errors.ts';
 import { blobKeyOf, type FileStorage } from '../files/model.ts';
@@ -47,6 +48,24 @@ type Connection = Record<string, unknown>;
 const ciphertextField = (field: string) => `${field}Ciphertext`;
 const presenceField = (field: string) => `has${field[0]!.toUpperCase()}${field.slice(1)}`;
 
+/** Every `via` must name a bridge registered in the project's settings (422 naming the field). */
+async function requireBridges(store: Store, projectId: string, environments: Record<string, Connection>) {
+  const named = Object.entries(environments).filter(([, c]) => typeof c.via === 'string');
+  if (named.length === 0) return;
+  const known = new Set(((await store.getProject(projectId))?.bridges ?? []).map((b) => b.id));
+  const errors = named
+    .filter(([, c]) => !known.has(c.via as string))
+    .map(([environmentId, c]) => ({
+      pointer: `#/environments/${environmentId}/via`,
+      detail: `no bridge '${String(c.via)}' is registered in the project's settings`,
+    }));
+  if (errors.length > 0) {
+    throw new DoguError('invalid_definition', `#${errors[0]!.pointer.slice(1)}: ${errors[0]!.detail}.`, {
+      errors,
+    });
+  }
+}
+
 export async function putDataSource(
   deps: ManageDeps,
   principal: Principal,
@@ -76,6 +95,7 @@ export async function putDataSource(
       );
     }
   }
+  await requireBridges(deps.store, projectId, input.environments);
   const previous = await deps.store.getDataSource(projectId, input.id);
   if (previous && previous.kind !== input.kind) {
     throw new DoguError(
@@ -196,7 +216,13 @@ export async function testDataSourceConnection(
     }
     if (error instanceof DoguError) {
       const message = secretsOf(deps, dataSource, check).text(error.message);
-      return { ok: false, durationMs, error: { code: error.code, message } };
+      // Through a bridge: which hop failed (Dogu → bridge, the bridge, bridge → target, the target).
+      const hop = (error as { hop?: unknown }).hop;
+      return {
+        ok: false,
+        durationMs,
+        error: { code: error.code, message, ...(typeof hop === 'string' ? { hop } : {}) },
+      };
     }
     return { ok: false, durationMs, error: { code: 'data_source_error', message: 'The connection failed.' } };
   }
@@ -296,9 +322,11 @@ async function connectionCheck(
     );
   }
   const connection = await openConnection(deps, dataSource, environmentId);
+  const bridge = await bridgeRouteFor(deps, dataSource, environmentId, connection);
   return {
     dataSource,
     check: {
+      ...(bridge ? { bridge } : {}),
       // A draft's own key: a kind that keeps connections by key must not reuse one of other settings.
       key: `test/${projectId}/${dataSourceId}/${environmentId}${draft ? `/draft-${draftKey(draft)}` : ''}`,
       projectId,

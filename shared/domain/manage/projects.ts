@@ -31,7 +31,9 @@ export const environmentChangeSchema = environmentInputSchema.omit({ id: true })
 export async function listMyProjects(deps: DefinitionDeps, principal: Principal) {
   const memberships = await deps.store.listMembershipsOfPrincipal(principal.id);
   const projects = await Promise.all(memberships.map((m) => deps.store.getProject(m.projectId)));
-  return projects.flatMap((project, i) => (project ? [{ ...project, role: memberships[i]!.role }] : []));
+  return projects.flatMap((project, i) =>
+    project ? [{ ...presentProject(project), role: memberships[i]!.role }] : [],
+  );
 }
 
 /**
@@ -125,12 +127,18 @@ export async function putProjectSettings(
   if (!project) throw notFound('Project', projectId);
   const updated: Project = { ...project, ...settings };
   await deps.store.updateProject(updated);
-  return updated;
+  return presentProject(updated);
 }
 
 export async function getProject(deps: DefinitionDeps, principal: Principal, projectId: string) {
   await authorize(deps.store, principal, projectId, 'view');
   const project = await deps.store.getProject(projectId);
   if (!project) throw notFound('Project', projectId);
-  return project;
+  return presentProject(project);
+}
+
+/** A project as answered: its bridges have their own routes (…/bridges). */
+function presentProject(project: Project): Omit<Project, 'bridges'> {
+  const { bridges: _bridges, ...shown } = project;
+  return shown;
 }

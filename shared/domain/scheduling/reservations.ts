@@ -32,7 +32,12 @@ export const reservationInputSchema = z
     actionId: resourceIdSchema,
     arguments: scheduledArgumentsSchema.default({}),
     /** An instant with its offset (`…+09:00`, `…Z`), or a local date-time read in `timeZone`. */
-    runAt: z.string().max(40),
+    runAt: z
+      .string()
+      .max(40)
+      .describe(
+        "An instant with its offset ('2026-12-01T06:41:00+09:00'), or a local date-time ('2026-12-01T06:41') read in timeZone, which it then requires (decision 0085).",
+      ),
     timeZone: z.string().min(1).max(64).optional(),
     /** The run's own limit (decision 0101); unset: the runtime's job limit. */
     timeLimitSeconds: scheduledTimeLimitSchema.optional(),

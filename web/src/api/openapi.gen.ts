@@ -95,6 +95,16 @@ export type paths = {
     /** Download matching audit entries (?format=csv|json) */
     get: operations["exportAuditLog"];
   };
+  "/api/v1/projects/{projectId}/bridges": {
+    /** The project's bridges: address, pinned certificates, last contact and version */
+    get: operations["listBridges"];
+  };
+  "/api/v1/projects/{projectId}/bridges/{bridgeId}": {
+    /** Register a bridge, or change its address or pinned certificates (rotation) */
+    put: operations["putBridge"];
+    /** Remove a bridge no data source environment goes through */
+    delete: operations["deleteBridge"];
+  };
   "/api/v1/projects/{projectId}/data-sources": {
     /** List data sources (passwords never returned) */
     get: operations["listDataSources"];
@@ -168,7 +178,7 @@ export type paths = {
     get: operations["getBatchResults"];
   };
   "/api/v1/projects/{projectId}/environments/{environmentId}/batches/{batchId}/retry": {
-    /** Run the failed rows of a finished batch again */
+    /** Run the failed rows of a finished batch again (202: the batch runs again) */
     post: operations["retryBatch"];
   };
   "/api/v1/projects/{projectId}/environments/{environmentId}/cron-jobs": {
@@ -258,7 +268,7 @@ export type paths = {
   "/api/v1/projects/{projectId}/master-data/{masterDataId}": {
     /** Read a master data list */
     get: operations["getMasterDataList"];
-    /** Create or replace a master data list */
+    /** Create or replace a master data list (201 when created) */
     put: operations["putMasterDataList"];
     /** Delete a master data list no action uses */
     delete: operations["deleteMasterDataList"];
@@ -553,12 +563,50 @@ export type components = {
       updatedAt: string;
       userId: string;
     };
+    ActionDiff: {
+      changes: {
+          after?: unknown;
+          before?: unknown;
+          path: string;
+        }[];
+      from: number;
+      to: number;
+    };
     ActionGroup: {
       id: string;
       name: string;
       [key: string]: unknown;
     };
+    /** @description An action group with its ordered actions and their parameters */
+    ActionGroupDetail: {
+      actionIds: string[];
+      actions: {
+          id: string;
+          kind: string;
+          name: string;
+          parameters: unknown[];
+          [key: string]: unknown;
+        }[];
+      id: string;
+      missingActionIds: string[];
+      name: string;
+      version: number;
+      [key: string]: unknown;
+    };
     ActionInput: components["schemas"]["SqlActionInput"] | components["schemas"]["HttpActionInput"] | components["schemas"]["GrpcActionInput"] | components["schemas"]["SheetsActionInput"] | components["schemas"]["StorageActionInput"] | components["schemas"]["JavascriptActionInput"] | components["schemas"]["DocumentActionInput"];
+    ActionPublication: {
+      actionId: string;
+      environmentId: string;
+      /** @description The version published before (null: the environment followed the latest) */
+      previousVersion: number | null;
+      projectId: string;
+      publishedAt: string;
+      publishedBy: {
+        email: string;
+        id: string;
+      };
+      version: number;
+    };
     ActionVersion: {
       actionId: string;
       author: {
@@ -576,6 +624,12 @@ export type components = {
     ActionVersionList: {
       latest: number;
       versions: components["schemas"]["ActionVersion"][];
+      [key: string]: unknown;
+    };
+    /** @description The decided request and, when it ran, the execution */
+    ApprovedReview: {
+      execution?: components["schemas"]["Execution"];
+      reviewRequest: components["schemas"]["ReviewRequest"];
       [key: string]: unknown;
     };
     /** @description A Amazon Athena data source */
@@ -598,6 +652,7 @@ export type components = {
           statementTimeoutMs?: number;
           /** Format: uri */
           stsEndpoint?: string;
+          via?: unknown;
           workgroup?: string;
         };
       };
@@ -651,6 +706,14 @@ export type components = {
       batch: components["schemas"]["Batch"];
       [key: string]: unknown;
     };
+    BatchRetry: {
+      batch: {
+        [key: string]: unknown;
+      };
+      /** @description How many failed rows run again */
+      retried: number;
+      [key: string]: unknown;
+    };
     /** @description A Google BigQuery data source */
     BigqueryDataSourceInput: {
       description?: string;
@@ -673,12 +736,31 @@ export type components = {
           statementTimeoutMs?: number;
           /** Format: uri */
           stsEndpoint?: string;
+          via?: unknown;
         };
       };
       id: string;
       /** @constant */
       kind: "bigquery";
       name: string;
+    };
+    Bridge: {
+      /** @description PEM certificates trusted for the bridge (pinned) */
+      certificates: string[];
+      createdAt: string;
+      /** @description SHA-256 fingerprint of each pinned certificate */
+      fingerprints: string[];
+      id: string;
+      /** @description When the bridge last answered a run or test */
+      lastContactAt: string | null;
+      name?: string;
+      rotatedAt?: string;
+      /** @description The bridge's own per-request time-out */
+      timeoutMs?: number;
+      updatedAt: string;
+      url: string;
+      /** @description The version the bridge reported */
+      version?: string;
     };
     Choice: {
       label: string;
@@ -698,6 +780,11 @@ export type components = {
       durationMs: number;
       error?: {
         code: string;
+        /**
+         * @description Through a bridge: the part of the way that failed (docs/bridge.md)
+         * @enum {string}
+         */
+        hop?: "dogu_to_bridge" | "bridge" | "bridge_to_target" | "target";
         message: string;
       };
       ok: boolean;
@@ -734,6 +821,20 @@ export type components = {
       };
       timeZone: string;
       [key: string]: unknown;
+    };
+    CronRun: {
+      attempt: number;
+      environmentId: string;
+      jobId: string;
+      projectId: string;
+      scheduledAt: string;
+      status: string;
+      [key: string]: unknown;
+    };
+    CronRunPage: {
+      /** @description The next page's cursor */
+      cursor?: string;
+      data: components["schemas"]["CronRun"][];
     };
     /** @description A data source as stored (secret fields never returned) */
     DataSource: {
@@ -841,12 +942,30 @@ export type components = {
       protected: boolean;
       usageRestricted?: boolean;
     };
+    /** @description The version of the view the environment shows (a code view with its compiled module) */
+    EnvironmentView: {
+      definition: {
+        [key: string]: unknown;
+      };
+      environmentId: string;
+      latestVersion: number;
+      published: boolean;
+      version: number;
+      view: {
+        description?: string;
+        id: string;
+        name: string;
+      };
+      [key: string]: unknown;
+    };
     Execution: {
       actionId: string;
       actionVersion: number;
       arguments: {
         [key: string]: unknown;
       };
+      /** @description The bridge the connection went through (docs/bridge.md) */
+      bridgeId?: string;
       durationMs: number | null;
       environmentId: string;
       error?: {
@@ -952,6 +1071,7 @@ export type components = {
           mode?: "document" | "key-entity";
           projectId: string;
           serviceAccountKey?: string;
+          via?: unknown;
         };
       };
       id: string;
@@ -992,6 +1112,7 @@ export type components = {
           storageEndpoint?: string;
           /** Format: uri */
           stsEndpoint?: string;
+          via?: unknown;
         };
       };
       id: string;
@@ -1009,6 +1130,7 @@ export type components = {
           /** Format: uri */
           endpointsBaseUrl?: string;
           timeoutMs?: number;
+          via?: unknown;
         };
       };
       id: string;
@@ -1109,6 +1231,8 @@ export type components = {
           serviceSource?: "reflection" | "protoset";
           /** @default false */
           tls?: boolean;
+          /** @description A bridge registered in the project's settings that this environment's connections go through */
+          via?: string;
         };
       };
       id: string;
@@ -1299,6 +1423,8 @@ export type components = {
           timeoutMs?: number;
           /** Format: uri */
           url: string;
+          /** @description A bridge registered in the project's settings that this environment's connections go through */
+          via?: string;
         };
       };
       id: string;
@@ -1375,6 +1501,7 @@ export type components = {
       environments: {
         [key: string]: {
           timeoutMs?: number;
+          via?: unknown;
         };
       };
       id: string;
@@ -1385,6 +1512,16 @@ export type components = {
     Labels: {
       en: string;
       ja: string;
+    };
+    MasterDataList: {
+      entries: {
+          label: string;
+          value: string;
+        }[];
+      id: string;
+      name: string;
+      projectId: string;
+      updatedAt: string;
     };
     /** @enum {string} */
     MediaKind: "image" | "video" | "pdf";
@@ -1414,6 +1551,8 @@ export type components = {
           ssl?: boolean;
           statementTimeoutMs?: number;
           user: string;
+          /** @description A bridge registered in the project's settings that this environment's connections go through */
+          via?: string;
         };
       };
       id: string;
@@ -1436,6 +1575,35 @@ export type components = {
       /** @description Shown only in this answer; stored hashed */
       token: string;
     };
+    NotificationDelivery: {
+      attempts: {
+          at: string;
+          attempt: number;
+          durationMs: number;
+          error?: string;
+          statusCode?: number;
+        }[];
+      event: string;
+      id: string;
+      /** @enum {string} */
+      status: "pending" | "sending" | "succeeded" | "failed";
+      targetId: string;
+      targetKind: string;
+      targetName: string;
+      [key: string]: unknown;
+    };
+    NotificationRule: {
+      createdAt: string;
+      events: string[];
+      id: string;
+      subject: {
+        id: string;
+        /** @enum {string} */
+        kind: "action" | "cron_job" | "batch";
+      };
+      targetIds: string[];
+      updatedAt: string;
+    };
     NotificationSettings: {
       allowPrivateNetworks: boolean;
       rules: {
@@ -1445,6 +1613,27 @@ export type components = {
           [key: string]: unknown;
         }[];
       [key: string]: unknown;
+    };
+    /** @description A target: never a secret, only whether one is set */
+    NotificationTarget: {
+      createdAt: string;
+      from?: string;
+      hasSecret: boolean;
+      id: string;
+      /** @enum {string} */
+      kind: "webhook" | "slack" | "email";
+      name: string;
+      smtp?: {
+        hasPassword: boolean;
+        host: string;
+        port: number;
+        secure: boolean;
+        username?: string;
+      };
+      to?: string[];
+      updatedAt: string;
+      url?: string;
+      urlHost?: string;
     };
     /** @description RFC 6749 error response of the token endpoint */
     OAuthError: {
@@ -1691,6 +1880,8 @@ export type components = {
           ssl?: boolean;
           statementTimeoutMs?: number;
           user: string;
+          /** @description A bridge registered in the project's settings that this environment's connections go through */
+          via?: string;
         };
       };
       id: string;
@@ -1743,6 +1934,8 @@ export type components = {
       arguments: {
         [key: string]: unknown;
       };
+      /** @description The bridge the connection went through (docs/bridge.md) */
+      bridgeId?: string;
       durationMs: number | null;
       environmentId: string;
       error?: {
@@ -1844,6 +2037,7 @@ export type components = {
           secretAccessKey?: string;
           /** Format: uri */
           stsEndpoint?: string;
+          via?: unknown;
         };
       };
       id: string;
@@ -2068,6 +2262,13 @@ export type components = {
         timeLimitMs?: number;
       };
     };
+    /** @description The provider settings; the client secret only as hasClientSecret */
+    SsoProvider: {
+      clientId: string;
+      hasClientSecret: boolean;
+      issuer: string;
+      [key: string]: unknown;
+    };
     StatementResult: {
       columns: components["schemas"]["ResultColumn"][];
       error?: {
@@ -2204,6 +2405,20 @@ export type components = {
         timeLimitMs?: number;
       };
     };
+    TrustPolicy: {
+      audience: string;
+      boundClaims: {
+          key: string;
+          pattern: string;
+        }[];
+      createdAt: string;
+      id: string;
+      issuer: string;
+      projectId: string;
+      serviceAccountId: string;
+      updatedAt: string;
+      [key: string]: unknown;
+    };
     UploadToken: {
       createdAt: string;
       createdBy: {
@@ -2216,6 +2431,14 @@ export type components = {
       /** @description The first characters of the token, to tell tokens apart */
       prefix: string;
       rotatedAt?: string;
+    };
+    UserGroup: {
+      id: string;
+      members: string[];
+      name: string;
+      projectId: string;
+      version: number;
+      [key: string]: unknown;
     };
     ValueBody: {
       value: string;
@@ -2425,10 +2648,37 @@ export type components = {
         users?: string[];
       };
     };
+    ViewPublication: {
+      environmentId: string;
+      /** @description The version published before (null: the environment followed the latest) */
+      previousVersion: number | null;
+      projectId: string;
+      publishedAt: string;
+      publishedBy: {
+        email: string;
+        id: string;
+      };
+      version: number;
+      viewId: string;
+    };
     ViewSummary: {
       id: string;
       name: string;
       version: number;
+      [key: string]: unknown;
+    };
+    ViewVersion: {
+      definition: {
+        [key: string]: unknown;
+      };
+      projectId: string;
+      version: number;
+      viewId: string;
+      [key: string]: unknown;
+    };
+    ViewVersionList: {
+      latest: number;
+      versions: components["schemas"]["ViewVersion"][];
       [key: string]: unknown;
     };
   };
@@ -2450,7 +2700,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: {
+                [key: string]: unknown;
+              }[];
+            has_more: boolean;
+            next_cursor?: string;
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -2540,7 +2798,25 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            email: string;
+            expiresAt: number;
+            token: string;
+            /** @constant */
+            tokenType: "Bearer";
+          } | {
+            csrfToken: string;
+            expiresAt: number;
+            user: {
+              email: string;
+              id: string;
+              /** @constant */
+              kind: "user";
+              name: string;
+            };
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -2881,7 +3157,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionGroupDetail"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -2941,7 +3219,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionGroupDetail"];
+        };
+      };
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["ActionGroupDetail"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3068,7 +3354,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionGroupDetail"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3385,7 +3673,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["SqlAction"] | components["schemas"]["HttpAction"] | components["schemas"]["GrpcAction"] | components["schemas"]["SheetsAction"] | components["schemas"]["StorageAction"] | components["schemas"]["JavascriptAction"] | components["schemas"]["DocumentAction"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3454,7 +3744,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionDiff"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3513,7 +3805,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ActionPublication"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3792,7 +4086,14 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: {
+                [key: string]: unknown;
+              }[];
+          };
+          "text/csv": string;
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -3814,6 +4115,210 @@ export type operations = {
       };
       /** @description A resource named in the path does not exist */
       404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** The project's bridges: address, pinned certificates, last contact and version */
+  listBridges: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["Bridge"][];
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not view the project */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Register a bridge, or change its address or pinned certificates (rotation) */
+  putBridge: {
+    parameters: {
+      path: {
+        projectId: string;
+        bridgeId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          certificates: string[];
+          name?: string;
+          /** Format: uri */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["Bridge"];
+        };
+      };
+      /** @description Registered */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Bridge"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage the project */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The project has its maximum of bridges */
+      409: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Bad address or certificate */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Remove a bridge no data source environment goes through */
+  deleteBridge: {
+    parameters: {
+      path: {
+        projectId: string;
+        bridgeId: string;
+      };
+    };
+    responses: {
+      /** @description Done */
+      204: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller may not manage the project */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project or bridge */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Data sources still go through it */
+      409: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };
@@ -4836,7 +5341,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "text/csv": string;
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5081,7 +5588,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "text/csv": string;
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5121,7 +5630,7 @@ export type operations = {
       };
     };
   };
-  /** Run the failed rows of a finished batch again */
+  /** Run the failed rows of a finished batch again (202: the batch runs again) */
   retryBatch: {
     parameters: {
       path: {
@@ -5132,8 +5641,10 @@ export type operations = {
     };
     responses: {
       /** @description Success */
-      200: {
-        content: never;
+      202: {
+        content: {
+          "application/json": components["schemas"]["BatchRetry"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5286,6 +5797,7 @@ export type operations = {
           }]>;
           /** @enum {string} */
           state?: "running" | "stopped";
+          timeLimitSeconds?: number;
           timeZone?: string;
           version?: number;
         };
@@ -5294,7 +5806,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronJob"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5465,6 +5979,7 @@ export type operations = {
           }]>;
           /** @enum {string} */
           state?: "running" | "stopped";
+          timeLimitSeconds?: number;
           timeZone?: string;
           version?: number;
         };
@@ -5473,7 +5988,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronJob"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5595,7 +6112,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronJob"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5647,7 +6166,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronRun"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5705,7 +6226,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronRunPage"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5758,7 +6281,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronRun"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -5810,7 +6335,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["CronJob"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6031,8 +6558,9 @@ export type operations = {
           arguments?: {
             [key: string]: unknown;
           };
-          /** Format: date-time */
+          /** @description An instant with its offset ('2026-12-01T06:41:00+09:00'), or a local date-time ('2026-12-01T06:41') read in timeZone, which it then requires (decision 0085). */
           runAt: string;
+          timeLimitSeconds?: number;
           timeZone?: string;
         };
       };
@@ -6040,7 +6568,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Reservation"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6164,7 +6694,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Reservation"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6704,7 +7236,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["EnvironmentView"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6754,7 +7288,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["MasterDataList"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6805,7 +7343,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["MasterDataList"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -6845,7 +7385,7 @@ export type operations = {
       };
     };
   };
-  /** Create or replace a master data list */
+  /** Create or replace a master data list (201 when created) */
   putMasterDataList: {
     parameters: {
       path: {
@@ -6868,7 +7408,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["MasterDataList"];
+        };
+      };
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["MasterDataList"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7049,9 +7597,17 @@ export type operations = {
       };
     };
     responses: {
-      /** @description Success */
+      /** @description Already a member: the role was set */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Member"];
+        };
+      };
+      /** @description Success */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Member"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7120,7 +7676,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Member"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7179,7 +7737,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Member"];
+        };
+      };
+      /** @description Added */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Member"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7350,7 +7916,13 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["NotificationDelivery"][];
+            has_more: boolean;
+            next_cursor?: string;
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7407,7 +7979,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationSettings"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7488,7 +8062,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationRule"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7570,7 +8146,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationRule"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7720,7 +8298,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationTarget"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7820,7 +8400,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationTarget"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -7940,7 +8522,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["NotificationDelivery"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8105,7 +8689,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ApprovedReview"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8174,7 +8760,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ReviewRequest"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8232,7 +8820,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ReviewRequest"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8364,7 +8954,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ServiceAccount"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8495,7 +9087,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ServiceAccount"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8615,7 +9209,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ServiceAccount"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8666,7 +9262,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["TrustPolicy"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8718,7 +9318,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["TrustPolicy"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8783,7 +9385,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["TrustPolicy"];
+        };
+      };
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["TrustPolicy"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -8910,7 +9520,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["Project"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9213,7 +9825,11 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            data: components["schemas"]["UserGroup"][];
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9264,7 +9880,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["UserGroup"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9327,7 +9945,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["UserGroup"];
+        };
+      };
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["UserGroup"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9559,7 +10185,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["View"];
+        };
+      };
+      /** @description Created (version 1) */
+      201: {
+        content: {
+          "application/json": components["schemas"]["View"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9688,7 +10322,9 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["View"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9765,7 +10401,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ViewPublication"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9886,7 +10524,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ViewVersionList"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9938,7 +10578,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ViewVersion"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -9983,7 +10625,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["SsoProvider"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10047,7 +10691,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["SsoProvider"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -10547,8 +11193,8 @@ export type operations = {
   /** Console SSO: the redirect back from the IdP; sets the session cookie */
   consoleCallback: {
     responses: {
-      /** @description Success */
-      200: {
+      /** @description Redirect */
+      302: {
         content: never;
       };
       /** @description The request is malformed: JSON, query or path */
@@ -10750,7 +11396,19 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            csrfToken: string;
+            expiresAt: number;
+            user: {
+              email: string;
+              id: string;
+              /** @constant */
+              kind: "user";
+              name: string;
+            };
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -11001,7 +11659,15 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": {
+            email: string;
+            expiresAt: number;
+            token: string;
+            /** @constant */
+            tokenType: "Bearer";
+          };
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -11322,7 +11988,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": unknown;
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
@@ -11374,7 +12042,9 @@ export type operations = {
     responses: {
       /** @description Success */
       200: {
-        content: never;
+        content: {
+          "application/json": components["schemas"]["ReviewRequest"];
+        };
       };
       /** @description The request is malformed: JSON, query or path */
       400: {

@@ -169,6 +169,30 @@ export const editorsJa: Record<string, string> = {
   'editors.secrets.replace': '置き換え',
 
   // Uploaded file versions (protosets) and upload tokens
+  'nav.editors.bridges': 'ブリッジ',
+  'editors.bridges.title': 'ブリッジ',
+  'editors.bridges.intro':
+    '非公開のデータベースや API のそばで動かすエージェントです。データソースの環境で via: <ブリッジ ID> を指定すると、その環境の接続はブリッジを経由します。Dogu はここで固定した証明書だけを信頼します。',
+  'editors.bridges.id': 'ブリッジ ID',
+  'editors.bridges.name': '名前',
+  'editors.bridges.url': 'アドレス',
+  'editors.bridges.urlHint': 'Dogu の送信元アドレスから届くブリッジの https URL。',
+  'editors.bridges.certificates': '固定する証明書 (PEM)',
+  'editors.bridges.certificatesHint':
+    'ブリッジ自身の証明書またはその CA。更新するときは旧と新の両方を貼り付け、ブリッジを切り替えてから新しいものだけを残します。',
+  'editors.bridges.fingerprints': 'SHA-256 フィンガープリント',
+  'editors.bridges.lastContact': '最終接続',
+  'editors.bridges.version': 'バージョン',
+  'editors.bridges.timeout': 'タイムアウト {ms} ms',
+  'editors.bridges.never': 'なし',
+  'editors.bridges.none': '登録されたブリッジはありません。',
+  'editors.bridges.register': 'ブリッジの登録・変更',
+  'editors.bridges.save': 'ブリッジを保存',
+  'editors.bridges.edit': '編集',
+  'editors.bridges.remove': '削除',
+  'editors.bridges.removeTitle': 'ブリッジ「{id}」を削除しますか?',
+  'editors.bridges.removeDetail':
+    'どのデータソースも経由していないことが必要です。経由している場合は拒否されます。',
   'nav.editors.uploadTokens': 'アップロードトークン',
   'editors.files.title': '{file} のバージョン',
   'editors.files.ids': 'アップロード用: データソース ID と環境 ID',

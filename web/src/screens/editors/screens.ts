@@ -34,4 +34,10 @@ export const editorScreens: Screen[] = [
     nav: { labelKey: 'nav.editors.uploadTokens', order: 53 },
     component: lazyScreen(() => import('./UploadTokensScreen.tsx'), 'UploadTokensScreen'),
   },
+  // Project settings: bridges data sources may go through (docs/bridge.md).
+  {
+    path: `${base}/settings/bridges`,
+    nav: { labelKey: 'nav.editors.bridges', order: 54 },
+    component: lazyScreen(() => import('./BridgesScreen.tsx'), 'BridgesScreen'),
+  },
 ];

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { api, saveFile } from '../../api/client.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, EmptyState, ErrorBanner, ListTable, useToast } from '../../components/index.ts';
-import { formatTime } from '../../i18n/format-time.ts';
+import { browserTimeZone, formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { withLocalOffset } from '../actions/parameter-values.ts';
 import { type AuditEntry, governancePaths } from './api.ts';
@@ -105,11 +105,16 @@ export function AuditLogScreen() {
           <input value={filters.target} onChange={set('target')} />
         </label>
         <label className="inline-field">
-          <span>{t('governance.audit.from')}</span>
+          {/* Read in the browser's zone (withLocalOffset): the label names it (decision 0085). */}
+          <span>
+            {t('governance.audit.from')} ({browserTimeZone()})
+          </span>
           <input type="datetime-local" value={filters.from} onChange={set('from')} />
         </label>
         <label className="inline-field">
-          <span>{t('governance.audit.to')}</span>
+          <span>
+            {t('governance.audit.to')} ({browserTimeZone()})
+          </span>
           <input type="datetime-local" value={filters.to} onChange={set('to')} />
         </label>
         <Button type="submit" variant="primary" busy={loading}>
