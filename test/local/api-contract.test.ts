@@ -467,6 +467,7 @@ describe('the API answers as /openapi.json says', () => {
     await call('createEnvironment', 'PUT', `${p}/environments/staging`, {
       body: { id: 'staging', name: 'Staging' },
     });
+    await call('updateEnvironment', 'PATCH', `${p}/environments/staging`, { body: { protected: true } });
     const uploadToken = body(
       await call('createUploadToken', 'POST', `${p}/upload-tokens`, { body: { name: 'ci' } }),
     );
