@@ -23,7 +23,12 @@ export async function runThroughBridge(
   if (limitMs === undefined || limitMs >= left) return runKind({ ...run, network });
 
   const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort('bridge_timeout'), limitMs);
+  // A little before the bridge's own cut, so the kind cancels the query rather than losing the tunnel;
+  // a run that fails after that point (a busy event loop let the bridge cut first) ended at it too.
+  const endAtMs = limitMs - Math.min(250, Math.floor(limitMs / 10));
+  const startedAt = Date.now();
+  const timer = setTimeout(() => stop.abort('bridge_timeout'), endAtMs);
+  const pastBridgeLimit = () => stop.signal.aborted || Date.now() - startedAt >= endAtMs;
   const ended = () =>
     new DoguError(
       'execution_timeout',
@@ -36,14 +41,14 @@ export async function runThroughBridge(
       signal: AbortSignal.any([run.signal, stop.signal]),
       deadlineAt: Date.now() + limitMs,
     });
-    if (!stop.signal.aborted) return results;
+    if (!pastBridgeLimit()) return results;
     return results.map((result) =>
       result.status === 'failed'
         ? { ...result, error: { code: 'execution_timeout', message: ended().message } }
         : result,
     );
   } catch (error) {
-    if (stop.signal.aborted) throw ended();
+    if (pastBridgeLimit()) throw ended();
     throw error;
   } finally {
     clearTimeout(timer);
