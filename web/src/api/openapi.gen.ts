@@ -875,6 +875,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "document";
@@ -910,6 +912,8 @@ export type components = {
       code: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "document";
@@ -1142,6 +1146,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "grpc";
@@ -1180,6 +1186,8 @@ export type components = {
     GrpcActionInput: {
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "grpc";
@@ -1282,6 +1290,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default [] */
       headers: {
           key: string;
@@ -1368,6 +1378,8 @@ export type components = {
       };
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default [] */
       headers?: {
           key: string;
@@ -1437,6 +1449,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "javascript";
@@ -1472,6 +1486,8 @@ export type components = {
       code: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "javascript";
@@ -2064,6 +2080,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default [] */
       filter: {
           key: string;
@@ -2133,6 +2151,8 @@ export type components = {
     SheetsActionInput: {
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default [] */
       filter?: {
           key: string;
@@ -2195,6 +2215,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "sql";
@@ -2234,6 +2256,8 @@ export type components = {
     SqlActionInput: {
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "sql";
@@ -2323,6 +2347,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default 3600 */
       expiresInSeconds: number;
       fileParameter?: string;
@@ -2370,6 +2396,8 @@ export type components = {
       bucket: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default 3600 */
       expiresInSeconds?: number;
       fileParameter?: string;
