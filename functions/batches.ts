@@ -26,6 +26,18 @@ function csvBody(request: HttpRequest): string {
   return isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
 }
 
+/**
+ * `?via=console` marks a batch started in the console: a data-changing action then needs `&confirm=true`,
+ * sent after the person confirmed (shared/domain/action-effect.ts). Other callers are unchanged.
+ */
+function confirmationOf(request: HttpRequest): { confirmed: boolean } | undefined {
+  const query = request.event.queryStringParameters ?? {};
+  if (query.via === undefined) return undefined;
+  if (query.via !== 'console')
+    throw badRequest('\'via\' is "console" for batches started in the console, or left out.');
+  return { confirmed: query.confirm === 'true' };
+}
+
 function concurrencyOf(request: HttpRequest): number | undefined {
   const value = request.event.queryStringParameters?.concurrency;
   if (value === undefined) return undefined;
@@ -50,6 +62,7 @@ export const handler = defineRoutes(
       const scope = { ...scopeOf(request), actionId: request.pathParameters.actionId! };
       const contentType = (request.event.headers['content-type'] ?? '').toLowerCase();
       let created: Awaited<ReturnType<typeof batches.createBatch>>;
+      const confirmation = confirmationOf(request);
       if (contentType.startsWith('text/csv')) {
         const concurrency = concurrencyOf(request);
         created = await batches.createBatch(
@@ -57,7 +70,7 @@ export const handler = defineRoutes(
           request.caller(),
           scope,
           { csv: csvBody(request) },
-          concurrency ? { concurrency } : {},
+          { ...(concurrency ? { concurrency } : {}), ...(confirmation ? { confirmation } : {}) },
         );
       } else {
         const input = request.parseBody(batches.batchInputSchema);
@@ -66,7 +79,10 @@ export const handler = defineRoutes(
           request.caller(),
           scope,
           { rows: input.rows },
-          input.concurrency ? { concurrency: input.concurrency } : {},
+          {
+            ...(input.concurrency ? { concurrency: input.concurrency } : {}),
+            ...(confirmation ? { confirmation } : {}),
+          },
         );
       }
       const location = `/api/v1/projects/${scope.projectId}/environments/${scope.environmentId}/batches/${created.batch.id}`;

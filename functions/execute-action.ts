@@ -66,6 +66,18 @@ export const handler = defineHandler(
         },
       ]);
     }
+    if (body.confirm !== undefined && typeof body.confirm !== 'boolean') {
+      throw badRequest("'confirm' must be true or false.", [
+        { pointer: '#/confirm', detail: 'must be a boolean' },
+      ]);
+    }
+    if (body.via !== undefined && body.via !== 'console') {
+      throw badRequest('\'via\' is "console" for runs from the console, or left out.', [
+        { pointer: '#/via', detail: 'must be "console"' },
+      ]);
+    }
+    const confirmed = body.confirm === true;
+    const fromConsole = body.via === 'console';
     const source = await sourceOf(body.source, request, services);
     if (source && body.async === true) {
       throw badRequest('Runs from a view answer at once: leave out async.', [
@@ -80,6 +92,7 @@ export const handler = defineHandler(
         environmentId: environmentId!,
         actionId: actionId!,
         arguments: args as Record<string, unknown>,
+        ...(fromConsole ? { confirmation: { confirmed } } : {}),
         ...(body.timeLimitSeconds !== undefined
           ? { timeLimitMs: (body.timeLimitSeconds as number) * 1000 }
           : {}),
@@ -104,7 +117,8 @@ export const handler = defineHandler(
         environmentId: environmentId!,
         actionId: actionId!,
         arguments: args as Record<string, unknown>,
-        via: source ? 'view' : 'public_api',
+        via: source ? 'view' : fromConsole ? 'console' : 'public_api',
+        confirmed,
         ...(source ? { source } : {}),
         ...(body.dryRun === true ? { dryRun: true } : {}),
         ...(typeof body.comment === 'string' ? { comment: body.comment.slice(0, 2000) } : {}),

@@ -117,6 +117,20 @@ export const handler = defineRoutes(
         body: await projects.createEnvironment(services, request.caller(), projectId!, input),
       };
     },
+    updateEnvironment: async (request, services) => {
+      const { projectId, environmentId } = request.pathParameters;
+      const change = request.parseBody(projects.environmentChangeSchema);
+      return {
+        status: 200,
+        body: await projects.updateEnvironment(
+          services,
+          request.caller(),
+          projectId!,
+          environmentId!,
+          change,
+        ),
+      };
+    },
   },
   compose(fileStorage),
 );

@@ -252,6 +252,8 @@ export const demoGrpcActions: ActionInput[] = [
   {
     id: 'grpc-get-order',
     name: 'gRPC: get an order',
+    // Reads only: Dogu cannot see that in gRPC or a script, so the demo says so (no confirmation).
+    effect: 'reads',
     description:
       'A gRPC action: shop.v1.OrderService/GetOrder with a JSON request; totalCents is int64, so it comes back as an exact decimal string.',
     kind: 'grpc',
@@ -274,6 +276,8 @@ export const demoGrpcActions: ActionInput[] = [
   {
     id: 'grpc-list-orders',
     name: 'gRPC: list orders',
+    // Reads only: Dogu cannot see that in gRPC or a script, so the demo says so (no confirmation).
+    effect: 'reads',
     description: 'ListOrders: a reply whose only field is a repeated message is shown as a table.',
     kind: 'grpc',
     dataSourceId: 'demo-grpc',
@@ -289,6 +293,8 @@ export const demoScriptActions: ActionInput[] = [
   {
     id: 'orders-digest',
     name: 'Orders digest (JavaScript)',
+    // Reads only: Dogu cannot see that in gRPC or a script, so the demo says so (no confirmation).
+    effect: 'reads',
     description: 'Runs "Find orders" with actions.run and sums its rows per status.',
     kind: 'javascript',
     dataSourceId: 'demo-scripts',

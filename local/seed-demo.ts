@@ -7,7 +7,7 @@
 
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
 import { ensureLocalAdmin, principalOf } from '../shared/domain/local-login.ts';
-import { putAction } from '../shared/domain/manage/actions.ts';
+import { ensureVersionRecorded, putAction } from '../shared/domain/manage/actions.ts';
 import { putSecret, putVariable } from '../shared/domain/manage/configuration.ts';
 import { putDataSource } from '../shared/domain/manage/data-sources.ts';
 import { putView } from '../shared/domain/manage/views.ts';
@@ -71,7 +71,47 @@ const steps: {
   { marker: 'seed:demo:v6', run: seedLocalMedia },
   { marker: 'seed:demo:v7', run: seedScriptExample },
   { marker: 'seed:demo:v8', run: seedViews },
+  { marker: 'seed:demo:v9', run: seedProductionPublications },
 ];
+
+/**
+ * Production is protected (docs/governance.md): only published versions run or show there. The demo
+ * publishes what it seeded, so it works in production at once; a demo seeded before protection existed
+ * keeps running there what it ran (the latest), now pinned. Publications already made are left alone.
+ */
+async function seedProductionPublications(deps: SeedDeps, _targets: DemoTargets, admin: Principal) {
+  const projectId = demoIds.project;
+  const environmentId = 'production';
+  const environment = await deps.store.getEnvironment(projectId, environmentId);
+  if (environment && environment.protected === undefined) {
+    await deps.store.updateEnvironment({ ...environment, protected: true });
+  }
+  const publishedBy = { id: admin.id, email: admin.email };
+  const publishedAt = deps.clock.now().toISOString();
+  for (const action of await deps.store.listActions(projectId)) {
+    if (await deps.store.getPublication(projectId, action.id, environmentId)) continue;
+    await ensureVersionRecorded(deps, action);
+    await deps.store.putPublication({
+      projectId,
+      actionId: action.id,
+      environmentId,
+      version: action.version,
+      publishedBy,
+      publishedAt,
+    });
+  }
+  for (const view of await deps.store.listViews(projectId)) {
+    if (await deps.store.getViewPublication(projectId, view.id, environmentId)) continue;
+    await deps.store.putViewPublication({
+      projectId,
+      viewId: view.id,
+      environmentId,
+      version: view.version,
+      publishedBy,
+      publishedAt,
+    });
+  }
+}
 
 /** The actions the demo views need, then the views (docs/views.md): one visual, one code view. */
 async function seedViews(deps: SeedDeps, _targets: DemoTargets, admin: Principal): Promise<void> {
@@ -198,6 +238,7 @@ async function seedProject(deps: SeedDeps, targets: DemoTargets, admin: Principa
         projectId: demoIds.project,
         id,
         name: id[0]!.toUpperCase() + id.slice(1),
+        protected: id === 'production',
         createdAt: now,
       })
       .catch(ignoreExisting);

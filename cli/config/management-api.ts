@@ -116,6 +116,8 @@ export interface ManagementApi {
   listServiceAccounts(): Promise<StoredServiceAccount[]>;
   listTrustPolicies(serviceAccountId: string): Promise<StoredTrustPolicy[]>;
   listCronJobs(environmentId: string): Promise<StoredCronJob[]>;
+  /** The project's environments with whether each is protected (only published versions run there). */
+  listEnvironments(): Promise<{ id: string; protected?: boolean }[]>;
   notifications(): Promise<StoredNotifications>;
   /** The view's latest version and what is published where. */
   viewVersions(viewId: string): Promise<StoredVersions>;
@@ -218,6 +220,7 @@ export function managementApi(options: { baseUrl: string; token: string; project
     listTrustPolicies: (serviceAccountId) =>
       list<StoredTrustPolicy>(`${serviceAccountPath(serviceAccountId)}/trust-policies`),
     listCronJobs: (environmentId) => list<StoredCronJob>(cronJobsPath(environmentId)),
+    listEnvironments: () => list<{ id: string; protected?: boolean }>('environments'),
     notifications: async () =>
       (await request('GET', notificationsPath)).body as unknown as StoredNotifications,
     viewVersions: async (viewId) =>

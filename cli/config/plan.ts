@@ -17,6 +17,7 @@ import {
   planNotifications,
   ruleInFileTerms,
 } from './plan-notifications.ts';
+import { applyProtection } from './plan-protection.ts';
 import { planPublications } from './plan-publications.ts';
 import { planServiceAccounts, serviceAccountIdsByEmail } from './plan-service-accounts.ts';
 import {
@@ -61,6 +62,7 @@ export function buildPlan(
   const input = { config, state, env, projectId };
   const results = planners.map((planner) => planner(input));
   const planned = results.flatMap((r) => r.planned);
+  const protection = applyProtection(input, planned);
   // Nothing is written for a resource that is unchanged or still lacks a write-only value.
   const writes = planned.flatMap(({ resource, writes }) =>
     resource.change === 'unchanged' || resource.writeOnly.some((w) => w.status === 'missing')
@@ -72,7 +74,11 @@ export function buildPlan(
     resources: planned.map((p) => p.resource),
     steps: phases.flatMap((phase) => writes.filter((w) => w.phase === phase).map((w) => w.step)),
     notInFile: notInFile(config, state),
-    problems: [...missingEnvironments(config, state, projectId), ...results.flatMap((r) => r.problems)],
+    problems: [
+      ...missingEnvironments(config, state, projectId),
+      ...results.flatMap((r) => r.problems),
+      ...protection,
+    ],
     ids: {
       principals: new Map([
         ...[...membersByEmail(state.members)].map(([email, m]) => [email, m.principalId] as const),

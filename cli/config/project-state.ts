@@ -35,6 +35,8 @@ export interface ProjectState {
   viewPublications: Map<string, Map<string, number>>;
   /** Per environment: its cron jobs, as listed (names should be unique, but the service does not enforce it). */
   cronJobs: Map<string, StoredCronJob[]>;
+  /** The protected environments: only published versions run there (docs/governance.md). */
+  protectedEnvironments: Set<string>;
   /** Notification targets (by id, as stored), rules and the network policy. */
   notifications: StoredNotifications;
   /** Environments asked for that the project does not have. */
@@ -60,6 +62,7 @@ export async function readProjectState(
     actionGroups,
     serviceAccounts,
     viewList,
+    environmentList,
     notifications,
   ] = await Promise.all([
     api.listDataSources(),
@@ -70,6 +73,7 @@ export async function readProjectState(
     api.listActionGroups(),
     api.listServiceAccounts(),
     api.listViews(),
+    api.listEnvironments(),
     api.notifications(),
   ]);
   const [versions, trustPolicies, views] = await Promise.all([
@@ -116,6 +120,7 @@ export async function readProjectState(
     variables: new Map(),
     secrets: new Map(),
     cronJobs: new Map(),
+    protectedEnvironments: new Set(environmentList.filter((e) => e.protected).map((e) => e.id)),
     missingEnvironments: [],
   };
   await Promise.all(

@@ -82,6 +82,12 @@ export class CachingStore extends DelegatingStore {
       super.createEnvironment(environment),
     );
   }
+  override updateEnvironment(environment: Environment): Promise<void> {
+    return this.evictAfter(
+      `env/${environment.projectId}/${environment.id}`,
+      super.updateEnvironment(environment),
+    );
+  }
   override putMembership(membership: Membership): Promise<void> {
     return this.evictAfter(
       `member/${membership.projectId}/${membership.principalId}`,

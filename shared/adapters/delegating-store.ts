@@ -44,6 +44,9 @@ export class DelegatingStore implements Store {
   createEnvironment(environment: Environment): Promise<void> {
     return this.inner.createEnvironment(environment);
   }
+  updateEnvironment(environment: Environment): Promise<void> {
+    return this.inner.updateEnvironment(environment);
+  }
   putMembership(membership: Membership): Promise<void> {
     return this.inner.putMembership(membership);
   }

@@ -4,6 +4,7 @@
  * outside the project learns only whether the project exists. Then the
  * environment's version of the action is chosen and its own permission checked.
  */
+import { isProtectedEnvironment, nothingPublished } from './environments.ts';
 import { DoguError, notFound } from './errors.ts';
 import { resolveMembership } from './manage/user-groups.ts';
 import type { Action, Environment, Membership, Principal, Project, Role } from './model.ts';
@@ -13,7 +14,7 @@ import { requireRight } from './rights.ts';
 export interface ActionTarget {
   project: Project;
   environment: Environment;
-  /** The version the environment runs (published there, else the latest). */
+  /** The version the environment runs (published there; else the latest, unless it is protected). */
   action: Action;
   membership: Membership;
 }
@@ -42,18 +43,34 @@ export async function resolveExecutableAction(
   requireRight(membership, ids.projectId, 'execute');
   if (!environment) throw notFound('Environment', ids.environmentId);
   if (!head) throw notFound('Action', ids.actionId);
-  const action = await versionToRun(store, head, context.version ?? publication?.version);
+  const version = context.version ?? publication?.version;
+  if (version === undefined && isProtectedEnvironment(environment)) {
+    throw nothingPublished('action', head.id, environment.id, head.version);
+  }
+  const action = await versionToRun(store, head, version);
   checkActionPermission(action, principal, membership!, context);
   return { project, environment, action, membership: membership! };
 }
 
-/** The version of an action an environment runs: the one published there, else the latest. */
+/**
+ * The version of an action an environment runs: the one published there, else the latest — except in a
+ * protected environment, where nothing published means nothing runs (409). Every path that runs an
+ * action (API, console, views, cron, reservations, batches, jobs, scripts) comes through here or
+ * `resolveExecutableAction`.
+ */
 export async function actionForEnvironment(
   store: Store,
   head: Action,
   environmentId: string,
 ): Promise<Action> {
-  const publication = await store.getPublication(head.projectId, head.id, environmentId);
+  const [environment, publication] = await Promise.all([
+    store.getEnvironment(head.projectId, environmentId),
+    store.getPublication(head.projectId, head.id, environmentId),
+  ]);
+  if (!environment) throw notFound('Environment', environmentId);
+  if (!publication && isProtectedEnvironment(environment)) {
+    throw nothingPublished('action', head.id, environmentId, head.version);
+  }
   return versionToRun(store, head, publication?.version);
 }
 

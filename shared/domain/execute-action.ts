@@ -6,6 +6,7 @@
 
 import { actionForEnvironment, type RunContext, resolveExecutableAction } from './authorize.ts';
 import { bridgeRouteFor } from './bridges/bridge-route.ts';
+import { requireConfirmation } from './confirmation.ts';
 import type { FileValue } from './definitions/parameter.ts';
 import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
 import { DoguError } from './errors.ts';
@@ -103,6 +104,8 @@ export interface ExecuteActionRequest {
   dryRun?: boolean;
   /** Called from a view: kept on the execution (and a review request, for its approved run). */
   source?: Execution['source'];
+  /** The person confirmed this run of a data-changing action (console and views ask; action-effect.ts). */
+  confirmed?: boolean;
 }
 
 export interface ExecutionOutcome {
@@ -128,6 +131,9 @@ export async function executeAction(
     ...(request.review ? { version: request.review.version } : {}),
   });
   await refuseUnpublishedSecretReads(deps, action, environment.id);
+  if ((request.via === 'view' || request.via === 'console') && !request.dryRun && !request.review) {
+    requireConfirmation(action, environment.id, request.arguments, request.confirmed);
+  }
   const dataSource = await deps.store.getDataSource(action.projectId, action.dataSourceId);
   if (request.dryRun && !(dataSource && deps.engines.supportsDryRun(dataSource.kind)))
     throw new DoguError(

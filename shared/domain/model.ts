@@ -17,6 +17,11 @@ export interface Environment {
   createdAt: string;
   /** Spec 2.8 "per-environment usage restriction": when set, service accounts cannot be cron executors. */
   usageRestricted?: boolean;
+  /**
+   * Only published versions of actions and views run or show here (docs/governance.md). Absent on
+   * records stored before protection existed: read by `isProtectedEnvironment` (decision 0090).
+   */
+  protected?: boolean;
 }
 
 /** Project roles, most to least powerful. What each may do is defined with governance. */

@@ -47,6 +47,8 @@ export interface Store extends DefinitionReader, VersionStore, ViewStore, Review
   /** Replaces an existing project's record (its settings). */
   updateProject(project: Project): Promise<void>;
   createEnvironment(environment: Environment): Promise<void>;
+  /** Replaces an existing environment's record (its name and settings). */
+  updateEnvironment(environment: Environment): Promise<void>;
   putMembership(membership: Membership): Promise<void>;
   /** The direct memberships of a principal across projects. */
   listMembershipsOfPrincipal(principalId: string): Promise<Membership[]>;

@@ -32,6 +32,7 @@ export const auditedRoutes: Partial<Record<RouteName, AuditedRoute>> = {
   executeAction: target('execution.run', 'action', 'actionId'),
   createProject: target('project.create', 'project', 'projectId'),
   createEnvironment: target('environment.create', 'environment', 'environmentId'),
+  updateEnvironment: target('environment.update', 'environment', 'environmentId'),
   putProjectSettings: target('project.settings', 'project', 'projectId'),
   putBridge: target('bridge.save', 'bridge', 'bridgeId'),
   deleteBridge: target('bridge.delete', 'bridge', 'bridgeId'),

@@ -27,6 +27,9 @@ export const environment = z
     name: z.string(),
     createdAt: z.string(),
     usageRestricted: z.boolean().optional(),
+    protected: z.boolean().meta({
+      description: 'Only published versions of actions and views run or show here',
+    }),
   })
   .meta({ id: 'Environment' });
 

@@ -22,6 +22,7 @@ import {
 } from '../domain/definitions/service-account.ts';
 import { viewInputSchema } from '../domain/definitions/view.ts';
 import {
+  environmentChangeSchema,
   environmentInputSchema,
   projectInputSchema,
   projectSettingsSchema,
@@ -475,6 +476,12 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: 'Create an environment',
     body: environmentInputSchema,
     ok: { status: '201', schema: environment },
+  },
+  updateEnvironment: {
+    summary:
+      'Rename an environment or change its settings: protected (only published versions run), usageRestricted',
+    body: environmentChangeSchema,
+    ok: { status: '200', schema: environment },
   },
   listMasterDataLists: {
     summary: 'List master data lists',

@@ -131,6 +131,7 @@ export const routes = [
   projectRoute('putProjectSettings', 'PUT', '/api/v1/projects/{projectId}/settings'),
   projectRoute('listEnvironments', 'GET', '/api/v1/projects/{projectId}/environments'),
   projectRoute('createEnvironment', 'PUT', '/api/v1/projects/{projectId}/environments/{environmentId}'),
+  projectRoute('updateEnvironment', 'PATCH', '/api/v1/projects/{projectId}/environments/{environmentId}'),
   // Management API: data sources and actions per project.
   ...resource('DataSource', 'data-sources', '/api/v1/projects/{projectId}/data-sources', '{dataSourceId}'),
   {

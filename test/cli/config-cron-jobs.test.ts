@@ -19,6 +19,13 @@ let files: Awaited<ReturnType<typeof tempDir>>;
 let api: ReturnType<typeof apiClient>;
 
 const jobsPath = (environmentId: string) => `/api/v1/projects/demo/environments/${environmentId}/cron-jobs`;
+
+/** Production is protected: a job there needs a published version of its action (docs/governance.md). */
+async function publishToProduction(actionId: string) {
+  const path = `/api/v1/projects/demo/actions/${actionId}`;
+  const { latest } = (await api.get(`${path}/versions`)).body;
+  expect((await api.put(`${path}/publications/production`, { version: latest })).status).toBe(200);
+}
 const dogu = (args: string[]) => runCli(args, { HOME: home.path, DOGU_URL: runtime.url });
 const writeConfig = async (name: string, text: string) => {
   const path = join(files.path, name);
@@ -274,6 +281,39 @@ describe('cron jobs in the config file', () => {
     );
   });
 
+  it('a protected environment: a job whose action has nothing published there is refused at its place; a changed action is warned about', async () => {
+    const file = `${base.replace('CAST({{ n }} AS int) AS n', 'CAST({{ n }} AS int) AS n, 1 AS one')}cronJobs:
+  - name: Guarded
+    environment: production
+    schedule: { kind: cron, expression: "0 6 ? * MON *" }
+    action: cron-report
+    arguments: { n: 2 }
+`;
+    const path = await writeConfig('protected.yaml', file);
+    const refused = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `${path}:19:13: environment 'production' is protected and action 'cron-report' has no version ` +
+        'published there: publish one (publications.production.cron-report) for the job to run',
+    );
+    // The version this apply makes (the file changes the statement) is the one the file may pin.
+    const stored = await api.get('/api/v1/projects/demo/actions/cron-report/versions');
+    const next = (stored.status === 200 ? stored.body.latest : 0) + 1;
+    const pinned = await writeConfig(
+      'pinned.yaml',
+      `${file}publications:\n  production:\n    cron-report: ${next}\n`,
+    );
+    const planned = await dogu(['apply', '-f', pinned, '--dry-run']);
+    expect(planned.code, planned.stderr).toBe(0);
+    // Without the pin in the file, the plan says what production keeps running.
+    await publishToProduction('cron-report');
+    const warned = await dogu(['apply', '-f', path, '--dry-run']);
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stdout).toMatch(
+      /⚠ 'production' is protected: it keeps version \d+ until the new version is published \(publications\.production\.cron-report\)/,
+    );
+  });
+
   it('an environment holding two jobs of the name the file gives is refused before any write, naming both', async () => {
     const body = {
       name: 'Twin',
@@ -281,6 +321,7 @@ describe('cron jobs in the config file', () => {
       actionId: 'cron-report',
       arguments: { n: 1 },
     };
+    await publishToProduction('cron-report');
     const first = await api.post(jobsPath('production'), body);
     const second = await api.post(jobsPath('production'), body);
     expect([first.status, second.status]).toEqual([201, 201]);

@@ -211,6 +211,7 @@ function state(parts: { dataSources?: StoredResource[]; actions?: StoredAction[]
     publications: new Map(),
     viewPublications: new Map(),
     cronJobs: new Map(),
+    protectedEnvironments: new Set(),
     notifications: { allowPrivateNetworks: false, targets: [], rules: [] },
     missingEnvironments: [],
   };

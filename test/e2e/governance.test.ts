@@ -151,9 +151,9 @@ describe('governance screens (Chromium, embedded runtime)', () => {
     await expect.poll(() => development.textContent()).toContain('Version 1 (published)');
     versions = await call('GET', `${actionPath}/versions`);
     expect(versions.body.publications).toMatchObject([{ environmentId: 'development', version: 1 }]);
-    // Production was never touched: it still follows the latest.
+    // Production was never touched: protected, it runs nothing of this action until a version is published.
     await expect(admin.locator('tr[data-environment="production"]').textContent()).resolves.toContain(
-      'The latest version (2)',
+      'Nothing (protected: publish a version)',
     );
   });
 

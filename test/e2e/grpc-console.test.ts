@@ -49,6 +49,8 @@ describe('gRPC action in the console (Chromium)', () => {
 
     await page.goto(`${base}/actions/order-by-console`);
     await page.getByRole('button', { name: 'Run', exact: true }).click();
+    // Dogu cannot see that it only reads (gRPC) / an upload changes data: the console asks first.
+    await page.getByRole('dialog').getByRole('button', { name: 'Run and change data' }).click();
     const table = page.getByRole('table', { name: 'Order by console' });
     await table.waitFor();
     const headers = await table.locator('thead th').allTextContents();

@@ -81,6 +81,8 @@ describe('object storage in the console (Chromium)', () => {
       .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
     await page.getByText(`logo.png · image/png · ${png.length} B`).waitFor();
     await page.getByRole('button', { name: 'Run', exact: true }).click();
+    // Dogu cannot see that it only reads (gRPC) / an upload changes data: the console asks first.
+    await page.getByRole('dialog').getByRole('button', { name: 'Run and change data' }).click();
     const uploaded = page.getByRole('table', { name: 'Upload file' });
     await uploaded.waitFor();
     expect(await uploaded.locator('tbody tr').first().textContent()).toContain('console/logo.png');

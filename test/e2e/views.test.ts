@@ -203,6 +203,10 @@ describe('visual views built in the builder', () => {
     const status = detail.locator('.view-detail-row', { hasText: 'status' }).locator('dd');
     expect(await status.innerText()).toBe('paid');
     await page.getByRole('button', { name: 'Mark shipped' }).click();
+    // Mark shipped changes data: the viewer confirms, seeing the action, the environment and the order.
+    const confirm = page.getByRole('dialog', { name: 'Run Mark shipped in Development?' });
+    expect(await confirm.innerText()).toContain(`order_id\n${orderId}`);
+    await confirm.getByRole('button', { name: 'Run and change data' }).click();
     await expect.poll(() => status.innerText()).toBe('shipped');
     await screenshot(page, 'views-order-detail');
     expect(await orderStatus(Number(orderId))).toBe('shipped');

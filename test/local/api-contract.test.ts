@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoPassword } from '../../local/accounts-startup.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
+import { selfSignedCertificate } from '../support/http-server.ts';
 import {
   type Answer,
   type ContractChecker,
@@ -179,6 +180,15 @@ describe('the API answers as /openapi.json says', () => {
     await call('getVariable', 'GET', variable);
     await call('listVariables', 'GET', `${env}/variables`);
     await call('deleteVariable', 'DELETE', variable);
+    // A bridge registered, listed and removed (unused, so it may go).
+    const { cert } = await selfSignedCertificate();
+    const bridge = `${p}/bridges/contract-bridge`;
+    const registered = await call('putBridge', 'PUT', bridge, {
+      body: { url: 'https://bridge.example.com:8443', certificates: [cert] },
+    });
+    expect(registered.status, JSON.stringify(registered.body)).toBeLessThan(300);
+    await call('listBridges', 'GET', `${p}/bridges`);
+    await call('deleteBridge', 'DELETE', bridge);
     await call('putSecret', 'PUT', `${env}/secrets/token`, { body: { value: 's3cret' } });
     await call('getSecret', 'GET', `${env}/secrets/token`);
     await call('listSecrets', 'GET', `${env}/secrets`);
@@ -467,6 +477,7 @@ describe('the API answers as /openapi.json says', () => {
     await call('createEnvironment', 'PUT', `${p}/environments/staging`, {
       body: { id: 'staging', name: 'Staging' },
     });
+    await call('updateEnvironment', 'PATCH', `${p}/environments/staging`, { body: { protected: true } });
     const uploadToken = body(
       await call('createUploadToken', 'POST', `${p}/upload-tokens`, { body: { name: 'ci' } }),
     );

@@ -21,6 +21,8 @@ beforeAll(async () => {
   const dev = { kind: 'user' as const, id: 'usr_dev', email: 'dev@example.com', name: 'Dev' };
   await runtime.services.store.putMembership({ projectId: 'demo', principalId: dev.id, role: 'developer' });
   developer = apiClient(runtime, (await runtime.services.tokens.issue(dev, 600)).token);
+  // The rule is about environments that run unpublished versions: in a protected one none runs at all.
+  await admin.request('PATCH', '/api/v1/projects/demo/environments/production', { protected: false });
 });
 afterAll(async () => {
   await runtime?.close();
@@ -94,6 +96,8 @@ describe('drafts that read secrets', () => {
   });
 
   it('hold for an authentication action called by another action, which runs its published version', async () => {
+    // The demo pins what it seeded in production; here production follows the latest.
+    await admin.delete(`${base}/actions/demo-api-login/publications/production`);
     const login = (await admin.get(`${base}/actions/demo-api-login`)).body;
     const { createdAt: _c, updatedAt: _u, updatedBy: _b, projectId: _p, ...definition } = login;
     const edited = await developer.put(`${base}/actions/demo-api-login`, {

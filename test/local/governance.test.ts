@@ -51,7 +51,7 @@ const ran = async (client: ReturnType<typeof apiClient>, env = 'development') =>
 };
 
 describe('versions', () => {
-  it('every save is a version with author and message; environments without a publication follow the latest', async () => {
+  it('every save is a version with author and message; unprotected environments without a publication follow the latest', async () => {
     await admin.put(`${base}/actions/which`, { ...valueAction('one'), changeMessage: 'first' });
     await admin.put(`${base}/actions/which`, { ...valueAction('two'), changeMessage: 'second' });
     const list = await admin.get(`${base}/actions/which/versions`);
@@ -63,7 +63,23 @@ describe('versions', () => {
       [1, 'first'],
     ]);
     expect(list.body.versions[0].author.email).toBe('admin@dogu.local');
-    expect(await ran(admin, 'production')).toMatchObject({ version: 2, value: 'two' });
+    expect(await ran(admin, 'development')).toMatchObject({ version: 2, value: 'two' });
+    // Production is protected: a save alone never reaches it.
+    const refused = await admin.execute('which', {}, 'production');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      code: 'state_conflict',
+      reason: 'not_published',
+      actionId: 'which',
+      environmentId: 'production',
+      latestVersion: 2,
+    });
+    expect(refused.body.detail).toBe(
+      "Action 'which' has no version published to environment 'production', which is protected: only " +
+        "published versions run there. Someone with the right 'publish_versions' publishes a version (the " +
+        "latest is 2) on the action's Versions screen or with PUT …/actions/which/publications/production " +
+        '{"version": 2}; then it runs there.',
+    );
   });
 
   it('publishing pins an environment; rollback publishes an earlier version; executions record it', async () => {
@@ -79,7 +95,7 @@ describe('versions', () => {
     expect(await ran(admin, 'production')).toMatchObject({ version: 1, value: 'one' });
 
     expect((await admin.delete(`${base}/actions/which/publications/production`)).status).toBe(204);
-    expect(await ran(admin, 'production')).toMatchObject({ version: 3, value: 'three' });
+    expect((await ran(admin, 'production')).status).toBe(409);
   });
 
   it('refuses publishing a version that does not exist, or to an unknown environment; nothing changes', async () => {
@@ -403,5 +419,180 @@ describe('projects and environments', () => {
     expect((await stranger.get('/api/v1/projects')).body.data.map((p: { id: string }) => p.id)).toEqual([
       'demo',
     ]);
+  });
+});
+
+describe('protected environments', () => {
+  const shop = '/api/v1/projects/shop';
+  it('production is protected in new projects and the demo; others are not unless asked; PATCH changes it', async () => {
+    const creator = await member('usr_creator', 'member');
+    const production = await creator.put(`${shop}/environments/production`, {
+      id: 'production',
+      name: 'Production',
+    });
+    expect(production.status).toBe(201);
+    expect(production.body.protected).toBe(true);
+    const vault = await creator.put(`${shop}/environments/vault`, {
+      id: 'vault',
+      name: 'V',
+      protected: true,
+    });
+    expect(vault.body.protected).toBe(true);
+    const flags = async (client: ReturnType<typeof apiClient>, project: string) =>
+      Object.fromEntries(
+        (await client.get(`/api/v1/projects/${project}/environments`)).body.data.map(
+          (e: { id: string; protected: boolean }) => [e.id, e.protected],
+        ),
+      );
+    expect(await flags(creator, 'shop')).toEqual({ production: true, staging: false, vault: true });
+    expect(await flags(admin, 'demo')).toEqual({ development: false, production: true });
+
+    const changed = await creator.request('PATCH', `${shop}/environments/vault`, { protected: false });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ id: 'vault', name: 'V', protected: false });
+    expect((await creator.request('PATCH', `${shop}/environments/nowhere`, { protected: true })).status).toBe(
+      404,
+    );
+    const developer = await member('usr_dev1', 'developer');
+    const refused = await developer.request('PATCH', `${base}/environments/production`, { protected: false });
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toContain("'manage_project'");
+  });
+
+  it('records stored before protection existed: production reads as protected, others do not', async () => {
+    const now = new Date().toISOString();
+    const { store } = runtime.services;
+    await store.createProject({ id: 'legacy', name: 'Legacy', createdAt: now });
+    await store.putMembership({ projectId: 'legacy', principalId: 'usr_creator', role: 'admin' });
+    for (const id of ['production', 'staging']) {
+      await store.createEnvironment({ projectId: 'legacy', id, name: id, createdAt: now });
+    }
+    const creator = await member('usr_creator', 'member');
+    const listed = (await creator.get('/api/v1/projects/legacy/environments')).body.data;
+    expect(listed.map((e: { id: string; protected: boolean }) => [e.id, e.protected])).toEqual([
+      ['production', true],
+      ['staging', false],
+    ]);
+  });
+
+  it('jobs, batches, reservations and cron jobs follow it; publishing the first version lets them run', async () => {
+    await admin.put(`${base}/actions/fresh`, { ...valueAction('fresh'), id: 'fresh' });
+    const env = `${base}/environments/production`;
+    const refusals = [
+      await admin.post(`/public/v1/projects/demo/environments/production/actions/fresh/executions`, {
+        arguments: {},
+        async: true,
+      }),
+      await admin.post(`${env}/actions/fresh/batches`, { rows: [{}] }),
+      await admin.post(`${env}/reservations`, {
+        actionId: 'fresh',
+        runAt: new Date(Date.now() + 3_600_000).toISOString(),
+      }),
+      await admin.post(`${env}/cron-jobs`, {
+        name: 'Fresh nightly',
+        schedule: {
+          kind: 'form',
+          days: { by: 'weekday', weekdays: ['MON'] },
+          times: { kind: 'fixed', times: ['02:30'] },
+        },
+        actionId: 'fresh',
+      }),
+    ];
+    for (const refusal of refusals) {
+      expect(refusal.status, JSON.stringify(refusal.body)).toBe(409);
+      expect(refusal.body).toMatchObject({ reason: 'not_published', actionId: 'fresh' });
+    }
+    // The first (and only) version can be published.
+    expect((await admin.put(`${base}/actions/fresh/publications/production`, { version: 1 })).status).toBe(
+      200,
+    );
+    const run = await admin.execute('fresh', {}, 'production');
+    expect(run.status).toBe(200);
+    expect(run.body.actionVersion).toBe(1);
+  });
+
+  it('an unprotected environment follows the latest again', async () => {
+    await admin.request('PATCH', `${base}/environments/production`, { protected: false });
+    try {
+      await admin.put(`${base}/actions/fresh`, { ...valueAction('newer'), id: 'fresh' });
+      // Still pinned where published; the development environment follows the latest.
+      expect((await admin.execute('fresh', {}, 'production')).body.actionVersion).toBe(1);
+      expect((await admin.execute('fresh', {}, 'development')).body.actionVersion).toBe(2);
+      await admin.delete(`${base}/actions/fresh/publications/production`);
+      expect((await admin.execute('fresh', {}, 'production')).body.actionVersion).toBe(2);
+    } finally {
+      await admin.request('PATCH', `${base}/environments/production`, { protected: true });
+    }
+    expect((await admin.execute('fresh', {}, 'production')).status).toBe(409);
+  });
+});
+
+describe('effects and confirmations', () => {
+  const executions = (action: string, env = 'development') =>
+    `/public/v1/projects/demo/environments/${env}/actions/${action}/executions`;
+  const bump = {
+    id: 'bump',
+    name: 'Bump',
+    kind: 'sql',
+    dataSourceId: 'demo-postgres',
+    parameters: [{ name: 'id', kind: 'number', required: true }],
+    statements: [
+      { title: 'Bump', sql: "UPDATE orders SET status = 'paid' WHERE id = {{ id }} RETURNING id" },
+    ],
+  };
+
+  it('an effect follows from the statements unless the author sets it', async () => {
+    // Left out, it is not stored (it would go stale when the statements change): it is judged per version.
+    expect((await admin.put(`${base}/actions/bump`, bump)).body.effect).toBeUndefined();
+    const peek = await admin.put(`${base}/actions/peek-orders`, {
+      ...bump,
+      id: 'peek-orders',
+      statements: [{ title: 'Peek', sql: 'SELECT id FROM orders WHERE id = {{ id }}' }],
+    });
+    const said = await admin.put(`${base}/actions/peek-orders`, { ...peek.body, effect: 'changes' });
+    expect(said.body.effect).toBe('changes');
+    const asks = await admin.post(executions('peek-orders'), { arguments: { id: 7 }, via: 'console' });
+    expect(asks.body.reason).toBe('confirmation_required');
+    await admin.put(`${base}/actions/peek-orders`, { ...peek.body, effect: 'reads' });
+    const bad = await admin.put(`${base}/actions/bad`, { ...bump, id: 'bad', effect: 'writes' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/effect']);
+  });
+
+  it('console and view runs of a changing action need confirm: true; the public API is unchanged; reads never ask', async () => {
+    const args = { arguments: { id: 7 } };
+    const refused = await admin.post(executions('bump'), { ...args, via: 'console' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      reason: 'confirmation_required',
+      actionId: 'bump',
+      actionName: 'Bump',
+      environmentId: 'development',
+      arguments: { id: 7 },
+    });
+    const job = await admin.post(executions('bump'), { ...args, via: 'console', async: true });
+    expect(job.body.reason).toBe('confirmation_required');
+    const batch = await admin.post(`${base}/environments/development/actions/bump/batches?via=console`, {
+      rows: [{ id: 7 }],
+    });
+    expect(batch.status).toBe(409);
+    expect(batch.body).toMatchObject({ reason: 'confirmation_required', arguments: { rows: 1 } });
+    const fromView = await admin.post(executions('bump'), { ...args, source: { viewId: 'orders' } });
+    expect(fromView.body.reason).toBe('confirmation_required');
+
+    expect((await admin.post(executions('bump'), { ...args, via: 'console', confirm: true })).status).toBe(
+      200,
+    );
+    const confirmedView = await admin.post(executions('bump'), {
+      ...args,
+      source: { viewId: 'orders' },
+      confirm: true,
+    });
+    expect(confirmedView.status).toBe(200);
+    expect(confirmedView.body.via).toBe('view');
+    expect((await admin.post(executions('bump'), args)).status).toBe(200);
+    expect((await admin.post(executions('peek-orders'), { ...args, via: 'console' })).status).toBe(200);
+    expect((await admin.post(executions('bump'), { ...args, via: 'cli' })).status).toBe(400);
+    expect((await admin.post(executions('bump'), { ...args, confirm: 'yes' })).status).toBe(400);
   });
 });

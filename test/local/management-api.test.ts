@@ -229,7 +229,8 @@ describe('variables and secrets', () => {
     );
     expect(JSON.stringify(recorded.body)).not.toContain('sk-live-123');
 
-    // Production defines neither: the run is refused clearly.
+    // Production defines neither: once published there, the run is refused clearly.
+    await api.put(`${base}/actions/whoami-sql/publications/production`, { version: 1 });
     const production = await api.execute('whoami-sql', {}, 'production');
     expect(production.status).toBe(409);
     expect(production.body.detail).toBe(

@@ -88,7 +88,9 @@ describe('the seeded demo views', () => {
       view: { id: 'sales-dashboard', name: 'Sales dashboard' },
       environmentId: 'production',
       version: 1,
-      published: false,
+      // The demo publishes its views to its protected production.
+      published: true,
+      protected: true,
       definition: { kind: 'code', actionIds: ['sales-report'] },
     });
     const { code } = resolved.body.compiled;
@@ -309,8 +311,9 @@ describe('saving a view', () => {
 });
 
 describe('versions, publications and copies', () => {
-  it('shows each environment its published version, rolls back, and follows the latest when unpublished', async () => {
+  it('shows each environment its published version, rolls back; a protected one shows nothing unpublished', async () => {
     await api.put(`${p}/views/v-pub`, visual('v-pub', { name: 'First' }));
+    expect((await api.get(`${p}/environments/production/views/v-pub`)).status).toBe(409);
     await api.put(`${p}/views/v-pub`, visual('v-pub', { name: 'Second' }), {});
     const published = await api.put(`${p}/views/v-pub/publications/production`, { version: 1 });
     expect(published.status).toBe(200);
@@ -351,7 +354,13 @@ describe('versions, publications and copies', () => {
     expect((await api.put(`${p}/views/v-pub/publications/nowhere`, { version: 1 })).status).toBe(404);
 
     expect((await api.delete(`${p}/views/v-pub/publications/production`)).status).toBe(204);
-    expect((await shown('production')).version).toBe(3);
+    // Production is protected: with nothing published it shows nothing, and says what to do.
+    const unpublished = await api.get(`${p}/environments/production/views/v-pub`);
+    expect(unpublished.status).toBe(409);
+    expect(unpublished.body).toMatchObject({ reason: 'not_published', viewId: 'v-pub', latestVersion: 3 });
+    expect(unpublished.body.detail).toContain(
+      "View 'v-pub' has no version published to environment 'production'",
+    );
     expect((await api.delete(`${p}/views/v-pub/publications/production`)).status).toBe(404);
   });
 
@@ -406,7 +415,9 @@ describe('versions, publications and copies', () => {
     const again = await api.put(`${p}/views/v-del`, visual('v-del', { name: 'Again' }));
     expect(again.body.version).toBe(1);
     expect((await api.get(`${p}/views/v-del/versions`)).body.versions).toHaveLength(1);
-    expect((await api.get(`${p}/environments/production/views/v-del`)).body.published).toBe(false);
+    // The old publication went with the view: the protected production shows the new one only once published.
+    expect((await api.get(`${p}/environments/production/views/v-del`)).status).toBe(409);
+    expect((await api.get(`${p}/environments/development/views/v-del`)).body.published).toBe(false);
   });
 });
 

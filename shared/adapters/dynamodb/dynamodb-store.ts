@@ -137,6 +137,19 @@ export class DynamoDbStore implements Store {
   createEnvironment(environment: Environment) {
     return this.create(keys.environment(environment.projectId, environment.id), 'environment', environment);
   }
+  async updateEnvironment(environment: Environment): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.environment(environment.projectId, environment.id),
+          type: 'environment',
+          ...environment,
+        },
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  }
   putMembership(membership: Membership) {
     return this.put(keys.membership(membership.projectId, membership.principalId), 'membership', membership, {
       gsi1pk: `PRINCIPAL#${membership.principalId}`,

@@ -1,6 +1,7 @@
 /** Creating, watching and retrying batches; their CSV template and results (docs/batch.md). */
 import * as z from 'zod';
 import { resolveExecutableAction } from '../authorize.ts';
+import { requireConfirmation } from '../confirmation.ts';
 import { refuseUnpublishedSecretReads } from '../draft-secrets.ts';
 import { DoguError, notFound } from '../errors.ts';
 import { masterDataOf } from '../execute-action.ts';
@@ -85,7 +86,7 @@ export async function createBatch(
   principal: Principal,
   scope: ActionScope,
   input: { rows: Record<string, unknown>[] } | { csv: string },
-  options: { concurrency?: number } = {},
+  options: { concurrency?: number; confirmation?: { confirmed: boolean } } = {},
 ) {
   const action = await executableAction(deps, principal, scope);
   const masterData = await masterDataOf(deps, action);
@@ -100,6 +101,10 @@ export async function createBatch(
     validateBatchRows(action.parameters, rows, masterData);
   }
   if (rows.length === 0) throw new DoguError('argument_invalid', 'The batch has no rows.');
+  if (options.confirmation) {
+    // The confirmation names the batch's size, not every row's arguments.
+    requireConfirmation(action, scope.environmentId, { rows: rows.length }, options.confirmation.confirmed);
+  }
   const now = deps.clock.now().toISOString();
   const id = deps.ids.next('bat');
   const chunks: BatchChunk[] = [];

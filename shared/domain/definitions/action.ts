@@ -51,6 +51,12 @@ export const actionCommonShape = {
   permission: permissionSchema.optional(),
   review: reviewSchema.optional(),
   transformer: transformerSchema.optional(),
+  /**
+   * `reads` or `changes` data (docs/governance.md). Defaulted at save from the statements or the HTTP
+   * method when left out (shared/domain/action-effect.ts); a changing action run from the console or a
+   * view asks for confirmation first.
+   */
+  effect: z.enum(['reads', 'changes']).optional(),
 };
 
 type ActionCommon = z.infer<z.ZodObject<typeof actionCommonShape>>;

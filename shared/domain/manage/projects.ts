@@ -1,6 +1,7 @@
 /** Projects and their environments. Whoever creates a project is its first administrator. */
 import * as z from 'zod';
 import { resourceIdSchema } from '../definitions/data-source.ts';
+import { environmentAnswer, isProtectedEnvironment } from '../environments.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { Environment, Principal, Project } from '../model.ts';
 import { AlreadyExistsError } from '../ports.ts';
@@ -16,7 +17,15 @@ export const environmentInputSchema = z.object({
   name: z.string().min(1).max(200),
   /** Spec 2.8: usage restricted per environment; service accounts cannot be cron executors there. */
   usageRestricted: z.boolean().optional(),
+  /**
+   * Only published versions of actions and views run or show here (docs/governance.md). When left
+   * out: true for `production`, false for any other id.
+   */
+  protected: z.boolean().optional(),
 });
+
+/** What may change on an existing environment: the id stays. */
+export const environmentChangeSchema = environmentInputSchema.omit({ id: true }).partial();
 
 /** The projects the caller is a direct member of, with the caller's role. */
 export async function listMyProjects(deps: DefinitionDeps, principal: Principal) {
@@ -52,7 +61,7 @@ export async function createProject(
 
 export async function listEnvironments(deps: DefinitionDeps, principal: Principal, projectId: string) {
   await authorize(deps.store, principal, projectId, 'view');
-  return deps.store.listEnvironments(projectId);
+  return (await deps.store.listEnvironments(projectId)).map(environmentAnswer);
 }
 
 export async function createEnvironment(
@@ -62,7 +71,13 @@ export async function createEnvironment(
   input: z.infer<typeof environmentInputSchema>,
 ): Promise<Environment> {
   await authorize(deps.store, principal, projectId, 'manage_project');
-  const environment: Environment = { ...input, projectId, createdAt: deps.clock.now().toISOString() };
+  const environment: Environment = {
+    ...input,
+    // Stored explicitly, so the record says what it is whatever the default becomes.
+    protected: isProtectedEnvironment(input),
+    projectId,
+    createdAt: deps.clock.now().toISOString(),
+  };
   try {
     await deps.store.createEnvironment(environment);
   } catch (error) {
@@ -76,6 +91,25 @@ export async function createEnvironment(
   }
   return environment;
 }
+
+/** Renames an environment or changes its settings (protection, usage restriction). */
+export async function updateEnvironment(
+  deps: DefinitionDeps,
+  principal: Principal,
+  projectId: string,
+  environmentId: string,
+  change: z.infer<typeof environmentChangeSchema>,
+): Promise<Environment> {
+  await authorize(deps.store, principal, projectId, 'manage_project');
+  const current = await deps.store.getEnvironment(projectId, environmentId);
+  if (!current) throw notFound('Environment', environmentId);
+  const updated: Environment = { ...environmentAnswer(current), ...definedOnly(change) };
+  await deps.store.updateEnvironment(updated);
+  return updated;
+}
+
+const definedOnly = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 export const projectSettingsSchema = z.object({
   /** Spec 5.1 (under development): the public API accepts external ID tokens directly as Bearer. */

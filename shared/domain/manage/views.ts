@@ -5,6 +5,7 @@
  * checked as the viewer by the execution endpoint.
  */
 import type { View, ViewInput } from '../definitions/view.ts';
+import { isProtectedEnvironment, nothingPublished } from '../environments.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { Principal } from '../model.ts';
 import type { Clock, Store } from '../ports.ts';
@@ -263,8 +264,9 @@ export async function copyView(
 }
 
 /**
- * What the console renders in an environment: the version published there (else the latest),
- * checked against that version's own `permission`.
+ * What the console renders in an environment: the version published there (else the latest, unless
+ * the environment is protected: then 409 until a version is published), checked against that
+ * version's own `permission`.
  */
 export async function resolveView(
   deps: ViewDeps,
@@ -279,6 +281,11 @@ export async function resolveView(
   ]);
   if (!environment) throw notFound('Environment', scope.environmentId);
   if (!head) throw notFound('View', scope.viewId);
+  if (!publication && isProtectedEnvironment(environment)) {
+    // Said only to whoever may see the latest version: the problem names no more than the view's id.
+    if (!maySeeView(head, principal, membership)) throw restricted(scope.viewId);
+    throw nothingPublished('view', scope.viewId, scope.environmentId, head.version);
+  }
   const shown = await loadViewVersion(deps, head, publication?.version ?? head.version);
   if (!maySeeView(shown.definition, principal, membership)) throw restricted(scope.viewId);
   const { definition: input } = shown;
@@ -293,6 +300,7 @@ export async function resolveView(
     version: shown.version,
     latestVersion: head.version,
     published: publication !== undefined,
+    protected: isProtectedEnvironment(environment),
     definition: input.definition,
     ...(shown.compiled ? { compiled: shown.compiled } : {}),
   };

@@ -5,7 +5,9 @@
  * execution id, so it shares the exactly-once claim and the recovery after a restart.
  * Execution statuses: queued → running → succeeded | failed | timed_out.
  */
+
 import { resolveExecutableAction } from '../authorize.ts';
+import { requireConfirmation } from '../confirmation.ts';
 import { refuseUnpublishedSecretReads } from '../draft-secrets.ts';
 import { DoguError } from '../errors.ts';
 import { type ExecuteActionRequest, masterDataOf } from '../execute-action.ts';
@@ -24,6 +26,8 @@ export const maxJobTimeLimitMs = 30 * 60_000;
 export interface AsyncExecutionRequest extends Omit<ExecuteActionRequest, 'via'> {
   /** The job's own limit (at most `maxJobTimeLimitMs`); otherwise the runtime's default job limit. */
   timeLimitMs?: number;
+  /** Started from the console: a data-changing action needs the person's confirmation (action-effect.ts). */
+  confirmation?: { confirmed: boolean };
 }
 
 export async function startAsyncExecution(
@@ -33,6 +37,9 @@ export async function startAsyncExecution(
   const { principal } = request;
   const { action, environment } = await resolveExecutableAction(deps.store, principal, request);
   await refuseUnpublishedSecretReads(deps, action, environment.id);
+  if (request.confirmation) {
+    requireConfirmation(action, environment.id, request.arguments, request.confirmation.confirmed);
+  }
   if (action.review?.required) {
     throw new DoguError(
       'state_conflict',

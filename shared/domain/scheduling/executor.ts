@@ -41,6 +41,8 @@ export async function chooseExecutor(
 ): Promise<{ executor: Executor; action: Action }> {
   // The setter must be able to run what they schedule.
   const { action, environment } = await resolveExecutableAction(store, setter, target).catch((error) => {
+    // Nothing published in a protected environment is the same 409 a run gets: it says what to do.
+    if (error instanceof DoguError && error.extra?.reason === 'not_published') throw error;
     throw refusal('/actionId', `You cannot execute action '${target.actionId}': ${messageOf(error)}`);
   });
   let executor: Executor;

@@ -122,6 +122,10 @@ export function checkExpressionField(
   try {
     parsed = parseField(text, kind);
   } catch (error) {
+    if (error instanceof RangeError) {
+      // Whatever the depth check missed: the stack ran out, which is still the author's input.
+      return [{ pointer, detail: 'the expression nests too deeply', ja: '式の入れ子が深すぎます' }];
+    }
     if (!(error instanceof ExpressionSyntaxError)) throw error;
     const { line, column } = lineAndColumn(text, error.index);
     return [
@@ -137,7 +141,14 @@ export function checkExpressionField(
   const out: ViewProblem[] = [];
   const reported = new Set<string>();
   for (const { node } of parsed) {
-    for (const ref of localReferences(node)) {
+    let references: LocalReference[];
+    try {
+      references = localReferences(node);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      return [{ pointer, detail: 'the expression nests too deeply', ja: '式の入れ子が深すぎます' }];
+    }
+    for (const ref of references) {
       const key = `${ref.scope}.${ref.id}`;
       if (known[ref.scope].has(ref.id) || reported.has(key)) continue;
       reported.add(key);

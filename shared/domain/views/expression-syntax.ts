@@ -34,6 +34,38 @@ export class ExpressionSyntaxError extends Error {
 type JsepParser = { index: number; gobbleExpression(): unknown; gobbleSpaces(): void };
 const Parser = (jsep as unknown as { Jsep: new (text: string) => JsepParser }).Jsep;
 
+/** As deep as the console's evaluator goes (evaluate.ts `maxDepth`): deeper could never run anyway. */
+export const maxNesting = 200;
+
+/**
+ * An upper bound of how deep the parse tree of `text` goes: open brackets plus the run of prefix
+ * operators (`!`, `-`, `+`, `~`) at each point, outside string literals. Cheap and iterative.
+ */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let unary = 0;
+  let deepest = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) {
+        quote = undefined;
+        unary = 0;
+      }
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    if (c === '!' || c === '-' || c === '+' || c === '~') unary++;
+    else if (!/\s/.test(c)) unary = 0;
+    deepest = Math.max(deepest, depth + unary);
+  }
+  return deepest;
+}
+
 /** Parses exactly one expression (jsep would return a `Compound` for `a b`, `a; b` or nothing). */
 export function parseExpressionSyntax(text: string): ExpressionNode {
   const max = viewLimits.maxExpressionLength;
@@ -43,6 +75,15 @@ export function parseExpressionSyntax(text: string): ExpressionNode {
       `The expression is longer than ${max} characters`,
       0,
       `式が ${max} 文字を超えています`,
+    );
+  }
+  if (nestingDepth(text) > maxNesting) {
+    // Refused before jsep recurses: near the stack's end a parse may pass and a later walk overflow,
+    // which answered 500 now and then (issue 25); a limit answers the same 422 every time.
+    throw new ExpressionSyntaxError(
+      `The expression nests more than ${maxNesting} levels deep`,
+      0,
+      `式の入れ子が ${maxNesting} 段を超えています`,
     );
   }
   let node: ExpressionNode;

@@ -154,6 +154,8 @@ export type paths = {
   "/api/v1/projects/{projectId}/environments/{environmentId}": {
     /** Create an environment */
     put: operations["createEnvironment"];
+    /** Rename an environment or change its settings: protected (only published versions run), usageRestricted */
+    patch: operations["updateEnvironment"];
   };
   "/api/v1/projects/{projectId}/environments/{environmentId}/actions/{actionId}/batch-template": {
     /** CSV template for a batch: the first row names the parameters */
@@ -873,6 +875,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "document";
@@ -908,6 +912,8 @@ export type components = {
       code: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "document";
@@ -936,6 +942,8 @@ export type components = {
       id: string;
       name: string;
       projectId: string;
+      /** @description Only published versions of actions and views run or show here */
+      protected: boolean;
       usageRestricted?: boolean;
     };
     /** @description The version of the view the environment shows (a code view with its compiled module) */
@@ -1138,6 +1146,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "grpc";
@@ -1176,6 +1186,8 @@ export type components = {
     GrpcActionInput: {
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "grpc";
@@ -1278,6 +1290,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default [] */
       headers: {
           key: string;
@@ -1364,6 +1378,8 @@ export type components = {
       };
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default [] */
       headers?: {
           key: string;
@@ -1433,6 +1449,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "javascript";
@@ -1468,6 +1486,8 @@ export type components = {
       code: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "javascript";
@@ -2060,6 +2080,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default [] */
       filter: {
           key: string;
@@ -2129,6 +2151,8 @@ export type components = {
     SheetsActionInput: {
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default [] */
       filter?: {
           key: string;
@@ -2191,6 +2215,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "sql";
@@ -2230,6 +2256,8 @@ export type components = {
     SqlActionInput: {
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       id: string;
       /** @constant */
       kind: "sql";
@@ -2319,6 +2347,8 @@ export type components = {
       createdAt: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default 3600 */
       expiresInSeconds: number;
       fileParameter?: string;
@@ -2366,6 +2396,8 @@ export type components = {
       bucket: string;
       dataSourceId: string;
       description?: string;
+      /** @enum {string} */
+      effect?: "reads" | "changes";
       /** @default 3600 */
       expiresInSeconds?: number;
       fileParameter?: string;
@@ -5177,6 +5209,7 @@ export type operations = {
         "application/json": {
           id: string;
           name: string;
+          protected?: boolean;
           usageRestricted?: boolean;
         };
       };
@@ -5184,6 +5217,86 @@ export type operations = {
     responses: {
       /** @description Success */
       201: {
+        content: {
+          "application/json": components["schemas"]["Environment"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Rename an environment or change its settings: protected (only published versions run), usageRestricted */
+  updateEnvironment: {
+    parameters: {
+      path: {
+        projectId: string;
+        environmentId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          protected?: boolean;
+          usageRestricted?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
         content: {
           "application/json": components["schemas"]["Environment"];
         };

@@ -32,6 +32,8 @@ export interface Environment {
   projectId: string;
   id: string;
   name: string;
+  /** Only published versions run or show here (docs/governance.md). */
+  protected?: boolean;
 }
 
 export interface ListOf<T> {
@@ -53,6 +55,8 @@ export interface ActionDefinition {
   dataSourceId: string;
   parameters: Parameter[];
   review?: { required: boolean; expiresInMinutes?: number };
+  /** Reads or changes data (docs/governance.md); a changing one is confirmed before it runs. */
+  effect?: 'reads' | 'changes';
   version?: number;
   updatedAt?: string;
 }

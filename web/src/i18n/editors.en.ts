@@ -139,6 +139,10 @@ export const editorsEn: Record<string, string> = {
   'editors.actions.review': 'Review',
   'editors.actions.reviewRequired': 'Each run needs another member’s approval',
   'editors.actions.reviewExpires': 'A request expires after (minutes)',
+  'editors.actions.effect': 'What it does to data',
+  'editors.actions.effectHint':
+    'A run of an action that changes data from the console, a view or a batch is confirmed first; views run only reading actions on load.',
+  'editors.actions.effectAuto': 'Judge from what it does (now: {effect})',
   'editors.actions.changeMessage': 'What changed (kept with the version)',
   'editors.actions.save': 'Save as a new version',
   'editors.actions.saved': 'Saved "{name}" as version {version}.',

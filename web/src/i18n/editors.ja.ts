@@ -139,6 +139,10 @@ export const editorsJa: Record<string, string> = {
   'editors.actions.review': 'レビュー',
   'editors.actions.reviewRequired': '実行のたびに他のメンバーの承認が必要',
   'editors.actions.reviewExpires': '依頼の有効期限（分）',
+  'editors.actions.effect': 'データへの作用',
+  'editors.actions.effectHint':
+    'データを変更するアクションをコンソール・ビュー・バッチから実行するときは確認します。ビューの読み込み時に実行できるのは読むだけのアクションです。',
+  'editors.actions.effectAuto': '内容から判断する（現在: {effect}）',
   'editors.actions.changeMessage': '変更内容（バージョンに記録されます）',
   'editors.actions.save': '新しいバージョンとして保存',
   'editors.actions.saved': '「{name}」をバージョン {version} として保存しました。',

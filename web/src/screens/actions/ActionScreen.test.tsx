@@ -96,7 +96,7 @@ describe('action screen', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Run' }));
     await waitFor(() => expect(posted).toHaveLength(1));
-    expect(posted[0]!.body).toEqual({ arguments: { limit: 7 } });
+    expect(posted[0]!.body).toEqual({ arguments: { limit: 7 }, via: 'console' });
 
     fireEvent.click(screen.getByRole('button', { name: 'Run as a job' }));
     await waitFor(() => expect(window.location.pathname).toBe('/p/demo/e/development/executions/exe_42'));
@@ -104,7 +104,7 @@ describe('action screen', () => {
     expect(posted[1]!.path).toBe(
       '/public/v1/projects/demo/environments/development/actions/find-orders/executions',
     );
-    expect(posted[1]!.body).toEqual({ arguments: { limit: 7 }, async: true });
+    expect(posted[1]!.body).toEqual({ arguments: { limit: 7 }, async: true, via: 'console' });
   });
 
   it("Run as a job refused with 422 shows the API's message at the input and stays on the screen", async () => {
@@ -115,7 +115,7 @@ describe('action screen', () => {
     await waitFor(() => expect(screen.getByLabelText(/Limit/).getAttribute('aria-invalid')).toBe('true'));
     const errorId = screen.getByLabelText(/Limit/).getAttribute('aria-describedby')!.split(' ').at(-1)!;
     expect(document.getElementById(errorId)?.textContent).toBe('limit must be at most 1000.');
-    expect(posted.map((p) => p.body)).toEqual([{ arguments: { limit: 5000 }, async: true }]);
+    expect(posted.map((p) => p.body)).toEqual([{ arguments: { limit: 5000 }, async: true, via: 'console' }]);
     expect(window.location.pathname).toBe('/p/demo/e/development/actions');
   });
 
@@ -141,7 +141,7 @@ describe('action screen', () => {
     expect(message()).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Run' }));
     await waitFor(() => expect(posted).toHaveLength(1));
-    expect(posted[0]!.body).toEqual({ arguments: { limit: 3 } });
+    expect(posted[0]!.body).toEqual({ arguments: { limit: 3 }, via: 'console' });
   });
 
   it('a review-gated action sends the comment with the request and offers no job', async () => {
@@ -160,7 +160,7 @@ describe('action screen', () => {
     expect(posted).toEqual([
       {
         path: '/public/v1/projects/demo/environments/development/actions/refund-order/executions',
-        body: { arguments: { order_id: 1001 }, comment: 'Customer called twice.' },
+        body: { arguments: { order_id: 1001 }, via: 'console', comment: 'Customer called twice.' },
       },
     ]);
     expect(screen.getByRole('link', { name: 'Open review request rev_7' }).getAttribute('href')).toBe(
@@ -170,7 +170,7 @@ describe('action screen', () => {
     expect((screen.getByLabelText(/Comment/) as HTMLTextAreaElement).value).toBe('');
     fireEvent.click(screen.getByRole('button', { name: 'Request review' }));
     await waitFor(() => expect(posted).toHaveLength(2));
-    expect(posted[1]!.body).toEqual({ arguments: { order_id: 1001 } });
+    expect(posted[1]!.body).toEqual({ arguments: { order_id: 1001 }, via: 'console' });
   });
 
   it("links to the action's versions, batch and editor screens", async () => {

@@ -7,6 +7,7 @@
  * what each statement would process without running it.
  */
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { effectOf } from '../../../../shared/domain/action-effect.ts';
 import { ApiError, api } from '../../api/client.ts';
 import { apiPaths } from '../../api/paths.ts';
 import type { Execution, ReviewRequested } from '../../api/types.ts';
@@ -15,8 +16,10 @@ import { useSession } from '../../app/session.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
 import { type Translate, useT } from '../../i18n/index.tsx';
+import { NotPublishedNotice } from '../governance/NotPublishedNotice.tsx';
 import { ReviewCommentField } from '../governance/RequestReviewForm.tsx';
 import { ActionLinks } from './ActionLinks.tsx';
+import { ConfirmRunDialog, needsConfirmation } from './ConfirmRunDialog.tsx';
 import { loadAction } from './load-action.ts';
 import { ParameterInput } from './ParameterInput.tsx';
 import {
@@ -52,6 +55,8 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
   const [busy, setBusy] = useState<'run' | 'job' | 'dryRun'>();
   const running = busy !== undefined;
   const [outcome, setOutcome] = useState<Outcome>();
+  /** A data-changing run waiting for the person's confirmation (Run or Run as a job). */
+  const [toConfirm, setToConfirm] = useState<{ mode: 'run' | 'job'; args: Record<string, unknown> }>();
   const outcomeRef = useRef<HTMLDivElement>(null);
   // The Run button is disabled while it runs, so focus would fall to <body>: it goes to the outcome.
   // An input the API refused keeps focus instead (focusFirstError).
@@ -102,17 +107,30 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
     }
   };
 
+  // The same judgement the server makes (the author's word, else what the statements or method do).
+  const effect = action ? effectOf(action as never) : undefined;
+  const changesData = effect === 'changes';
+
   const run = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!action || running) return;
     const args = collectArguments();
     if (!args) return;
+    if (changesData) setToConfirm({ mode: 'run', args });
+    else await send('run', args, false);
+  };
+
+  const send = async (mode: 'run' | 'job', args: Record<string, unknown>, confirmed: boolean) => {
+    if (!action) return;
+    if (mode === 'job') return startJob(args, confirmed);
     setBusy('run');
     const path = apiPaths.executions(workspace.projectId, workspace.environmentId, action.id);
     const trimmedComment = comment.trim();
     try {
       const response = await api.postWithResponse<Execution | ReviewRequested>(path, {
         arguments: args,
+        via: 'console',
+        ...(confirmed ? { confirm: true } : {}),
         ...(reviewGated && trimmedComment ? { comment: trimmedComment } : {}),
       });
       if (response.status === 202 && 'reviewRequest' in response.body) {
@@ -122,7 +140,9 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
         setOutcome({ kind: 'execution', execution: response.body as Execution });
       }
     } catch (error) {
-      showFailure(error);
+      // A record saved before effects existed: the server knows it changes data and asks first.
+      if (needsConfirmation(error) && !confirmed) setToConfirm({ mode: 'run', args });
+      else showFailure(error);
     } finally {
       setBusy(undefined);
     }
@@ -151,14 +171,26 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
     if (!action || running) return;
     const args = collectArguments();
     if (!args) return;
+    if (changesData) setToConfirm({ mode: 'job', args });
+    else await startJob(args, false);
+  };
+
+  const startJob = async (args: Record<string, unknown>, confirmed: boolean) => {
+    if (!action) return;
     setBusy('job');
     const path = apiPaths.executions(workspace.projectId, workspace.environmentId, action.id);
     try {
       // 202 at once with the queued execution; its own screen polls it until it finishes.
-      const started = await api.post<{ execution: Execution }>(path, { arguments: args, async: true });
+      const started = await api.post<{ execution: Execution }>(path, {
+        arguments: args,
+        async: true,
+        via: 'console',
+        ...(confirmed ? { confirm: true } : {}),
+      });
       navigate(workspace.href(`/executions/${encodeURIComponent(started.execution.id)}`));
     } catch (error) {
-      showFailure(error);
+      if (needsConfirmation(error) && !confirmed) setToConfirm({ mode: 'job', args });
+      else showFailure(error);
     } finally {
       setBusy(undefined);
     }
@@ -182,6 +214,8 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
   }
 
   const formLevelError = fieldErrors[''];
+  // A protected environment runs only what was published: nothing published, nothing to run here.
+  const unpublished = Boolean(workspace.environment?.protected) && !loaded.data.publishedVersion;
   return (
     <section className="screen action-screen" aria-labelledby="action-title">
       <BackLink />
@@ -195,15 +229,26 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
               {loaded.data.publishedVersion
                 ? t('action.publishedVersion', { version: loaded.data.publishedVersion })
                 : t('action.latestVersion', { version: action.version ?? loaded.data.latestVersion ?? '?' })}
+              {workspace.environment?.protected ? ` · ${t('protected.badge')}` : ''}
             </span>
             {action.review?.required ? (
               <span className="kind-badge kind-review">{t('actions.reviewRequired')}</span>
             ) : null}
+            {effect ? <span className={`kind-badge effect-${effect}`}>{t(`effect.${effect}`)}</span> : null}
           </div>
           {action.description ? <p className="action-description">{action.description}</p> : null}
         </div>
         <ActionLinks actionId={action.id} />
       </div>
+      {unpublished ? (
+        <NotPublishedNotice
+          kind="action"
+          id={action.id}
+          latestVersion={loaded.data.latestVersion ?? action.version ?? 1}
+          onPublished={loaded.reload}
+          onError={(error) => setOutcome({ kind: 'failed', error })}
+        />
+      ) : null}
 
       <form
         className="action-form"
@@ -243,13 +288,13 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
           </div>
         ) : null}
         <div className="form-actions">
-          <Button type="submit" variant="primary" busy={busy === 'run'} disabled={running}>
+          <Button type="submit" variant="primary" busy={busy === 'run'} disabled={running || unpublished}>
             {busy === 'run' ? t('action.running') : reviewGated ? t('action.requestReview') : t('action.run')}
           </Button>
           {reviewGated ? null : (
             <Button
               busy={busy === 'job'}
-              disabled={running}
+              disabled={running || unpublished}
               onClick={() => void runAsJob()}
               aria-describedby="run-as-job-hint"
             >
@@ -302,6 +347,23 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
         {outcome?.kind === 'execution' ? (
           <ResultView execution={outcome.execution} actionId={action.id} />
         ) : null}
+        <ConfirmRunDialog
+          subject={
+            toConfirm
+              ? {
+                  actionName: action.name,
+                  environmentName: workspace.environment?.name ?? workspace.environmentId,
+                  arguments: toConfirm.args,
+                }
+              : undefined
+          }
+          onCancel={() => setToConfirm(undefined)}
+          onConfirm={() => {
+            const pending = toConfirm;
+            setToConfirm(undefined);
+            if (pending) void send(pending.mode, pending.args, true);
+          }}
+        />
         {!outcome && !running ? (
           <EmptyState title={t('action.notRunYet')}>
             {t(reviewGated ? 'action.notRunYetReviewDetail' : 'action.notRunYetDetail')}

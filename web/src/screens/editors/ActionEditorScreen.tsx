@@ -4,6 +4,7 @@
  * Copying makes a new action with the same settings.
  */
 import { type FormEvent, useEffect, useState } from 'react';
+import { defaultEffect } from '../../../../shared/domain/action-effect.ts';
 import { api } from '../../api/client.ts';
 import { errorAt, pointerErrors, unclaimedErrors } from '../../api/field-errors.ts';
 import { apiPaths } from '../../api/paths.ts';
@@ -146,6 +147,7 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
     'parameters',
     'permission',
     'review',
+    'effect',
     'method',
     'path',
     'transformer',
@@ -535,6 +537,27 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
             </Field>
           ) : null}
         </fieldset>
+
+        <Field
+          label={t('editors.actions.effect')}
+          hint={t('editors.actions.effectHint')}
+          error={errorAt(errors, 'effect')}
+        >
+          <select
+            value={draft.effect}
+            onChange={(e) => set({ effect: e.target.value as ActionDraft['effect'] })}
+          >
+            <option value="">
+              {t('editors.actions.effectAuto', {
+                effect: t(
+                  `effect.${defaultEffect({ ...draft.rest, kind: draft.kind, statements: draft.statements, method: draft.method } as never)}`,
+                ),
+              })}
+            </option>
+            <option value="reads">{t('effect.reads')}</option>
+            <option value="changes">{t('effect.changes')}</option>
+          </select>
+        </Field>
 
         <Field label={t('editors.actions.changeMessage')}>
           <input value={draft.changeMessage} onChange={(e) => set({ changeMessage: e.target.value })} />

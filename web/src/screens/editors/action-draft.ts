@@ -40,6 +40,8 @@ export interface ActionDraft {
   transformerTimeLimitMs: string;
   reviewRequired: boolean;
   reviewExpiresInMinutes: string;
+  /** '' lets Dogu judge from the statements or method (docs/governance.md); otherwise the author's word. */
+  effect: '' | 'reads' | 'changes';
   changeMessage: string;
   /** Fields this editor does not show (HTTP headers, body, query…), sent back unchanged. */
   rest: Record<string, unknown>;
@@ -64,6 +66,7 @@ export const emptyActionDraft = (): ActionDraft => ({
   transformerTimeLimitMs: '',
   reviewRequired: false,
   reviewExpiresInMinutes: '',
+  effect: '',
   changeMessage: '',
   rest: {},
 });
@@ -88,6 +91,7 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     permission,
     review,
     transformer,
+    effect,
     version: _v,
     createdAt: _c,
     updatedAt: _u,
@@ -141,6 +145,7 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     transformerScript: script.script ?? '',
     transformerTimeLimitMs: script.timeLimitMs ? String(script.timeLimitMs) : '',
     reviewRequired: Boolean(rev.required),
+    effect: effect === 'reads' || effect === 'changes' ? effect : '',
     reviewExpiresInMinutes: rev.expiresInMinutes ? String(rev.expiresInMinutes) : '',
     changeMessage: '',
     // `method` and `path` are HTTP's own editors; other kinds (gRPC, storage) keep theirs in `rest`.
@@ -206,6 +211,7 @@ export function actionBody(
       required: draft.reviewRequired,
       ...(draft.reviewExpiresInMinutes ? { expiresInMinutes: Number(draft.reviewExpiresInMinutes) } : {}),
     },
+    ...(draft.effect ? { effect: draft.effect } : {}),
     ...(draft.changeMessage ? { changeMessage: draft.changeMessage } : {}),
     ...(draft.transformerScript.trim()
       ? {

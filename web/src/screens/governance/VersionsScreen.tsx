@@ -80,6 +80,7 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
   const environmentName = (id: string) => workspace.environments.find((e) => e.id === id)?.name ?? id;
   const data = history.data;
   const current = publishedTo(target);
+  const isProtected = (id: string) => Boolean(workspace.environments.find((e) => e.id === id)?.protected);
   return (
     <section className="screen" aria-labelledby="versions-title">
       <Link href={workspace.href(`/actions/${encodeURIComponent(actionId)}`)} className="back-link">
@@ -106,11 +107,16 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
               const version = publishedTo(id);
               return (
                 <tr key={id} data-environment={id}>
-                  <td>{environmentName(id)}</td>
+                  <td>
+                    {environmentName(id)}
+                    {isProtected(id) ? <span className="state-badge"> {t('protected.badge')}</span> : null}
+                  </td>
                   <td>
                     {version
                       ? t('governance.versions.publishedVersion', { version })
-                      : t('governance.versions.followsLatest', { version: data.latest })}
+                      : isProtected(id)
+                        ? t('governance.versions.nothingRuns')
+                        : t('governance.versions.followsLatest', { version: data.latest })}
                   </td>
                 </tr>
               );
@@ -131,9 +137,12 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
                 ))}
               </select>
             </label>
-            <Button disabled={current === undefined} onClick={() => publication.ask({ follow: true })}>
-              {t('governance.versions.followLatest')}
-            </Button>
+            {/* A protected environment never follows the latest: it runs what was published. */}
+            {isProtected(target) ? null : (
+              <Button disabled={current === undefined} onClick={() => publication.ask({ follow: true })}>
+                {t('governance.versions.followLatest')}
+              </Button>
+            )}
           </div>
 
           <h2 className="section-title">{t('governance.versions.history')}</h2>
@@ -149,8 +158,11 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
             items={data.versions}
             className="versions"
             row={(version) => {
-              const isCurrent =
-                current === version.version || (current === undefined && version.version === data.latest);
+              // Any version can be published, the first and the latest included: following the latest
+              // is not the same as having it published (a protected environment runs only the latter).
+              const isCurrent = current === version.version;
+              const followed =
+                current === undefined && !isProtected(target) && version.version === data.latest;
               return (
                 <tr key={version.version} data-version={version.version}>
                   <td>
@@ -163,6 +175,11 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
                   <td>{formatTime(version.createdAt, language)}</td>
                   <td>{version.message || <span className="muted">—</span>}</td>
                   <td>
+                    {followed ? (
+                      <span className="muted small">
+                        {t('governance.versions.runsHere', { environment: environmentName(target) })}{' '}
+                      </span>
+                    ) : null}
                     {isCurrent ? (
                       <span className="muted small">
                         {t('governance.versions.runsHere', { environment: environmentName(target) })}

@@ -4,11 +4,13 @@
  * shown at the cell (form) or listed by file row (CSV).
  */
 import { type FormEvent, useState } from 'react';
+import { effectOf } from '../../../../shared/domain/action-effect.ts';
 import { ApiError, api, saveFile } from '../../api/client.ts';
 import { Link, navigate } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, ErrorBanner, Field, Tabs, useAsync } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
+import { ConfirmRunDialog, needsConfirmation } from '../actions/ConfirmRunDialog.tsx';
 import { loadAction } from '../actions/load-action.ts';
 import { type BatchDetail, schedulingPaths } from './api.ts';
 import { fillable, type RowCells, rowErrorOf, rowsOf } from './batch-rows.ts';
@@ -45,19 +47,28 @@ export function BatchScreen({ params }: { params: Record<string, string> }) {
   const started = (answer: { batch: BatchDetail['batch'] }) =>
     navigate(workspace.href(`/batches/${encodeURIComponent(answer.batch.id)}`));
 
+  /** A batch of a data-changing action starts only after the person confirmed it (server-checked). */
+  const [confirming, setConfirming] = useState(false);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!loaded.data) return;
+    if (effectOf(loaded.data.action as never) === 'changes') setConfirming(true);
+    else await start(false);
+  };
+
+  const start = async (confirmed: boolean) => {
     if (!loaded.data) return;
     setBusy(true);
     setFailure(undefined);
     try {
-      const path = schedulingPaths.batches(projectId, environmentId, actionId);
+      const query = new URLSearchParams({ via: 'console', ...(confirmed ? { confirm: 'true' } : {}) });
+      const path = `${schedulingPaths.batches(projectId, environmentId, actionId)}?${query}`;
       const level = Number(concurrency) || undefined;
       if (tab === 'csv') {
         if (!file) throw new Error(t('scheduling.batch.chooseFile'));
         started(
           await api.upload<{ batch: BatchDetail['batch'] }>(
-            `${path}${level ? `?concurrency=${level}` : ''}`,
+            `${path}${level ? `&concurrency=${level}` : ''}`,
             file,
             'text/csv',
           ),
@@ -71,7 +82,8 @@ export function BatchScreen({ params }: { params: Record<string, string> }) {
         );
       }
     } catch (error) {
-      setFailure(error);
+      if (needsConfirmation(error) && !confirmed) setConfirming(true);
+      else setFailure(error);
     } finally {
       setBusy(false);
     }
@@ -232,6 +244,25 @@ export function BatchScreen({ params }: { params: Record<string, string> }) {
           </Button>
         </div>
       </form>
+      <ConfirmRunDialog
+        subject={
+          confirming && loaded.data
+            ? {
+                actionName: loaded.data.action.name,
+                environmentName: workspace.environment?.name ?? environmentId,
+                arguments: {
+                  rows:
+                    tab === 'csv' ? (file?.name ?? '') : rowsOf(loaded.data.action.parameters, cells).length,
+                },
+              }
+            : undefined
+        }
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          void start(true);
+        }}
+      />
     </section>
   );
 }

@@ -12,7 +12,9 @@ import { useSession } from '../../app/session.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, ErrorBanner, useAsync } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
+import { NotPublishedNotice, notPublishedOf } from '../governance/NotPublishedNotice.tsx';
 import { CodeViewFrame } from './code/CodeViewFrame.tsx';
+import { ConfirmRunProvider } from './runtime/confirm-run.tsx';
 import { ViewRenderer } from './runtime/ViewRenderer.tsx';
 import { type ResolvedView, viewPaths } from './view-api.ts';
 import { argsFromQuery } from './view-args.ts';
@@ -26,15 +28,32 @@ export function ViewScreen({ params }: { params: Record<string, string> }) {
     () => api.get<ResolvedView>(viewPaths.resolved(workspace.projectId, workspace.environmentId, viewId)),
     [workspace.projectId, workspace.environmentId, viewId],
   );
+  const [failure, setFailure] = useState<unknown>();
+  const unpublished = notPublishedOf(loaded.error);
   return (
     // Not a named region: a view's own parts may carry its name (a table called like the view).
     <section className="screen view-screen">
       <Link href={workspace.href('/views')} className="back-link">
         ← {t('views.back')}
       </Link>
-      {loaded.error ? <ErrorBanner error={loaded.error} /> : null}
+      {unpublished ? (
+        <NotPublishedNotice
+          kind="view"
+          id={viewId}
+          latestVersion={unpublished.latestVersion}
+          onPublished={loaded.reload}
+          onError={setFailure}
+        />
+      ) : loaded.error ? (
+        <ErrorBanner error={loaded.error} />
+      ) : null}
+      <ErrorBanner error={failure} onDismiss={failure ? () => setFailure(undefined) : undefined} />
       {!loaded.data && !loaded.error ? <p className="muted">{t('common.loading')}</p> : null}
-      {loaded.data ? <LoadedView resolved={loaded.data} /> : null}
+      {loaded.data ? (
+        <ConfirmRunProvider environmentName={workspace.environment?.name ?? workspace.environmentId}>
+          <LoadedView resolved={loaded.data} />
+        </ConfirmRunProvider>
+      ) : null}
     </section>
   );
 }

@@ -80,12 +80,15 @@ export async function runViewAction(
   where: { projectId: string; environmentId: string; viewId: string },
   actionId: string,
   args: Record<string, unknown>,
+  options: { confirm?: boolean } = {},
 ): Promise<ActionOutcome> {
   const path = apiPaths.executions(where.projectId, where.environmentId, actionId);
-  // A draft that was never saved has no view to name as the source (the server checks it exists).
+  // A draft that was never saved has no view to name as the source (the server checks it exists); its
+  // preview runs as a console run, so a data-changing action needs the same confirmation.
   const response = await api.postWithResponse<Execution | ReviewRequested>(path, {
     arguments: args,
-    ...(where.viewId ? { source: { viewId: where.viewId } } : {}),
+    ...(where.viewId ? { source: { viewId: where.viewId } } : { via: 'console' }),
+    ...(options.confirm ? { confirm: true } : {}),
   });
   if (response.status === 202 && 'reviewRequest' in response.body) {
     return { kind: 'review', review: response.body };

@@ -13,10 +13,11 @@ import { problemTitle } from '../../../components/ErrorBanner.tsx';
 import { Button } from '../../../components/index.ts';
 import { useLanguage, useT } from '../../../i18n/index.tsx';
 import { type FrameActionOutcome, framePath, parseFromFrame, type ToFrame } from '../frame/protocol.ts';
+import { useConfirmedRun } from '../runtime/confirm-run.tsx';
 import { ViewReviewNotice } from '../runtime/ReviewNotice.tsx';
 import { safeExternalUrl } from '../runtime/runtime.tsx';
 import { problemText } from '../runtime/ViewProblem.tsx';
-import { resultOf, runViewAction } from '../view-api.ts';
+import { resultOf } from '../view-api.ts';
 
 /** No heartbeat for this long after the view started: it is stopped (an endless loop). */
 export const heartbeatTimeoutMs = 3000;
@@ -45,6 +46,10 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
   const [height, setHeight] = useState(240);
   const propsRef = useRef(props);
   propsRef.current = props;
+  // A data-changing action runs only after the viewer confirms it (the server checks `confirm`).
+  const confirmedRun = useConfirmedRun();
+  const confirmedRunRef = useRef(confirmedRun);
+  confirmedRunRef.current = confirmedRun;
 
   const send = useCallback((message: ToFrame) => {
     // The frame's origin is opaque ("null"), so no narrower target origin exists; the frame can
@@ -128,7 +133,13 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
           break;
         }
         case 'runAction': {
-          const outcome = await callAction(current, message.actionId, message.arguments, t);
+          const outcome = await callAction(
+            current,
+            message.actionId,
+            message.arguments,
+            t,
+            confirmedRunRef.current,
+          );
           const reviewBody = outcome.reviewBody;
           if (reviewBody) setReviews((list) => [...list, reviewBody]);
           const { reviewBody: _, ...plain } = outcome as FrameActionOutcome & { reviewBody?: unknown };
@@ -208,6 +219,7 @@ async function callAction(
   actionId: string,
   args: Record<string, unknown>,
   t: ReturnType<typeof useT>,
+  run: ReturnType<typeof useConfirmedRun>,
 ): Promise<FrameActionOutcome & { reviewBody?: ReviewRequested }> {
   if (!props.actionIds.includes(actionId)) {
     return {
@@ -220,7 +232,7 @@ async function callAction(
     };
   }
   try {
-    const outcome = await runViewAction(props, actionId, args);
+    const outcome = await run(props, actionId, args);
     if (outcome.kind === 'review') {
       return { ok: true, review: { id: outcome.review.reviewRequest.id }, reviewBody: outcome.review };
     }

@@ -26,6 +26,7 @@ import {
   type ViewQuery,
   type VisualViewDefinition,
 } from '../view-api.ts';
+import { useConfirmedRun } from './confirm-run.tsx';
 
 type Row = Record<string, unknown>;
 
@@ -161,9 +162,11 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
   }, []);
 
   const where = useMemo(() => ({ projectId, environmentId, viewId }), [projectId, environmentId, viewId]);
+  const confirmedRun = useConfirmedRun();
 
+  /** `clicked`: the viewer started it, so a data-changing action may run after their confirmation. */
   const runQuery = useCallback(
-    async (queryId: string, page?: number) => {
+    async (queryId: string, page?: number, clicked = false) => {
       const query: ViewQuery | undefined = definition.queries.find((q) => q.id === queryId);
       if (!query) return;
       const previous = queriesRef.current[queryId] ?? idle;
@@ -179,7 +182,9 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
           actionArgs[query.paging.limitParameter] = query.paging.pageSize;
           actionArgs[query.paging.offsetParameter] = pageNow * query.paging.pageSize;
         }
-        const outcome = await runViewAction(where, query.actionId, actionArgs);
+        const outcome = clicked
+          ? await confirmedRun(where, query.actionId, actionArgs)
+          : await runViewAction(where, query.actionId, actionArgs);
         if (outcome.kind === 'review') {
           setQuery(queryId, { ...idle, status: 'review', review: outcome.review, page: pageNow });
           return;
@@ -203,7 +208,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
         setQuery(queryId, { ...idle, status: 'failed', error, page: pageNow });
       }
     },
-    [definition, context, setQuery, where],
+    [definition, context, setQuery, where, confirmedRun],
   );
 
   const loadQueries = useCallback(
@@ -229,7 +234,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       for (const event of events) {
         try {
           if (event.type === 'runQuery') {
-            await runQuery(event.query, 0);
+            await runQuery(event.query, 0, true);
             const state = queriesRef.current[event.query];
             if (state?.status === 'failed') return { kind: 'failed', error: state.error };
             if (state?.status === 'review' && state.review) return { kind: 'review', review: state.review };
@@ -241,7 +246,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
             for (const [name, expression] of Object.entries(event.arguments ?? {})) {
               actionArgs[name] = bindValue(expression, ctx);
             }
-            const outcome: ActionOutcome = await runViewAction(where, event.actionId, actionArgs);
+            const outcome: ActionOutcome = await confirmedRun(where, event.actionId, actionArgs);
             if (outcome.kind === 'review') return { kind: 'review', review: outcome.review };
             last = { kind: 'done', actionRan: true };
             if (event.onSuccess?.length) {
@@ -277,7 +282,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       }
       return last;
     },
-    [context, loadQueries, runQuery, where, href],
+    [context, loadQueries, runQuery, where, href, confirmedRun],
   );
 
   const setValue = useCallback((componentId: string, value: unknown) => {

@@ -5,9 +5,11 @@
 import MarkdownIt from 'markdown-it';
 import { useMemo, useState } from 'react';
 import { detectMedia } from '../../../../../../shared/domain/media.ts';
+import { splitTemplate } from '../../../../../../shared/domain/views/expression-syntax.ts';
 import { Button } from '../../../../components/index.ts';
 import { useT } from '../../../../i18n/index.tsx';
 import { MediaView } from '../../../actions/media.tsx';
+import { evaluate } from '../../expressions/evaluate.ts';
 import type { ViewComponent } from '../../view-api.ts';
 import { EventOutcomeView } from '../EventOutcomeView.tsx';
 import { type EventOutcome, safeExternalUrl, templateText, useViewRuntime } from '../runtime.tsx';
@@ -35,10 +37,49 @@ export function renderMarkdown(source: string): string {
   return markdown.render(source);
 }
 
+/**
+ * The author's Markdown with each `{{ }}` hole's value inserted as text, never as Markdown source: a
+ * value from the database cannot add an image, a link or a heading (issue 25). The holes become
+ * placeholders of letters and digits (nothing Markdown or linkify reads), the source is rendered, then
+ * each placeholder is replaced by its value, HTML-escaped.
+ */
+export function renderMarkdownTemplate(template: string, context: Record<string, unknown>): string {
+  const { parts } = splitTemplate(template);
+  if (!parts.some((part) => part.kind === 'hole')) return renderMarkdown(template);
+  const nonce = Math.random().toString(36).slice(2, 10);
+  const values: string[] = [];
+  const source = parts
+    .map((part) => {
+      if (part.kind === 'text') return part.text;
+      values.push(textOf(evaluate(part.expression.trim(), context)));
+      return `dogu${nonce}hole${values.length - 1}x`;
+    })
+    .join('');
+  return renderMarkdown(source).replace(new RegExp(`dogu${nonce}hole(\\d+)x`, 'g'), (_, i: string) =>
+    escapeHtml(values[Number(i)] ?? ''),
+  );
+}
+
+const textOf = (value: unknown): string =>
+  value === undefined || value === null
+    ? ''
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
 export function MarkdownComponent({ component }: { component: Of<'markdown'> }) {
   const runtime = useViewRuntime();
-  const source = templateText(component.content, runtime.context());
-  const html = useMemo(() => renderMarkdown(source), [source]);
+  const context = runtime.context();
+  const html = useMemo(
+    () => renderMarkdownTemplate(component.content, context),
+    [component.content, context],
+  );
   // biome-ignore lint/security/noDangerouslySetInnerHtml: markdown-it with html:false escapes raw HTML
   return <div className="view-markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -1,0 +1,83 @@
+/**
+ * Views cannot act for their viewer without the viewer (docs/views.md): the server refuses a view's run
+ * of a data-changing action unless it carries `confirm: true` (409 `confirmation_required`). So a query
+ * that runs on load or on refresh simply fails in place; a run the viewer started with a click (a
+ * button's runAction or runQuery event, or a code view's `dogu.run`) asks the viewer first, naming the
+ * action, the environment and the arguments, and is sent again confirmed only if they agree.
+ */
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
+import { ConfirmRunDialog, needsConfirmation, type RunToConfirm } from '../../actions/ConfirmRunDialog.tsx';
+import { type ActionOutcome, runViewAction } from '../view-api.ts';
+
+type Ask = (subject: Omit<RunToConfirm, 'environmentName'>) => Promise<boolean>;
+
+const ConfirmContext = createContext<Ask | undefined>(undefined);
+
+/** The viewer said no: nothing ran. */
+export class RunDeclined extends Error {
+  constructor(actionName: string) {
+    super(`Not run: ${actionName} changes data and was not confirmed.`);
+    this.name = 'RunDeclined';
+  }
+}
+
+/** `environmentName`: what the dialog calls the environment the view runs in. */
+export function ConfirmRunProvider({
+  environmentName,
+  children,
+}: {
+  environmentName: string;
+  children: ReactNode;
+}) {
+  const [subject, setSubject] = useState<RunToConfirm>();
+  const resolver = useRef<(answer: boolean) => void>(undefined);
+  const ask = useCallback<Ask>(
+    (next) =>
+      new Promise<boolean>((resolve) => {
+        resolver.current?.(false);
+        resolver.current = resolve;
+        setSubject({ ...next, environmentName });
+      }),
+    [environmentName],
+  );
+  const answer = (value: boolean) => {
+    resolver.current?.(value);
+    resolver.current = undefined;
+    setSubject(undefined);
+  };
+  return (
+    <ConfirmContext.Provider value={ask}>
+      {children}
+      <ConfirmRunDialog subject={subject} onConfirm={() => answer(true)} onCancel={() => answer(false)} />
+    </ConfirmContext.Provider>
+  );
+}
+
+/**
+ * Runs an action from a view for a click: unconfirmed first (a reading action just runs); if the server
+ * says it changes data, asks the viewer and sends it again confirmed. Without a provider (or for runs
+ * nobody clicked) nothing is asked and the refusal stands.
+ */
+export function useConfirmedRun() {
+  const ask = useContext(ConfirmContext);
+  return useMemo(
+    () =>
+      async (
+        where: { projectId: string; environmentId: string; viewId: string },
+        actionId: string,
+        args: Record<string, unknown>,
+      ): Promise<ActionOutcome> => {
+        try {
+          return await runViewAction(where, actionId, args);
+        } catch (error) {
+          if (!ask || !needsConfirmation(error)) throw error;
+          const body = (error as { body: { actionName?: string } }).body;
+          const actionName = body.actionName ?? actionId;
+          const agreed = await ask({ actionName, arguments: args });
+          if (!agreed) throw new RunDeclined(actionName);
+          return runViewAction(where, actionId, args, { confirm: true });
+        }
+      },
+    [ask],
+  );
+}
