@@ -1,5 +1,6 @@
 /** `dogu smoke` against a real embedded runtime: every check passes and cleans up; a wrong URL fails clearly. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isLoopbackUrl } from '../../cli/commands/smoke-echo.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { runCli } from '../support/cli-bundle.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
@@ -77,6 +78,49 @@ describe('dogu smoke', () => {
       'skipped',
     ]);
   });
+});
+
+describe('dogu smoke, failing checks in the middle', () => {
+  it('an echo that cannot be reached fails http-echo with the reason; the rest still runs and is removed', async () => {
+    const result = await dogu('smoke', '--url', runtime.url, '--echo-url', 'http://127.0.0.1:9', '--json');
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as {
+      checks: { name: string; status: string; detail: string }[];
+    };
+    expect(Object.fromEntries(report.checks.map((check) => [check.name, check.status]))).toEqual({
+      health: 'passed',
+      openapi: 'passed',
+      'sign-in': 'passed',
+      'http-echo': 'failed',
+      'async-job': 'passed',
+      reservation: 'passed',
+      cleanup: 'passed',
+    });
+    expect(report.checks.find((check) => check.name === 'http-echo')!.detail).toMatch(
+      /ECONNREFUSED|refused|reach/i,
+    );
+    expect(report.checks.find((check) => check.name === 'cleanup')!.detail).toContain('-echo');
+  });
+
+  it('a login stored for another URL fails sign-in naming the login to run, and skips what needs it', async () => {
+    const other = runtime.url.replace('127.0.0.1', 'localhost');
+    const result = await dogu('smoke', '--url', other);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`✗ sign-in`);
+    expect(result.stdout).toContain(`The stored login is for ${runtime.url}, not ${other}.`);
+    expect(result.stdout).toContain('- async-job: skipped (not signed in)');
+    expect(result.stdout).not.toContain('cleanup');
+    expect(result.stdout).toContain(`Smoke check of ${other}: 1 failed.`);
+  });
+});
+
+it('serves its own echo only to a runtime on loopback: a deployment gets --echo-url or a skipped check', () => {
+  expect(['http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:8787'].map(isLoopbackUrl)).toEqual([
+    true,
+    true,
+    true,
+  ]);
+  expect(['https://dogu.example.com', 'http://10.0.0.5:8787'].map(isLoopbackUrl)).toEqual([false, false]);
 });
 
 async function token(): Promise<string> {
