@@ -255,7 +255,10 @@ export async function smoke(options: SmokeOptions): Promise<number> {
           await api(item.path, { method: 'DELETE' }).catch(() => left.push(item.label));
         }
         if (left.length > 0) throw new Error(`could not remove ${left.join(', ')}: delete them by hand`);
-        return `removed ${created.map((item) => item.label).join(', ')}`;
+        return `removed ${created
+          .toReversed()
+          .map((item) => item.label)
+          .join(', ')}`;
       });
     }
   }
