@@ -3,7 +3,7 @@
  * check prints one line; anything it creates is named `smoke-<run id>-…` and removed at the end.
  */
 import { randomBytes } from 'node:crypto';
-import { callApi } from '../api-client.ts';
+import { type ApiError, callApi } from '../api-client.ts';
 import { accessToken } from './print-access-token.ts';
 import { isLoopbackUrl, type SmokeEcho, startSmokeEcho } from './smoke-echo.ts';
 
@@ -114,6 +114,40 @@ export async function smoke(options: SmokeOptions): Promise<number> {
   let reservationToCancel: string | undefined;
   const scriptSource = `${runId}-script`;
   const jobAction = `${runId}-job`;
+
+  /** What could not be removed (labels); a resource already gone (404) counts as removed. */
+  const removeCreated = async (): Promise<string[]> => {
+    const left: string[] = [];
+    const tolerate404 = (label: string) => (error: unknown) => {
+      if ((error as ApiError).status !== 404) left.push(label);
+    };
+    if (reservationToCancel) {
+      const id = reservationToCancel;
+      await api(`${environmentPath}/reservations/${id}/cancel`, { method: 'POST' }).catch(
+        tolerate404(`reservation ${id}`),
+      );
+    }
+    // Actions before their data sources: a data source in use is not deleted.
+    for (const item of created.toReversed()) {
+      await api(item.path, { method: 'DELETE' }).catch(tolerate404(item.label));
+    }
+    return left;
+  };
+  // Ctrl-C (or a CI job's stop) mid-way still removes what was made: nothing smoke-… is left behind.
+  const onInterrupt = () => {
+    options.stdout('Interrupted: removing what the smoke made…\n');
+    void removeCreated().then(
+      (left) => {
+        options.stdout(
+          left.length > 0 ? `Left behind: ${left.join(', ')}; delete them by hand.\n` : 'Removed.\n',
+        );
+        process.exit(130);
+      },
+      () => process.exit(130),
+    );
+  };
+  process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
 
   let echo: SmokeEcho | undefined;
   let echoUrl = options.echoUrl;
@@ -241,19 +275,12 @@ export async function smoke(options: SmokeOptions): Promise<number> {
       jobReady ? undefined : 'the job action could not be set up',
     );
   } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     await echo?.close();
     if (created.length > 0 || reservationToCancel) {
       await check('cleanup', async () => {
-        const left: string[] = [];
-        if (reservationToCancel) {
-          await api(`${environmentPath}/reservations/${reservationToCancel}/cancel`, {
-            method: 'POST',
-          }).catch(() => left.push(`reservation ${reservationToCancel}`));
-        }
-        // Actions before their data sources: a data source in use is not deleted.
-        for (const item of created.toReversed()) {
-          await api(item.path, { method: 'DELETE' }).catch(() => left.push(item.label));
-        }
+        const left = await removeCreated();
         if (left.length > 0) throw new Error(`could not remove ${left.join(', ')}: delete them by hand`);
         return `removed ${created
           .toReversed()

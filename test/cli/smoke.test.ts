@@ -1,9 +1,14 @@
 /** `dogu smoke` against a real embedded runtime: every check passes and cleans up; a wrong URL fails clearly. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLoopbackUrl } from '../../cli/commands/smoke-echo.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { runCli } from '../support/cli-bundle.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { repoRoot } from '../support/process.ts';
 import { startTestRuntime, tempDir } from '../support/runtime.ts';
 
 let runtime: LocalRuntime;
@@ -24,6 +29,43 @@ afterAll(async () => {
   await Promise.all([dataDir?.remove(), home?.remove(), database?.drop()]);
 });
 
+it('Ctrl-C mid-way removes what the smoke made and exits 130', async () => {
+  // An echo that takes the request and never answers: the smoke is then inside http-echo, with its
+  // data source and action made. Runs first: its answered run ends while the other tests run.
+  const held: ServerResponse[] = [];
+  const hanging = createServer((_request, response) => held.push(response));
+  await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+  const requested = once(hanging, 'request');
+  const echoUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+  const child = spawn(
+    process.execPath,
+    ['cli/bin.js', 'smoke', '--url', runtime.url, '--echo-url', echoUrl],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, HOME: home.path },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  child.stdout.on('data', (data) => {
+    stdout += data;
+  });
+  try {
+    await requested;
+    child.kill('SIGINT');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(130);
+    expect(stdout).toContain('Interrupted: removing what the smoke made…\nRemoved.');
+    expect((await listed('actions')).filter((id) => id.startsWith('smoke-'))).toEqual([]);
+    expect((await listed('data-sources')).filter((id) => id.startsWith('smoke-'))).toEqual([]);
+  } finally {
+    // Answered now, so the runtime's run ends long before the runtime closes (a run still in flight
+    // at close logs a failed audit write).
+    for (const response of held) response.end('{}');
+    hanging.close();
+  }
+});
+
 describe('dogu smoke', () => {
   it('passes every check against a fresh runtime, one line each, and removes what it made', async () => {
     const result = await dogu('smoke', '--url', runtime.url);
@@ -42,14 +84,6 @@ describe('dogu smoke', () => {
     ]);
     expect(result.stdout).toMatch(/✓ health \(\d+ ms\)/);
     expect(result.stdout).toContain('token accepted for admin@');
-    const listed = async (kind: string) =>
-      (
-        (await (
-          await fetch(`${runtime.url}/api/v1/projects/demo/${kind}`, {
-            headers: { authorization: `Bearer ${await token()}` },
-          })
-        ).json()) as { data: { id: string }[] }
-      ).data.map((item) => item.id);
     expect((await listed('actions')).filter((id) => id.startsWith('smoke-'))).toEqual([]);
     expect((await listed('data-sources')).filter((id) => id.startsWith('smoke-'))).toEqual([]);
     const reservations = (await (
@@ -124,6 +158,13 @@ it('serves its own echo only to a runtime on loopback: a deployment gets --echo-
   ]);
   expect(['https://dogu.example.com', 'http://10.0.0.5:8787'].map(isLoopbackUrl)).toEqual([false, false]);
 });
+
+async function listed(kind: string): Promise<string[]> {
+  const response = await fetch(`${runtime.url}/api/v1/projects/demo/${kind}`, {
+    headers: { authorization: `Bearer ${await token()}` },
+  });
+  return ((await response.json()) as { data: { id: string }[] }).data.map((item) => item.id);
+}
 
 async function token(): Promise<string> {
   const response = await fetch(`${runtime.url}/local/v1/login`, { method: 'POST' });
