@@ -81,7 +81,8 @@ export async function smoke(options: SmokeOptions): Promise<number> {
   if (
     !(await check('health', async () => {
       const body = (await callApi(url('/healthz'))) as { status?: string };
-      if (body?.status !== 'ok') throw new Error(`GET /healthz answered ${JSON.stringify(body)}`);
+      if (body?.status !== 'ok')
+        throw new Error(`GET /healthz answered ${JSON.stringify(body).slice(0, 200)}: is this Dogu?`);
       return `${origin}/healthz is ok`;
     }))
   ) {

@@ -115,6 +115,20 @@ describe('dogu smoke', () => {
 });
 
 describe('dogu smoke, failing checks in the middle', () => {
+  it('a URL that answers but is not Dogu fails health saying so', async () => {
+    const other = createServer((_request, response) => response.end('<html>a web site</html>'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      const result = await dogu('smoke', '--url', url);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain('GET /healthz answered "<html>a web site</html>": is this Dogu?');
+      expect(result.stdout).toContain('- openapi: skipped (Dogu is not healthy)');
+    } finally {
+      other.close();
+    }
+  });
+
   it('an echo that cannot be reached fails http-echo with the reason; the rest still runs and is removed', async () => {
     const result = await dogu('smoke', '--url', runtime.url, '--echo-url', 'http://127.0.0.1:9', '--json');
     expect(result.code).toBe(1);
