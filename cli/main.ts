@@ -6,6 +6,7 @@ import { execute, parseArgumentPairs } from './commands/execute.ts';
 import { exportProject } from './commands/export.ts';
 import { login } from './commands/login.ts';
 import { accessToken } from './commands/print-access-token.ts';
+import { smoke } from './commands/smoke.ts';
 import { uploadProtoset } from './commands/upload-protoset.ts';
 import { configJsonSchemaText } from './config/json-schema.ts';
 import { removeCredentials } from './credentials.ts';
@@ -30,6 +31,13 @@ Commands:
   export [-o FILE]         Write a project as a config file (stdout without -o): --project P
                              --names-from F  keep the environment variable names F gives
                                            secrets and passwords (default: the -o file, if any)
+  smoke                    Check a fresh deployment end to end (docs/deploy.md): health,
+                             OpenAPI, the stored login, an HTTP action on an echo, an async
+                             job, a reservation; removes what it made; exit 1 on a failure
+                             --echo-url U  an echo the deployment reaches (default: one the
+                                           smoke serves, only for a runtime on loopback)
+                             --wait-reservation  wait for the reservation to run (~2 min)
+                             --json        one JSON document instead of lines
   schema                   Print the config file's JSON Schema
   bridge --config FILE     Run a bridge agent next to private data (docs/bridge.md)
   upload-protoset FILE     Upload a protoset as a new version (docs/grpc.md):
@@ -67,6 +75,9 @@ async function main(argv: string[]): Promise<number> {
       environment: { type: 'string' },
       name: { type: 'string' },
       config: { type: 'string' },
+      'echo-url': { type: 'string' },
+      'wait-reservation': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -146,6 +157,16 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(version, null, 2)}\n`);
       return 0;
     }
+    case 'smoke':
+      return smoke({
+        baseUrl,
+        project: values.project ?? defaultProject,
+        environment: values.env!,
+        ...(values['echo-url'] === undefined ? {} : { echoUrl: values['echo-url'] }),
+        waitReservation: values['wait-reservation']!,
+        json: values.json!,
+        stdout: (text) => process.stdout.write(text),
+      });
     case 'schema':
       process.stdout.write(configJsonSchemaText());
       return 0;
