@@ -35,6 +35,7 @@ export const knownSlowFiles: Record<string, number> = {
   'test/local/input-hardening.test.ts': 20,
   'test/local/javascript-api.test.ts': 20,
   'test/e2e/time-zones.test.ts': 20,
+  'test/e2e/safe-environments.test.ts': 30,
 };
 
 export default class SlowFirstSequencer extends BaseSequencer {
