@@ -375,7 +375,8 @@ async function startTimerFloor(
   child.stdout.on('data', (chunk) => {
     output += chunk;
   });
-  const [code] = await once(child, 'exit');
+  // 'close', not 'exit': the process can exit before its stdout has been read to the end.
+  const [code] = await once(child, 'close');
   if (code !== 0) throw new Error(`the setTimeout floor process exited with ${code}`);
   return JSON.parse(output) as number[];
 }
