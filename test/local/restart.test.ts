@@ -48,7 +48,7 @@ describe('embedded runtime restart', () => {
     // flush between its `running` and final records leaves a live-run marker until the next one).
     const { execution, ...definitions } = await settledCounts(runtime);
     expect(execution).toBe(1);
-    // Seeded once: the demo's records (eight seed steps: eight markers; one cron job; the
+    // Seeded once: the demo's records (nine seed steps: nine markers; one cron job; the
     // administrator and the reviewer, each with an account and a membership; two views, each
     // with its version record).
     expect(definitions).toMatchObject({
@@ -58,7 +58,7 @@ describe('embedded runtime restart', () => {
       userEmail: 2,
       account: 2,
       membership: 2,
-      marker: 8,
+      marker: 9,
       cronJob: 1,
       view: 2,
       viewVersion: 2,

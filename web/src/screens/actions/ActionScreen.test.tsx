@@ -18,6 +18,8 @@ const actions: Record<string, ActionDefinition> = {
     kind: 'sql',
     dataSourceId: 'shop',
     parameters: [{ name: 'limit', kind: 'number', label: 'Limit', integer: true }],
+    // Reads only, so a run asks no confirmation (set by its author here; the screen shows it).
+    effect: 'reads',
     version: 3,
   },
   'refund-order': {
@@ -154,13 +156,21 @@ describe('action screen', () => {
     fireEvent.change(screen.getByLabelText(/Order id/), { target: { value: '1001' } });
     fireEvent.change(screen.getByLabelText(/Comment/), { target: { value: '  Customer called twice.  ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Request review' }));
+    // A refund changes data (no statements to judge: changes), so the request is confirmed first.
+    expect(posted).toEqual([]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Run and change data' }));
 
     // The notice, and the short status the live region says.
     expect(await screen.findAllByText('Review requested')).toHaveLength(2);
     expect(posted).toEqual([
       {
         path: '/public/v1/projects/demo/environments/development/actions/refund-order/executions',
-        body: { arguments: { order_id: 1001 }, via: 'console', comment: 'Customer called twice.' },
+        body: {
+          arguments: { order_id: 1001 },
+          via: 'console',
+          confirm: true,
+          comment: 'Customer called twice.',
+        },
       },
     ]);
     expect(screen.getByRole('link', { name: 'Open review request rev_7' }).getAttribute('href')).toBe(
@@ -169,8 +179,9 @@ describe('action screen', () => {
     // The comment went with that request; the next one starts without it.
     expect((screen.getByLabelText(/Comment/) as HTMLTextAreaElement).value).toBe('');
     fireEvent.click(screen.getByRole('button', { name: 'Request review' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Run and change data' }));
     await waitFor(() => expect(posted).toHaveLength(2));
-    expect(posted[1]!.body).toEqual({ arguments: { order_id: 1001 }, via: 'console' });
+    expect(posted[1]!.body).toEqual({ arguments: { order_id: 1001 }, via: 'console', confirm: true });
   });
 
   it("links to the action's versions, batch and editor screens", async () => {
