@@ -13,6 +13,7 @@ import {
   weekdayNames,
 } from './cron-syntax.ts';
 import type { Schedule, ScheduleDays, ScheduleTimes } from './schedule.ts';
+import { offsetAt } from './zoned-time.ts';
 
 /** EventBridge cron expressions (6 fields `min hour dom month dow year`, no `cron(` wrapper) for the schedule:
  *  one or more (the form cannot always be one expression). Throws DoguError('invalid_definition', message,
@@ -219,33 +220,9 @@ function nextEventBridgeRun(cron: Cron, timeZone: string, from: Date, direction:
   return undefined;
 }
 
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** Minutes the zone is ahead of UTC at `at`. */
 function utcOffsetMinutes(at: Date, timeZone: string): number {
-  let format = offsetFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-    });
-    offsetFormats.set(timeZone, format);
-  }
-  const part: Record<string, number> = {};
-  for (const { type, value } of format.formatToParts(at)) part[type] = Number(value);
-  const wall = Date.UTC(
-    part.year ?? 0,
-    (part.month ?? 1) - 1,
-    part.day ?? 1,
-    part.hour ?? 0,
-    part.minute ?? 0,
-  );
-  return Math.round((wall - (at.getTime() - (at.getTime() % 60_000))) / 60_000);
+  return Math.round(offsetAt(at.getTime(), timeZone) / 60_000);
 }
 
 /** Whether the wall-clock time at `at` already happened once, earlier, before the clocks went back. */

@@ -26,7 +26,7 @@ export function instantInZone(wallTime: number, timeZone: string): ZonedInstant 
 }
 
 /** The zone's offset from UTC at an instant, in milliseconds (Asia/Tokyo: +9 h). */
-function offsetAt(time: number, timeZone: string): number {
+export function offsetAt(time: number, timeZone: string): number {
   return wallClockAt(time, timeZone) - time;
 }
 
