@@ -206,8 +206,11 @@ describe('the Environments screen and publishing through a user group', () => {
     // Protecting needs no confirmation: the safe direction.
     await production.getByRole('button', { name: 'Protect Production' }).focus();
     await page.keyboard.press('Enter');
-    await production.getByRole('button', { name: 'Stop protecting Production' }).waitFor();
+    const again = production.getByRole('button', { name: 'Stop protecting Production' });
+    await again.waitFor();
     expect(await protectedOf('production')).toBe(true);
+    // The keyboard stays where it was: on the same row's button, now saying the opposite.
+    expect(await again.evaluate((button) => button === document.activeElement)).toBe(true);
 
     // A direct member: the screen is read-only and says why; nothing published, ask someone.
     const { services } = console_.runtime;

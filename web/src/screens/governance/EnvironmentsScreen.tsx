@@ -57,6 +57,7 @@ export function EnvironmentsScreen() {
     setFailure,
   );
   const toggle = (environment: Environment) => {
+    if (changing) return;
     if (environment.protected && looksLikeProduction(environment)) {
       unprotection.ask(environment);
       return;
@@ -110,7 +111,8 @@ export function EnvironmentsScreen() {
                 <Button
                   className="btn-small"
                   variant={environment.protected ? 'danger' : 'primary'}
-                  busy={changing === environment.id}
+                  // Not disabled while the change is sent: a disabled button would drop the keyboard focus.
+                  aria-busy={changing === environment.id || undefined}
                   // The visible word first, then which environment (WCAG 2.5.3: the name holds the label).
                   aria-label={`${toggleLabel(environment)} ${environment.name}`}
                   onClick={() => toggle(environment)}
