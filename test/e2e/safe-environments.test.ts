@@ -210,7 +210,9 @@ describe('the Environments screen and publishing through a user group', () => {
     await again.waitFor();
     expect(await protectedOf('production')).toBe(true);
     // The keyboard stays where it was: on the same row's button, now saying the opposite.
-    expect(await again.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe(
+      'Stop protecting Production',
+    );
 
     // A direct member: the screen is read-only and says why; nothing published, ask someone.
     const { services } = console_.runtime;
