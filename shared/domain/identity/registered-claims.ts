@@ -16,7 +16,8 @@ export function illTypedRegisteredClaim(claims: Record<string, unknown>): string
     if (present(claims, name) && typeof claims[name] !== 'string') return name;
   }
   for (const name of numericDateClaims) {
-    if (present(claims, name) && (typeof claims[name] !== 'number' || !Number.isFinite(claims[name]))) return name;
+    if (present(claims, name) && (typeof claims[name] !== 'number' || !Number.isFinite(claims[name])))
+      return name;
   }
   const { aud } = claims;
   const audOk =

@@ -134,9 +134,7 @@ export async function acceptIdToken(
   let claims: IdTokenClaims;
   try {
     const audiences =
-      candidates.length === 1
-        ? [candidates[0]!.audience]
-        : [...new Set(candidates.map((p) => p.audience))];
+      candidates.length === 1 ? [candidates[0]!.audience] : [...new Set(candidates.map((p) => p.audience))];
     claims = await deps.verifier.verify(token, issuer, audiences);
   } catch (error) {
     if (error instanceof IdTokenRejectedError) throw invalidGrant(error.description);
