@@ -20,15 +20,19 @@ export const sameSecret = (a: string, b: string) => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
-/** Events that carried an accepted origin proof: only their viewer header is believed. */
-const throughCloudFront = new WeakSet<object>();
+/**
+ * Set on an event whose origin proof was accepted: only its viewer header is believed. A symbol, so
+ * it survives a copy of the event (`{ ...event }`) and nothing a client sends can set it.
+ */
+const throughCloudFront = Symbol('dogu.throughCloudFront');
 
 /** Records that `event` came through CloudFront (its origin proof was checked by the handler). */
 export const markThroughCloudFront = (event: object) => {
-  throughCloudFront.add(event);
+  Object.defineProperty(event, throughCloudFront, { value: true, enumerable: true });
 };
 
-export const cameThroughCloudFront = (event: object) => throughCloudFront.has(event);
+export const cameThroughCloudFront = (event: object) =>
+  (event as { [throughCloudFront]?: boolean })[throughCloudFront] === true;
 
 /** An IPv4 or IPv6 address as CloudFront writes it; anything else is not used. */
 const addressShape = /^[0-9a-fA-F:.]{2,45}$/;

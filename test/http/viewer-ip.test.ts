@@ -84,6 +84,17 @@ describe('viewerIpOf after the origin check', () => {
     expect(originProofFromEnv()).toBe(originProofFromEnv());
   });
 
+  it('keeps the mark on a copy of the event, and a client cannot send it', async () => {
+    const through = await checked({ [viewerIpHeader]: '203.0.113.7', [originVerifyHeader]: proof });
+    const copy = { ...through, pathParameters: { projectId: 'p1' } };
+    expect(viewerIpOf(copy)).toBe('203.0.113.7');
+    expect(JSON.stringify(through)).not.toContain('throughCloudFront');
+    const parsed = JSON.parse(
+      JSON.stringify({ ...through, throughCloudFront: true, 'dogu.throughCloudFront': true }),
+    ) as APIGatewayProxyEventV2;
+    expect(viewerIpOf(parsed)).toBe('130.176.1.1');
+  });
+
   it('is what the audit records as the origin', async () => {
     expect(originOf(await checked({ [viewerIpHeader]: '203.0.113.7', [originVerifyHeader]: proof }))).toEqual(
       {
