@@ -948,6 +948,8 @@ export type components = {
     };
     /** @description The version of the view the environment shows (a code view with its compiled module) */
     EnvironmentView: {
+      /** @description The project's allowed hosts: the view loads media from and navigates to these without asking */
+      allowedHosts: string[];
       definition: {
         [key: string]: unknown;
       };
@@ -1931,12 +1933,16 @@ export type components = {
       [key: string]: unknown;
     };
     Project: {
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
       name: string;
     };
     ProjectWithRole: {
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
@@ -9541,7 +9547,8 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
-          directIdTokens: boolean;
+          allowedHosts?: string[];
+          directIdTokens?: boolean;
         };
       };
     };

@@ -54,6 +54,12 @@ export const viewsJa: Record<string, string> = {
   'views.error.expression': '式のエラー: {detail}',
   'views.error.actionFailed': 'アクションが失敗しました: {detail}',
   'views.error.unsafeUrl': '開けるのは http と https のアドレスだけです（"{url}"）。',
+  'views.leave.title': '{host} のページを開きますか？',
+  'views.leave.detail':
+    'このビューは、プロジェクトの許可するホストの外にあるアドレスを開こうとしています。アドレスに含まれる内容はそのサイトに送られます。信頼できる場合だけ開いてください：',
+  'views.leave.open': '開く',
+  'views.blocked.media':
+    '読み込んでいません：{host} はこのプロジェクトの許可するホストにありません（管理者が「許可するホスト」で追加できます）。',
   'views.error.unknownField': 'データにない項目です: {fields}',
   'views.error.forbidden':
     'このアクションを実行する権限がありません。権限のある人に頼むか、レビューを依頼してください。',

@@ -17,6 +17,7 @@ import { Button, ErrorBanner, useAsync } from '../../../components/index.ts';
 import { useT } from '../../../i18n/index.tsx';
 import { ScriptEditor } from '../../editors/ScriptEditor.tsx';
 import { CodeViewFrame } from '../code/CodeViewFrame.tsx';
+import { OutsideHostsProvider } from '../runtime/outside-hosts.tsx';
 import { ViewRenderer } from '../runtime/ViewRenderer.tsx';
 import type {
   CodeViewDefinition,
@@ -43,6 +44,9 @@ import {
   uniqueId,
 } from './draft.ts';
 import { QueriesEditor } from './QueriesEditor.tsx';
+
+/** The preview's allow-list when the project list has none (a stable value for the provider). */
+const noHosts: string[] = [];
 
 interface Draft {
   id: string;
@@ -408,15 +412,17 @@ function VisualBuilder({
                   {t('views.builder.previewEnv', { environment: environmentId })}
                 </span>
               </h2>
-              <ViewRenderer
-                viewId={viewId}
-                definition={definition}
-                args={previewArgs}
-                user={viewer}
-                projectId={workspace.projectId}
-                environmentId={environmentId}
-                href={workspace.href}
-              />
+              <OutsideHostsProvider hosts={workspace.project?.allowedHosts ?? noHosts}>
+                <ViewRenderer
+                  viewId={viewId}
+                  definition={definition}
+                  args={previewArgs}
+                  user={viewer}
+                  projectId={workspace.projectId}
+                  environmentId={environmentId}
+                  href={workspace.href}
+                />
+              </OutsideHostsProvider>
             </section>
             <aside className="builder-panel" aria-label={t('views.builder.properties')}>
               <h2>
@@ -503,16 +509,18 @@ function CodeBuilder({
                 {saved.definition.source !== definition.source ? (
                   <p className="muted small">{t('views.builder.previewStale')}</p>
                 ) : null}
-                <CodeViewFrame
-                  viewId={saved.id}
-                  code={saved.compiled.code}
-                  actionIds={saved.definition.actionIds}
-                  args={previewArgs}
-                  user={viewer}
-                  projectId={workspace.projectId}
-                  environmentId={environmentId}
-                  href={workspace.href}
-                />
+                <OutsideHostsProvider hosts={workspace.project?.allowedHosts ?? noHosts}>
+                  <CodeViewFrame
+                    viewId={saved.id}
+                    code={saved.compiled.code}
+                    actionIds={saved.definition.actionIds}
+                    args={previewArgs}
+                    user={viewer}
+                    projectId={workspace.projectId}
+                    environmentId={environmentId}
+                    href={workspace.href}
+                  />
+                </OutsideHostsProvider>
               </>
             ) : (
               <p className="muted">{t('views.builder.previewAfterSave')}</p>
