@@ -112,6 +112,7 @@ beforeAll(async () => {
       '/variables',
       '/settings/upload-tokens',
       '/settings/bridges',
+      '/settings/allowed-hosts',
       '/members',
       '/service-accounts',
       '/notifications',

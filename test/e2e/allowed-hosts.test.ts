@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginToken } from '../support/runtime.ts';
+import { axeFindings } from './support/axe.ts';
 import { type ConsoleUnderTest, login, startConsole } from './support/browser.ts';
 
 const base = '/p/demo/e/development';
@@ -236,5 +237,34 @@ describe('a code view', () => {
     expect(await ja.getByRole('dialog').getByRole('button', { name: 'キャンセル' }).count()).toBe(1);
     await ja.keyboard.press('Escape');
     expect(spy.seen).toEqual([]);
+  });
+});
+
+describe('the allowed hosts setting in the console', () => {
+  it('shows the list, names a bad line, saves a good one, and has no accessibility findings', async () => {
+    await page.goto(`${base}/settings/allowed-hosts`);
+    const box = page.getByLabel('Hosts (one per line)');
+    await expect.poll(() => box.inputValue()).toBe(allowedHost);
+    await box.fill(`${allowedHost}\nhttps://bad.example/x\n`);
+    await page.getByRole('button', { name: 'Save hosts' }).click();
+    await page.getByText("'https://bad.example/x' is not a host").waitFor();
+    expect(await box.getAttribute('aria-invalid')).toBe('true');
+    expect((await call('GET', '/api/v1/projects/demo')).body.allowedHosts).toEqual([allowedHost]);
+    expect(await axeFindings(page)).toEqual([]);
+    await box.fill(`${allowedHost}\n*.Example.com\n`);
+    await page.getByRole('button', { name: 'Save hosts' }).click();
+    await expect.poll(() => box.inputValue()).toBe(`${allowedHost}\n*.example.com`);
+    expect((await call('GET', '/api/v1/projects/demo')).body.allowedHosts).toEqual([
+      allowedHost,
+      '*.example.com',
+    ]);
+  });
+
+  it('the leave dialog has no accessibility findings', async () => {
+    await page.goto(`${base}/views/spy-visual`);
+    await page.getByRole('button', { name: 'Leave' }).click();
+    await dialog().waitFor();
+    expect(await axeFindings(page)).toEqual([]);
+    await page.keyboard.press('Escape');
   });
 });
