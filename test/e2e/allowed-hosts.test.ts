@@ -169,7 +169,7 @@ describe('a visual view of a project with an allow-list', () => {
     expect(await dialog().getByTestId('leave-url').innerText()).toBe(expected);
     expect(await dialog().getByRole('heading').innerText()).toContain(spyHost);
     // Cancel has the focus: Enter right away keeps the viewer in place.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Cancel');
     await page.keyboard.press('Enter');
     await dialog().waitFor({ state: 'detached' });
     expect(page.url()).toBe(before);
