@@ -260,6 +260,16 @@ describe('the allowed hosts setting in the console', () => {
     ]);
   });
 
+  it("the builder's preview follows the list as stored now", async () => {
+    allowed.seen.length = 0;
+    await page.goto(`${base}/views/spy-visual/edit`);
+    const preview = page.locator('.builder-preview');
+    await preview.getByRole('button', { name: 'Leave' }).waitFor();
+    await expect.poll(() => preview.locator('.view-blocked-media').count()).toBe(4);
+    await expect.poll(() => allowed.seen.filter((path) => path.endsWith('.png')).length).toBeGreaterThan(0);
+    expect(spy.seen).toEqual([]);
+  });
+
   it('the leave dialog has no accessibility findings', async () => {
     await page.goto(`${base}/views/spy-visual`);
     await page.getByRole('button', { name: 'Leave' }).click();

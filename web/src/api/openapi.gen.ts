@@ -374,7 +374,7 @@ export type paths = {
     delete: operations["deleteTrustPolicy"];
   };
   "/api/v1/projects/{projectId}/settings": {
-    /** Project settings: directIdTokens lets the public API accept external ID tokens as Bearer */
+    /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
     put: operations["putProjectSettings"];
   };
   "/api/v1/projects/{projectId}/upload-tokens": {
@@ -9537,7 +9537,7 @@ export type operations = {
       };
     };
   };
-  /** Project settings: directIdTokens lets the public API accept external ID tokens as Bearer */
+  /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
   putProjectSettings: {
     parameters: {
       path: {

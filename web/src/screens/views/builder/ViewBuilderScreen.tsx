@@ -9,7 +9,7 @@
 import { useMemo, useState } from 'react';
 import { api } from '../../../api/client.ts';
 import { apiPaths } from '../../../api/paths.ts';
-import type { ActionDefinition, ListOf, Parameter } from '../../../api/types.ts';
+import type { ActionDefinition, ListOf, Parameter, Project } from '../../../api/types.ts';
 import { Link, navigate } from '../../../app/router.tsx';
 import { useSession } from '../../../app/session.tsx';
 import { useWorkspace } from '../../../app/workspace.tsx';
@@ -45,8 +45,21 @@ import {
 } from './draft.ts';
 import { QueriesEditor } from './QueriesEditor.tsx';
 
-/** The preview's allow-list when the project list has none (a stable value for the provider). */
+/** The preview's allow-list when neither answer has one (a stable value for the provider). */
 const noHosts: string[] = [];
+
+/**
+ * The project's allowed hosts as stored now (decision 0155): the project list of the header was
+ * read at sign-in and may predate a change in the settings.
+ */
+function usePreviewHosts(): string[] {
+  const workspace = useWorkspace();
+  const project = useAsync(
+    () => api.get<Project>(`${apiPaths.projects}/${encodeURIComponent(workspace.projectId)}`),
+    [workspace.projectId],
+  );
+  return project.data?.allowedHosts ?? workspace.project?.allowedHosts ?? noHosts;
+}
 
 interface Draft {
   id: string;
@@ -314,6 +327,7 @@ function VisualBuilder({
 }) {
   const t = useT();
   const workspace = useWorkspace();
+  const previewHosts = usePreviewHosts();
   const { user } = useSession();
   const [selected, setSelected] = useState(definition.layout.id);
   const [tab, setTab] = useState(0);
@@ -412,7 +426,7 @@ function VisualBuilder({
                   {t('views.builder.previewEnv', { environment: environmentId })}
                 </span>
               </h2>
-              <OutsideHostsProvider hosts={workspace.project?.allowedHosts ?? noHosts}>
+              <OutsideHostsProvider hosts={previewHosts}>
                 <ViewRenderer
                   viewId={viewId}
                   definition={definition}
@@ -455,6 +469,7 @@ function CodeBuilder({
 }) {
   const t = useT();
   const workspace = useWorkspace();
+  const previewHosts = usePreviewHosts();
   const { user } = useSession();
   const viewer = useMemo(() => ({ id: user.id, email: user.email, name: user.name }), [user]);
   const previewArgs = useMemo(() => ({}), []);
@@ -509,7 +524,7 @@ function CodeBuilder({
                 {saved.definition.source !== definition.source ? (
                   <p className="muted small">{t('views.builder.previewStale')}</p>
                 ) : null}
-                <OutsideHostsProvider hosts={workspace.project?.allowedHosts ?? noHosts}>
+                <OutsideHostsProvider hosts={previewHosts}>
                   <CodeViewFrame
                     viewId={saved.id}
                     code={saved.compiled.code}
