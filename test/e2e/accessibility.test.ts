@@ -113,6 +113,7 @@ beforeAll(async () => {
       '/settings/upload-tokens',
       '/settings/bridges',
       '/settings/allowed-hosts',
+      '/settings/environments',
       '/members',
       '/service-accounts',
       '/notifications',

@@ -32,7 +32,7 @@ export type paths = {
     get: operations["listProjects"];
   };
   "/api/v1/projects/{projectId}": {
-    /** Read a project */
+    /** Read a project, with the caller's roles and rights in it (user groups included) */
     get: operations["getProject"];
     /** Create a project; the creator becomes its administrator */
     put: operations["createProject"];
@@ -1940,6 +1940,21 @@ export type components = {
       id: string;
       name: string;
     };
+    ProjectWithAccess: {
+      /** @description What the caller may do in the project, as the endpoints decide it */
+      access: {
+        /** @description The union of the rights of those roles */
+        rights: string[];
+        /** @description The highest role held, directly or through user groups */
+        role: string;
+        /** @description Every role held, highest first */
+        roles: string[];
+      };
+      createdAt: string;
+      directIdTokens?: boolean;
+      id: string;
+      name: string;
+    };
     ProjectWithRole: {
       /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
       allowedHosts?: string[];
@@ -2996,7 +3011,7 @@ export type operations = {
       };
     };
   };
-  /** Read a project */
+  /** Read a project, with the caller's roles and rights in it (user groups included) */
   getProject: {
     parameters: {
       path: {
@@ -3007,7 +3022,7 @@ export type operations = {
       /** @description Success */
       200: {
         content: {
-          "application/json": components["schemas"]["Project"];
+          "application/json": components["schemas"]["ProjectWithAccess"];
         };
       };
       /** @description The request is malformed: JSON, query or path */

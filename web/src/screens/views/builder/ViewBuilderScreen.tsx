@@ -6,7 +6,7 @@
  * preview of the saved draft in its sandboxed frame (the server compiles the source when saving).
  * Save stores a new version; Publish makes the current environment show it.
  */
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { api } from '../../../api/client.ts';
 import { apiPaths } from '../../../api/paths.ts';
 import type { ActionDefinition, ListOf, Parameter, Project } from '../../../api/types.ts';
@@ -17,6 +17,7 @@ import { Button, ErrorBanner, useAsync } from '../../../components/index.ts';
 import { useT } from '../../../i18n/index.tsx';
 import { ScriptEditor } from '../../editors/ScriptEditor.tsx';
 import { CodeViewFrame } from '../code/CodeViewFrame.tsx';
+import { ConfirmRunProvider } from '../runtime/confirm-run.tsx';
 import { OutsideHostsProvider } from '../runtime/outside-hosts.tsx';
 import { ViewRenderer } from '../runtime/ViewRenderer.tsx';
 import type {
@@ -316,6 +317,16 @@ function previewEnvironment(workspace: ReturnType<typeof useWorkspace>): string 
   return workspace.environments.some((e) => e.id === 'development') ? 'development' : workspace.environmentId;
 }
 
+/**
+ * The preview runs as the view would, so a click that runs a data-changing action asks first, in the
+ * runtime's dialog (action, environment, arguments), and is sent with `confirm` only if agreed.
+ */
+function PreviewConfirmations({ environmentId, children }: { environmentId: string; children: ReactNode }) {
+  const workspace = useWorkspace();
+  const name = workspace.environments.find((e) => e.id === environmentId)?.name ?? environmentId;
+  return <ConfirmRunProvider environmentName={name}>{children}</ConfirmRunProvider>;
+}
+
 function VisualBuilder({
   definition,
   onChange,
@@ -426,17 +437,19 @@ function VisualBuilder({
                   {t('views.builder.previewEnv', { environment: environmentId })}
                 </span>
               </h2>
-              <OutsideHostsProvider hosts={previewHosts}>
-                <ViewRenderer
-                  viewId={viewId}
-                  definition={definition}
-                  args={previewArgs}
-                  user={viewer}
-                  projectId={workspace.projectId}
-                  environmentId={environmentId}
-                  href={workspace.href}
-                />
-              </OutsideHostsProvider>
+              <PreviewConfirmations environmentId={environmentId}>
+                <OutsideHostsProvider hosts={previewHosts}>
+                  <ViewRenderer
+                    viewId={viewId}
+                    definition={definition}
+                    args={previewArgs}
+                    user={viewer}
+                    projectId={workspace.projectId}
+                    environmentId={environmentId}
+                    href={workspace.href}
+                  />
+                </OutsideHostsProvider>
+              </PreviewConfirmations>
             </section>
             <aside className="builder-panel" aria-label={t('views.builder.properties')}>
               <h2>
@@ -524,18 +537,20 @@ function CodeBuilder({
                 {saved.definition.source !== definition.source ? (
                   <p className="muted small">{t('views.builder.previewStale')}</p>
                 ) : null}
-                <OutsideHostsProvider hosts={previewHosts}>
-                  <CodeViewFrame
-                    viewId={saved.id}
-                    code={saved.compiled.code}
-                    actionIds={saved.definition.actionIds}
-                    args={previewArgs}
-                    user={viewer}
-                    projectId={workspace.projectId}
-                    environmentId={environmentId}
-                    href={workspace.href}
-                  />
-                </OutsideHostsProvider>
+                <PreviewConfirmations environmentId={environmentId}>
+                  <OutsideHostsProvider hosts={previewHosts}>
+                    <CodeViewFrame
+                      viewId={saved.id}
+                      code={saved.compiled.code}
+                      actionIds={saved.definition.actionIds}
+                      args={previewArgs}
+                      user={viewer}
+                      projectId={workspace.projectId}
+                      environmentId={environmentId}
+                      href={workspace.href}
+                    />
+                  </OutsideHostsProvider>
+                </PreviewConfirmations>
               </>
             ) : (
               <p className="muted">{t('views.builder.previewAfterSave')}</p>
