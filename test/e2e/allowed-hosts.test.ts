@@ -260,6 +260,18 @@ describe('the allowed hosts setting in the console', () => {
     ]);
   });
 
+  it('someone without manage_project (the demo reviewer, an operations lead) sees the list read-only, with the reason', async () => {
+    const reviewerPage = await console_.newPage();
+    reviewerPage.setDefaultTimeout(10_000);
+    await login(reviewerPage, 'reviewer@dogu.local', `${base}/settings/allowed-hosts`);
+    await reviewerPage.getByText("lack the right 'manage_project'").waitFor();
+    const box = reviewerPage.getByLabel('Hosts (one per line)');
+    await expect.poll(() => box.inputValue()).toContain(allowedHost);
+    expect(await box.getAttribute('readonly')).not.toBeNull();
+    expect(await reviewerPage.getByRole('button', { name: 'Save hosts' }).count()).toBe(0);
+    await reviewerPage.close();
+  });
+
   it("the builder's preview follows the list as stored now", async () => {
     allowed.seen.length = 0;
     await page.goto(`${base}/views/spy-visual/edit`);

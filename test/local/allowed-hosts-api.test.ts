@@ -13,13 +13,14 @@ let dir: Awaited<ReturnType<typeof tempDir>>;
 let admin: ReturnType<typeof apiClient>;
 let developer: ReturnType<typeof apiClient>;
 let member: ReturnType<typeof apiClient>;
+let lead: ReturnType<typeof apiClient>;
 const p = '/api/v1/projects/demo';
 
 beforeAll(async () => {
   dir = await tempDir('allowed-hosts');
   runtime = await startTestRuntime(dir.path);
   admin = apiClient(runtime, await loginToken(runtime));
-  for (const role of ['developer', 'member'] as const) {
+  for (const role of ['developer', 'member', 'development_lead'] as const) {
     const id = `usr_hosts_${role}`;
     await runtime.services.store.putMembership({ projectId: 'demo', principalId: id, role });
     const { token } = await runtime.services.tokens.issue(
@@ -27,7 +28,8 @@ beforeAll(async () => {
       3600,
     );
     if (role === 'developer') developer = apiClient(runtime, token);
-    else member = apiClient(runtime, token);
+    else if (role === 'member') member = apiClient(runtime, token);
+    else lead = apiClient(runtime, token);
   }
 }, 60_000);
 afterAll(async () => {
@@ -100,12 +102,17 @@ describe('the allowed hosts setting', () => {
     expect(JSON.stringify(empty.body)).toContain('allowedHosts');
   });
 
-  it('only project administrators may change it', async () => {
+  it('only holders of manage_project (administrators, development leads) may change it', async () => {
     for (const who of [developer, member]) {
       const refused = await who.put(`${p}/settings`, { allowedHosts: ['spy.example'] });
       expect(refused.status).toBe(403);
+      expect(refused.body.detail).toContain('manage_project');
     }
     expect((await admin.get(p)).body.allowedHosts).not.toContain('spy.example');
+    const before = (await admin.get(p)).body.allowedHosts;
+    const byLead = await lead.put(`${p}/settings`, { allowedHosts: [...before, 'lead.example.com'] });
+    expect(byLead.status, JSON.stringify(byLead.body)).toBe(200);
+    expect(byLead.body.allowedHosts).toContain('lead.example.com');
   });
 
   it('an empty list clears it, and the change is audited', async () => {

@@ -179,6 +179,8 @@ export const editorsJa: Record<string, string> = {
     'ホスト名（images.example.com）、サブドメインには *.（*.example.com）、80 と 443 以外のポートには :ポート（intranet.example.com:8443）。',
   'editors.allowedHosts.save': 'ホストを保存',
   'editors.allowedHosts.saved': '許可するホストを保存しました。',
+  'editors.allowedHosts.readOnly':
+    '許可するホストを見ることはできますが、変更はできません。あなたのロール（{roles}）には権限「manage_project」がありません（管理者と開発リーダーが、直接またはユーザーグループを通じて持っています）。',
   'editors.bridges.title': 'ブリッジ',
   'editors.bridges.intro':
     '非公開のデータベースや API のそばで動かすエージェントです。データソースの環境で via: <ブリッジ ID> を指定すると、その環境の接続はブリッジを経由します。Dogu はここで固定した証明書だけを信頼します。',

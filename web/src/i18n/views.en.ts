@@ -58,7 +58,7 @@ export const viewsEn: Record<string, string> = {
     "This view wants to open an address outside this project's allowed hosts. Anything in the address goes to that site. Open it only if you trust it:",
   'views.leave.open': 'Open',
   'views.blocked.media':
-    "Not loaded: {host} is not one of this project's allowed hosts (an administrator can add it in Allowed hosts).",
+    "Not loaded: {host} is not one of this project's allowed hosts (a project administrator or development lead can add it in Allowed hosts).",
   'views.error.unknownField': 'No such field in the data: {fields}',
   'views.error.forbidden': 'You may not run this action; ask someone who may, or request a review.',
   'views.error.other': 'Error: {detail}',

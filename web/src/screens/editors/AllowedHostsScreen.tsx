@@ -1,13 +1,15 @@
 /**
  * Project settings → allowed hosts (docs/views.md "Allowed hosts", decision 0155): the hosts this
  * project's views may load images and media from and open without asking the viewer. One host per
- * line; saving replaces the list. Only project administrators may save (the server says so to
- * anyone else); the server checks each entry and names a bad one.
+ * line; saving replaces the list. Whoever lacks `manage_project` sees the list read-only with the
+ * reason (decision 0175: the project answer's `access`); the server checks each entry and names a
+ * bad one.
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, pathOf } from '../../api/client.ts';
 import { errorAt, pointerErrors } from '../../api/field-errors.ts';
 import type { Project } from '../../api/types.ts';
+import type { ProjectAccess } from '../../app/project-access.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
@@ -26,7 +28,13 @@ export function AllowedHostsScreen() {
   const t = useT();
   const toast = useToast();
   const { projectId } = useWorkspace();
-  const loaded = useAsync(() => api.get<Project>(projectPath(projectId)), [projectId]);
+  const loaded = useAsync(
+    () => api.get<Project & { access?: ProjectAccess }>(projectPath(projectId)),
+    [projectId],
+  );
+  // One read gives the list and the caller's rights; undefined while it loads.
+  const mayManage = loaded.data ? (loaded.data.access?.rights ?? []).includes('manage_project') : undefined;
+  const roleNames = (loaded.data?.access?.roles ?? []).map((role) => t(`identity.role.${role}`)).join(', ');
   const [text, setText] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>();
@@ -59,6 +67,11 @@ export function AllowedHostsScreen() {
         <h1 id="allowed-hosts-title">{t('editors.allowedHosts.title')}</h1>
       </div>
       <p className="hint">{t('editors.allowedHosts.intro')}</p>
+      {mayManage === false ? (
+        <p className="notice notice-info" role="note">
+          {t('editors.allowedHosts.readOnly', { roles: roleNames || '—' })}
+        </p>
+      ) : null}
       <ErrorBanner error={loaded.error ?? (fieldError ? undefined : failure)} />
       <form onSubmit={save} noValidate aria-label={t('editors.allowedHosts.title')}>
         <Field
@@ -71,13 +84,16 @@ export function AllowedHostsScreen() {
             rows={8}
             value={text}
             disabled={!loaded.data}
+            readOnly={mayManage === false}
             onChange={(event) => setText(event.target.value)}
             spellCheck={false}
           />
         </Field>
-        <Button type="submit" variant="primary" busy={saving} disabled={!loaded.data}>
-          {t('editors.allowedHosts.save')}
-        </Button>
+        {mayManage === false ? null : (
+          <Button type="submit" variant="primary" busy={saving} disabled={!mayManage}>
+            {t('editors.allowedHosts.save')}
+          </Button>
+        )}
       </form>
     </section>
   );
