@@ -76,7 +76,9 @@ describe('expressions cannot hurt the viewer', () => {
     );
     const mapped = page.locator('[data-component="mapped"]');
     await expect.poll(() => mapped.innerText()).toContain('more than 10,000,000 characters and items');
-    await expect.poll(() => page.locator('[data-component="fine"]').innerText()).toContain('Still here: --ab');
+    await expect
+      .poll(() => page.locator('[data-component="fine"]').innerText())
+      .toContain('Still here: --ab');
 
     // The page answers: a click on the second tab shows it.
     await page.getByRole('tab', { name: 'Second' }).click();
