@@ -203,6 +203,78 @@ describe('the budget of built-ins', () => {
     expect(failure(() => new Budget().array(maxArray + 1, 'a')).code).toBe('arrayTooLong');
   });
 
+  it('each built-in is charged what it makes or reads: it runs at exactly that budget and fails one below', () => {
+    const context = {
+      s: 'abcdefghij'.repeat(4),
+      csv: 'a,b,c,d',
+      list: [1, 2, 3, 4, 5, 6, 7, 8],
+      nested: [[1, 2], [3, [4, 5]], 6],
+      row: { a: 1, b: 'two', c: [3] },
+    };
+    const cases: [string, number | undefined][] = [
+      // Exact charges, worked out by hand.
+      ["s.padStart(50, '-')", 50],
+      ['s.padEnd(45)', 45],
+      ["s.includes('j')", 41],
+      ["s.indexOf('j')", 41],
+      ["s.startsWith('abc')", 43],
+      ['s.trim()', 40],
+      ['s.toUpperCase()', 80],
+      ["s.replaceAll('a', 'AA')", 40 + 44],
+      ["list.join('-')", 8 + 15],
+      ['upper(s)', 40],
+      ['encode(s)', 40],
+      ['list.includes(9)', 8],
+      ['list.some(x => x > 9)', 8],
+      ['list.reduce((a, x) => a + x, 0)', 8],
+      ["s + 'xy'", 2],
+      // Charges that include measuring the array or object made: checked at the limit only.
+      ["csv.split(',')", undefined],
+      ['list.map(x => x * 2)', undefined],
+      ['list.filter(x => x > 2)', undefined],
+      ['list.slice(2)', undefined],
+      ['list.concat(list)', undefined],
+      ['nested.flat(2)', undefined],
+      ['[...list, ...list]', undefined],
+      ['({...row, d: 4})', undefined],
+      ['keys(row)', undefined],
+      ['json(row)', undefined],
+      ['string(nested)', undefined],
+      ['sum(list)', undefined],
+      ["nested + ''", undefined],
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the expression itself is a template literal
+      ['`${row}`', undefined],
+    ];
+    for (const [text, expected] of cases) {
+      const measured = new Budget();
+      const value = evaluate(text, context, measured);
+      if (expected !== undefined) expect(measured.spent, text).toBe(expected);
+      expect(measured.spent, text).toBeGreaterThan(0);
+      // Exactly the budget it needs: the same value.
+      const exact = new Budget({ ...budgetLimits, maxWork: measured.spent });
+      expect(evaluate(text, context, exact), text).toEqual(value);
+      // One unit less: the budget error, naming the built-in that passed it.
+      const short = new Budget({ ...budgetLimits, maxWork: measured.spent - 1 });
+      const error = failure(() => evaluate(text, context, short));
+      expect(error.code, text).toBe('tooMuchWork');
+      expect(typeof error.vars.what, text).toBe('string');
+    }
+  });
+
+  it('helpers: encode, keys and number conversions are held to the limits', () => {
+    expect((evaluate('encode(s)', { s: 'a'.repeat(maxString) }) as string).length).toBe(maxString);
+    // é is %C3%A9: the text made is checked.
+    expect(codeOf('encode(s)', { s: 'é'.repeat(maxString / 6 + 1) })).toBe('stringTooLong');
+    const wide = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+    expect((evaluate('keys(o)', { o: wide(maxArray) }) as unknown[]).length).toBe(maxArray);
+    expect(codeOf('keys(o)', { o: wide(maxArray + 1) })).toBe('arrayTooLong');
+    const big = { a: [Array.from({ length: maxString / 4 }, () => 'xyz')] };
+    expect(codeOf('sum(a)', big)).toBe('stringTooLong');
+    expect(codeOf('date(a)', big)).toBe('stringTooLong');
+    expect(codeOf('(1).toFixed(a)', big)).toBe('stringTooLong');
+    expect(evaluate('sum([1, [2], 3])', {})).toBe(6);
+  });
+
   it('leaves ordinary expressions as they were', () => {
     const rows = Array.from({ length: 5000 }, (_, i) => ({ id: i, name: `n${i}`, qty: i % 7, price: 3 }));
     const out = evaluate('rows.map(r => ({...r, total: r.qty * r.price})).filter(r => r.total > 10)', {
