@@ -189,6 +189,8 @@ describe('the budget of built-ins', () => {
     expect(codeOf("a.map(i => s.includes('y'))", context)).toBe('tooMuchWork');
     expect(codeOf('a.map(i => s === s.trim())', context)).toBe('tooMuchWork');
     expect(codeOf('a.map(i => a.indexOf(1))', context)).toBe('tooMuchWork');
+    // A computed key is read to look it up.
+    expect(codeOf('a.map(i => a[k])', { ...context, k: '1'.repeat(maxString) })).toBe('tooMuchWork');
   });
 
   it('charges stop at exactly the work budget', () => {

@@ -338,7 +338,11 @@ class Evaluator {
     if (!member.computed) return (member.property as jsep.Identifier).name;
     const key = this.run(member.property, scope);
     if (typeof key === 'number') return key;
-    if (typeof key === 'string') return key;
+    if (typeof key === 'string') {
+      // A key is read to look it up (is it an index?): a megabyte of digits is no free step.
+      this.budget.charge(key.length, '[]');
+      return key;
+    }
     throw new ExpressionError('forbiddenProperty', 'A property name must be a string or a number.', {
       name: String(key),
     });
