@@ -11,8 +11,8 @@
  *   URLs (blob:, data:, http:), which leaves `srcdoc` frames and `javascript:` URLs, whose scripts
  *   would run in a fresh realm with WebRTC. `lockScripts` forbids them: after the frame's own inline
  *   scripts have run, it adds the policy `script-src 'strict-dynamic'`, which nested documents
- *   inherit and which refuses inline scripts, event-handler attributes, `javascript:` URLs and
- *   parser-inserted scripts, while scripts that running code creates (the view's module) still load;
+ *   inherit and which refuses their inline scripts, event-handler attributes, `javascript:` URLs
+ *   and parser-inserted scripts, while scripts that running code creates (the view's module) load;
  * - workers: `worker-src 'none'`, and no worker has WebRTC in Chromium;
  * - pop-ups: the sandbox has no `allow-popups`.
  * Both steps check that they took effect; if not, the frame refuses to run the view (fail closed).
@@ -41,19 +41,21 @@ export const scriptLock = "script-src 'strict-dynamic'";
 
 /**
  * Adds `scriptLock` to the document's policies (a CSP meta element holds once inserted: removing
- * it does not lift it) and proves it holds: an inline script must no longer run.
+ * it does not lift it) and proves it holds: an event-handler attribute must no longer run. (Chromium
+ * still runs inline scripts that running code inserts under 'strict-dynamic', in this realm only;
+ * what nested documents would need, their parser's inline scripts and handlers, it refuses.)
  */
 export function lockScripts(document: Document): boolean {
   const meta = document.createElement('meta');
   meta.httpEquiv = 'Content-Security-Policy';
   meta.content = scriptLock;
   document.head.append(meta);
-  const probe = '__doguInlineRan';
-  const script = document.createElement('script');
-  script.textContent = `globalThis.${probe} = true;`;
-  document.head.append(script);
-  script.remove();
-  const ran = (globalThis as Record<string, unknown>)[probe] === true;
-  delete (globalThis as Record<string, unknown>)[probe];
+  const probe = '__doguHandlerRan';
+  const element = document.createElement('div');
+  element.setAttribute('onclick', `globalThis.${probe} = true`);
+  element.click();
+  const global = globalThis as unknown as Record<string, unknown>;
+  const ran = global[probe] === true;
+  delete global[probe];
   return !ran;
 }
