@@ -6,7 +6,8 @@
  *   a local UDP port, a result row in the TURN username;
  * - the same from a nested `srcdoc` frame's script and its event-handler attribute, from a
  *   `javascript:` URL frame, and from a blob worker;
- * - WebSocket, EventSource and sendBeacon to a local TCP port (closed by `connect-src 'none'`).
+ * - WebSocket, EventSource and sendBeacon to a local TCP port (closed by `connect-src 'none'`), and a
+ *   pop-up (the sandbox has no `allow-popups`).
  * Then a view that runs an action 300 times in a loop meets the per-view run limit (decision 0151):
  * most calls are refused with the viewer-facing message, the page says so, and the server answers
  * 429 Problem Details.
@@ -149,6 +150,7 @@ function attackView(): string {
     "    out.push(attempt('websocket', () => new WebSocket(tcp.replace('http', 'ws') + '/ws?' + secret)));",
     "    out.push(attempt('eventsource', () => new EventSource(tcp + '/events?' + secret)));",
     "    out.push(attempt('beacon', () => { if (!navigator.sendBeacon(tcp + '/beacon', secret)) throw new Error('refused'); }));",
+    "    out.push(attempt('popup', () => { if (window.open('about:blank') === null) throw new Error('refused'); }));",
     "    out.push('secret: ' + secret);",
     '    setLines(out);',
     '  })(); }, []);',
@@ -170,6 +172,7 @@ describe("a code view's ways out", () => {
     expect(out).toMatch(/^webkit: blocked/m);
     expect(out).toMatch(/^webrtc names: $/m);
     expect(out).toMatch(/^worker: blocked/m);
+    expect(out).toMatch(/^popup: blocked/m);
     // ICE gathering sends its first STUN binding requests within a second; give it three.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const received = Object.fromEntries(
