@@ -221,12 +221,14 @@ describe('runs from one view session', () => {
     expect(Number(refused)).toBeGreaterThanOrEqual(300 - 2 * limit);
     expect(message).toMatch(
       new RegExp(
-        `^Too many runs: This view ran actions too often: at most ${limit} runs a minute for one viewer\\.`,
+        `^Too many runs: This view ran actions too often: at most ${limit} runs a minute for one viewer\\. Try again in \\d+ s\\.$`,
       ),
     );
     await page
       .getByRole('alert')
-      .filter({ hasText: `at most ${limit} runs a minute for one viewer` })
+      .filter({
+        hasText: `This view ran actions too often: at most ${limit} runs a minute for one viewer. Runs past that were refused.`,
+      })
       .waitFor();
 
     // The server enforces it: runs that name the view are refused with 429 Problem Details.

@@ -72,7 +72,9 @@ export const viewsEn: Record<string, string> = {
   'views.code.notCompiled': 'This code view has no compiled version yet: save it again.',
   'views.code.tooManyRunsTitle': 'Too many runs',
   'views.code.tooManyRuns':
-    'This view ran actions too often: at most {limit} runs a minute for one viewer. Its runs are refused for {seconds} s.',
+    'This view ran actions too often: at most {limit} runs a minute for one viewer. Runs past that were refused.',
+  'views.code.tooManyRunsDetail':
+    'This view ran actions too often: at most {limit} runs a minute for one viewer. Try again in {seconds} s.',
   'views.code.notDeclaredTitle': 'Action not declared',
   'views.code.notDeclared':
     'The view may call only the actions it declares; "{actionId}" is not one of them.',

@@ -197,10 +197,7 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
       {runLimit ? (
         <div className="view-problem error-banner" role="alert">
           <div className="error-banner-text">
-            {t('views.code.tooManyRuns', {
-              limit: runLimit.perMinute,
-              seconds: Math.max(1, Math.ceil((runLimit.until - runLimit.noticedAt) / 1000)),
-            })}
+            {t('views.code.tooManyRuns', { limit: runLimit.perMinute })}
           </div>
         </div>
       ) : null}
@@ -241,7 +238,6 @@ interface RunLimit {
   perMinute: number;
   /** When runs may start again (ms since the epoch), from Retry-After. */
   until: number;
-  noticedAt: number;
 }
 
 function tooManyRuns(t: ReturnType<typeof useT>, limit: RunLimit): FrameActionOutcome {
@@ -251,7 +247,7 @@ function tooManyRuns(t: ReturnType<typeof useT>, limit: RunLimit): FrameActionOu
     error: {
       code: 'too_many_requests',
       title: t('views.code.tooManyRunsTitle'),
-      detail: t('views.code.tooManyRuns', { limit: limit.perMinute, seconds }),
+      detail: t('views.code.tooManyRunsDetail', { limit: limit.perMinute, seconds }),
     },
   };
 }
@@ -294,8 +290,7 @@ async function callAction(
     if (error instanceof ApiError && error.status === 429 && typeof error.body.limitPerMinute === 'number') {
       const seconds = Number(error.body.retryAfterSeconds ?? 60);
       const perMinute = error.body.limitPerMinute;
-      const now = Date.now();
-      const limit = { perMinute, until: now + Math.max(1, seconds) * 1000, noticedAt: now };
+      const limit = { perMinute, until: Date.now() + Math.max(1, seconds) * 1000 };
       limits.refused(limit);
       return tooManyRuns(t, limit);
     }
