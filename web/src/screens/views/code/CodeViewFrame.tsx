@@ -14,6 +14,7 @@ import { Button } from '../../../components/index.ts';
 import { useLanguage, useT } from '../../../i18n/index.tsx';
 import { type FrameActionOutcome, framePath, parseFromFrame, type ToFrame } from '../frame/protocol.ts';
 import { useConfirmedRun } from '../runtime/confirm-run.tsx';
+import { useOutsideHosts } from '../runtime/outside-hosts.tsx';
 import { ViewReviewNotice } from '../runtime/ReviewNotice.tsx';
 import { safeExternalUrl } from '../runtime/runtime.tsx';
 import { problemText } from '../runtime/ViewProblem.tsx';
@@ -53,6 +54,9 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
   const confirmedRun = useConfirmedRun();
   const confirmedRunRef = useRef(confirmedRun);
   confirmedRunRef.current = confirmedRun;
+  const outside = useOutsideHosts();
+  const outsideRef = useRef(outside);
+  outsideRef.current = outside;
 
   const send = useCallback((message: ToFrame) => {
     // The frame's origin is opaque ("null"), so no narrower target origin exists; the frame can
@@ -132,7 +136,8 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
           else if ('url' in message.to) {
             const raw = message.to.url;
             const url = safeExternalUrl(raw);
-            if (url) window.open(url, '_blank', 'noopener,noreferrer');
+            // Another host than the allowed ones: the viewer sees the full address first.
+            if (url) outsideRef.current.open(url);
             else setErrors((list) => [...list.slice(-4), t('views.error.unsafeUrl', { url: raw })]);
           }
           break;
