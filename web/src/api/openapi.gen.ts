@@ -1950,6 +1950,8 @@ export type components = {
         /** @description Every role held, highest first */
         roles: string[];
       };
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
