@@ -1,7 +1,7 @@
 /**
  * The value CloudFront sends as `x-dogu-origin-verify`, read from Secrets Manager at run time instead
  * of a function's environment (decision 0170): nothing in a function's configuration holds it, and a
- * rotation (infra/rotation/origin-verify-rotation.ts) is picked up without a deploy.
+ * new value (a rotation, decision 0171) is picked up without a deploy.
  *
  * Every version a CloudFront edge may still send is accepted: AWSCURRENT, AWSPENDING (the rotation
  * publishes the new value to CloudFront before it becomes current) and AWSPREVIOUS (edges that have
