@@ -72,8 +72,8 @@ export function mysqlPreview(sessions: MysqlSessions): SqlPreview {
             () => false,
           );
         }
-        // Not rolled back on its own connection: end the session on the server, which rolls back
-        // and frees the locks before KILL answers.
+        // Not rolled back on its own connection: end the session on the server, which then rolls it
+        // back and frees its locks.
         if (!rolledBack) await sessions.kill(connection.threadId).catch(() => {});
         if (rolledBack && !state.cancelled) connection.release();
         else connection.destroy();
