@@ -3,14 +3,14 @@
  * provides (a key file in the embedded runtime, Secrets Manager on AWS).
  * Clients treat them as opaque; only this module reads them.
  *
- * Issuing signs the compact JWS itself, synchronously with node:crypto
+ * Issuing signs the compact JWS itself with node:crypto's synchronous HMAC
  * (base64url(header).base64url(payload).base64url(HMAC-SHA256)): through
  * jose's SignJWT every issue was a WebCrypto job plus its claim builder, the
  * largest cost of a token exchange after verifying the ID token
  * (docs/benchmarks.md, "token-exchange"). Verifying stays with jose, pinned
  * to HS256; the tests check that jose verifies what this module signs.
  */
-import { hash, webcrypto } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { unauthorized } from '../../domain/errors.ts';
 import type { Principal } from '../../domain/model.ts';
@@ -20,7 +20,6 @@ const audience = 'dogu-api';
 /** Verified tokens remembered, so a client reusing its token is not re-verified on every call. */
 const maxRemembered = 10_000;
 /** The protected header of every issued token, encoded once: `{"alg":"HS256","typ":"JWT"}`. */
-const hmacBlockBytes = 64;
 const encodedHeader = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
 export interface IssuedToken {
@@ -31,10 +30,8 @@ export interface IssuedToken {
 export class TokenService {
   /** Imported once: jose would otherwise import the raw key on every sign and verify. */
   private readonly key: Promise<webcrypto.CryptoKey>;
-  /** K xor ipad (RFC 2104), followed by room for the signing input. */
-  private innerBlock: Buffer;
-  /** K xor opad, followed by the inner hash. */
-  private readonly outerBlock = Buffer.alloc(hmacBlockBytes + 32);
+  /** The same key for node:crypto's HMAC, which signs synchronously. */
+  private readonly signingKey: KeyObject;
   private readonly verified = new Map<
     string,
     { principal: Principal; claims: Record<string, unknown>; expiresAt: number }
@@ -45,14 +42,7 @@ export class TokenService {
     private readonly now: () => Date = () => new Date(),
   ) {
     if (key.byteLength < 32) throw new Error('The token signing key must be at least 32 bytes.');
-    // RFC 2104: a key longer than the hash's block is hashed first, a shorter one padded with zeros.
-    const block = Buffer.alloc(hmacBlockBytes);
-    Buffer.from(key.byteLength > hmacBlockBytes ? hash('sha256', key, 'buffer') : key).copy(block);
-    this.innerBlock = Buffer.alloc(hmacBlockBytes + 512);
-    for (let i = 0; i < hmacBlockBytes; i++) {
-      this.innerBlock[i] = block[i]! ^ 0x36;
-      this.outerBlock[i] = block[i]! ^ 0x5c;
-    }
+    this.signingKey = createSecretKey(key);
     this.key = webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, [
       'sign',
       'verify',
@@ -82,26 +72,9 @@ export class TokenService {
       exp: expiresAt,
     });
     const signingInput = `${encodedHeader}.${Buffer.from(payload).toString('base64url')}`;
-    const token = `${signingInput}.${this.hmacSha256(signingInput)}`;
+    const signature = createHmac('sha256', this.signingKey).update(signingInput).digest('base64url');
+    const token = `${signingInput}.${signature}`;
     return { token, expiresAt };
-  }
-
-  /**
-   * HMAC-SHA256 (RFC 2104) from two one-shot hashes over blocks prepared at start: createHmac set
-   * up a new OpenSSL HMAC context per token, which in a token exchange cost about twice what it
-   * costs alone (next to the ID tokens' RSA verifications on the thread pool).
-   */
-  private hmacSha256(input: string): string {
-    const length = hmacBlockBytes + input.length;
-    if (this.innerBlock.length < length) {
-      const larger = Buffer.alloc(Math.max(length, this.innerBlock.length * 2));
-      this.innerBlock.copy(larger, 0, 0, hmacBlockBytes);
-      this.innerBlock = larger;
-    }
-    // The signing input is base64url and dots: one byte per character.
-    this.innerBlock.write(input, hmacBlockBytes, 'latin1');
-    hash('sha256', this.innerBlock.subarray(0, length), 'buffer').copy(this.outerBlock, hmacBlockBytes);
-    return hash('sha256', this.outerBlock, 'base64url');
   }
 
   async verify(token: string): Promise<Principal> {
