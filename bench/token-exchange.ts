@@ -79,7 +79,12 @@ export function run(): Promise<BenchReport> {
       bindings: new BindingChecker(identities, 5_000, systemClock),
       tokens: new TokenService(randomBytes(32)),
       accessTokenSeconds: 3600,
-      audit: { append: async () => {}, list: async () => ({ entries: [] }) },
+      audit: {
+        append: async () => {},
+        list: async () => ({ entries: [] }),
+        chainPage: async () => ({ entries: [] }),
+        head: async () => undefined,
+      },
       clock: systemClock,
       ids: uuidV7Ids,
     };
