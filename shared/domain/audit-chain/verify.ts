@@ -92,6 +92,7 @@ export class ChainVerifier {
   }
 
   private startSeq = 1;
+  private finishing = false;
 
   /** Checks every waiting entry whose place is next. */
   private drain(): void {
@@ -99,8 +100,9 @@ export class ChainVerifier {
       const seq = this.expected;
       const candidates = this.waiting.get(seq)!;
       const next = this.waiting.get(seq + 1);
-      // Two entries at one place: the one the next entry was chained to is the genuine one.
-      if (candidates.length > 1 && !next) return;
+      // A place is checked once the next one is here (or the reading is over): if two entries
+      // claim it, the one the next entry was chained to is the genuine one.
+      if (!next && !this.finishing) return;
       this.waiting.delete(seq);
       const good = candidates.filter(
         (c) => c.chain.prevHash === this.prevHash && entryHash(c, seq, c.chain.prevHash) === c.chain.hash,
@@ -154,6 +156,7 @@ export class ChainVerifier {
 
   /** After the last entry: places still waiting mean a gap; the head says where the chain ends. */
   finish(head?: ChainHead): ChainVerification {
+    this.finishing = true;
     if (!this.problem) {
       // Two entries at the last place: no next entry to tell them apart; the head does.
       const lastPlace = this.expected === undefined ? undefined : this.waiting.get(this.expected);
