@@ -4,8 +4,8 @@
  * Records not yet stored are served from memory.
  */
 import { DelegatingStore } from '../shared/adapters/delegating-store.ts';
-import { headOf, linkAfter } from '../shared/domain/audit-chain/link.ts';
 import type { AuditEntry, AuditLog, AuditQuery, ChainHead, ChainPageQuery } from '../shared/domain/audit.ts';
+import { headOf, linkAfter } from '../shared/domain/audit-chain/link.ts';
 import type { Execution } from '../shared/domain/model.ts';
 import type { Store } from '../shared/domain/ports.ts';
 import { WriteBehindJournal } from './write-behind-journal.ts';

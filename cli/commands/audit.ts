@@ -4,8 +4,8 @@
  * hashes (`/audit-log/chain`), so a server that was tampered with cannot simply answer "OK".
  */
 import { writeFile } from 'node:fs/promises';
-import { ChainVerifier, type ChainVerification } from '../../shared/domain/audit-chain/verify.ts';
 import type { AuditEntry, ChainHead } from '../../shared/domain/audit.ts';
+import { type ChainVerification, ChainVerifier } from '../../shared/domain/audit-chain/verify.ts';
 import { ApiError, callApi, unreachable } from '../api-client.ts';
 import { accessToken } from './print-access-token.ts';
 

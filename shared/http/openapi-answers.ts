@@ -82,12 +82,9 @@ export const auditEntry = z
     environmentId: z.string().optional(),
     outcome: z.enum(['succeeded', 'failed', 'refused']),
     details: z.record(z.string(), z.unknown()).optional(),
-    chain: z
-      .object({ seq: z.number().int(), prevHash: z.string(), hash: z.string() })
-      .optional()
-      .meta({
-        description: 'Its link in the project hash chain (docs/governance.md); absent before the chain began',
-      }),
+    chain: z.object({ seq: z.number().int(), prevHash: z.string(), hash: z.string() }).optional().meta({
+      description: 'Its link in the project hash chain (docs/governance.md); absent before the chain began',
+    }),
   })
   .meta({ id: 'AuditEntry' });
 export const auditPage = z

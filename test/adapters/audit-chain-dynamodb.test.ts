@@ -6,8 +6,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../local/embedded-dynamodb.ts';
 import { createDocumentClient } from '../../shared/adapters/dynamodb/client.ts';
 import { DynamoDbAuditLog } from '../../shared/adapters/dynamodb/dynamodb-audit-log.ts';
-import { ChainVerifier } from '../../shared/domain/audit-chain/verify.ts';
 import type { AuditEntry } from '../../shared/domain/audit.ts';
+import { ChainVerifier } from '../../shared/domain/audit-chain/verify.ts';
 import { tempDir } from '../support/runtime.ts';
 
 let dynamo: EmbeddedDynamoDb;

@@ -1,9 +1,9 @@
 /** Canonical JSON (RFC 8785) and the chain verifier on entries made here, in any time order. */
 import { describe, expect, it } from 'vitest';
+import type { AuditEntry, ChainHead } from '../../shared/domain/audit.ts';
 import { canonicalJson } from '../../shared/domain/audit-chain/canonical-json.ts';
 import { entryHash, genesisHash, headOf, linkAfter } from '../../shared/domain/audit-chain/link.ts';
 import { ChainVerifier } from '../../shared/domain/audit-chain/verify.ts';
-import type { AuditEntry, ChainHead } from '../../shared/domain/audit.ts';
 
 describe('canonicalJson', () => {
   it('sorts keys by UTF-16 code units and writes numbers and strings as RFC 8785 does', () => {

@@ -6,10 +6,10 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../local/embedded-dynamodb.ts';
-import { entryHash } from '../../shared/domain/audit-chain/link.ts';
 import { DynamoDbAuditLog } from '../../shared/adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbStore } from '../../shared/adapters/dynamodb/dynamodb-store.ts';
 import type { AuditEntry } from '../../shared/domain/audit.ts';
+import { entryHash } from '../../shared/domain/audit-chain/link.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
 import { type AuditDeps, exportAudit, exportColumns, listAudit } from '../../shared/domain/manage/audit.ts';
 import type { Principal } from '../../shared/domain/model.ts';

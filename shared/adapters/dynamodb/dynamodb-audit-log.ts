@@ -18,7 +18,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { headOf, linkAfter } from '../../domain/audit-chain/link.ts';
 import type {
   AuditEntry,
   AuditLog,
@@ -28,6 +27,7 @@ import type {
   ChainPage,
   ChainPageQuery,
 } from '../../domain/audit.ts';
+import { headOf, linkAfter } from '../../domain/audit-chain/link.ts';
 import { DoguError } from '../../domain/errors.ts';
 import { AlreadyExistsError } from '../../domain/ports.ts';
 import { writeInBatches } from './batch-write.ts';

@@ -10,8 +10,8 @@
  */
 
 import { resultToCsv } from '../../http/csv.ts';
-import { ChainVerifier, type ChainVerification } from '../audit-chain/verify.ts';
 import type { AuditEntry, AuditLog, AuditQuery, ChainHead, ChainPage } from '../audit.ts';
+import { type ChainVerification, ChainVerifier } from '../audit-chain/verify.ts';
 import { parseIsoDateTime } from '../dates.ts';
 import { DoguError } from '../errors.ts';
 import type { Column, Principal } from '../model.ts';
