@@ -84,6 +84,7 @@ export function run(): Promise<BenchReport> {
         list: async () => ({ entries: [] }),
         chainPage: async () => ({ entries: [] }),
         head: async () => undefined,
+        heads: async () => [],
       },
       clock: systemClock,
       ids: uuidV7Ids,

@@ -67,7 +67,7 @@ export class JournaledExecutionStore extends DelegatingStore {
  * store once, on its first append.
  */
 export class JournaledAuditLog implements AuditLog {
-  private readonly heads = new Map<string, ChainHead | undefined>();
+  private readonly known = new Map<string, ChainHead | undefined>();
   private readonly loading = new Map<string, Promise<void>>();
 
   private constructor(
@@ -90,7 +90,7 @@ export class JournaledAuditLog implements AuditLog {
 
   async append(entry: AuditEntry): Promise<void> {
     const { projectId } = entry;
-    if (!this.heads.has(projectId)) {
+    if (!this.known.has(projectId)) {
       let loading = this.loading.get(projectId);
       if (!loading) {
         loading = this.loadHead(projectId);
@@ -99,8 +99,8 @@ export class JournaledAuditLog implements AuditLog {
       await loading;
     }
     const { chain: _given, ...fields } = entry;
-    const linked = linkAfter(this.heads.get(projectId), fields);
-    this.heads.set(projectId, headOf(linked));
+    const linked = linkAfter(this.known.get(projectId), fields);
+    this.known.set(projectId, headOf(linked));
     return this.journal.append(linked);
   }
 
@@ -108,16 +108,21 @@ export class JournaledAuditLog implements AuditLog {
     try {
       await this.journal.flush();
       const head = await this.inner.head(projectId);
-      if (!this.heads.has(projectId)) this.heads.set(projectId, head);
+      if (!this.known.has(projectId)) this.known.set(projectId, head);
     } finally {
       this.loading.delete(projectId);
     }
   }
 
   async head(projectId: string): Promise<ChainHead | undefined> {
-    if (this.heads.has(projectId)) return this.heads.get(projectId);
+    if (this.known.has(projectId)) return this.known.get(projectId);
     await this.journal.flush();
     return this.inner.head(projectId);
+  }
+
+  async heads(): Promise<ChainHead[]> {
+    await this.journal.flush();
+    return this.inner.heads();
   }
 
   async list(query: AuditQuery) {

@@ -47,6 +47,7 @@ import { runReservation } from '../shared/domain/scheduling/reservations.ts';
 import { SecretValues } from '../shared/domain/secret-values.ts';
 import { provideServices, type Services, schedulingDeps } from '../shared/runtime/services.ts';
 import { type AccountsAtStart, accountsConfigured, prepareAccounts } from './accounts-startup.ts';
+import { anchorFileOf, anchorMinutesFromEnv, startAnchoring } from './audit-anchor-file.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
@@ -172,6 +173,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       join(options.dataDir, 'audit.journal'),
     );
     closers.push(() => audit.close());
+    // Runs before the journal closes (closers run in reverse): the last heads are anchored at shutdown.
+    const anchoring = startAnchoring(audit, anchorFileOf(options.dataDir), anchorMinutesFromEnv(process.env));
+    closers.push(() => anchoring.stop());
     const schedules = await JournaledSchedulingStore.open(
       new DynamoDbSchedulingStore(dynamo.client, tableName),
       join(options.dataDir, 'scheduling.journal'),

@@ -91,6 +91,8 @@ export interface AuditLog {
   chainPage(query: ChainPageQuery): Promise<ChainPage>;
   /** The project's chain head, or none before its first chained entry. */
   head(projectId: string): Promise<ChainHead | undefined>;
+  /** Every project's chain head: what anchoring records. */
+  heads(): Promise<ChainHead[]>;
 }
 
 /** Bound to one request: use cases record what they did without knowing about HTTP. */

@@ -17,7 +17,7 @@
  * never forks, however many functions append at once.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   AuditEntry,
   AuditLog,
@@ -51,7 +51,13 @@ export interface AuditReadBudget {
 const defaultBudget: AuditReadBudget = { filteredScanSize: 1000, maxPagesPerCall: 10 };
 
 const auditPartition = (projectId: string) => `AUDIT#${projectId}`;
-const headKey = (projectId: string) => ({ pk: `AUDITHEAD#${projectId}`, sk: 'HEAD' });
+/**
+ * Upper case, so never a project's partition (project ids are lower case, `_deployment` too), and
+ * under `AUDIT#` so the audit-only write right of read-only functions covers them.
+ */
+const headKey = (projectId: string) => ({ pk: `AUDIT#HEAD#${projectId}`, sk: 'HEAD' });
+/** Every project with a chain, one item each, written when its chain begins: what anchoring reads. */
+const chainsPartition = 'AUDIT#CHAINS';
 /** Appends racing for one project's head: each lost race costs one read and one write. */
 const maxHeadAttempts = 50;
 const actorPartition = (projectId: string, actorId: string) => `AUDITACTOR#${projectId}#${actorId}`;
@@ -85,6 +91,7 @@ export class DynamoDbAuditLog implements AuditLog {
     const heads = new Map<string, ChainHead>();
     for (const entry of unique) {
       if (!entry.chain) continue;
+      if (entry.chain.seq === 1) await this.register(entry.projectId);
       const known = heads.get(entry.projectId);
       if (!known || known.seq < entry.chain.seq) heads.set(entry.projectId, headOf(entry as Linked));
     }
@@ -119,6 +126,7 @@ export class DynamoDbAuditLog implements AuditLog {
       const head = await this.head(fields.projectId);
       const linked = linkAfter(head, fields);
       if (await this.moveHead(head, headOf(linked))) {
+        if (!head) await this.register(fields.projectId);
         const written = await putIf(this.client, this.tableName, itemOf(linked), {
           ConditionExpression: 'attribute_not_exists(pk)',
         });
@@ -146,6 +154,36 @@ export class DynamoDbAuditLog implements AuditLog {
       entryId: String(Item.entryId),
       at: String(Item.at),
     };
+  }
+
+  /** Every project's head (anchoring): the chains' list, then their heads. */
+  async heads(): Promise<ChainHead[]> {
+    const projects: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': chainsPartition },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) projects.push(String(item.sk));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    const heads = await Promise.all(projects.map((projectId) => this.head(projectId)));
+    return heads.filter((head) => head !== undefined);
+  }
+
+  /** Lists the project among those with a chain; written again by a racing genesis, harmlessly. */
+  private async register(projectId: string): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: chainsPartition, sk: projectId, type: 'audit_chain' },
+      }),
+    );
   }
 
   /** Moves the head from `from` (none: the chain's start) to `to`; false if someone moved it first. */
