@@ -19,6 +19,17 @@ export const project = z
 export const projectWithRole = project
   .extend({ role: z.string().meta({ description: "The caller's direct role" }) })
   .meta({ id: 'ProjectWithRole' });
+export const projectWithAccess = project
+  .extend({
+    access: z
+      .object({
+        role: z.string().meta({ description: 'The highest role held, directly or through user groups' }),
+        roles: z.array(z.string()).meta({ description: 'Every role held, highest first' }),
+        rights: z.array(z.string()).meta({ description: 'The union of the rights of those roles' }),
+      })
+      .meta({ description: 'What the caller may do in the project, as the endpoints decide it' }),
+  })
+  .meta({ id: 'ProjectWithAccess' });
 
 export const environment = z
   .object({

@@ -48,6 +48,7 @@ import {
   member,
   notificationSettings,
   project,
+  projectWithAccess,
   projectWithRole,
   reservation,
   reviewRequest,
@@ -459,7 +460,10 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: "The caller's projects with the caller's role",
     ok: { status: '200', schema: list(projectWithRole) },
   },
-  getProject: { summary: 'Read a project', ok: { status: '200', schema: project } },
+  getProject: {
+    summary: "Read a project, with the caller's roles and rights in it (user groups included)",
+    ok: { status: '200', schema: projectWithAccess },
+  },
   createProject: {
     summary: 'Create a project; the creator becomes its administrator',
     body: projectInputSchema,

@@ -5,6 +5,7 @@ import { environmentAnswer, isProtectedEnvironment } from '../environments.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { Environment, Principal, Project } from '../model.ts';
 import { AlreadyExistsError } from '../ports.ts';
+import { accessOf } from '../rights.ts';
 import { authorize } from './access.ts';
 import type { ManageDeps } from './data-sources.ts';
 
@@ -130,11 +131,12 @@ export async function putProjectSettings(
   return presentProject(updated);
 }
 
+/** The project, with what the caller may do in it (roles through user groups included). */
 export async function getProject(deps: DefinitionDeps, principal: Principal, projectId: string) {
-  await authorize(deps.store, principal, projectId, 'view');
+  const membership = await authorize(deps.store, principal, projectId, 'view');
   const project = await deps.store.getProject(projectId);
   if (!project) throw notFound('Project', projectId);
-  return presentProject(project);
+  return { ...presentProject(project), access: accessOf(membership) };
 }
 
 /** A project as answered: its bridges have their own routes (…/bridges). */

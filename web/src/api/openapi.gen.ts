@@ -32,7 +32,7 @@ export type paths = {
     get: operations["listProjects"];
   };
   "/api/v1/projects/{projectId}": {
-    /** Read a project */
+    /** Read a project, with the caller's roles and rights in it (user groups included) */
     get: operations["getProject"];
     /** Create a project; the creator becomes its administrator */
     put: operations["createProject"];
@@ -1936,6 +1936,21 @@ export type components = {
       id: string;
       name: string;
     };
+    ProjectWithAccess: {
+      /** @description What the caller may do in the project, as the endpoints decide it */
+      access: {
+        /** @description The union of the rights of those roles */
+        rights: string[];
+        /** @description The highest role held, directly or through user groups */
+        role: string;
+        /** @description Every role held, highest first */
+        roles: string[];
+      };
+      createdAt: string;
+      directIdTokens?: boolean;
+      id: string;
+      name: string;
+    };
     ProjectWithRole: {
       createdAt: string;
       directIdTokens?: boolean;
@@ -2990,7 +3005,7 @@ export type operations = {
       };
     };
   };
-  /** Read a project */
+  /** Read a project, with the caller's roles and rights in it (user groups included) */
   getProject: {
     parameters: {
       path: {
@@ -3001,7 +3016,7 @@ export type operations = {
       /** @description Success */
       200: {
         content: {
-          "application/json": components["schemas"]["Project"];
+          "application/json": components["schemas"]["ProjectWithAccess"];
         };
       };
       /** @description The request is malformed: JSON, query or path */

@@ -62,6 +62,13 @@ export const viewsEn: Record<string, string> = {
   'views.expr.notAFunction': '"{name}" is not a function',
   'views.expr.unsupported': '{what} is not supported',
   'views.expr.tooComplex': 'the expression takes too many steps (more than {max})',
+  'views.expr.tooDeep': 'the expression or a value it makes nests more than {max} levels deep ({what})',
+  'views.expr.stringTooLong':
+    '{what} would make a string longer than {max} characters, the limit for a string an expression makes',
+  'views.expr.arrayTooLong':
+    '{what} would make an array of more than {max} items, the limit for an array an expression makes',
+  'views.expr.tooMuchWork':
+    'the expression does too much work: its built-ins would make or go through more than {max} characters and items in one evaluation (stopped at {what})',
   'views.expr.tooLong': 'the expression is longer than {max} characters',
 
   'views.code.frameTitle': 'Code view',

@@ -64,6 +64,11 @@ export const viewsJa: Record<string, string> = {
   'views.expr.notAFunction': '"{name}" は関数ではありません',
   'views.expr.unsupported': '{what} は使えません',
   'views.expr.tooComplex': '式の処理が多すぎます（{max} ステップ超）',
+  'views.expr.tooDeep': '式またはその作る値の入れ子が {max} 段を超えています（{what}）',
+  'views.expr.stringTooLong': '{what} が作る文字列が、式で作れる文字列の上限 {max} 文字を超えます',
+  'views.expr.arrayTooLong': '{what} が作る配列が、式で作れる配列の上限 {max} 要素を超えます',
+  'views.expr.tooMuchWork':
+    '式の処理量が多すぎます: 組み込み関数が一回の評価で作る・読む文字と要素が上限 {max} を超えます（{what} で停止）',
   'views.expr.tooLong': '式が {max} 文字を超えています',
 
   'views.code.frameTitle': 'コードビュー',

@@ -6,7 +6,7 @@
  * preview of the saved draft in its sandboxed frame (the server compiles the source when saving).
  * Save stores a new version; Publish makes the current environment show it.
  */
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { api } from '../../../api/client.ts';
 import { apiPaths } from '../../../api/paths.ts';
 import type { ActionDefinition, ListOf, Parameter } from '../../../api/types.ts';
@@ -17,6 +17,7 @@ import { Button, ErrorBanner, useAsync } from '../../../components/index.ts';
 import { useT } from '../../../i18n/index.tsx';
 import { ScriptEditor } from '../../editors/ScriptEditor.tsx';
 import { CodeViewFrame } from '../code/CodeViewFrame.tsx';
+import { ConfirmRunProvider } from '../runtime/confirm-run.tsx';
 import { ViewRenderer } from '../runtime/ViewRenderer.tsx';
 import type {
   CodeViewDefinition,
@@ -299,6 +300,16 @@ function previewEnvironment(workspace: ReturnType<typeof useWorkspace>): string 
   return workspace.environments.some((e) => e.id === 'development') ? 'development' : workspace.environmentId;
 }
 
+/**
+ * The preview runs as the view would, so a click that runs a data-changing action asks first, in the
+ * runtime's dialog (action, environment, arguments), and is sent with `confirm` only if agreed.
+ */
+function PreviewConfirmations({ environmentId, children }: { environmentId: string; children: ReactNode }) {
+  const workspace = useWorkspace();
+  const name = workspace.environments.find((e) => e.id === environmentId)?.name ?? environmentId;
+  return <ConfirmRunProvider environmentName={name}>{children}</ConfirmRunProvider>;
+}
+
 function VisualBuilder({
   definition,
   onChange,
@@ -408,15 +419,17 @@ function VisualBuilder({
                   {t('views.builder.previewEnv', { environment: environmentId })}
                 </span>
               </h2>
-              <ViewRenderer
-                viewId={viewId}
-                definition={definition}
-                args={previewArgs}
-                user={viewer}
-                projectId={workspace.projectId}
-                environmentId={environmentId}
-                href={workspace.href}
-              />
+              <PreviewConfirmations environmentId={environmentId}>
+                <ViewRenderer
+                  viewId={viewId}
+                  definition={definition}
+                  args={previewArgs}
+                  user={viewer}
+                  projectId={workspace.projectId}
+                  environmentId={environmentId}
+                  href={workspace.href}
+                />
+              </PreviewConfirmations>
             </section>
             <aside className="builder-panel" aria-label={t('views.builder.properties')}>
               <h2>
@@ -503,16 +516,18 @@ function CodeBuilder({
                 {saved.definition.source !== definition.source ? (
                   <p className="muted small">{t('views.builder.previewStale')}</p>
                 ) : null}
-                <CodeViewFrame
-                  viewId={saved.id}
-                  code={saved.compiled.code}
-                  actionIds={saved.definition.actionIds}
-                  args={previewArgs}
-                  user={viewer}
-                  projectId={workspace.projectId}
-                  environmentId={environmentId}
-                  href={workspace.href}
-                />
+                <PreviewConfirmations environmentId={environmentId}>
+                  <CodeViewFrame
+                    viewId={saved.id}
+                    code={saved.compiled.code}
+                    actionIds={saved.definition.actionIds}
+                    args={previewArgs}
+                    user={viewer}
+                    projectId={workspace.projectId}
+                    environmentId={environmentId}
+                    href={workspace.href}
+                  />
+                </PreviewConfirmations>
               </>
             ) : (
               <p className="muted">{t('views.builder.previewAfterSave')}</p>
