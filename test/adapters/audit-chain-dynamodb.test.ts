@@ -56,11 +56,11 @@ it('30 appends from five functions at once form one chain, checked by the verifi
   const verifier = new ChainVerifier();
   for (const e of page.entries) expect(verifier.add(e)).toBe(true);
   expect(verifier.finish(page.head)).toMatchObject({ ok: true, checked: 30 });
-  // The head names the entry at place 60.
+  // The head names the entry at place 30.
   const last = page.entries.find((e) => e.chain!.seq === 30)!;
   expect(await log.head('p')).toEqual({
     projectId: 'p',
-    seq: 60,
+    seq: 30,
     hash: last.chain!.hash,
     entryId: last.id,
     at: last.at,

@@ -23,7 +23,7 @@ export async function anchorHeads(
   sink: AnchorSink,
   now: Date,
 ): Promise<AnchorRecord | undefined> {
-  const heads = (await audit.heads()).sort((a, b) => (a.projectId < b.projectId ? -1 : 1));
+  const heads = [...(await audit.heads())].sort((a, b) => (a.projectId < b.projectId ? -1 : 1));
   if (heads.length === 0) return undefined;
   const record = { anchoredAt: now.toISOString(), heads };
   await sink.write(record);
