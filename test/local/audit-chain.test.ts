@@ -3,13 +3,26 @@
  * chain; an entry edited, deleted or inserted directly in the embedded store is named by the API's
  * verification and by `dogu audit verify`, which checks the chain itself from `/audit-log/chain`.
  */
+
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import type { AuditEntry } from '../../shared/domain/audit.ts';
 import { apiClient } from '../support/api.ts';
 import { runCli } from '../support/cli-bundle.ts';
+import { repoRoot } from '../support/process.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
+
+/** Runs plain `node` (no loader, no TypeScript), as an auditor would. */
+const runNode = (args: string[]) =>
+  new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile(process.execPath, args, (error, stdout) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout }),
+    );
+  });
 
 let runtime: LocalRuntime;
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -205,6 +218,66 @@ describe('audit hash chain', () => {
     } finally {
       await client.send(new PutCommand({ TableName: tableName, Item: Item! }));
     }
+  });
+
+  it('dogu audit export keeps the hashes; the ten-line script in docs/governance.md verifies it offline', async () => {
+    const doc = await readFile(join(repoRoot, 'docs/governance.md'), 'utf8');
+    const script = /<!-- verify-audit\.mjs:[^\n]*-->\n```js\n([\s\S]*?)```/.exec(doc)![1]!;
+    expect(script.trimEnd().split('\n')).toHaveLength(10);
+    const scriptFile = join(home.path, 'verify-audit.mjs');
+    await writeFile(scriptFile, script);
+    const exportFile = join(home.path, 'audit.jsonl');
+    const exported = await dogu(
+      'audit',
+      'export',
+      '--project',
+      project,
+      '--format',
+      'jsonl',
+      '-o',
+      exportFile,
+    );
+    expect(exported.code).toBe(0);
+    const text = await readFile(exportFile, 'utf8');
+    const lines = text.trimEnd().split('\n');
+    const head = (await verification()).head;
+    expect(exported.stderr).toContain(`Wrote ${lines.length} entries`);
+    const offline = (file: string) => runNode([scriptFile, file]);
+    const good = await offline(exportFile);
+    expect(good).toEqual({
+      code: 0,
+      stdout: `OK: ${lines.length} entries, head #${head.seq} ${head.hash}\n`,
+    });
+
+    const edited = lines.map((line) => line.replace('"outcome":"succeeded"', '"outcome":"refused"'));
+    const editedAt = lines.findIndex((line, i) => line !== edited[i]);
+    await writeFile(
+      join(home.path, 'edited.jsonl'),
+      `${[...lines.slice(0, editedAt), edited[editedAt], ...lines.slice(editedAt + 1)].join('\n')}\n`,
+    );
+    const victim = JSON.parse(lines[editedAt]!) as AuditEntry;
+    expect(await offline(join(home.path, 'edited.jsonl'))).toEqual({
+      code: 1,
+      stdout: `FAILED: ${victim.id} (#${victim.chain!.seq}) was changed\n`,
+    });
+    const bySeq = lines
+      .map((line) => JSON.parse(line) as AuditEntry)
+      .sort((a, b) => a.chain!.seq - b.chain!.seq);
+    const removed = lines.filter((line) => !line.includes(`"id":"${bySeq[9]!.id}"`));
+    await writeFile(join(home.path, 'removed.jsonl'), `${removed.join('\n')}\n`);
+    expect(await offline(join(home.path, 'removed.jsonl'))).toEqual({
+      code: 1,
+      stdout: 'FAILED: #10 was removed\n',
+    });
+    const twice = [...lines, lines[3]!.replace(/"id":"[^"]+"/, '"id":"aud_copy"')];
+    await writeFile(join(home.path, 'inserted.jsonl'), `${twice.join('\n')}\n`);
+    expect((await offline(join(home.path, 'inserted.jsonl'))).stdout).toMatch(
+      /^FAILED: aud_\w+ \(#\d+\) was (inserted|changed)\n$/,
+    );
+    // CSV keeps the hashes as columns.
+    const csv = await dogu('audit', 'export', '--project', project, '--format', 'csv');
+    expect(csv.stdout.split('\r\n')[0]).toMatch(/,seq,prev_hash,hash$/);
+    expect(csv.stdout).toContain(head.hash);
   });
 
   it('needs the right to read the audit log, and names a bad parameter', async () => {
