@@ -434,6 +434,9 @@ describe('the API answers as /openapi.json says', () => {
     // Audit and accounts
     await call('exportAuditLog', 'GET', `${p}/audit-log/export?format=json`);
     await call('exportAuditLog', 'GET', `${p}/audit-log/export?format=csv`);
+    await call('exportAuditLog', 'GET', `${p}/audit-log/export?format=jsonl`);
+    await call('getAuditChain', 'GET', `${p}/audit-log/chain?limit=5`);
+    await call('verifyAuditLog', 'GET', `${p}/audit-log/verification`);
     await call('listAccountAuditLog', 'GET', '/api/v1/account-audit-log');
     const signIn = await call('passwordSignIn', 'POST', '/auth/sign-in', {
       auth: false,
