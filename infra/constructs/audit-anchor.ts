@@ -9,6 +9,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import {
@@ -67,8 +68,13 @@ export class AuditAnchor extends Construct {
       logGroup: props.logGroup,
     });
     props.functionRoles.allowLogs(role, props.logGroup);
-    // Only new objects: no delete, no retention change (compliance mode would refuse them anyway).
-    this.bucket.grantPut(role, 'audit-anchors/*');
+    // Only new objects: no delete, no retention or legal-hold change, no tagging.
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ['s3:PutObject'],
+        resources: [this.bucket.arnForObjects('audit-anchors/*')],
+      }),
+    );
     this.function = worker.function;
     new Rule(this, 'Hourly', {
       schedule: Schedule.rate(anchorEvery),

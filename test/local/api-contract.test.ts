@@ -65,7 +65,9 @@ async function call(
   });
   const contentType = response.headers.get('content-type') ?? '';
   const text = await response.text();
-  const body: unknown = contentType.includes('json') && text ? JSON.parse(text) : text || undefined;
+  // JSON Lines (the audit export) is text: one document per line, not one document.
+  const isJson = contentType.includes('json') && !contentType.includes('jsonl');
+  const body: unknown = isJson && text ? JSON.parse(text) : text || undefined;
   const answer = { status: response.status, contentType, body, headers: response.headers };
   if (process.env.DOGU_CONTRACT_DUMP)
     console.log('DUMP', name, response.status, String(JSON.stringify(body)).slice(0, 700));
