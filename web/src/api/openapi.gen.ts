@@ -382,7 +382,7 @@ export type paths = {
     delete: operations["deleteTrustPolicy"];
   };
   "/api/v1/projects/{projectId}/settings": {
-    /** Project settings: directIdTokens lets the public API accept external ID tokens as Bearer */
+    /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
     put: operations["putProjectSettings"];
   };
   "/api/v1/projects/{projectId}/upload-tokens": {
@@ -993,6 +993,8 @@ export type components = {
     };
     /** @description The version of the view the environment shows (a code view with its compiled module) */
     EnvironmentView: {
+      /** @description The project's allowed hosts: the view loads media from and navigates to these without asking */
+      allowedHosts: string[];
       definition: {
         [key: string]: unknown;
       };
@@ -1976,6 +1978,8 @@ export type components = {
       [key: string]: unknown;
     };
     Project: {
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
@@ -1991,12 +1995,16 @@ export type components = {
         /** @description Every role held, highest first */
         roles: string[];
       };
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
       name: string;
     };
     ProjectWithRole: {
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
@@ -9696,7 +9704,7 @@ export type operations = {
       };
     };
   };
-  /** Project settings: directIdTokens lets the public API accept external ID tokens as Bearer */
+  /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
   putProjectSettings: {
     parameters: {
       path: {
@@ -9706,7 +9714,8 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
-          directIdTokens: boolean;
+          allowedHosts?: string[];
+          directIdTokens?: boolean;
         };
       };
     };
@@ -12100,7 +12109,7 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      /** @description too_many_requests: this client made too many requests this minute, or (with `source.viewId`) this viewer ran actions from that view more often than `limitPerMinute` this minute (decision 0151); see Retry-After */
       429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
