@@ -35,6 +35,10 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson({ at: new Date() })).toThrow(/object/);
     expect(() => canonicalJson(10n)).toThrow(/bigint/);
   });
+
+  it('hashes a lone surrogate from a request as U+FFFD instead of failing the append', () => {
+    expect(canonicalJson({ note: 'a\ud800b', ['\udc00']: 1 })).toBe('{"note":"a\ufffdb","\ufffd":1}');
+  });
 });
 
 const entry = (n: number, minute = n): AuditEntry => ({

@@ -1,24 +1,33 @@
 /**
- * Canonical JSON (RFC 8785, JCS) for the values an audit entry holds: strings, finite numbers,
- * booleans, null, arrays and plain objects. Keys are sorted by UTF-16 code units (what
- * `Array.prototype.sort` does without a comparer) and strings and numbers are written as
- * `JSON.stringify` writes them, which is what JCS prescribes (ECMAScript's Number::toString). No
- * canonicalisation package is a dependency (decision 0180); this stays one function so it can be
- * swapped for `canonicalize` without changing a hash.
+ * Canonical JSON (RFC 8785, JCS) through `canonicalize`, the RFC's reference package. Strings are
+ * first made well-formed (a lone surrogate becomes U+FFFD): JCS refuses lone surrogates, while a
+ * request's JSON may carry one into an audit entry, and an append must never fail on its content.
+ * Writing and verifying both pass through here, so the hash covers what storage can keep.
  */
+import canonicalize from 'canonicalize';
+
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new TypeError('Canonical JSON has no NaN or Infinity.');
-    return JSON.stringify(value);
+  const text = canonicalize(wellFormed(value));
+  if (text === undefined) throw new TypeError(`Canonical JSON cannot hold a ${typeof value}.`);
+  return text;
+}
+
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return (value as string & { toWellFormed(): string }).toWellFormed();
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    [Object.prototype, null].includes(Object.getPrototypeOf(value))
+  ) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [wellFormed(key), wellFormed(item)]),
+    );
   }
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
-  if (typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((key) => record[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
-  }
-  throw new TypeError(`Canonical JSON cannot hold a ${typeof value}.`);
+  // A Date or a bigint would be written through toJSON or not at all: an entry must hold plain JSON.
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean')
+    return value;
+  throw new TypeError(
+    `Canonical JSON cannot hold a ${typeof value === 'object' ? 'non-plain object' : typeof value}.`,
+  );
 }
