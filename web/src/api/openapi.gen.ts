@@ -1950,6 +1950,8 @@ export type components = {
         /** @description Every role held, highest first */
         roles: string[];
       };
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
@@ -11957,7 +11959,7 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      /** @description too_many_requests: this client made too many requests this minute, or (with `source.viewId`) this viewer ran actions from that view more often than `limitPerMinute` this minute (decision 0151); see Retry-After */
       429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];

@@ -83,6 +83,11 @@ export const viewsEn: Record<string, string> = {
   'views.code.stoppedNavigation': 'The code view tried to leave its frame and was stopped.',
   'views.code.reload': 'Reload the view',
   'views.code.notCompiled': 'This code view has no compiled version yet: save it again.',
+  'views.code.tooManyRunsTitle': 'Too many runs',
+  'views.code.tooManyRuns':
+    'This view ran actions too often: at most {limit} runs a minute for one viewer. Runs past that were refused.',
+  'views.code.tooManyRunsDetail':
+    'This view ran actions too often: at most {limit} runs a minute for one viewer. Try again in {seconds} s.',
   'views.code.notDeclaredTitle': 'Action not declared',
   'views.code.notDeclared':
     'The view may call only the actions it declares; "{actionId}" is not one of them.',

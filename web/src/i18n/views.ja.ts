@@ -84,6 +84,11 @@ export const viewsJa: Record<string, string> = {
   'views.code.reload': 'ビューを再読み込み',
   'views.code.notCompiled':
     'このコードビューにはコンパイル済みのバージョンがありません。もう一度保存してください。',
+  'views.code.tooManyRunsTitle': '実行が多すぎます',
+  'views.code.tooManyRuns':
+    'このビューはアクションを実行しすぎています。1 人の閲覧者につき 1 分あたり {limit} 回までで、それを超えた実行は拒否されました。',
+  'views.code.tooManyRunsDetail':
+    'このビューはアクションを実行しすぎています。1 人の閲覧者につき 1 分あたり {limit} 回までです。{seconds} 秒後にもう一度お試しください。',
   'views.code.notDeclaredTitle': '宣言されていないアクション',
   'views.code.notDeclared': 'ビューが呼べるのは宣言したアクションだけです。"{actionId}" は含まれていません。',
 
