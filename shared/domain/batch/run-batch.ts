@@ -265,7 +265,8 @@ async function settleUnfinishedChunk(deps: SchedulingDeps, chunk: BatchChunk): P
     rows: recovered.rows.map((row) =>
       row.status === 'waiting' || row.status === 'running'
         ? {
-            ...row,
+            // Never run: no execution to point at (a planned id is dropped).
+            ...unplanned({ ...row, status: 'waiting' }),
             status: 'failure',
             error: {
               code: 'not_run',
