@@ -84,6 +84,32 @@ describe('runs per interaction', () => {
     await settle();
     expect(runsOf('search-orders')).toHaveLength(3);
   });
+  it("the builder's preview runs an edited query once per pause in typing, and not for layout edits", async () => {
+    await page.goto(`${base}/views-new/visual`);
+    runs.length = 0;
+    const properties = page.getByRole('complementary', { name: 'Properties' });
+    await properties.getByRole('button', { name: 'Add query' }).click();
+    const query = properties.getByRole('group', { name: 'Query query1' });
+    await query.getByLabel('Action').selectOption('search-orders');
+    await expect.poll(() => runsOf('search-orders').length).toBe(1);
+    // Typed a key at a time: one run once the typing pauses, not one per key.
+    await query.getByLabel(/^Arguments/).pressSequentially("customer: ''\nstatus: 'paid'", { delay: 40 });
+    await expect.poll(() => runsOf('search-orders').length).toBe(2);
+
+    // Layout edits do not change the query: nothing runs again.
+    await page
+      .getByRole('complementary', { name: 'Components' })
+      .getByRole('button', { name: '+ Table' })
+      .click();
+    await properties.getByLabel('Query', { exact: true }).first().selectOption('query1');
+    await properties.getByLabel(/^Columns \(field/).fill('id | Order\nstatus');
+    const previewRows = page.locator('.builder-preview table.view-table tbody tr');
+    await expect.poll(() => previewRows.count()).toBeGreaterThan(0);
+    expect(await previewRows.first().innerText()).toContain('paid');
+    await settle();
+    expect(runsOf('search-orders')).toHaveLength(2);
+    expect(refused()).toEqual([]);
+  });
 });
 
 describe('a query waits for its required arguments', () => {

@@ -79,6 +79,9 @@ export function useViewRuntime(): ViewRuntime {
   return runtime;
 }
 
+/** How long an edited query waits for the next key before the preview runs it (ms). */
+const editPause = 400;
+
 const idle: QueryState = { status: 'idle', rows: [], result: undefined, page: 0 };
 
 /** Evaluates an argument: `{{ }}` templates and plain expressions alike. */
@@ -280,32 +283,57 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
 
   // The load queries run once when the view opens and again only when its queries or its arguments
   // change in content. Keyed by content, not by identity: a new identity of the same arguments,
-  // the environment's name arriving (a new confirm callback), StrictMode's second mount, none of
-  // them is a reason to run again (issue 29: one open and one search ran search-orders five times).
-  const loadKey = useMemo(() => JSON.stringify([definition.queries, args]), [definition.queries, args]);
+  // the environment's name arriving (a new confirm callback), StrictMode's second mount, an edit
+  // of the layout in the builder, none of them is a reason to run again (issue 29: one open and
+  // one search ran search-orders five times).
+  const queriesKey = useMemo(() => JSON.stringify(definition.queries), [definition.queries]);
+  const argsKey = useMemo(() => JSON.stringify(args), [args]);
   const loadQueriesRef = useRef(loadQueries);
   loadQueriesRef.current = loadQueries;
-  const loadedFor = useRef<string | undefined>(undefined);
+  const loadedFor = useRef<{ queries: string; args: string } | undefined>(undefined);
+  /** An edited query's run is about to start: the waiting queries leave it to that run. */
+  const loadPending = useRef(false);
   useEffect(() => {
-    if (loadedFor.current === loadKey) return;
-    loadedFor.current = loadKey;
-    queriesRef.current = {};
-    setQueries({});
-    void loadQueriesRef.current();
-  }, [loadKey]);
+    const before = loadedFor.current;
+    if (before && before.queries === queriesKey && before.args === argsKey) return;
+    const load = () => {
+      loadedFor.current = { queries: queriesKey, args: argsKey };
+      queriesRef.current = {};
+      setQueries({});
+      void loadQueriesRef.current();
+    };
+    // Opening and new arguments run at once; an edited query (the builder's preview, changed a key
+    // at a time) runs once the typing pauses, not once per key.
+    if (!before || before.queries === queriesKey) {
+      load();
+      return;
+    }
+    loadPending.current = true;
+    const timer = setTimeout(() => {
+      loadPending.current = false;
+      load();
+    }, editPause);
+    return () => {
+      loadPending.current = false;
+      clearTimeout(timer);
+    };
+  }, [queriesKey, argsKey]);
 
   // A query that waits for its arguments runs as soon as a value it reads is there (a form's
   // defaults, a selected row), once; a query that already ran does not run again on a new value.
   const runQueryRef = useRef(runQuery);
   runQueryRef.current = runQuery;
+  const definitionRef = useRef(definition);
+  definitionRef.current = definition;
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new value is the reason to look again
   useEffect(() => {
-    for (const query of definition.queries) {
+    if (loadPending.current) return;
+    for (const query of definitionRef.current.queries) {
       if (queriesRef.current[query.id]?.status === 'waiting') {
         void runQueryRef.current(query.id, undefined, false, true);
       }
     }
-  }, [values, definition.queries]);
+  }, [values]);
 
   const runEvents = useCallback(
     async (events: ViewEvent[], extra: Record<string, unknown> = {}): Promise<EventOutcome> => {
