@@ -8,7 +8,23 @@ import { useT } from '../../../i18n/index.tsx';
 import type { ViewVersion } from '../view-api.ts';
 import { lineDiff } from './line-diff.ts';
 
-const textOf = (version: ViewVersion) => JSON.stringify(version.definition, null, 2);
+/**
+ * Keys sorted at every level: the store does not keep the order a definition was saved in, and a
+ * reordered object is not a change (arrays keep their order: theirs is meaningful).
+ */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}
+
+const textOf = (version: ViewVersion) => JSON.stringify(sortedKeys(version.definition), null, 2);
 
 export function VersionDiff({ before, after }: { before: ViewVersion; after: ViewVersion }) {
   const t = useT();

@@ -70,7 +70,8 @@ beforeEach(() => {
   versions = [
     {
       version: 2,
-      definition: input('Orders, new title'),
+      // The same keys in another order (as a store may give them back): only the title differs.
+      definition: { definition: input('Orders, new title').definition, name: 'Orders', id: 'orders' },
       author: { email: 'bob@dogu.local' },
       createdAt: '2026-11-27T10:00:00Z',
       message: 'New title',
