@@ -4,6 +4,7 @@
  * refers to, run it within the time limit, limit the result, record it.
  */
 
+import { effectOf } from './action-effect.ts';
 import { actionForEnvironment, type RunContext, resolveExecutableAction } from './authorize.ts';
 import { bridgeRouteFor } from './bridges/bridge-route.ts';
 import { requireConfirmation } from './confirmation.ts';
@@ -104,6 +105,11 @@ export interface ExecuteActionRequest {
   dryRun?: boolean;
   /** Called from a view: kept on the execution (and a review request, for its approved run). */
   source?: Execution['source'];
+  /**
+   * Called by an AI agent over MCP: recorded on the run; with `reviewChanges`, a data-changing action
+   * becomes a review request whatever its own review setting (docs/agents.md).
+   */
+  agent?: { client: string; reviewChanges: boolean };
   /** The person confirmed this run of a data-changing action (console and views ask; action-effect.ts). */
   confirmed?: boolean;
 }
@@ -141,7 +147,8 @@ export async function executeAction(
       `A dry run is not available for ${dataSource ? `${dataSource.kind} data sources` : 'this action'}: only kinds that can estimate a query (BigQuery) offer it.`,
       { errors: [{ pointer: '#/dryRun', detail: 'not supported by this data source kind' }] },
     );
-  if (action.review?.required && !request.review && !request.dryRun)
+  const agentMustAsk = request.agent?.reviewChanges === true && effectOf(action) === 'changes';
+  if ((action.review?.required || agentMustAsk) && !request.review && !request.dryRun)
     return requestReview(deps, request, action, environment.id);
   if (!dataSource?.environments[environment.id]) {
     throw new DoguError(
@@ -187,6 +194,7 @@ export async function executeAction(
     actionVersion: action.version,
     principal: { kind: request.principal.kind, id: request.principal.id, email: request.principal.email },
     via: request.via,
+    ...(request.agent ? { agent: { client: request.agent.client } } : {}),
     ...(request.origin ? { origin: request.origin } : {}),
     ...(request.review ? { reviewId: request.review.id } : {}),
     ...(request.source ? { source: request.source } : {}),
@@ -308,6 +316,7 @@ async function requestReview(
     expiresAt: new Date(now.getTime() + minutes * 60_000).toISOString(),
     ...(request.comment ? { comment: request.comment } : {}),
     ...(request.source ? { source: request.source } : {}),
+    ...(request.agent ? { agent: { client: request.agent.client } } : {}),
     status: 'pending',
   };
   await deps.store.createReview(review);

@@ -873,7 +873,8 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
 export function openApiDocument() {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes as readonly Route[]) {
-    if (route.path === '$default' || route.localOnly) continue;
+    // The MCP endpoint (method ANY) speaks JSON-RPC, described by MCP itself and docs/agents.md.
+    if (route.path === '$default' || route.localOnly || route.method === 'ANY') continue;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     paths[route.path] = { ...paths[route.path], [method]: operationOf(route) };
   }

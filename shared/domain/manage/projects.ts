@@ -1,5 +1,7 @@
 /** Projects and their environments. Whoever creates a project is its first administrator. */
+
 import * as z from 'zod';
+import { agentSettingsSchema } from '../agents/agent-settings.ts';
 import { resourceIdSchema } from '../definitions/data-source.ts';
 import { environmentAnswer, isProtectedEnvironment } from '../environments.ts';
 import { DoguError, notFound } from '../errors.ts';
@@ -113,8 +115,10 @@ const definedOnly = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 export const projectSettingsSchema = z.object({
-  /** Spec 5.1 (under development): the public API accepts external ID tokens directly as Bearer. */
-  directIdTokens: z.boolean(),
+  /** Spec 5.1: the public API accepts external ID tokens directly as Bearer. */
+  directIdTokens: z.boolean().optional(),
+  /** What AI agents may see and do over MCP (docs/agents.md). */
+  agents: agentSettingsSchema.optional(),
 });
 
 export async function putProjectSettings(
@@ -126,7 +130,7 @@ export async function putProjectSettings(
   await authorize(deps.store, principal, projectId, 'manage_project');
   const project = await deps.store.getProject(projectId);
   if (!project) throw notFound('Project', projectId);
-  const updated: Project = { ...project, ...settings };
+  const updated: Project = { ...project, ...definedOnly(settings) };
   await deps.store.updateProject(updated);
   return presentProject(updated);
 }

@@ -626,6 +626,19 @@ export type components = {
       versions: components["schemas"]["ActionVersion"][];
       [key: string]: unknown;
     };
+    AgentSettings: {
+      /** @default [] */
+      actionGroupIds?: string[];
+      /** @default [] */
+      actionIds?: string[];
+      /** @default false */
+      changesWithoutReview?: boolean;
+      /**
+       * @default all
+       * @enum {string}
+       */
+      visible?: "all" | "listed";
+    };
     /** @description The decided request and, when it ran, the execution */
     ApprovedReview: {
       execution?: components["schemas"]["Execution"];
@@ -965,6 +978,10 @@ export type components = {
     Execution: {
       actionId: string;
       actionVersion: number;
+      /** @description Run by an AI agent over MCP: the client's self-declared name (docs/agents.md) */
+      agent?: {
+        client: string;
+      };
       arguments: {
         [key: string]: unknown;
       };
@@ -1027,7 +1044,7 @@ export type components = {
        * @description What started it
        * @enum {string}
        */
-      via: "public_api" | "console" | "cron" | "batch" | "reservation" | "review" | "async_job" | "view";
+      via: "public_api" | "console" | "cron" | "batch" | "reservation" | "review" | "async_job" | "view" | "mcp";
     };
     FileVersion: {
       dataSourceId: string;
@@ -1962,6 +1979,10 @@ export type components = {
     RecordedExecution: {
       actionId: string;
       actionVersion: number;
+      /** @description Run by an AI agent over MCP: the client's self-declared name (docs/agents.md) */
+      agent?: {
+        client: string;
+      };
       arguments: {
         [key: string]: unknown;
       };
@@ -2024,7 +2045,7 @@ export type components = {
        * @description What started it
        * @enum {string}
        */
-      via: "public_api" | "console" | "cron" | "batch" | "reservation" | "review" | "async_job" | "view";
+      via: "public_api" | "console" | "cron" | "batch" | "reservation" | "review" | "async_job" | "view" | "mcp";
     };
     Reservation: {
       actionId: string;
@@ -9556,7 +9577,8 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
-          directIdTokens: boolean;
+          agents?: components["schemas"]["AgentSettings"];
+          directIdTokens?: boolean;
         };
       };
     };
