@@ -4,6 +4,7 @@
  * another person approves, the outcome resource, and the refusals an agent must understand.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import pg from 'pg';
@@ -13,6 +14,7 @@ import { bindingClaims } from '../../shared/domain/identity/access-tokens.ts';
 import type { Principal } from '../../shared/domain/model.ts';
 import { apiClient } from '../support/api.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { repoRoot } from '../support/process.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
 let runtime: LocalRuntime;
@@ -304,4 +306,29 @@ describe('resources and prompts', () => {
     });
     expect((prompt.messages[0]!.content as { text: string }).text).toContain('"code":"argument_invalid"');
   });
+});
+
+describe('npx dogu mcp (stdio)', () => {
+  it('relays a local assistant to the environment as the token holder: the same tools, a run recorded with the client', async () => {
+    const client = new Client({ name: 'stdio-assistant', version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['cli/bin.js', 'mcp', '--project', 'demo', '--env', 'development'],
+      cwd: repoRoot,
+      env: { ...(process.env as Record<string, string>), DOGU_URL: runtime.url, DOGU_TOKEN: memberToken },
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    open.push(client);
+    const names = await toolNames(client);
+    expect(names).toEqual(await toolNames(await connect(memberToken)));
+    expect(names).toContain('list-orders');
+    const result = await client.callTool({ name: 'list-orders', arguments: { status: 'paid', limit: 1 } });
+    const execution = (result.structuredContent as { execution: { id: string } }).execution;
+    expect(await runtime.services.store.getExecution(execution.id)).toMatchObject({
+      via: 'mcp',
+      agent: { client: 'stdio-assistant' },
+      principal: { id: 'usr_mcpmember' },
+    });
+  }, 60_000);
 });
