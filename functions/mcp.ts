@@ -22,8 +22,8 @@ import { compose } from '../shared/runtime/services.ts';
 
 /**
  * `/mcp/projects/{projectId}/environments/{environmentId}`: the MCP server (Streamable HTTP) for AI
- * agents, authenticated as every route is. Stateless, answering JSON (decision 0196): the same on
- * Lambda, where no two requests share an instance, and locally.
+ * agents, authenticated as every route is; the environment in the path (decision 0197). Stateless,
+ * answering JSON (decision 0196): the same on Lambda, where no two requests share an instance, and locally.
  */
 export const handler = defineHandler(
   'mcp',

@@ -246,6 +246,18 @@ describe('running', () => {
       await expect(client.callTool({ name: 'find-orders', arguments: {} })).rejects.toThrow(
         /Tool 'find-orders' does not exist|not found/i,
       );
+      const group = await admin.put(`${p}/action-groups/agent-reads`, {
+        id: 'agent-reads',
+        name: 'Agent reads',
+        actionIds: ['find-orders', 'mcp-admins-only'],
+      });
+      expect(group.status, JSON.stringify(group.body)).toBeLessThan(300);
+      await admin.put(`${p}/settings`, {
+        agents: { visible: 'listed', actionIds: ['list-orders'], actionGroupIds: ['agent-reads'] },
+      });
+      expect(await toolNames(client)).toEqual(['find-orders', 'list-orders', 'mcp-admins-only']);
+      // Still only what the caller may run: the group names an action a member may not.
+      expect(await toolNames(await connect(memberToken))).toEqual(['find-orders', 'list-orders']);
     } finally {
       await admin.put(`${p}/settings`, { agents: { visible: 'all' } });
     }
