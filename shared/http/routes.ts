@@ -361,7 +361,7 @@ export const routes = [
     name: 'mcp',
     method: 'ANY',
     path: '/mcp/projects/{projectId}/environments/{environmentId}',
-    handler: 'mcp',
+    handler: 'execute-action',
     auth: 'bearer',
   },
   { name: 'notFound', method: 'ANY', path: '$default', handler: 'not-found', auth: 'none' },

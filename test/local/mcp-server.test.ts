@@ -304,7 +304,7 @@ describe('refusals an agent can read', () => {
 });
 
 describe('resources and prompts', () => {
-  it('the action catalogue says what each tool does to data; a prompt explains a Problem Details error', async () => {
+  it('the action catalogue, the last runs of a visible action, and a prompt explaining a Problem Details error', async () => {
     const client = await connect(memberToken);
     const catalogue = JSON.parse(
       ((await client.readResource({ uri: 'dogu://actions' })).contents[0] as { text: string }).text,
@@ -312,6 +312,23 @@ describe('resources and prompts', () => {
     expect(catalogue.actions.find((a: { id: string }) => a.id === 'mark-shipped')).toMatchObject({
       effect: 'changes',
     });
+    const runs = JSON.parse(
+      (
+        (await client.readResource({ uri: 'dogu://actions/list-orders/executions' })).contents[0] as {
+          text: string;
+        }
+      ).text,
+    );
+    expect(runs.executions.length).toBeGreaterThan(0);
+    expect(runs.executions[0]).toMatchObject({
+      actionId: 'list-orders',
+      environmentId: 'development',
+      via: 'mcp',
+    });
+    expect(runs.executions[0].arguments).toBeUndefined();
+    await expect(client.readResource({ uri: 'dogu://actions/mcp-admins-only/executions' })).rejects.toThrow(
+      /restricted/,
+    );
     const prompt = await client.getPrompt({
       name: 'explain-problem',
       arguments: { problem: '{"status":422,"code":"argument_invalid"}' },

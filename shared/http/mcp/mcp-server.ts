@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { type AgentScope, agentAction, listAgentActions } from '../../domain/agents/agent-catalogue.ts';
 import { inputSchemaOf } from '../../domain/agents/parameter-json-schema.ts';
+import type { AuditLog } from '../../domain/audit.ts';
 import { DoguError, notFound } from '../../domain/errors.ts';
 import { type ExecutionDeps, executeAction } from '../../domain/execute-action.ts';
 import * as reviews from '../../domain/manage/reviews.ts';
@@ -32,6 +33,8 @@ export interface McpCall {
   client: string;
   /** Where the console is, for links a person opens (the review screen). */
   consoleOrigin: string;
+  /** The project's audit log, where every run is listed by action (`execution.run`). */
+  auditLog: Pick<AuditLog, 'list'>;
   /** Called once per tool call, for the audit log. */
   audit: (entry: {
     actionId: string;
@@ -42,6 +45,8 @@ export interface McpCall {
 
 const reviewUriPrefix = 'dogu://review-requests/';
 const catalogueUri = 'dogu://actions';
+const recentRuns = /^dogu:\/\/actions\/([a-z0-9][a-z0-9_-]{0,62})\/executions$/;
+const shownRuns = 10;
 
 export function doguMcpServer(deps: ExecutionDeps, call: McpCall): Server {
   const server = new Server(
@@ -136,6 +141,13 @@ export function doguMcpServer(deps: ExecutionDeps, call: McpCall): Server {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: [
       {
+        uriTemplate: 'dogu://actions/{actionId}/executions',
+        name: 'recent-executions',
+        title: 'Last executions of an action',
+        description: `The last ${shownRuns} runs of a tool's action in this environment: who, how, status, row counts.`,
+        mimeType: 'application/json',
+      },
+      {
         uriTemplate: `${reviewUriPrefix}{reviewId}`,
         name: 'review-request',
         title: 'Review request',
@@ -159,6 +171,11 @@ export function doguMcpServer(deps: ExecutionDeps, call: McpCall): Server {
       return {
         contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ actions: catalogue }) }],
       };
+    }
+    const runsOf = recentRuns.exec(uri)?.[1];
+    if (runsOf) {
+      const executions = await refusalsAsMcp(() => recentExecutions(deps, call, runsOf));
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ executions }) }] };
     }
     if (uri.startsWith(reviewUriPrefix)) {
       const reviewId = uri.slice(reviewUriPrefix.length);
@@ -236,6 +253,32 @@ async function reviewOutcome(deps: ExecutionDeps, principal: Principal, scope: A
     },
     execution: execution ? executionBody(execution) : null,
   };
+}
+
+/**
+ * The last runs of an action the agent may call here, newest first, without rows (they are not
+ * stored). Found through the audit log, which lists every run by action, whatever started it.
+ */
+async function recentExecutions(deps: ExecutionDeps, call: McpCall, actionId: string) {
+  await agentAction(deps.store, call.principal, call.scope, actionId);
+  const { entries } = await call.auditLog.list({
+    projectId: call.scope.projectId,
+    event: 'execution.run',
+    targetId: actionId,
+    limit: 100,
+  });
+  const ids = entries
+    .filter((e) => e.environmentId === call.scope.environmentId && typeof e.details?.executionId === 'string')
+    .map((e) => e.details!.executionId as string);
+  const found = await Promise.all(
+    [...new Set(ids)].slice(0, shownRuns).map((id) => deps.store.getExecution(id)),
+  );
+  return found
+    .filter((e) => e !== undefined)
+    .map((execution) => {
+      const { arguments: _arguments, ...shown } = executionBody(execution);
+      return shown;
+    });
 }
 
 async function refusalsAsMcp<T>(work: () => Promise<T>): Promise<T> {
