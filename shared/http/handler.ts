@@ -19,12 +19,12 @@ import { fieldSentence, readableIssues } from '../domain/readable-issues.ts';
 import { type Composition, type CoreServices, coreOnly, getServices } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
 import { functionUrlPathParameters, isFunctionUrlEvent } from './function-url.ts';
+import { requireCloudFront } from './origin-proof.ts';
 import { checkPathParameters } from './path-parameters.ts';
 import { problemResponse, toDoguError } from './problem.ts';
 import { matchRoute } from './route-matcher.ts';
 import { type Route, type RouteName, routeKeyOf, routeNamed } from './routes.ts';
 import { principalOfSession, sessionTokenOf } from './session-cookie.ts';
-import { originVerifyEnv } from './viewer-ip.ts';
 
 export interface HttpRequest {
   route: Route;
@@ -108,9 +108,11 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
       try {
         if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
         const { route, run } = target;
+        // On AWS only requests through CloudFront are served; they alone have a believable viewer address.
+        await requireCloudFront(event, route);
         // Through a function URL (decision 0055) the route's parameters come from the path itself.
         const pathParameters = isFunctionUrlEvent(event)
-          ? functionUrlPathParameters(event, route, process.env[originVerifyEnv])
+          ? functionUrlPathParameters(event, route)
           : ((event.pathParameters ?? {}) as Record<string, string>);
         checkPathParameters(pathParameters);
         services = await getServices(composition);

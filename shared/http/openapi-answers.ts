@@ -14,7 +14,15 @@ export const whoAmI = z
   .meta({ id: 'Principal', description: 'Who the token or session stands for' });
 
 export const project = z
-  .object({ id: z.string(), name: z.string(), createdAt: z.string(), directIdTokens: z.boolean().optional() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: z.string(),
+    directIdTokens: z.boolean().optional(),
+    allowedHosts: z.array(z.string()).optional().meta({
+      description: 'Hosts views may load media from and navigate to without asking (docs/views.md)',
+    }),
+  })
   .meta({ id: 'Project' });
 export const projectWithRole = project
   .extend({ role: z.string().meta({ description: "The caller's direct role" }) })

@@ -468,7 +468,8 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     ok: { status: '201', schema: project },
   },
   putProjectSettings: {
-    summary: 'Project settings: directIdTokens lets the public API accept external ID tokens as Bearer',
+    summary:
+      'Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking)',
     body: projectSettingsSchema,
     ok: { status: '200', schema: project },
   },

@@ -2,6 +2,8 @@
 
 import * as z from 'zod';
 import { agentSettingsSchema } from '../agents/agent-settings.ts';
+import { allowedHostSchema } from '../allowed-host-schema.ts';
+import { maxAllowedHosts } from '../allowed-hosts.ts';
 import { resourceIdSchema } from '../definitions/data-source.ts';
 import { environmentAnswer, isProtectedEnvironment } from '../environments.ts';
 import { DoguError, notFound } from '../errors.ts';
@@ -114,12 +116,28 @@ export async function updateEnvironment(
 const definedOnly = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-export const projectSettingsSchema = z.object({
-  /** Spec 5.1: the public API accepts external ID tokens directly as Bearer. */
-  directIdTokens: z.boolean().optional(),
-  /** What AI agents may see and do over MCP (docs/agents.md). */
-  agents: agentSettingsSchema.optional(),
-});
+export const projectSettingsSchema = z
+  .object({
+    /** Spec 5.1: the public API accepts external ID tokens directly as Bearer. */
+    directIdTokens: z.boolean().optional(),
+    /**
+     * Hosts the project's views may load images and media from and navigate to without asking
+     * (docs/views.md "Allowed hosts"); the whole list, replacing the one stored.
+     */
+    allowedHosts: z
+      .array(allowedHostSchema)
+      .max(maxAllowedHosts, { error: `may hold at most ${maxAllowedHosts} hosts` })
+      .optional(),
+    /** What AI agents may see and do over MCP (docs/agents.md); the whole object, replacing the one stored. */
+    agents: agentSettingsSchema.optional(),
+  })
+  .refine(
+    (settings) =>
+      settings.directIdTokens !== undefined ||
+      settings.allowedHosts !== undefined ||
+      settings.agents !== undefined,
+    { error: 'Give at least one setting: directIdTokens, allowedHosts or agents.' },
+  );
 
 export async function putProjectSettings(
   deps: DefinitionDeps,
@@ -131,6 +149,7 @@ export async function putProjectSettings(
   const project = await deps.store.getProject(projectId);
   if (!project) throw notFound('Project', projectId);
   const updated: Project = { ...project, ...definedOnly(settings) };
+  if (settings.allowedHosts) updated.allowedHosts = [...new Set(settings.allowedHosts)];
   await deps.store.updateProject(updated);
   return presentProject(updated);
 }

@@ -374,7 +374,7 @@ export type paths = {
     delete: operations["deleteTrustPolicy"];
   };
   "/api/v1/projects/{projectId}/settings": {
-    /** Project settings: directIdTokens lets the public API accept external ID tokens as Bearer */
+    /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
     put: operations["putProjectSettings"];
   };
   "/api/v1/projects/{projectId}/upload-tokens": {
@@ -961,6 +961,8 @@ export type components = {
     };
     /** @description The version of the view the environment shows (a code view with its compiled module) */
     EnvironmentView: {
+      /** @description The project's allowed hosts: the view loads media from and navigates to these without asking */
+      allowedHosts: string[];
       definition: {
         [key: string]: unknown;
       };
@@ -1948,6 +1950,8 @@ export type components = {
       [key: string]: unknown;
     };
     Project: {
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
@@ -1963,12 +1967,16 @@ export type components = {
         /** @description Every role held, highest first */
         roles: string[];
       };
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
       name: string;
     };
     ProjectWithRole: {
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
@@ -9567,7 +9575,7 @@ export type operations = {
       };
     };
   };
-  /** Project settings: directIdTokens lets the public API accept external ID tokens as Bearer */
+  /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
   putProjectSettings: {
     parameters: {
       path: {
@@ -9578,6 +9586,7 @@ export type operations = {
       content: {
         "application/json": {
           agents?: components["schemas"]["AgentSettings"];
+          allowedHosts?: string[];
           directIdTokens?: boolean;
         };
       };
@@ -11972,7 +11981,7 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      /** @description too_many_requests: this client made too many requests this minute, or (with `source.viewId`) this viewer ran actions from that view more often than `limitPerMinute` this minute (decision 0151); see Retry-After */
       429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];

@@ -9,7 +9,7 @@
 import { type ReactNode, useMemo, useState } from 'react';
 import { api } from '../../../api/client.ts';
 import { apiPaths } from '../../../api/paths.ts';
-import type { ActionDefinition, ListOf, Parameter } from '../../../api/types.ts';
+import type { ActionDefinition, ListOf, Parameter, Project } from '../../../api/types.ts';
 import { Link, navigate } from '../../../app/router.tsx';
 import { useSession } from '../../../app/session.tsx';
 import { useWorkspace } from '../../../app/workspace.tsx';
@@ -18,6 +18,7 @@ import { useT } from '../../../i18n/index.tsx';
 import { ScriptEditor } from '../../editors/ScriptEditor.tsx';
 import { CodeViewFrame } from '../code/CodeViewFrame.tsx';
 import { ConfirmRunProvider } from '../runtime/confirm-run.tsx';
+import { OutsideHostsProvider } from '../runtime/outside-hosts.tsx';
 import { ViewRenderer } from '../runtime/ViewRenderer.tsx';
 import type {
   CodeViewDefinition,
@@ -44,6 +45,22 @@ import {
   uniqueId,
 } from './draft.ts';
 import { QueriesEditor } from './QueriesEditor.tsx';
+
+/** The preview's allow-list when neither answer has one (a stable value for the provider). */
+const noHosts: string[] = [];
+
+/**
+ * The project's allowed hosts as stored now (decision 0155): the project list of the header was
+ * read at sign-in and may predate a change in the settings.
+ */
+function usePreviewHosts(): string[] {
+  const workspace = useWorkspace();
+  const project = useAsync(
+    () => api.get<Project>(`${apiPaths.projects}/${encodeURIComponent(workspace.projectId)}`),
+    [workspace.projectId],
+  );
+  return project.data?.allowedHosts ?? workspace.project?.allowedHosts ?? noHosts;
+}
 
 interface Draft {
   id: string;
@@ -321,6 +338,7 @@ function VisualBuilder({
 }) {
   const t = useT();
   const workspace = useWorkspace();
+  const previewHosts = usePreviewHosts();
   const { user } = useSession();
   const [selected, setSelected] = useState(definition.layout.id);
   const [tab, setTab] = useState(0);
@@ -420,15 +438,17 @@ function VisualBuilder({
                 </span>
               </h2>
               <PreviewConfirmations environmentId={environmentId}>
-                <ViewRenderer
-                  viewId={viewId}
-                  definition={definition}
-                  args={previewArgs}
-                  user={viewer}
-                  projectId={workspace.projectId}
-                  environmentId={environmentId}
-                  href={workspace.href}
-                />
+                <OutsideHostsProvider hosts={previewHosts}>
+                  <ViewRenderer
+                    viewId={viewId}
+                    definition={definition}
+                    args={previewArgs}
+                    user={viewer}
+                    projectId={workspace.projectId}
+                    environmentId={environmentId}
+                    href={workspace.href}
+                  />
+                </OutsideHostsProvider>
               </PreviewConfirmations>
             </section>
             <aside className="builder-panel" aria-label={t('views.builder.properties')}>
@@ -462,6 +482,7 @@ function CodeBuilder({
 }) {
   const t = useT();
   const workspace = useWorkspace();
+  const previewHosts = usePreviewHosts();
   const { user } = useSession();
   const viewer = useMemo(() => ({ id: user.id, email: user.email, name: user.name }), [user]);
   const previewArgs = useMemo(() => ({}), []);
@@ -517,16 +538,18 @@ function CodeBuilder({
                   <p className="muted small">{t('views.builder.previewStale')}</p>
                 ) : null}
                 <PreviewConfirmations environmentId={environmentId}>
-                  <CodeViewFrame
-                    viewId={saved.id}
-                    code={saved.compiled.code}
-                    actionIds={saved.definition.actionIds}
-                    args={previewArgs}
-                    user={viewer}
-                    projectId={workspace.projectId}
-                    environmentId={environmentId}
-                    href={workspace.href}
-                  />
+                  <OutsideHostsProvider hosts={previewHosts}>
+                    <CodeViewFrame
+                      viewId={saved.id}
+                      code={saved.compiled.code}
+                      actionIds={saved.definition.actionIds}
+                      args={previewArgs}
+                      user={viewer}
+                      projectId={workspace.projectId}
+                      environmentId={environmentId}
+                      href={workspace.href}
+                    />
+                  </OutsideHostsProvider>
                 </PreviewConfirmations>
               </>
             ) : (
