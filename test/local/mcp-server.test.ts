@@ -238,6 +238,22 @@ describe('running', () => {
     }
   });
 
+  it('refuses agent settings that are not settings, naming the field; only manage_project may change them', async () => {
+    const wrong = await admin.put(`${p}/settings`, {
+      agents: { visible: 'some', changesWithoutReview: 'yes' },
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual([
+      '#/agents/changesWithoutReview',
+      '#/agents/visible',
+    ]);
+    const asMember = await apiClient(runtime, memberToken).put(`${p}/settings`, {
+      agents: { changesWithoutReview: true },
+    });
+    expect(asMember.status).toBe(403);
+    expect((await runtime.services.store.getProject('demo'))?.agents?.changesWithoutReview).toBe(false);
+  });
+
   it('an allow-list narrows what agents see, by action and by action group', async () => {
     await admin.put(`${p}/settings`, { agents: { visible: 'listed', actionIds: ['list-orders'] } });
     try {
