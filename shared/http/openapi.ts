@@ -469,7 +469,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   },
   putProjectSettings: {
     summary:
-      'Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking)',
+      'Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking), agents (what AI agents may see and do over MCP)',
     body: projectSettingsSchema,
     ok: { status: '200', schema: project },
   },

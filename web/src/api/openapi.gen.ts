@@ -374,7 +374,7 @@ export type paths = {
     delete: operations["deleteTrustPolicy"];
   };
   "/api/v1/projects/{projectId}/settings": {
-    /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
+    /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking), agents (what AI agents may see and do over MCP) */
     put: operations["putProjectSettings"];
   };
   "/api/v1/projects/{projectId}/upload-tokens": {
@@ -638,6 +638,19 @@ export type components = {
        * @enum {string}
        */
       visible?: "all" | "listed";
+    };
+    AgentSettingsOutput: {
+      /** @default [] */
+      actionGroupIds: string[];
+      /** @default [] */
+      actionIds: string[];
+      /** @default false */
+      changesWithoutReview: boolean;
+      /**
+       * @default all
+       * @enum {string}
+       */
+      visible: "all" | "listed";
     };
     /** @description The decided request and, when it ran, the execution */
     ApprovedReview: {
@@ -1950,6 +1963,8 @@ export type components = {
       [key: string]: unknown;
     };
     Project: {
+      /** @description What AI agents may see and do over MCP (docs/agents.md) */
+      agents?: components["schemas"]["AgentSettingsOutput"];
       /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
       allowedHosts?: string[];
       createdAt: string;
@@ -1967,6 +1982,8 @@ export type components = {
         /** @description Every role held, highest first */
         roles: string[];
       };
+      /** @description What AI agents may see and do over MCP (docs/agents.md) */
+      agents?: components["schemas"]["AgentSettingsOutput"];
       /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
       allowedHosts?: string[];
       createdAt: string;
@@ -1975,6 +1992,8 @@ export type components = {
       name: string;
     };
     ProjectWithRole: {
+      /** @description What AI agents may see and do over MCP (docs/agents.md) */
+      agents?: components["schemas"]["AgentSettingsOutput"];
       /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
       allowedHosts?: string[];
       createdAt: string;
@@ -9575,7 +9594,7 @@ export type operations = {
       };
     };
   };
-  /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
+  /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking), agents (what AI agents may see and do over MCP) */
   putProjectSettings: {
     parameters: {
       path: {
