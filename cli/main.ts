@@ -1,6 +1,7 @@
 /** `dogu`: log in to Dogu and call its API from a terminal, a script or CI. */
 import { parseArgs } from 'node:util';
 import { apply } from './commands/apply.ts';
+import { auditExport, auditVerify } from './commands/audit.ts';
 import { runBridge } from './commands/bridge.ts';
 import { execute, parseArgumentPairs } from './commands/execute.ts';
 import { exportProject } from './commands/export.ts';
@@ -25,6 +26,8 @@ Commands:
   print-access-token       Print the stored token (renewed first when expired)
   logout                   Remove the stored token
   execute <action>         Run an action: --project P --env E [--arg name=value ...]
+                             --preview     run it in a transaction that is rolled back and
+                                           print the rows it would affect (PostgreSQL, MySQL)
   apply -f FILE            Make a project match a config file (docs/config.md); never deletes
                              --dry-run     print the plan as Markdown and change nothing
                                            (exit 0 with or without changes; 1 on errors)
@@ -42,6 +45,10 @@ Commands:
   mcp                      Serve Dogu's MCP server on stdio for a local AI assistant
                              (docs/agents.md): --project P --env E; as the stored login,
                              or $DOGU_TOKEN (e.g. a service account's access token)
+  audit verify             Check a project's audit hash chain (--project P, --from ENTRY_ID);
+                             names the first entry changed, removed or inserted; exit 1 then
+  audit export [-o FILE]   Download the audit log with its hashes: --project P
+                             --format csv|jsonl|json (default jsonl), --since T, --until T
   schema                   Print the config file's JSON Schema
   bridge --config FILE     Run a bridge agent next to private data (docs/bridge.md)
   upload-protoset FILE     Upload a protoset as a new version (docs/grpc.md):
@@ -71,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
       output: { type: 'string', short: 'o' },
       'names-from': { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
+      preview: { type: 'boolean', default: false },
       sso: { type: 'boolean', default: false },
       device: { type: 'boolean', default: false },
       open: { type: 'boolean', default: false },
@@ -82,6 +90,10 @@ async function main(argv: string[]): Promise<number> {
       'echo-url': { type: 'string' },
       'wait-reservation': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      from: { type: 'string' },
+      format: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -119,6 +131,7 @@ async function main(argv: string[]): Promise<number> {
         environment: values.env!,
         action: rest[0],
         args: parseArgumentPairs(values.arg!),
+        preview: values.preview!,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;
@@ -179,6 +192,29 @@ async function main(argv: string[]): Promise<number> {
         ...(process.env.DOGU_TOKEN ? { token: process.env.DOGU_TOKEN } : {}),
         stderr: (text) => process.stderr.write(text),
       });
+    case 'audit': {
+      const common = {
+        baseUrl,
+        project: values.project ?? defaultProject,
+        stdout: (text: string) => process.stdout.write(text),
+        stderr: (text: string) => process.stderr.write(text),
+      };
+      if (rest[0] === 'verify') {
+        return auditVerify({ ...common, ...(values.from === undefined ? {} : { from: values.from }) });
+      }
+      if (rest[0] === 'export') {
+        return auditExport({
+          ...common,
+          format: values.format ?? 'jsonl',
+          ...(values.output === undefined ? {} : { output: values.output }),
+          ...(values.since === undefined ? {} : { from: values.since }),
+          ...(values.until === undefined ? {} : { to: values.until }),
+        });
+      }
+      throw new Error(
+        'Usage: dogu audit verify [--from ENTRY_ID] | dogu audit export [--format F] [-o FILE].',
+      );
+    }
     case 'schema':
       process.stdout.write(configJsonSchemaText());
       return 0;

@@ -106,11 +106,48 @@ export const auditEntry = z
     environmentId: z.string().optional(),
     outcome: z.enum(['succeeded', 'failed', 'refused']),
     details: z.record(z.string(), z.unknown()).optional(),
+    chain: z.object({ seq: z.number().int(), prevHash: z.string(), hash: z.string() }).optional().meta({
+      description: 'Its link in the project hash chain (docs/governance.md); absent before the chain began',
+    }),
   })
   .meta({ id: 'AuditEntry' });
 export const auditPage = z
   .object({ data: z.array(auditEntry), has_more: z.boolean(), next_cursor: z.string().optional() })
   .meta({ id: 'AuditPage' });
+const chainHead = z
+  .object({
+    projectId: z.string(),
+    seq: z.number().int(),
+    hash: z.string(),
+    entryId: z.string(),
+    at: z.string(),
+  })
+  .meta({ id: 'AuditChainHead' });
+export const auditChainPage = z
+  .object({
+    data: z.array(auditEntry),
+    has_more: z.boolean(),
+    next_cursor: z.string().optional(),
+    head: chainHead.optional(),
+  })
+  .meta({ id: 'AuditChainPage' });
+export const auditVerification = z
+  .object({
+    ok: z.boolean(),
+    checked: z.number().int(),
+    unchained: z.number().int(),
+    last: z.object({ seq: z.number().int(), entryId: z.string(), hash: z.string() }).optional(),
+    problem: z
+      .object({
+        kind: z.enum(['changed', 'removed', 'inserted']),
+        seq: z.number().int().optional(),
+        entryId: z.string().optional(),
+        message: z.string(),
+      })
+      .optional(),
+    head: chainHead.optional(),
+  })
+  .meta({ id: 'AuditVerification' });
 
 export const member = z
   .object({
@@ -163,10 +200,39 @@ export const view = atLeast('View', {
   name: z.string(),
   definition: z.record(z.string(), z.unknown()),
 });
+const previewRows = z.object({
+  columns: z.array(z.object({ name: z.string(), type: z.string() }).catchall(z.unknown())),
+  rows: z.array(z.record(z.string(), z.unknown())),
+  truncated: z.boolean().optional(),
+});
+const reviewPreview = z
+  .object({
+    takenAt: z.string(),
+    executionId: z.string().optional(),
+    statements: z
+      .array(
+        z.object({
+          title: z.string(),
+          status: z.enum(['succeeded', 'failed']),
+          rowsAffected: z.number().int().nullable(),
+          returned: previewRows.optional(),
+          before: previewRows.optional(),
+          after: previewRows.optional(),
+          error: z.object({ code: z.string(), message: z.string() }).optional(),
+        }),
+      )
+      .optional(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    rowsLeftOut: z.boolean().optional(),
+  })
+  .meta({ id: 'ReviewPreview', description: 'What the write would do, run and rolled back (decision 0185)' });
+
 export const reviewRequest = atLeast('ReviewRequest', {
   id: z.string(),
   actionId: z.string(),
   status: z.string(),
+  preview: reviewPreview.optional().meta({ description: 'Taken when the request was made' }),
+  previewAtApproval: reviewPreview.optional().meta({ description: 'Taken again when it was approved' }),
 });
 export const actionGroup = atLeast('ActionGroup', { id: z.string(), name: z.string() });
 export const cronJob = atLeast('CronJob', {

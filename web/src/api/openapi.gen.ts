@@ -91,9 +91,17 @@ export type paths = {
     /** Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=) */
     get: operations["listAuditLog"];
   };
+  "/api/v1/projects/{projectId}/audit-log/chain": {
+    /** Every audit entry oldest first with its hash-chain link, and the chain head (?limit=&cursor=) */
+    get: operations["getAuditChain"];
+  };
   "/api/v1/projects/{projectId}/audit-log/export": {
-    /** Download matching audit entries (?format=csv|json) */
+    /** Download matching audit entries with their hashes (?format=csv|json|jsonl) */
     get: operations["exportAuditLog"];
+  };
+  "/api/v1/projects/{projectId}/audit-log/verification": {
+    /** Check the audit hash chain; names the first entry changed, removed or inserted (?from=<entry id>) */
+    get: operations["verifyAuditLog"];
   };
   "/api/v1/projects/{projectId}/bridges": {
     /** The project's bridges: address, pinned certificates, last contact and version */
@@ -687,6 +695,19 @@ export type components = {
       kind: "athena";
       name: string;
     };
+    AuditChainHead: {
+      at: string;
+      entryId: string;
+      hash: string;
+      projectId: string;
+      seq: number;
+    };
+    AuditChainPage: {
+      data: components["schemas"]["AuditEntry"][];
+      has_more: boolean;
+      head?: components["schemas"]["AuditChainHead"];
+      next_cursor?: string;
+    };
     AuditEntry: {
       actor: {
         email: string;
@@ -695,6 +716,12 @@ export type components = {
         kind: "user" | "service_account" | "system" | "upload_token";
       };
       at: string;
+      /** @description Its link in the project hash chain (docs/governance.md); absent before the chain began */
+      chain?: {
+        hash: string;
+        prevHash: string;
+        seq: number;
+      };
       details?: {
         [key: string]: unknown;
       };
@@ -718,6 +745,24 @@ export type components = {
       data: components["schemas"]["AuditEntry"][];
       has_more: boolean;
       next_cursor?: string;
+    };
+    AuditVerification: {
+      checked: number;
+      head?: components["schemas"]["AuditChainHead"];
+      last?: {
+        entryId: string;
+        hash: string;
+        seq: number;
+      };
+      ok: boolean;
+      problem?: {
+        entryId?: string;
+        /** @enum {string} */
+        kind: "changed" | "removed" | "inserted";
+        message: string;
+        seq?: number;
+      };
+      unchained: number;
     };
     Batch: {
       actionId: string;
@@ -831,6 +876,7 @@ export type components = {
       kind: string;
       label: components["schemas"]["Labels"];
       oauth: boolean;
+      preview: boolean;
       secretFields: string[];
     };
     CronJob: {
@@ -1044,6 +1090,11 @@ export type components = {
           stored: boolean;
         };
       };
+      /**
+       * @description A preview: run in a transaction that was rolled back; not a run of the action
+       * @constant
+       */
+      preview?: true;
       projectId: string;
       results: components["schemas"]["StatementResult"][];
       /** @description Run on approval of this review request */
@@ -1937,6 +1988,13 @@ export type components = {
       kind: "postgresql";
       name: string;
     };
+    PreviewRows: {
+      columns: components["schemas"]["ResultColumn"][];
+      rows: {
+          [key: string]: unknown;
+        }[];
+      truncated?: boolean;
+    };
     /** @description Who the token or session stands for */
     Principal: {
       email: string;
@@ -2057,6 +2115,11 @@ export type components = {
           stored: boolean;
         };
       };
+      /**
+       * @description A preview: run in a transaction that was rolled back; not a run of the action
+       * @constant
+       */
+      preview?: true;
       projectId: string;
       results: (components["schemas"]["StatementResult"] | components["schemas"]["StatementSummary"])[];
       /** @description Run on approval of this review request */
@@ -2089,9 +2152,66 @@ export type components = {
       /** @enum {string} */
       type: "string" | "number" | "boolean" | "bigint" | "json";
     };
+    /** @description What the write would do, run and rolled back (decision 0185) */
+    ReviewPreview: {
+      error?: {
+        code: string;
+        message: string;
+      };
+      executionId?: string;
+      rowsLeftOut?: boolean;
+      statements?: ({
+          after?: {
+            columns: {
+                name: string;
+                type: string;
+                [key: string]: unknown;
+              }[];
+            rows: {
+                [key: string]: unknown;
+              }[];
+            truncated?: boolean;
+          };
+          before?: {
+            columns: {
+                name: string;
+                type: string;
+                [key: string]: unknown;
+              }[];
+            rows: {
+                [key: string]: unknown;
+              }[];
+            truncated?: boolean;
+          };
+          error?: {
+            code: string;
+            message: string;
+          };
+          returned?: {
+            columns: {
+                name: string;
+                type: string;
+                [key: string]: unknown;
+              }[];
+            rows: {
+                [key: string]: unknown;
+              }[];
+            truncated?: boolean;
+          };
+          rowsAffected: number | null;
+          /** @enum {string} */
+          status: "succeeded" | "failed";
+          title: string;
+        })[];
+      takenAt: string;
+    };
     ReviewRequest: {
       actionId: string;
       id: string;
+      /** @description Taken when the request was made */
+      preview?: components["schemas"]["ReviewPreview"];
+      /** @description Taken again when it was approved */
+      previewAtApproval?: components["schemas"]["ReviewPreview"];
       status: string;
       [key: string]: unknown;
     };
@@ -2301,6 +2421,7 @@ export type components = {
         required: boolean;
       };
       statements: {
+          previewSql?: string;
           sql: string;
           title: string;
         }[];
@@ -2341,6 +2462,7 @@ export type components = {
         required: boolean;
       };
       statements: {
+          previewSql?: string;
           sql: string;
           title: string;
         }[];
@@ -2355,6 +2477,15 @@ export type components = {
       hasClientSecret: boolean;
       issuer: string;
       [key: string]: unknown;
+    };
+    /** @description What the statement would do: run, then rolled back */
+    StatementPreview: {
+      /** @description The same query just after it ran, before the rollback */
+      after?: components["schemas"]["PreviewRows"];
+      /** @description The statement's previewSql just before it ran */
+      before?: components["schemas"]["PreviewRows"];
+      /** @description Rows the statement inserted, updated or deleted; null where the database reports none */
+      rowsAffected: number | null;
     };
     StatementResult: {
       columns: components["schemas"]["ResultColumn"][];
@@ -2387,6 +2518,8 @@ export type components = {
         kind: components["schemas"]["MediaKind"];
       };
       messages: string[];
+      /** @description preview: true: what the statement would do (it ran in a transaction that was rolled back) */
+      preview?: components["schemas"]["StatementPreview"];
       rowCount: number;
       rows: {
           [key: string]: unknown;
@@ -4167,7 +4300,59 @@ export type operations = {
       };
     };
   };
-  /** Download matching audit entries (?format=csv|json) */
+  /** Every audit entry oldest first with its hash-chain link, and the chain head (?limit=&cursor=) */
+  getAuditChain: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AuditChainPage"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Download matching audit entries with their hashes (?format=csv|json|jsonl) */
   exportAuditLog: {
     parameters: {
       path: {
@@ -4183,7 +4368,60 @@ export type operations = {
                 [key: string]: unknown;
               }[];
           };
+          "application/jsonl": string;
           "text/csv": string;
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Check the audit hash chain; names the first entry changed, removed or inserted (?from=<entry id>) */
+  verifyAuditLog: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AuditVerification"];
         };
       };
       /** @description The request is malformed: JSON, query or path */
@@ -8773,6 +9011,7 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
+          acceptPreviewChange?: boolean;
           comment?: string;
         };
       };
@@ -11925,6 +12164,7 @@ export type operations = {
           };
           async?: boolean;
           dryRun?: boolean;
+          preview?: boolean;
           source?: {
             viewId: string;
           };

@@ -18,6 +18,10 @@ export const governanceJa: Record<string, string> = {
   'governance.reviews.decidedBy': '判断者',
   'governance.reviews.decisionComment': '依頼者へのコメント',
   'governance.reviews.approve': '承認して実行',
+  'governance.reviews.previewAtRequest': '依頼時のプレビュー',
+  'governance.reviews.previewAtApproval': '承認時のプレビュー',
+  'governance.reviews.previewChanged': '依頼時からプレビューの結果が変わりました',
+  'governance.reviews.approveAnyway': 'それでも承認して実行',
   'governance.reviews.reject': '却下',
   'governance.reviews.cancel': '依頼を取り消す',
   'governance.reviews.ownRequest': 'あなたの依頼です。承認は他のメンバーが行います。',
@@ -125,5 +129,15 @@ export const governanceJa: Record<string, string> = {
   'governance.audit.more': 'さらに読み込む',
   'governance.audit.exportCsv': 'CSV でエクスポート',
   'governance.audit.exportJson': 'JSON でエクスポート',
+  'governance.audit.verify': 'チェーンを検証',
+  'governance.audit.chainOk': 'チェーンは改ざんされていません: {count} 件を検証、先頭 #{seq}（{hash}…）。',
+  'governance.audit.chainEmpty': 'チェーンに連なるエントリーはまだありません。',
+  'governance.audit.chainOlder': 'チェーン導入前の古いエントリー {count} 件は対象外です。',
+  'governance.audit.chainBroken.changed':
+    'チェーンが壊れています: エントリー {entry}（#{seq}）が変更されました。',
+  'governance.audit.chainBroken.removed':
+    'チェーンが壊れています: エントリー #{seq}（{entry} の次）が削除されました。',
+  'governance.audit.chainBroken.inserted':
+    'チェーンが壊れています: エントリー {entry}（#{seq}）が挿入されました。',
   'governance.audit.exported': 'エクスポートしました。',
 };

@@ -1,6 +1,9 @@
 /** Shapes and paths of the governance API: reviews, versions and publications, action groups, audit log. */
 import { pathOf } from '../../api/client.ts';
+import type { components } from '../../api/openapi.gen.ts';
 import type { ActionDefinition, Parameter } from '../../api/types.ts';
+
+type Schemas = components['schemas'];
 
 export type ReviewStatus = 'pending' | 'approved' | 'executed' | 'rejected' | 'cancelled' | 'expired';
 export const reviewStatuses: ReviewStatus[] = [
@@ -28,7 +31,13 @@ export interface ReviewRequest {
   decisionComment?: string;
   executionId?: string;
   executionError?: { code: string; message: string };
+  /** What the write would do, taken at request time (decision 0185). */
+  preview?: ReviewPreview;
+  /** Taken again when it was approved. */
+  previewAtApproval?: ReviewPreview;
 }
+
+export type ReviewPreview = Schemas['ReviewPreview'];
 
 export interface ActionVersion {
   version: number;
@@ -75,6 +84,16 @@ export interface AuditEntry {
   environmentId?: string;
   outcome: 'succeeded' | 'failed' | 'refused';
   details?: Record<string, unknown>;
+  chain?: { seq: number; prevHash: string; hash: string };
+}
+
+/** What `GET …/audit-log/verification` answers (docs/governance.md). */
+export interface AuditVerification {
+  ok: boolean;
+  checked: number;
+  unchained: number;
+  last?: { seq: number; entryId: string; hash: string };
+  problem?: { kind: 'changed' | 'removed' | 'inserted'; seq?: number; entryId?: string; message: string };
 }
 
 const project = (p: string) => pathOf`/api/v1/projects/${p}`;
@@ -93,6 +112,7 @@ export const governancePaths = {
   actionGroupOrder: (p: string, g: string) => `${project(p)}${pathOf`/action-groups/${g}/order`}`,
   auditLog: (p: string) => `${project(p)}/audit-log`,
   auditExport: (p: string) => `${project(p)}/audit-log/export`,
+  auditVerification: (p: string) => `${project(p)}/audit-log/verification`,
 };
 
 /** One environment of a project: `PATCH` changes its name or protection (right `manage_project`). */
