@@ -190,6 +190,11 @@ describe('running', () => {
       links: { console: string; resource: string };
     };
     expect(answer.status).toBe('awaiting_review');
+    // The preview (rolled back) says what approval would change.
+    expect(
+      (answer.reviewRequest as { preview?: { statements: { rowsAffected: number }[] } }).preview
+        ?.statements[0],
+    ).toMatchObject({ rowsAffected: 1 });
     expect(answer.links.console).toBe(
       `${runtime.url}/p/demo/e/development/reviews/${answer.reviewRequest.id}`,
     );

@@ -218,7 +218,13 @@ function awaitingReview(review: ReviewRequest, call: McpCall, effect: string) {
   const structured = {
     status: 'awaiting_review',
     effect,
-    reviewRequest: { id: review.id, status: review.status, expiresAt: review.expiresAt },
+    reviewRequest: {
+      id: review.id,
+      status: review.status,
+      expiresAt: review.expiresAt,
+      // What the write would do, rolled back (decision 0185): the agent can tell its person now.
+      ...(review.preview ? { preview: review.preview } : {}),
+    },
     links,
   };
   return {
@@ -250,6 +256,7 @@ async function reviewOutcome(deps: ExecutionDeps, principal: Principal, scope: A
       ...(review.decidedBy ? { decidedBy: review.decidedBy, decidedAt: review.decidedAt } : {}),
       ...(review.decisionComment ? { decisionComment: review.decisionComment } : {}),
       ...(review.executionError ? { executionError: review.executionError } : {}),
+      ...(review.preview ? { preview: review.preview } : {}),
     },
     execution: execution ? executionBody(execution) : null,
   };
