@@ -22,6 +22,7 @@ import { functionUrlPathParameters, isFunctionUrlEvent } from './function-url.ts
 import { requireCloudFront } from './origin-proof.ts';
 import { checkPathParameters } from './path-parameters.ts';
 import { problemResponse, toDoguError } from './problem.ts';
+import { matchRoute } from './route-matcher.ts';
 import { type Route, type RouteName, routeKeyOf, routeNamed } from './routes.ts';
 import { principalOfSession, sessionTokenOf } from './session-cookie.ts';
 
@@ -90,7 +91,13 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event, context) => {
       const requestId = event.requestContext?.requestId ?? context.awsRequestId;
-      const target = byKey.get(event.routeKey) ?? (byKey.size === 1 ? [...byKey.values()][0] : undefined);
+      // A function URL sends route key `$default` (function-url.ts): its path says which route it is.
+      const target =
+        byKey.get(event.routeKey) ??
+        (isFunctionUrlEvent(event)
+          ? byKey.get(routeKeyOf(matchRoute(event.requestContext.http.method, event.rawPath).route))
+          : undefined) ??
+        (byKey.size === 1 ? [...byKey.values()][0] : undefined);
       let services: S | undefined;
       let principal: Principal | undefined;
       const audit = async (status: number, body: unknown) => {
