@@ -113,6 +113,15 @@ export const viewsEn: Record<string, string> = {
   'views.builder.up': 'Up',
   'views.builder.down': 'Down',
   'views.builder.remove': 'Remove',
+  'views.builder.undo': 'Undo',
+  'views.builder.redo': 'Redo',
+  'views.builder.rename.label': 'Component id',
+  'views.builder.rename.apply': 'Rename',
+  'views.builder.rename.pattern':
+    '“{id}” cannot be an id: start with a letter or _, then letters, digits or _ (at most 64).',
+  'views.builder.rename.taken': 'Another component is already called “{id}”.',
+  'views.builder.rename.skipped':
+    'Renamed, but these fields still name the old id (rewrite them by hand): {fields}',
   'views.builder.addToTab': 'Add components to tab',
   'views.builder.preview': 'Preview',
   'views.builder.previewEnv': '(runs against {environment})',

@@ -113,6 +113,15 @@ export const viewsJa: Record<string, string> = {
   'views.builder.up': '上へ',
   'views.builder.down': '下へ',
   'views.builder.remove': '削除',
+  'views.builder.undo': '元に戻す',
+  'views.builder.redo': 'やり直す',
+  'views.builder.rename.label': 'コンポーネント ID',
+  'views.builder.rename.apply': '名前を変更',
+  'views.builder.rename.pattern':
+    '「{id}」は ID にできません。英字か _ で始め、英数字と _ で 64 文字以内にしてください。',
+  'views.builder.rename.taken': '「{id}」という名前のコンポーネントがすでにあります。',
+  'views.builder.rename.skipped':
+    '名前を変更しましたが、次の項目はまだ古い ID を参照しています（手で直してください）: {fields}',
   'views.builder.addToTab': '追加先のタブ',
   'views.builder.preview': 'プレビュー',
   'views.builder.previewEnv': '（{environment} で実行）',

@@ -6,7 +6,7 @@
  * preview of the saved draft in its sandboxed frame (the server compiles the source when saving).
  * Save stores a new version; Publish makes the current environment show it.
  */
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { api } from '../../../api/client.ts';
 import { apiPaths } from '../../../api/paths.ts';
 import type { ActionDefinition, ListOf, Parameter, Project } from '../../../api/types.ts';
@@ -44,7 +44,10 @@ import {
   starterCode,
   uniqueId,
 } from './draft.ts';
+import { historyKey, useHistory } from './history.ts';
 import { QueriesEditor } from './QueriesEditor.tsx';
+import { RenameField } from './RenameField.tsx';
+import { renameComponent } from './rename-component.ts';
 
 /** The preview's allow-list when neither answer has one (a stable value for the provider). */
 const noHosts: string[] = [];
@@ -127,7 +130,9 @@ let carriedNotice: string | undefined;
 function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined }) {
   const t = useT();
   const workspace = useWorkspace();
-  const [draft, setDraft] = useState<Draft>(initial);
+  const history = useHistory<Draft>(initial);
+  const draft = history.value;
+  const setDraft = history.set;
   const [saved, setSaved] = useState<ViewHead | undefined>(head);
   const [busy, setBusy] = useState<'save' | 'publish'>();
   const [error, setError] = useState<unknown>();
@@ -137,6 +142,7 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
     return carried;
   });
   const isNew = !head;
+  useHistoryKeys(history.undo, history.redo);
 
   const toEditAddress = (view: ViewHead, message: string) => {
     carriedNotice = message;
@@ -193,6 +199,7 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
 
   return (
     <section className="screen view-builder" aria-labelledby="builder-title">
+      {' '}
       <Link href={workspace.href('/views')} className="back-link">
         ← {t('views.back')}
       </Link>
@@ -203,6 +210,22 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
             : t('views.builder.editTitle', { name: draft.name })}
         </h1>
         <div className="view-list-actions">
+          <Button
+            className="btn-quiet"
+            disabled={!history.canUndo}
+            aria-keyshortcuts="Control+Z Meta+Z"
+            onClick={history.undo}
+          >
+            ↶ {t('views.builder.undo')}
+          </Button>
+          <Button
+            className="btn-quiet"
+            disabled={!history.canRedo}
+            aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y"
+            onClick={history.redo}
+          >
+            ↷ {t('views.builder.redo')}
+          </Button>
           {saved ? (
             <Link className="btn btn-quiet" href={workspace.href(`/views/${encodeURIComponent(saved.id)}`)}>
               {t('views.builder.open')}
@@ -257,6 +280,7 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
           />
         </label>
         <ParametersField
+          key={history.travels}
           parameters={draft.definition.parameters as unknown as Parameter[]}
           onChange={(parameters) =>
             setDraft({ ...draft, definition: { ...draft.definition, parameters } as ViewDefinition })
@@ -268,6 +292,7 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
           definition={draft.definition}
           onChange={(definition) => setDraft({ ...draft, definition })}
           viewId={saved ? saved.id : ''}
+          travels={history.travels}
         />
       ) : (
         <CodeBuilder
@@ -278,6 +303,25 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
       )}
     </section>
   );
+}
+
+/**
+ * Ctrl+Z / Cmd+Z and Ctrl+Shift+Z / Cmd+Shift+Z (Ctrl+Y) anywhere on the builder's page: listened to
+ * on the window, since an undo re-creates the property editors and focus falls back to the page.
+ */
+function useHistoryKeys(onUndo: () => void, onRedo: () => void) {
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => {
+      const wanted = historyKey(event);
+      if (!wanted || event.defaultPrevented) return;
+      // The draft's history replaces the fields' own: a field's native undo would be lost on re-render.
+      event.preventDefault();
+      if (wanted === 'undo') onUndo();
+      else onRedo();
+    };
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, [onUndo, onRedo]);
 }
 
 /** `name | kind | label` per line: the view's arguments (`panel.args`). */
@@ -331,10 +375,13 @@ function VisualBuilder({
   definition,
   onChange,
   viewId,
+  travels,
 }: {
   definition: VisualViewDefinition;
   onChange(d: VisualViewDefinition): void;
   viewId: string;
+  /** Undo/redo count: the property editors keep some text of their own and start again from the draft. */
+  travels: number;
 }) {
   const t = useT();
   const workspace = useWorkspace();
@@ -342,6 +389,7 @@ function VisualBuilder({
   const { user } = useSession();
   const [selected, setSelected] = useState(definition.layout.id);
   const [tab, setTab] = useState(0);
+  const [renameSkipped, setRenameSkipped] = useState<string[]>([]);
   const root = definition.layout;
   const current = findComponent(root, selected) ?? root;
   const outline = flatten(root);
@@ -455,11 +503,31 @@ function VisualBuilder({
               <h2>
                 {t('views.builder.properties')}: <span className="mono">{current.id}</span>
               </h2>
+              {current.id !== root.id ? (
+                <RenameField
+                  key={`${current.id}@${travels}`}
+                  root={root}
+                  id={current.id}
+                  onRename={(next) => {
+                    const renamed = renameComponent(definition, current.id, next);
+                    onChange(renamed.definition);
+                    setSelected(next);
+                    setRenameSkipped(renamed.skipped);
+                  }}
+                />
+              ) : null}
+              {renameSkipped.length > 0 ? (
+                <p className="notice notice-warning" role="status">
+                  {t('views.builder.rename.skipped', { fields: renameSkipped.join(', ') })}
+                </p>
+              ) : null}
               <ComponentProperties
+                key={`${current.id}@${travels}`}
                 component={current}
                 onChange={(next) => setLayout(mapComponent(root, current.id, () => next))}
               />
               <QueriesEditor
+                key={travels}
                 queries={definition.queries}
                 onChange={(queries) => onChange({ ...definition, queries })}
               />

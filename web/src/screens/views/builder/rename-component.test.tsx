@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { VisualViewDefinition } from '../view-api.ts';
+import { renameComponent, renameProblem, rewriteExpression } from './rename-component.ts';
+
+const definition: VisualViewDefinition = {
+  kind: 'visual',
+  parameters: [],
+  queries: [
+    {
+      id: 'search',
+      actionId: 'search-orders',
+      runOn: 'manual',
+      arguments: { q: "components.form1.value.q + ' (components.form1.value)'" },
+      transformer: 'result.rows.filter(r => r.id !== components?.form1.value.id)',
+    },
+  ],
+  layout: {
+    id: 'root',
+    type: 'grid',
+    columns: 1,
+    children: [
+      { id: 'form1', type: 'form', fields: [{ name: 'q', type: 'text' }], submit: [] },
+      { id: 'note', type: 'text', content: 'Typed {{ components.form1.value.q }} in components.form1' },
+      {
+        id: 'go',
+        type: 'button',
+        label: "{{ components['form1'].value.q || 'components.form1' }}",
+        events: [
+          { type: 'runAction', actionId: 'ship', arguments: { id: '{{ components.form1.value.id }}' } },
+        ],
+      },
+    ],
+  },
+} as VisualViewDefinition;
+
+describe('renaming a component', () => {
+  it('rewrites every reference and no string that contains the text', () => {
+    const { definition: next, skipped } = renameComponent(definition, 'form1', 'search_form');
+    expect(skipped).toEqual([]);
+    expect(next.queries[0]!.arguments).toEqual({
+      q: "components.search_form.value.q + ' (components.form1.value)'",
+    });
+    expect(next.queries[0]!.transformer).toBe(
+      'result.rows.filter(r => r.id !== components?.search_form.value.id)',
+    );
+    const [form, note, go] = (next.layout as { children: Record<string, unknown>[] }).children;
+    expect(form!.id).toBe('search_form');
+    // Template text outside the holes is literal text.
+    expect(note!.content).toBe('Typed {{ components.search_form.value.q }} in components.form1');
+    expect(go!.label).toBe("{{ components['search_form'].value.q || 'components.form1' }}");
+    expect(go!.events).toEqual([
+      { type: 'runAction', actionId: 'ship', arguments: { id: '{{ components.search_form.value.id }}' } },
+    ]);
+    // The original is not changed (the builder keeps it for undo).
+    expect((definition.layout as { children: { id: string }[] }).children[0]!.id).toBe('form1');
+  });
+
+  it('leaves template literal text, other components and shadowing parameters alone', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the expression holds a template literal
+    expect(rewriteExpression('`components.form1 is ${components.form1.value}`', 'form1', 'f')).toBe(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the expression holds a template literal
+      '`components.form1 is ${components.f.value}`',
+    );
+    expect(rewriteExpression('components.form10.value + components.form1x', 'form1', 'f')).toBe(
+      'components.form10.value + components.form1x',
+    );
+    expect(rewriteExpression('rows.map(components => components.form1)', 'form1', 'f')).toBe(
+      'rows.map(components => components.form1)',
+    );
+    expect(rewriteExpression('other.components.form1', 'form1', 'f')).toBe('other.components.form1');
+  });
+
+  it('checks the new id', () => {
+    expect(renameProblem(definition.layout, 'form1', '1form')).toBe('pattern');
+    expect(renameProblem(definition.layout, 'form1', 'with space')).toBe('pattern');
+    expect(renameProblem(definition.layout, 'form1', 'note')).toBe('taken');
+    expect(renameProblem(definition.layout, 'form1', 'form1')).toBeUndefined();
+    expect(renameProblem(definition.layout, 'form1', 'search_form')).toBeUndefined();
+  });
+});
