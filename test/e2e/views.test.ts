@@ -404,4 +404,41 @@ describe('the seeded demo views', () => {
     await frame.getByText('Top customers').waitFor();
     await expect.poll(() => frame.locator('ol li').count()).toBe(5);
   });
+
+  it('renames the orders table in the builder: the references follow, the view still works, Ctrl+Z undoes it', async () => {
+    await page.goto(`${base}/views/orders/edit`);
+    const outline = page.getByRole('list', { name: 'Layout' });
+    await outline.getByRole('button', { name: /orders_table/ }).click();
+    const id = properties().getByLabel('Component id');
+    await id.fill('order list');
+    await properties()
+      .getByText(/cannot be an id/)
+      .waitFor();
+    await id.fill('order_detail');
+    await properties().getByText('Another component is already called “order_detail”.').waitFor();
+    await id.fill('order_list');
+    await id.press('Enter');
+    await outline.getByRole('button', { name: /order_list/ }).waitFor();
+    expect(await outline.getByRole('button', { name: /orders_table/ }).count()).toBe(0);
+
+    // The detail's query, title and `hidden` now read `components.order_list`: a row click still opens it.
+    const table = page.locator('.builder-preview [data-component="order_list"] table');
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(20);
+    await table.locator('tbody tr', { hasText: 'paid' }).first().click();
+    const detail = page.locator('.builder-preview [data-component="order_detail"]');
+    await expect.poll(() => detail.innerText()).toContain('paid');
+    await outline.getByRole('button', { name: /order_detail/ }).click();
+    expect(await properties().getByLabel('Title (template)').inputValue()).toBe(
+      'Order {{ components.order_list.value.id }}',
+    );
+
+    await page.keyboard.press('Control+z');
+    await outline.getByRole('button', { name: /orders_table/ }).waitFor();
+    expect(await outline.getByRole('button', { name: /order_list/ }).count()).toBe(0);
+    await page.locator('.builder-preview [data-component="orders_table"] table').waitFor();
+    await page.keyboard.press('Control+Shift+z');
+    await outline.getByRole('button', { name: /order_list/ }).waitFor();
+    await page.getByRole('button', { name: /Undo/ }).click();
+    await outline.getByRole('button', { name: /orders_table/ }).waitFor();
+  });
 });
