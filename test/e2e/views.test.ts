@@ -3,7 +3,8 @@
  * the builder (order detail with "mark shipped", orders search with server-side paging and a row
  * click into the detail, a code view) and used as an operator would; a code view that tries to
  * reach the console's page, cookies, storage or the network is stopped, one that crashes or loops
- * shows the error in place; a forbidden action and a bad expression say so where they happen.
+ * shows the error in place; a forbidden action and a bad expression say so where they happen; a
+ * component renamed in the builder keeps the view working (references follow) and Ctrl+Z undoes it.
  */
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

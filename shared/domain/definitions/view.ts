@@ -144,6 +144,10 @@ export type ViewComponent = Common &
         filterable?: boolean;
         /** Rows per page shown (client-side); a query with `paging` pages on the server instead. */
         pageSize?: number;
+        /** Checkboxes on the rows: the checked rows are `components.<id>.selectedRows`. */
+        multiSelect?: boolean;
+        /** A button that downloads the shown rows (filtered and sorted) as CSV. */
+        csvExport?: boolean;
         rowClick?: ViewEvent[];
         rowMenu?: { label: string; events: ViewEvent[] }[];
       }
@@ -200,6 +204,10 @@ export const viewComponentSchema: z.ZodType<ViewComponent> = z
         sortable: z.boolean().optional(),
         filterable: z.boolean().optional(),
         pageSize: z.number().int().min(1).max(1000).optional(),
+        /** Checkboxes on the rows: the checked rows are `components.<id>.selectedRows`. */
+        multiSelect: z.boolean().optional(),
+        /** A button that downloads the shown rows (filtered and sorted) as CSV. */
+        csvExport: z.boolean().optional(),
         rowClick: eventsSchema.optional(),
         rowMenu: z
           .array(z.strictObject({ label: z.string().min(1).max(200), events: eventsSchema }))

@@ -2687,9 +2687,11 @@ export type components = {
           format?: "auto" | "text" | "number" | "date" | "datetime" | "boolean" | "json" | "media";
           label?: string;
         })[];
+      csvExport?: boolean;
       filterable?: boolean;
       hidden?: components["schemas"]["ViewExpression"];
       id: string;
+      multiSelect?: boolean;
       pageSize?: number;
       query?: string;
       rowClick?: components["schemas"]["ViewEvent"][];

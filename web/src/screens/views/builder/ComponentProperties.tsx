@@ -186,6 +186,16 @@ export function ComponentProperties({
             value={c.filterable}
             onChange={(filterable) => set({ filterable })}
           />
+          <Check
+            label={t('views.builder.prop.multiSelect')}
+            value={c.multiSelect}
+            onChange={(multiSelect) => set({ multiSelect })}
+          />
+          <Check
+            label={t('views.builder.prop.csvExport')}
+            value={c.csvExport}
+            onChange={(csvExport) => set({ csvExport })}
+          />
           <Text
             label={t('views.builder.prop.pageSize')}
             value={c.pageSize === undefined ? '' : String(c.pageSize)}

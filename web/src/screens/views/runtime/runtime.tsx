@@ -62,6 +62,8 @@ export interface ViewRuntime {
   queries: Record<string, QueryState>;
   values: Record<string, unknown>;
   setValue(componentId: string, value: unknown): void;
+  /** Other properties a component shows to expressions (`components.<id>.selectedRows`). */
+  setComponentState(componentId: string, state: Record<string, unknown>): void;
   /** The names expressions use, plus `extra` (`row` in a table). */
   context(extra?: Record<string, unknown>): Record<string, unknown>;
   /** An argument or other expression; a text with `{{ }}` is a template. */
@@ -135,6 +137,12 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
     () => flatten(definition.layout).map((entry) => entry.component.id),
     [definition],
   );
+  // Tables' checked rows start empty, so `components.t1.selectedRows.length` reads 0, not an error.
+  const tableIds = useMemo(
+    () => flatten(definition.layout).flatMap((e) => (e.component.type === 'table' ? [e.component.id] : [])),
+    [definition],
+  );
+  const statesRef = useRef<Record<string, Record<string, unknown>>>({});
   // Events chain (run an action, then refresh): they read the newest state, not a render's copy.
   const queriesRef = useRef(queries);
   const valuesRef = useRef(values);
@@ -147,7 +155,12 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       // `components.table.value` reads as undefined rather than failing before a row is clicked.
       const components: Record<string, { value: unknown }> = {};
       for (const id of componentIds) components[id] = { value: undefined };
-      for (const [id, value] of Object.entries(valuesRef.current)) components[id] = { value };
+      for (const id of tableIds)
+        components[id] = { value: undefined, selectedRows: [] } as { value: unknown };
+      for (const [id, state] of Object.entries(statesRef.current))
+        components[id] = { ...components[id]!, ...state };
+      for (const [id, value] of Object.entries(valuesRef.current))
+        components[id] = { ...components[id], value };
       const q: Record<string, unknown> = {};
       for (const query of definition.queries) {
         const state = queriesRef.current[query.id] ?? idle;
@@ -161,7 +174,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       }
       return { panel: { args }, user, components, queries: q, ...extra };
     },
-    [args, user, definition, componentIds],
+    [args, user, definition, componentIds, tableIds],
   );
 
   const setQuery = useCallback((id: string, next: QueryState) => {
@@ -398,6 +411,16 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
     setValues(valuesRef.current);
   }, []);
 
+  const setComponentState = useCallback((componentId: string, state: Record<string, unknown>) => {
+    statesRef.current = {
+      ...statesRef.current,
+      [componentId]: { ...statesRef.current[componentId], ...state },
+    };
+    // A new values object: what reads `components` renders again and waiting queries look again.
+    valuesRef.current = { ...valuesRef.current };
+    setValues(valuesRef.current);
+  }, []);
+
   const runtime = useMemo<ViewRuntime>(
     () => ({
       viewId,
@@ -408,6 +431,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       queries,
       values,
       setValue,
+      setComponentState,
       context,
       bind: (expression, extra) => bindValue(expression, context(extra)),
       runQuery,
@@ -423,6 +447,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       queries,
       values,
       setValue,
+      setComponentState,
       context,
       runQuery,
       runEvents,

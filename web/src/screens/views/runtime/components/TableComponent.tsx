@@ -4,8 +4,10 @@
  * row click and a row menu whose events see `row`. A column whose field is in no row says so.
  * A click (or Enter) on a row selects it: `components.<id>.value` is that row, with or without
  * "On row click" events (issue 29: the value stayed undefined until an event was wired).
+ * With `multiSelect`, checkboxes on the rows make `components.<id>.selectedRows`; with `csvExport`,
+ * a button downloads the shown rows as CSV (table-csv.ts).
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, closeMenuOf, DisclosureMenu } from '../../../../components/index.ts';
 import { useT } from '../../../../i18n/index.tsx';
 import type { ViewComponent } from '../../view-api.ts';
@@ -15,6 +17,7 @@ import { ViewReviewNotice } from '../ReviewNotice.tsx';
 import { type EventOutcome, useViewRuntime } from '../runtime.tsx';
 import { ViewProblem } from '../ViewProblem.tsx';
 import { fieldOf, formatValue, hasField, plainText } from './format.tsx';
+import { downloadCsv, tableCsv } from './table-csv.ts';
 
 type Table = Extract<ViewComponent, { type: 'table' }>;
 type Row = Record<string, unknown>;
@@ -75,6 +78,30 @@ export function TableComponent({ component }: { component: Table }) {
   const pageRows = serverPaging ? shown : shown.slice(currentPage * pageSize, (currentPage + 1) * pageSize);
 
   const selected = runtime.values[component.id];
+  // Checked rows by their index in the result: rows from a `value` expression are new objects at
+  // every evaluation, so identity would not last a render.
+  const [checked, setChecked] = useState<number[]>([]);
+  const selectedRows = useMemo(() => checked.flatMap((i) => (rows[i] ? [rows[i]] : [])), [rows, checked]);
+  const { setComponentState } = runtime;
+  const pushed = useRef<string>(undefined);
+  useEffect(() => {
+    if (!component.multiSelect) return;
+    // Only a real change is pushed: the runtime renders again after each push.
+    const key = JSON.stringify(selectedRows);
+    if (key === pushed.current) return;
+    pushed.current = key;
+    setComponentState(component.id, { selectedRows });
+  }, [component.multiSelect, component.id, selectedRows, setComponentState]);
+  const indexOf = (row: Row) => rows.indexOf(row);
+  const toggle = (row: Row, on: boolean) => {
+    const i = indexOf(row);
+    setChecked((list) => [...list.filter((x) => x !== i), ...(on ? [i] : [])].sort((a, b) => a - b));
+  };
+  const pageIndexes = pageRows.map(indexOf);
+  const allOnPage = pageIndexes.length > 0 && pageIndexes.every((i) => checked.includes(i));
+  const exportCsv = async () => {
+    downloadCsv(component.id, await tableCsv(columns, shown));
+  };
   const run = async (events: { type: string }[] | undefined, row: Row) => {
     runtime.setValue(component.id, row);
     if (!events?.length) return;
@@ -91,6 +118,20 @@ export function TableComponent({ component }: { component: Table }) {
   const label = component.title ?? component.id;
   return (
     <div className="view-table-wrap" aria-busy={state?.status === 'loading' || busy || undefined}>
+      {component.csvExport || component.multiSelect ? (
+        <div className="view-table-tools">
+          {component.multiSelect ? (
+            <span className="muted small" aria-live="polite">
+              {t('views.table.selectedCount', { count: selectedRows.length })}
+            </span>
+          ) : null}
+          {component.csvExport ? (
+            <Button className="btn-small" disabled={shown.length === 0} onClick={() => void exportCsv()}>
+              {t('views.table.exportCsv')}
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
       {component.filterable ? (
         <input
           type="search"
@@ -115,6 +156,23 @@ export function TableComponent({ component }: { component: Table }) {
         <table className="view-table" aria-label={label}>
           <thead>
             <tr>
+              {component.multiSelect ? (
+                <th scope="col" className="view-row-check">
+                  <input
+                    type="checkbox"
+                    aria-label={t('views.table.selectPage')}
+                    checked={allOnPage}
+                    onChange={(event) => {
+                      const on = event.target.checked;
+                      setChecked((list) =>
+                        [...list.filter((i) => !pageIndexes.includes(i)), ...(on ? pageIndexes : [])].sort(
+                          (a, b) => a - b,
+                        ),
+                      );
+                    }}
+                  />
+                </th>
+              ) : null}
               {columns.map((column) => {
                 const active = sort?.field === column.field;
                 return (
@@ -162,15 +220,27 @@ export function TableComponent({ component }: { component: Table }) {
                 tabIndex={0}
                 aria-current={row === selected ? 'true' : undefined}
                 onClick={(event) => {
-                  // The row menu's own clicks and keys are not the row's.
-                  if (inRowMenu(event.target)) return;
+                  // The row menu's and the checkbox's own clicks and keys are not the row's.
+                  if (inRowMenu(event.target) || inRowCheck(event.target)) return;
                   void run(component.rowClick, row);
                 }}
                 onKeyDown={(event) => {
-                  if (inRowMenu(event.target)) return;
+                  if (inRowMenu(event.target) || inRowCheck(event.target)) return;
                   if (event.key === 'Enter') void run(component.rowClick, row);
                 }}
               >
+                {component.multiSelect ? (
+                  <td className="view-row-check">
+                    <input
+                      type="checkbox"
+                      aria-label={t('views.table.selectRow', {
+                        row: currentPage * (serverPaging ? 0 : pageSize) + index + 1,
+                      })}
+                      checked={checked.includes(indexOf(row))}
+                      onChange={(event) => toggle(row, event.target.checked)}
+                    />
+                  </td>
+                ) : null}
                 {columns.map((column) => (
                   <td key={column.field}>{formatValue(fieldOf(row, column.field), column.format)}</td>
                 ))}
@@ -244,6 +314,9 @@ export function TableComponent({ component }: { component: Table }) {
     </div>
   );
 }
+
+const inRowCheck = (target: EventTarget) =>
+  target instanceof Element && target.closest('.view-row-check') !== null;
 
 const inRowMenu = (target: EventTarget) =>
   target instanceof Element && target.closest('.view-row-menu') !== null;
