@@ -19,8 +19,10 @@ import { fieldSentence, readableIssues } from '../domain/readable-issues.ts';
 import { type Composition, type CoreServices, coreOnly, getServices } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
 import { functionUrlPathParameters, isFunctionUrlEvent } from './function-url.ts';
+import { refuseUnservedRequest } from './not-found.ts';
 import { checkPathParameters } from './path-parameters.ts';
 import { problemResponse, toDoguError } from './problem.ts';
+import { matchRoute } from './route-matcher.ts';
 import { type Route, type RouteName, routeKeyOf, routeNamed } from './routes.ts';
 import { principalOfSession, sessionTokenOf } from './session-cookie.ts';
 import { originVerifyEnv } from './viewer-ip.ts';
@@ -74,7 +76,7 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
   const byKey = new Map(
     Object.entries(functions).map(([name, run]) => {
       const route = routeNamed(name as RouteName);
-      return [routeKeyOf(route), { route, run: run! }];
+      return [routeKeyOf(route), { route, run: run! } as Target<S>];
     }),
   );
   // Last resort: a handler about to outlive its function's budget answers 504 Problem Details, not a
@@ -88,9 +90,10 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
       ),
   })
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .handler(async (event, context) => {
-      const requestId = event.requestContext?.requestId ?? context.awsRequestId;
-      const target = byKey.get(event.routeKey) ?? (byKey.size === 1 ? [...byKey.values()][0] : undefined);
+    .handler(async (received, context) => {
+      const requestId = received.requestContext?.requestId ?? context.awsRequestId;
+      let event = received;
+      let target = byKey.get(event.routeKey);
       let services: S | undefined;
       let principal: Principal | undefined;
       const audit = async (status: number, body: unknown) => {
@@ -99,13 +102,21 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
         }
       };
       try {
-        if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
-        const { route, run } = target;
-        // Through a function URL (decision 0055) the route's parameters come from the path itself.
-        const pathParameters = isFunctionUrlEvent(event)
-          ? functionUrlPathParameters(event, route, process.env[originVerifyEnv])
-          : ((event.pathParameters ?? {}) as Record<string, string>);
+        let pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
+        if (isFunctionUrlEvent(event)) {
+          // Through a function URL (decision 0055) the route's parameters come from the path itself.
+          target = byKey.size === 1 ? [...byKey.values()][0] : undefined;
+          if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
+          pathParameters = functionUrlPathParameters(event, target.route, process.env[originVerifyEnv]);
+        } else if (!target) {
+          // API Gateway's route keys cover whole subtrees of the table (decision 0165): the route
+          // is found here, in the same table, by method and path.
+          ({ target, pathParameters } = routeOfPath(event, functions));
+        }
+        // What the path names, as the table names it, for everything downstream (audit included).
+        event = { ...event, pathParameters };
         checkPathParameters(pathParameters);
+        const { route, run } = target;
         services = await getServices(composition);
         principal = await authenticate(route, event, services);
         // Per client, not per route: one caller's burst does not use up everyone's share (decision 0053).
@@ -151,6 +162,35 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
         return response;
       }
     });
+}
+
+interface Target<S extends CoreServices> {
+  route: Route;
+  run: RouteFunction<S>;
+}
+
+/** What no route of the table serves gets the catch-all's answer, from whichever function it reached. */
+const unserved: Target<CoreServices> = {
+  route: routeNamed('notFound'),
+  run: async (request, services) => refuseUnservedRequest(request.event, services.settings.localLogin),
+};
+
+/** The route of the table at the event's method and path, if this function serves it. */
+function routeOfPath<S extends CoreServices>(
+  event: APIGatewayProxyEventV2,
+  functions: Partial<Record<RouteName, RouteFunction<S>>>,
+): { target: Target<S>; pathParameters: Record<string, string> } {
+  const match = matchRoute(event.requestContext.http.method, event.rawPath);
+  const run = functions[match.route.name as RouteName];
+  if (run) return { target: { route: match.route, run }, pathParameters: match.pathParameters };
+  if (match.route.path === '$default' || match.route.localOnly) {
+    return { target: unserved as Target<S>, pathParameters: {} };
+  }
+  // API Gateway sent another function's route here: the deployed route keys and the table disagree.
+  throw new DoguError(
+    'internal_error',
+    `Route '${match.route.name}' belongs to the function of '${match.route.handler}', which did not receive it.`,
+  );
 }
 
 async function authenticate(route: Route, event: APIGatewayProxyEventV2, services: CoreServices) {
