@@ -35,10 +35,12 @@ const isVariable = (segment: string) => /^\{[^}]+\}$/.test(segment);
 function treeOf(routes: readonly Route[]): Node {
   const root: Node = { segment: '', own: [], children: new Map() };
   for (const route of routes) {
-    if (!route.path.startsWith('/')) throw new Error(`Route '${route.name}': path '${route.path}' is not absolute.`);
+    if (!route.path.startsWith('/'))
+      throw new Error(`Route '${route.name}': path '${route.path}' is not absolute.`);
     let node = root;
     for (const segment of route.path.slice(1).split('/')) {
-      if (segment === '') throw new Error(`Route '${route.name}': path '${route.path}' has an empty segment.`);
+      if (segment === '')
+        throw new Error(`Route '${route.name}': path '${route.path}' has an empty segment.`);
       // Variables at one position are one child; API Gateway knows them by position, not name.
       const key = isVariable(segment) ? '{}' : segment;
       let child = node.children.get(key);

@@ -12,9 +12,13 @@ export function refuseUnservedRequest(event: APIGatewayProxyEventV2, includeLoca
   // Local-only routes are not deployed to AWS: there they are unknown paths, not other methods.
   const allowed = allowedMethods(path, { includeLocalOnly });
   if (allowed.length > 0) {
-    throw new DoguError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}.`, {
-      headers: { allow: allowed.join(', ') },
-    });
+    throw new DoguError(
+      'method_not_allowed',
+      `${method} is not allowed on ${path}; use ${allowed.join(', ')}.`,
+      {
+        headers: { allow: allowed.join(', ') },
+      },
+    );
   }
   throw notFound('Route', `${method} ${path}`);
 }
