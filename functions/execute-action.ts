@@ -3,6 +3,7 @@ import { executeAction } from '../shared/domain/execute-action.ts';
 import { maxInlineResponseBytes } from '../shared/domain/execution-payloads.ts';
 import type { ExecutionSource } from '../shared/domain/model.ts';
 import { startAsyncExecution } from '../shared/domain/scheduling/async-executions.ts';
+import { takeViewRun } from '../shared/domain/views/view-run-limit.ts';
 import { requireVisibleView } from '../shared/domain/views/visibility.ts';
 import { resultToCsv } from '../shared/http/csv.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
@@ -202,6 +203,13 @@ async function sourceOf(
       { pointer: '#/source', detail: 'must be an object with only viewId, a view id' },
     ]);
   }
-  await requireVisibleView(services, request.caller(), request.pathParameters.projectId!, viewId);
+  const projectId = request.pathParameters.projectId!;
+  await requireVisibleView(services, request.caller(), projectId, viewId);
+  // A view's code may loop: its runs are counted per viewer and view (429 past the limit).
+  await takeViewRun(
+    services.viewRunLimit,
+    { projectId, viewId, principalId: request.caller().id },
+    services.clock.now().getTime(),
+  );
   return { viewId };
 }

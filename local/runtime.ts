@@ -45,6 +45,7 @@ import { rateLimitPerMinuteFromEnv } from '../shared/domain/rate-limit.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
 import { runReservation } from '../shared/domain/scheduling/reservations.ts';
 import { SecretValues } from '../shared/domain/secret-values.ts';
+import { viewRunsPerMinuteFromEnv } from '../shared/domain/views/view-run-limit.ts';
 import { provideServices, type Services, schedulingDeps } from '../shared/runtime/services.ts';
 import { type AccountsAtStart, accountsConfigured, prepareAccounts } from './accounts-startup.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -67,6 +68,8 @@ export interface LocalRuntimeOptions {
   demoDbPort: number;
   /** Requests per client and minute (default DOGU_RATE_LIMIT_PER_MINUTE; unset or 0: no limit). */
   rateLimitPerMinute?: number;
+  /** Runs per viewer, view and minute (decision 0151); default DOGU_VIEW_RUNS_PER_MINUTE or 120, 0 = none. */
+  viewRunsPerMinute?: number;
   /** Use this PostgreSQL for the demo instead of the embedded one (benchmarks, bigger demos). */
   demoDatabaseUrl?: string;
   tableName?: string;
@@ -220,8 +223,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ...(options.notificationTimeoutMs ? { timeoutMs: options.notificationTimeoutMs } : {}),
     });
     const perMinute = options.rateLimitPerMinute ?? rateLimitPerMinuteFromEnv(process.env);
+    const viewRunsPerMinute = options.viewRunsPerMinute ?? viewRunsPerMinuteFromEnv(process.env);
     const services: Services = {
       ...(perMinute > 0 ? { rateLimiter: new MemoryRateLimiter(perMinute) } : {}),
+      ...(viewRunsPerMinute > 0
+        ? {
+            viewRunLimit: {
+              limiter: new MemoryRateLimiter(viewRunsPerMinute),
+              perMinute: viewRunsPerMinute,
+            },
+          }
+        : {}),
       store,
       definitions: store,
       tokens: new TokenService(await loadKey(options.dataDir, 'signing-key')),

@@ -6,6 +6,8 @@ export interface Project {
   createdAt: string;
   /** Spec 5.1 direct variant (under development): the public API accepts external ID tokens as Bearer. */
   directIdTokens?: boolean;
+  /** Hosts its views may load media from and navigate to without asking (docs/views.md, decision 0155). */
+  allowedHosts?: string[];
   /** Bridges data sources may go through (`via`); managed in project settings (docs/bridge.md). */
   bridges?: import('./bridges/model.ts').BridgeRegistration[];
 }

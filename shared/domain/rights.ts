@@ -51,11 +51,11 @@ export const roleRank: readonly Role[] = [
 ];
 
 /** Rights are the union over every role held, directly or through user groups. */
-export function requireRight(
-  membership: (Membership & { roles?: Role[] }) | undefined,
+export function requireRight<M extends Membership & { roles?: Role[] }>(
+  membership: M | undefined,
   projectId: string,
   right: Right,
-): Membership {
+): M {
   if (!membership) throw new DoguError('forbidden', `You are not a member of project '${projectId}'.`);
   const held = membership.roles ?? [membership.role];
   if (!held.some((role) => rightsOfRole[role].has(right))) {
@@ -65,4 +65,22 @@ export function requireRight(
     });
   }
   return membership;
+}
+
+/**
+ * What the caller may do in a project, as every endpoint decides it: the roles held (directly and
+ * through user groups, highest first) and the union of their rights. The console reads this instead
+ * of guessing from the direct role (GET /api/v1/projects/{id}, `access`).
+ */
+export function accessOf(membership: Membership & { roles?: Role[] }): {
+  role: Role;
+  roles: Role[];
+  rights: Right[];
+} {
+  const held = membership.roles ?? [membership.role];
+  return {
+    role: membership.role,
+    roles: [...held],
+    rights: rights.filter((right) => held.some((role) => rightsOfRole[role].has(right))),
+  };
 }

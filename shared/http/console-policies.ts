@@ -19,6 +19,8 @@ export const viewFramePath = '/view-frame.html';
  * no forms, no nested frames. Scripts: the inline SDK runtime and the view's module from a blob:
  * URL through an inline import map ('unsafe-inline' is harmless here: the frame runs the view
  * author's code by design and holds nothing of the console's; the boundary is the opaque origin).
+ * Before the view's code runs, the frame adds `script-src 'strict-dynamic'` and removes WebRTC,
+ * which no directive here governs (decision 0150, web/src/screens/views/frame/close-channels.ts).
  */
 export const viewFrameCsp = [
   "default-src 'none'",

@@ -14,11 +14,30 @@ export const whoAmI = z
   .meta({ id: 'Principal', description: 'Who the token or session stands for' });
 
 export const project = z
-  .object({ id: z.string(), name: z.string(), createdAt: z.string(), directIdTokens: z.boolean().optional() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: z.string(),
+    directIdTokens: z.boolean().optional(),
+    allowedHosts: z.array(z.string()).optional().meta({
+      description: 'Hosts views may load media from and navigate to without asking (docs/views.md)',
+    }),
+  })
   .meta({ id: 'Project' });
 export const projectWithRole = project
   .extend({ role: z.string().meta({ description: "The caller's direct role" }) })
   .meta({ id: 'ProjectWithRole' });
+export const projectWithAccess = project
+  .extend({
+    access: z
+      .object({
+        role: z.string().meta({ description: 'The highest role held, directly or through user groups' }),
+        roles: z.array(z.string()).meta({ description: 'Every role held, highest first' }),
+        rights: z.array(z.string()).meta({ description: 'The union of the rights of those roles' }),
+      })
+      .meta({ description: 'What the caller may do in the project, as the endpoints decide it' }),
+  })
+  .meta({ id: 'ProjectWithAccess' });
 
 export const environment = z
   .object({

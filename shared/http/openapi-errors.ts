@@ -32,7 +32,9 @@ export function errorResponsesOf(
           '403': answer("The caller's role does not allow this"),
           // Per-client limit over all routes (decision 0053), when the deployment sets one.
           '429': answer(
-            'too_many_requests: this client made too many requests this minute (see Retry-After)',
+            route.name === 'executeAction'
+              ? 'too_many_requests: this client made too many requests this minute, or (with `source.viewId`) this viewer ran actions from that view more often than `limitPerMinute` this minute (decision 0151); see Retry-After'
+              : 'too_many_requests: this client made too many requests this minute (see Retry-After)',
           ),
         }
       : {}),

@@ -87,6 +87,10 @@ export const environmentView = atLeast(
     latestVersion: z.number().int(),
     published: z.boolean(),
     definition: z.record(z.string(), z.unknown()),
+    allowedHosts: z.array(z.string()).meta({
+      description:
+        "The project's allowed hosts: the view loads media from and navigates to these without asking",
+    }),
   },
   'The version of the view the environment shows (a code view with its compiled module)',
 );

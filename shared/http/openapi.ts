@@ -46,6 +46,7 @@ import {
   member,
   notificationSettings,
   project,
+  projectWithAccess,
   projectWithRole,
   reservation,
   reviewRequest,
@@ -457,14 +458,18 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     summary: "The caller's projects with the caller's role",
     ok: { status: '200', schema: list(projectWithRole) },
   },
-  getProject: { summary: 'Read a project', ok: { status: '200', schema: project } },
+  getProject: {
+    summary: "Read a project, with the caller's roles and rights in it (user groups included)",
+    ok: { status: '200', schema: projectWithAccess },
+  },
   createProject: {
     summary: 'Create a project; the creator becomes its administrator',
     body: projectInputSchema,
     ok: { status: '201', schema: project },
   },
   putProjectSettings: {
-    summary: 'Project settings: directIdTokens lets the public API accept external ID tokens as Bearer',
+    summary:
+      'Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking)',
     body: projectSettingsSchema,
     ok: { status: '200', schema: project },
   },

@@ -15,6 +15,7 @@ import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
 import { DynamoDbRateLimiter } from '../adapters/rate-limit/dynamodb-rate-limiter.ts';
 import { rateLimitPerMinuteFromEnv } from '../domain/rate-limit.ts';
+import { viewRunsPerMinuteFromEnv } from '../domain/views/view-run-limit.ts';
 import type { CoreServices } from './services.ts';
 
 export function requiredEnv(name: string): string {
@@ -39,9 +40,18 @@ export async function createAwsCore(): Promise<CoreServices> {
   const signingKey = await getSecret(requiredEnv('DOGU_SIGNING_KEY_SECRET_ARN'), { maxAge: 300 });
   if (typeof signingKey !== 'string') throw new Error('The signing key secret must be a string.');
   const perMinute = rateLimitPerMinuteFromEnv(process.env);
+  const viewRunsPerMinute = viewRunsPerMinuteFromEnv(process.env);
   return {
     ...(perMinute > 0
       ? { rateLimiter: new DynamoDbRateLimiter(sharedDocumentClient(), tableName, perMinute) }
+      : {}),
+    ...(viewRunsPerMinute > 0
+      ? {
+          viewRunLimit: {
+            limiter: new DynamoDbRateLimiter(sharedDocumentClient(), tableName, viewRunsPerMinute),
+            perMinute: viewRunsPerMinute,
+          },
+        }
       : {}),
     store,
     definitions: store,

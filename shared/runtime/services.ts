@@ -26,6 +26,7 @@ import type { ClientRateLimiter } from '../domain/rate-limit.ts';
 import type { SchedulingDeps } from '../domain/scheduling/deps.ts';
 import type { JobRunner, Scheduler, SchedulingStore } from '../domain/scheduling/ports.ts';
 import type { SecretValues } from '../domain/secret-values.ts';
+import type { ViewRunLimit } from '../domain/views/view-run-limit.ts';
 
 export interface RuntimeSettings {
   /** Embedded runtime only: allows the loopback admin login. */
@@ -59,6 +60,8 @@ export interface CoreServices {
   accounts: AccountServices;
   /** Requests per client and minute (decision 0053); no limit when absent. */
   rateLimiter?: ClientRateLimiter;
+  /** Runs per viewer and view and minute (decision 0151); no limit when absent. */
+  viewRunLimit?: ViewRunLimit;
 }
 
 export interface Services extends CoreServices {
@@ -94,6 +97,7 @@ export const coreServiceKeys = [
   'oidc',
   'accounts',
   'rateLimiter',
+  'viewRunLimit',
 ] as const satisfies readonly (keyof CoreServices)[];
 
 /** Services a function may compose beside the core ones (one module each in shared/runtime/groups/). */

@@ -19,7 +19,13 @@ export async function runBenchSmoke(names: string[]): Promise<{
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const exitCode = await new Promise<number | null>((resolve) =>
+    child.on('close', (code, signal) => {
+      // A signal ends the bench with no code: say which, since nothing else in the output will.
+      if (signal) output += `\n[the bench process ended by ${signal}]`;
+      resolve(code);
+    }),
+  );
   const results: Record<string, BenchReport | undefined> = {};
   for (const name of names) {
     try {

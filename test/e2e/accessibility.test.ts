@@ -112,6 +112,8 @@ beforeAll(async () => {
       '/variables',
       '/settings/upload-tokens',
       '/settings/bridges',
+      '/settings/allowed-hosts',
+      '/settings/environments',
       '/members',
       '/service-accounts',
       '/notifications',

@@ -7,9 +7,13 @@
  * 2. A newcomer's first save does not reach production: the action screen says so and publishes
  *    version 1 with one button; a data-changing action run from the console asks first, naming the
  *    action, the environment and the arguments.
+ * 3. The Environments screen (project settings) protects and unprotects with the keyboard, asking
+ *    before production loses its protection; a direct member sees it read-only and is told to ask
+ *    for a publish, until a user group that may publish lists them: then the Publish button is theirs.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { devIdpAccounts } from '../../local/dev-idp.ts';
 import type { Principal } from '../../shared/domain/model.ts';
 import { loginToken } from '../support/runtime.ts';
 import { type ConsoleUnderTest, login, startConsole } from './support/browser.ts';
@@ -42,7 +46,12 @@ const orderStatus = async (orderId: number) =>
     )
   ).body.results[0].rows[0].status as string;
 
+// The development IdP signs in only its seeded accounts: a member who publishes through a group.
+const groupPublisher = { email: 'publisher25@dogu.local', name: 'Group Publisher' };
+
 beforeAll(async () => {
+  if (!devIdpAccounts.some((account) => account.email === groupPublisher.email))
+    devIdpAccounts.push(groupPublisher);
   console_ = await startConsole();
   adminToken = await loginToken(console_.runtime);
   const developer: Principal = { kind: 'user', id: 'usr_dev25', email: 'dev25@example.com', name: 'Dev' };
@@ -157,6 +166,98 @@ describe("a newcomer's save does not reach production unseen", () => {
     await confirm.getByRole('button', { name: 'Run and change data' }).click();
     await expect.poll(() => page.locator('.run-outcome').innerText()).toMatch(/Succeeded|0 rows/);
     const versions = await call(adminToken, 'GET', `${project}/actions/first-steps/versions`);
+    expect(versions.body.publications).toMatchObject([{ environmentId: 'production', version: 1 }]);
+  });
+});
+
+describe('the Environments screen and publishing through a user group', () => {
+  it('protects and unprotects production (asked first); a member publishes once a group lets them', async () => {
+    const protectedOf = async (id: string) =>
+      (await call(adminToken, 'GET', `${project}/environments`)).body.data.find(
+        (e: { id: string }) => e.id === id,
+      ).protected as boolean;
+
+    // The admin reaches the screen from the side navigation.
+    await page.goto('/p/demo/e/development/actions');
+    await page.getByRole('navigation').getByRole('link', { name: 'Environments' }).click();
+    await page.getByRole('heading', { name: 'Environments', level: 1 }).waitFor();
+    const production = page.locator('tr[data-environment-row="production"]');
+    expect(await production.innerText()).toContain('Protected');
+
+    // Keyboard only: Enter on the button opens the confirmation, Escape leaves production protected.
+    const unprotect = production.getByRole('button', { name: 'Stop protecting Production' });
+    await unprotect.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Stop protecting Production?' });
+    expect(await dialog.innerText()).toContain('without anyone publishing it');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await protectedOf('production')).toBe(true);
+
+    await unprotect.focus();
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('button', { name: 'Stop protecting' }).click();
+    await production.getByRole('button', { name: 'Protect Production' }).waitFor();
+    expect(await production.innerText()).toContain('Not protected');
+    expect(await protectedOf('production')).toBe(false);
+    const audit = await call(adminToken, 'GET', `${project}/audit-log?event=environment.update`);
+    expect(audit.body.data[0]).toMatchObject({ outcome: 'succeeded', target: { id: 'production' } });
+
+    // Protecting needs no confirmation: the safe direction.
+    await production.getByRole('button', { name: 'Protect Production' }).focus();
+    await page.keyboard.press('Enter');
+    const again = production.getByRole('button', { name: 'Stop protecting Production' });
+    await again.waitFor();
+    expect(await protectedOf('production')).toBe(true);
+    // The keyboard stays where it was: on the same row's button, now saying the opposite.
+    expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe(
+      'Stop protecting Production',
+    );
+
+    // A direct member: the screen is read-only and says why; nothing published, ask someone.
+    const { services } = console_.runtime;
+    const user = await services.store.createUser({
+      id: 'usr_publisher25',
+      email: groupPublisher.email,
+      name: groupPublisher.name,
+      createdAt: new Date().toISOString(),
+    });
+    await services.store.putMembership({ projectId: 'demo', principalId: user.id, role: 'member' });
+    const saved = await call(adminToken, 'PUT', `${project}/actions/group-publish`, {
+      id: 'group-publish',
+      name: 'Group publish',
+      kind: 'sql',
+      dataSourceId: 'demo-postgres',
+      statements: [{ title: 'One', sql: 'SELECT 1 AS one' }],
+    });
+    expect(saved.status).toBe(201);
+    const member = await console_.newPage();
+    member.setDefaultTimeout(10_000);
+    await login(member, groupPublisher.email, '/p/demo/e/production/settings/environments');
+    const note = member.getByRole('note');
+    await expect
+      .poll(() => note.innerText())
+      .toContain("your roles (Member) lack the right 'manage_project'");
+    expect(await member.locator('tr[data-environment-row="production"]').getByRole('button').count()).toBe(0);
+    await member.goto('/p/demo/e/production/actions/group-publish');
+    const notice = member.locator('.not-published');
+    await expect.poll(() => notice.innerText()).toContain('Ask someone who may publish versions');
+    expect(await notice.getByRole('button').count()).toBe(0);
+
+    // A user group with a development lead's role lists the member: still a member directly, the
+    // projects list says so, yet the notice offers Publish and the publication goes through.
+    const group = await call(adminToken, 'PUT', `${project}/user-groups/publishers`, {
+      id: 'publishers',
+      name: 'Publishers',
+      role: 'development_lead',
+      members: [user.id],
+    });
+    expect(group.status).toBe(201);
+    await member.reload();
+    await notice.getByRole('button', { name: 'Publish version 1 to Production' }).click();
+    await member.getByRole('dialog').getByRole('button', { name: 'Publish' }).click();
+    await expect.poll(() => member.locator('.not-published').count()).toBe(0);
+    const versions = await call(adminToken, 'GET', `${project}/actions/group-publish/versions`);
     expect(versions.body.publications).toMatchObject([{ environmentId: 'production', version: 1 }]);
   });
 });

@@ -275,6 +275,43 @@ describe('user groups', () => {
     expect(await store.listUserGroupsOfPrincipal('demo', carol.id)).toEqual([]);
   });
 
+  it("GET project answers the caller's access: roles through groups and the union of their rights", async () => {
+    const ivy = await user('ivy');
+    await admin.put(`${demo}/members/${ivy.id}`, { role: 'member' });
+    const direct = await ivy.client.get(demo);
+    expect(direct.status).toBe(200);
+    expect(direct.body.access).toEqual({ role: 'member', roles: ['member'], rights: ['view', 'execute'] });
+
+    // A group with an operations lead's role adds approve_reviews and manage_cron_jobs, nothing else.
+    await admin.put(`${demo}/user-groups/approvers`, {
+      id: 'approvers',
+      name: 'Approvers',
+      role: 'operations_lead',
+      members: [ivy.id],
+    });
+    expect((await ivy.client.get(demo)).body.access).toEqual({
+      role: 'operations_lead',
+      roles: ['operations_lead', 'member'],
+      rights: ['view', 'execute', 'approve_reviews', 'manage_cron_jobs'],
+    });
+    // A development lead's group gives publish_versions, which the direct role lacks.
+    await admin.put(`${demo}/user-groups/publishers`, {
+      id: 'publishers',
+      name: 'Publishers',
+      role: 'development_lead',
+      members: [ivy.id],
+    });
+    const raised = (await ivy.client.get(demo)).body.access;
+    expect(raised.role).toBe('development_lead');
+    expect(raised.rights).toContain('publish_versions');
+    expect(raised.rights).toContain('manage_project');
+    // The projects list keeps answering the direct role.
+    const listed = (await ivy.client.get('/api/v1/projects')).body.data;
+    expect(listed.find((p: { id: string }) => p.id === 'demo').role).toBe('member');
+    await admin.delete(`${demo}/user-groups/approvers`);
+    await admin.delete(`${demo}/user-groups/publishers`);
+  });
+
   it('an index item left behind (crash, lost race) grants nothing: the group item decides', async () => {
     await runtime.storage.client.send(
       new PutCommand({

@@ -221,6 +221,60 @@ describe('saving a view', () => {
     expect((await api.get(`${p}/views/v-expr`)).status).toBe(404);
   });
 
+  it('refuses a 3,990-deep unary chain with the same 422 in 20 of 20 tries, and deep chains of other kinds', async () => {
+    const deepDetail =
+      'syntax error in the expression at line 1, column 1: The expression nests more than 200 levels deep';
+    const withArgument = (text: string) => {
+      const view = visual('v-unary');
+      (view.definition as { queries: { arguments: Record<string, string> }[] }).queries[0]!.arguments.status =
+        text;
+      return view;
+    };
+    const chain = `${'!'.repeat(3990)}true`;
+    const answers: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const response = await api.put(`${p}/views/v-unary`, withArgument(chain));
+      answers.push(response.status);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+      expect(problemsOf(response.body)['#/definition/queries/0/arguments/status']).toEqual({
+        pointer: '#/definition/queries/0/arguments/status',
+        detail: deepDetail,
+        ja: '式の 1 行 1 列で構文エラー: 式の入れ子が 200 段を超えています',
+        line: 1,
+        column: 1,
+      });
+    }
+    expect(answers).toEqual(Array(20).fill(422));
+    // Chains jsep builds in a loop or by recursion, in an expression, a template hole and a transformer
+    // (each short enough for its `{{ }}` to fit a field's 4,000 characters).
+    const others = [
+      `a${'.b'.repeat(1990)}`,
+      Array.from({ length: 1300 }, () => '1').join('**'),
+      `${'a?a:'.repeat(990)}a`,
+      `${'r=>'.repeat(1320)}r`,
+      `${'-('.repeat(1320)}1${')'.repeat(1320)}`,
+    ];
+    for (const text of others) {
+      const view = withArgument(text);
+      (view.definition.layout.children as Record<string, unknown>[]).push({
+        id: 'deep',
+        type: 'text',
+        content: `{{ ${text} }}`,
+      });
+      (view.definition.queries[0] as Record<string, unknown>).transformer = text;
+      const response = await api.put(`${p}/views/v-unary`, view);
+      expect(response.status, text.slice(0, 20)).toBe(422);
+      const problems = problemsOf(response.body);
+      expect(Object.keys(problems), JSON.stringify(response.body).slice(0, 600)).toHaveLength(3);
+      expect(problems['#/definition/queries/0/arguments/status']!.detail).toBe(deepDetail);
+      expect(problems['#/definition/queries/0/transformer']!.detail).toBe(deepDetail);
+      expect(problems['#/definition/layout/children/2/content']!.detail).toBe(
+        'syntax error in the expression at line 1, column 3: The expression nests more than 200 levels deep',
+      );
+    }
+    expect((await api.get(`${p}/views/v-unary`)).status).toBe(404);
+  });
+
   it('refuses a code view calling an unknown action, with a syntax error (line and column) or a foreign import', async () => {
     const code = (source: string, actionIds: string[] = ['list-orders']) => ({
       id: 'v-code',

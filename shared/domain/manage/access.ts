@@ -1,16 +1,16 @@
 /** Loads the caller's membership of a project and checks one right, 404 for an unknown project. */
 import { notFound } from '../errors.ts';
-import type { Membership, Principal } from '../model.ts';
+import type { Principal } from '../model.ts';
 import type { DefinitionReader, Store } from '../ports.ts';
 import { type Right, requireRight } from '../rights.ts';
-import { resolveMembership } from './user-groups.ts';
+import { type ResolvedMembership, resolveMembership } from './user-groups.ts';
 
 export async function authorize(
   definitions: Pick<Store, 'getMembership' | 'listUserGroupsOfPrincipal' | 'getProject'>,
   principal: Principal,
   projectId: string,
   right: Right,
-): Promise<Membership> {
+): Promise<ResolvedMembership> {
   const [membership, project] = await Promise.all([
     resolveMembership(definitions, projectId, principal.id),
     definitions.getProject(projectId),

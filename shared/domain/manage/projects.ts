@@ -1,10 +1,13 @@
 /** Projects and their environments. Whoever creates a project is its first administrator. */
 import * as z from 'zod';
+import { allowedHostSchema } from '../allowed-host-schema.ts';
+import { maxAllowedHosts } from '../allowed-hosts.ts';
 import { resourceIdSchema } from '../definitions/data-source.ts';
 import { environmentAnswer, isProtectedEnvironment } from '../environments.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { Environment, Principal, Project } from '../model.ts';
 import { AlreadyExistsError } from '../ports.ts';
+import { accessOf } from '../rights.ts';
 import { authorize } from './access.ts';
 import type { ManageDeps } from './data-sources.ts';
 
@@ -111,10 +114,22 @@ export async function updateEnvironment(
 const definedOnly = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-export const projectSettingsSchema = z.object({
-  /** Spec 5.1 (under development): the public API accepts external ID tokens directly as Bearer. */
-  directIdTokens: z.boolean(),
-});
+export const projectSettingsSchema = z
+  .object({
+    /** Spec 5.1: the public API accepts external ID tokens directly as Bearer. */
+    directIdTokens: z.boolean().optional(),
+    /**
+     * Hosts the project's views may load images and media from and navigate to without asking
+     * (docs/views.md "Allowed hosts"); the whole list, replacing the one stored.
+     */
+    allowedHosts: z
+      .array(allowedHostSchema)
+      .max(maxAllowedHosts, { error: `may hold at most ${maxAllowedHosts} hosts` })
+      .optional(),
+  })
+  .refine((settings) => settings.directIdTokens !== undefined || settings.allowedHosts !== undefined, {
+    error: 'Give at least one setting: directIdTokens or allowedHosts.',
+  });
 
 export async function putProjectSettings(
   deps: DefinitionDeps,
@@ -125,16 +140,18 @@ export async function putProjectSettings(
   await authorize(deps.store, principal, projectId, 'manage_project');
   const project = await deps.store.getProject(projectId);
   if (!project) throw notFound('Project', projectId);
-  const updated: Project = { ...project, ...settings };
+  const updated: Project = { ...project, ...definedOnly(settings) };
+  if (settings.allowedHosts) updated.allowedHosts = [...new Set(settings.allowedHosts)];
   await deps.store.updateProject(updated);
   return presentProject(updated);
 }
 
+/** The project, with what the caller may do in it (roles through user groups included). */
 export async function getProject(deps: DefinitionDeps, principal: Principal, projectId: string) {
-  await authorize(deps.store, principal, projectId, 'view');
+  const membership = await authorize(deps.store, principal, projectId, 'view');
   const project = await deps.store.getProject(projectId);
   if (!project) throw notFound('Project', projectId);
-  return presentProject(project);
+  return { ...presentProject(project), access: accessOf(membership) };
 }
 
 /** A project as answered: its bridges have their own routes (…/bridges). */

@@ -274,7 +274,8 @@ export async function resolveView(
   scope: { projectId: string; environmentId: string; viewId: string },
 ) {
   const membership = await seeingMember(deps, principal, scope.projectId);
-  const [environment, head, publication] = await Promise.all([
+  const [project, environment, head, publication] = await Promise.all([
+    deps.store.getProject(scope.projectId),
     deps.store.getEnvironment(scope.projectId, scope.environmentId),
     deps.store.getView(scope.projectId, scope.viewId),
     deps.store.getViewPublication(scope.projectId, scope.viewId, scope.environmentId),
@@ -303,5 +304,7 @@ export async function resolveView(
     protected: isProtectedEnvironment(environment),
     definition: input.definition,
     ...(shown.compiled ? { compiled: shown.compiled } : {}),
+    // What the view may load and navigate to without asking its viewer (decision 0155).
+    allowedHosts: project?.allowedHosts ?? [],
   };
 }

@@ -38,13 +38,18 @@ const Parser = (jsep as unknown as { Jsep: new (text: string) => JsepParser }).J
 export const maxNesting = 200;
 
 /**
- * An upper bound of how deep the parse tree of `text` goes: open brackets plus the run of prefix
- * operators (`!`, `-`, `+`, `~`) at each point, outside string literals. Cheap and iterative.
+ * An upper bound of how deep jsep will recurse parsing `text`, outside string literals: open
+ * brackets, the run of prefix operators (`!`, `-`, `+`, `~`) at each point, and the conditionals
+ * (`?`) and arrow functions (`=>`) chained at each bracket level (a `,` ends a chain). Cheap and
+ * iterative; the tree jsep builds without recursing (`a.b.c…`, `1 + 1 + …`) is measured after
+ * parsing (`treeDepth`).
  */
 export function nestingDepth(text: string): number {
-  let depth = 0;
   let unary = 0;
   let deepest = 0;
+  // Conditionals and arrows chained at each open bracket level, and their sum.
+  const chains: number[] = [0];
+  let chained = 0;
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -57,14 +62,54 @@ export function nestingDepth(text: string): number {
       continue;
     }
     if (c === '"' || c === "'" || c === '`') quote = c;
-    else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if (c === '(' || c === '[' || c === '{') chains.push(0);
+    else if (c === ')' || c === ']' || c === '}') {
+      if (chains.length > 1) chained -= chains.pop()!;
+    } else if (c === ',') {
+      chained -= chains[chains.length - 1]!;
+      chains[chains.length - 1] = 0;
+    } else if (isConditional(text, i) || (c === '=' && text[i + 1] === '>')) {
+      chains[chains.length - 1]!++;
+      chained++;
+    }
     if (c === '!' || c === '-' || c === '+' || c === '~') unary++;
     else if (!/\s/.test(c)) unary = 0;
-    deepest = Math.max(deepest, depth + unary);
+    deepest = Math.max(deepest, chains.length - 1 + chained + unary);
   }
   return deepest;
 }
+
+/** A `?` of `a ? b : c`: not `?.` (optional chaining) nor either half of `??`. */
+const isConditional = (text: string, i: number) =>
+  text[i] === '?' && text[i + 1] !== '.' && text[i + 1] !== '?' && text[i - 1] !== '?';
+
+/** How deep a parsed tree goes (the root being 1), walked without recursion. */
+export function treeDepth(node: ExpressionNode): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[node, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push([item, depth]);
+      continue;
+    }
+    if (!isNode(value)) continue;
+    deepest = Math.max(deepest, depth);
+    const below = passedThrough.has(value.type) ? depth : depth + 1;
+    for (const [key, child] of Object.entries(value)) if (key !== 'type') stack.push([child, below]);
+  }
+  return deepest;
+}
+
+/** Nodes the evaluator steps through without a level of its own (`{a: …}`'s property, `...x`). */
+const passedThrough = new Set(['Property', 'SpreadElement']);
+
+const tooDeep = () =>
+  new ExpressionSyntaxError(
+    `The expression nests more than ${maxNesting} levels deep`,
+    0,
+    `式の入れ子が ${maxNesting} 段を超えています`,
+  );
 
 /** Parses exactly one expression (jsep would return a `Compound` for `a b`, `a; b` or nothing). */
 export function parseExpressionSyntax(text: string): ExpressionNode {
@@ -77,15 +122,9 @@ export function parseExpressionSyntax(text: string): ExpressionNode {
       `式が ${max} 文字を超えています`,
     );
   }
-  if (nestingDepth(text) > maxNesting) {
-    // Refused before jsep recurses: near the stack's end a parse may pass and a later walk overflow,
-    // which answered 500 now and then (issue 25); a limit answers the same 422 every time.
-    throw new ExpressionSyntaxError(
-      `The expression nests more than ${maxNesting} levels deep`,
-      0,
-      `式の入れ子が ${maxNesting} 段を超えています`,
-    );
-  }
+  // Refused before jsep recurses: near the stack's end a parse may pass and a later walk overflow,
+  // which answered 500 now and then (issue 25); a limit answers the same 422 every time.
+  if (nestingDepth(text) > maxNesting) throw tooDeep();
   let node: ExpressionNode;
   try {
     node = jsep(text);
@@ -97,7 +136,12 @@ export function parseExpressionSyntax(text: string): ExpressionNode {
     const { description, index } = error as { description?: string; index?: number };
     throw new ExpressionSyntaxError(description ?? String((error as Error).message), index ?? 0);
   }
-  if (node.type !== 'Compound') return node;
+  if (node.type !== 'Compound') {
+    // Chains jsep builds in a loop (`a.b.c…`, `f()()…`, `1 + 1 + …`) nest as deep as they are long:
+    // the console's evaluator would stop at the same depth, and the walks below stay shallow.
+    if (treeDepth(node) > maxNesting) throw tooDeep();
+    return node;
+  }
   const body = (node as jsep.Compound).body;
   if (body.length === 0) {
     const index = text.length - text.trimStart().length;

@@ -32,7 +32,7 @@ export type paths = {
     get: operations["listProjects"];
   };
   "/api/v1/projects/{projectId}": {
-    /** Read a project */
+    /** Read a project, with the caller's roles and rights in it (user groups included) */
     get: operations["getProject"];
     /** Create a project; the creator becomes its administrator */
     put: operations["createProject"];
@@ -374,7 +374,7 @@ export type paths = {
     delete: operations["deleteTrustPolicy"];
   };
   "/api/v1/projects/{projectId}/settings": {
-    /** Project settings: directIdTokens lets the public API accept external ID tokens as Bearer */
+    /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
     put: operations["putProjectSettings"];
   };
   "/api/v1/projects/{projectId}/upload-tokens": {
@@ -948,6 +948,8 @@ export type components = {
     };
     /** @description The version of the view the environment shows (a code view with its compiled module) */
     EnvironmentView: {
+      /** @description The project's allowed hosts: the view loads media from and navigates to these without asking */
+      allowedHosts: string[];
       definition: {
         [key: string]: unknown;
       };
@@ -1931,12 +1933,33 @@ export type components = {
       [key: string]: unknown;
     };
     Project: {
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
+      createdAt: string;
+      directIdTokens?: boolean;
+      id: string;
+      name: string;
+    };
+    ProjectWithAccess: {
+      /** @description What the caller may do in the project, as the endpoints decide it */
+      access: {
+        /** @description The union of the rights of those roles */
+        rights: string[];
+        /** @description The highest role held, directly or through user groups */
+        role: string;
+        /** @description Every role held, highest first */
+        roles: string[];
+      };
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
       name: string;
     };
     ProjectWithRole: {
+      /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
+      allowedHosts?: string[];
       createdAt: string;
       directIdTokens?: boolean;
       id: string;
@@ -2990,7 +3013,7 @@ export type operations = {
       };
     };
   };
-  /** Read a project */
+  /** Read a project, with the caller's roles and rights in it (user groups included) */
   getProject: {
     parameters: {
       path: {
@@ -3001,7 +3024,7 @@ export type operations = {
       /** @description Success */
       200: {
         content: {
-          "application/json": components["schemas"]["Project"];
+          "application/json": components["schemas"]["ProjectWithAccess"];
         };
       };
       /** @description The request is malformed: JSON, query or path */
@@ -9531,7 +9554,7 @@ export type operations = {
       };
     };
   };
-  /** Project settings: directIdTokens lets the public API accept external ID tokens as Bearer */
+  /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
   putProjectSettings: {
     parameters: {
       path: {
@@ -9541,7 +9564,8 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
-          directIdTokens: boolean;
+          allowedHosts?: string[];
+          directIdTokens?: boolean;
         };
       };
     };
@@ -11935,7 +11959,7 @@ export type operations = {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      /** @description too_many_requests: this client made too many requests this minute, or (with `source.viewId`) this viewer ran actions from that view more often than `limitPerMinute` this minute (decision 0151); see Retry-After */
       429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];

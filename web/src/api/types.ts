@@ -26,6 +26,8 @@ export interface Project {
   name: string;
   role?: Role;
   createdAt?: string;
+  /** Hosts views may load media from and navigate to without asking (decision 0155). */
+  allowedHosts?: string[];
 }
 
 export interface Environment {

@@ -46,8 +46,9 @@ export function Shell({
       project: projectList.find((p) => p.id === projectId),
       environment: environmentList.find((e) => e.id === environmentId),
       href: (rest: string) => workspaceHref(projectId, environmentId, rest),
+      reloadEnvironments: environments.reload,
     };
-  }, [projects.data, environments.data, projectId, environmentId]);
+  }, [projects.data, environments.data, environments.reload, projectId, environmentId]);
 
   const nav = screens
     .filter((screen): screen is Screen & { nav: NonNullable<Screen['nav']> } => Boolean(screen.nav))

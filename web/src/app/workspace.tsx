@@ -14,6 +14,8 @@ export interface Workspace {
   environment: Environment | undefined;
   /** `/p/<project>/e/<environment>` + `path`: links inside the current workspace. */
   href(path: string): string;
+  /** Loads `environments` again after a screen changed one (its protection, its name). */
+  reloadEnvironments?(): void;
 }
 
 const WorkspaceContext = createContext<Workspace | undefined>(undefined);

@@ -171,6 +171,17 @@ export const editorsEn: Record<string, string> = {
   // Uploaded file versions (protosets) and upload tokens
   'nav.editors.uploadTokens': 'Upload tokens',
   'nav.editors.bridges': 'Bridges',
+  'nav.editors.allowedHosts': 'Allowed hosts',
+  'editors.allowedHosts.title': 'Allowed hosts',
+  'editors.allowedHosts.intro':
+    'Views of this project load images and media only from these hosts (and from Dogu itself), and open links to them without asking. A link to any other host shows the viewer the full address first; an image from any other host is not loaded.',
+  'editors.allowedHosts.hosts': 'Hosts (one per line)',
+  'editors.allowedHosts.hint':
+    'A host name (images.example.com), *. for its subdomains (*.example.com) and :port for another port than 80 or 443 (intranet.example.com:8443).',
+  'editors.allowedHosts.save': 'Save hosts',
+  'editors.allowedHosts.saved': 'Allowed hosts saved.',
+  'editors.allowedHosts.readOnly':
+    "You can see the allowed hosts but not change them: your roles ({roles}) lack the right 'manage_project' (administrators and development leads hold it, directly or through a user group).",
   'editors.bridges.title': 'Bridges',
   'editors.bridges.intro':
     'Agents you run next to private databases and APIs. A data source environment goes through one with via: <bridge id>. Dogu trusts only the certificates pinned here.',

@@ -170,6 +170,17 @@ export const editorsJa: Record<string, string> = {
 
   // Uploaded file versions (protosets) and upload tokens
   'nav.editors.bridges': 'ブリッジ',
+  'nav.editors.allowedHosts': '許可するホスト',
+  'editors.allowedHosts.title': '許可するホスト',
+  'editors.allowedHosts.intro':
+    'このプロジェクトのビューは、画像とメディアをこれらのホスト（と Dogu 自身）からだけ読み込み、これらへのリンクは確認なしで開きます。ほかのホストへのリンクは、開く前に閲覧者へ完全なアドレスを見せて確認します。ほかのホストの画像は読み込みません。',
+  'editors.allowedHosts.hosts': 'ホスト（1 行に 1 つ）',
+  'editors.allowedHosts.hint':
+    'ホスト名（images.example.com）、サブドメインには *.（*.example.com）、80 と 443 以外のポートには :ポート（intranet.example.com:8443）。',
+  'editors.allowedHosts.save': 'ホストを保存',
+  'editors.allowedHosts.saved': '許可するホストを保存しました。',
+  'editors.allowedHosts.readOnly':
+    '許可するホストを見ることはできますが、変更はできません。あなたのロール（{roles}）には権限「manage_project」がありません（管理者と開発リーダーが、直接またはユーザーグループを通じて持っています）。',
   'editors.bridges.title': 'ブリッジ',
   'editors.bridges.intro':
     '非公開のデータベースや API のそばで動かすエージェントです。データソースの環境で via: <ブリッジ ID> を指定すると、その環境の接続はブリッジを経由します。Dogu はここで固定した証明書だけを信頼します。',

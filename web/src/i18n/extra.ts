@@ -7,6 +7,8 @@ import { accountsEn } from './accounts.en.ts';
 import { accountsJa } from './accounts.ja.ts';
 import { editorsEn } from './editors.en.ts';
 import { editorsJa } from './editors.ja.ts';
+import { environmentsEn } from './environments.en.ts';
+import { environmentsJa } from './environments.ja.ts';
 import { governanceEn } from './governance.en.ts';
 import { governanceJa } from './governance.ja.ts';
 import { hardeningEn } from './hardening.en.ts';
@@ -33,6 +35,7 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...hardeningEn,
     ...objectsEn,
     ...viewsEn,
+    ...environmentsEn,
   },
   ja: {
     ...schedulingJa,
@@ -44,5 +47,6 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...hardeningJa,
     ...objectsJa,
     ...viewsJa,
+    ...environmentsJa,
   },
 };

@@ -53,6 +53,12 @@ export const viewsEn: Record<string, string> = {
   'views.error.expression': 'Expression error: {detail}',
   'views.error.actionFailed': 'The action failed: {detail}',
   'views.error.unsafeUrl': 'Only http and https addresses can be opened (got "{url}").',
+  'views.leave.title': 'Open a page on {host}?',
+  'views.leave.detail':
+    "This view wants to open an address outside this project's allowed hosts. Anything in the address goes to that site. Open it only if you trust it:",
+  'views.leave.open': 'Open',
+  'views.blocked.media':
+    "Not loaded: {host} is not one of this project's allowed hosts (a project administrator or development lead can add it in Allowed hosts).",
   'views.error.unknownField': 'No such field in the data: {fields}',
   'views.error.forbidden': 'You may not run this action; ask someone who may, or request a review.',
   'views.error.other': 'Error: {detail}',
@@ -62,6 +68,13 @@ export const viewsEn: Record<string, string> = {
   'views.expr.notAFunction': '"{name}" is not a function',
   'views.expr.unsupported': '{what} is not supported',
   'views.expr.tooComplex': 'the expression takes too many steps (more than {max})',
+  'views.expr.tooDeep': 'the expression or a value it makes nests more than {max} levels deep ({what})',
+  'views.expr.stringTooLong':
+    '{what} would make a string longer than {max} characters, the limit for a string an expression makes',
+  'views.expr.arrayTooLong':
+    '{what} would make an array of more than {max} items, the limit for an array an expression makes',
+  'views.expr.tooMuchWork':
+    'the expression does too much work: its built-ins would make or go through more than {max} characters and items in one evaluation (stopped at {what})',
   'views.expr.tooLong': 'the expression is longer than {max} characters',
 
   'views.code.frameTitle': 'Code view',
@@ -70,6 +83,11 @@ export const viewsEn: Record<string, string> = {
   'views.code.stoppedNavigation': 'The code view tried to leave its frame and was stopped.',
   'views.code.reload': 'Reload the view',
   'views.code.notCompiled': 'This code view has no compiled version yet: save it again.',
+  'views.code.tooManyRunsTitle': 'Too many runs',
+  'views.code.tooManyRuns':
+    'This view ran actions too often: at most {limit} runs a minute for one viewer. Runs past that were refused.',
+  'views.code.tooManyRunsDetail':
+    'This view ran actions too often: at most {limit} runs a minute for one viewer. Try again in {seconds} s.',
   'views.code.notDeclaredTitle': 'Action not declared',
   'views.code.notDeclared':
     'The view may call only the actions it declares; "{actionId}" is not one of them.',

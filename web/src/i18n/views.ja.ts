@@ -54,6 +54,12 @@ export const viewsJa: Record<string, string> = {
   'views.error.expression': '式のエラー: {detail}',
   'views.error.actionFailed': 'アクションが失敗しました: {detail}',
   'views.error.unsafeUrl': '開けるのは http と https のアドレスだけです（"{url}"）。',
+  'views.leave.title': '{host} のページを開きますか？',
+  'views.leave.detail':
+    'このビューは、プロジェクトの許可するホストの外にあるアドレスを開こうとしています。アドレスに含まれる内容はそのサイトに送られます。信頼できる場合だけ開いてください：',
+  'views.leave.open': '開く',
+  'views.blocked.media':
+    '読み込んでいません：{host} はこのプロジェクトの許可するホストにありません（プロジェクトの管理者または開発リーダーが「許可するホスト」で追加できます）。',
   'views.error.unknownField': 'データにない項目です: {fields}',
   'views.error.forbidden':
     'このアクションを実行する権限がありません。権限のある人に頼むか、レビューを依頼してください。',
@@ -64,6 +70,11 @@ export const viewsJa: Record<string, string> = {
   'views.expr.notAFunction': '"{name}" は関数ではありません',
   'views.expr.unsupported': '{what} は使えません',
   'views.expr.tooComplex': '式の処理が多すぎます（{max} ステップ超）',
+  'views.expr.tooDeep': '式またはその作る値の入れ子が {max} 段を超えています（{what}）',
+  'views.expr.stringTooLong': '{what} が作る文字列が、式で作れる文字列の上限 {max} 文字を超えます',
+  'views.expr.arrayTooLong': '{what} が作る配列が、式で作れる配列の上限 {max} 要素を超えます',
+  'views.expr.tooMuchWork':
+    '式の処理量が多すぎます: 組み込み関数が一回の評価で作る・読む文字と要素が上限 {max} を超えます（{what} で停止）',
   'views.expr.tooLong': '式が {max} 文字を超えています',
 
   'views.code.frameTitle': 'コードビュー',
@@ -73,6 +84,11 @@ export const viewsJa: Record<string, string> = {
   'views.code.reload': 'ビューを再読み込み',
   'views.code.notCompiled':
     'このコードビューにはコンパイル済みのバージョンがありません。もう一度保存してください。',
+  'views.code.tooManyRunsTitle': '実行が多すぎます',
+  'views.code.tooManyRuns':
+    'このビューはアクションを実行しすぎています。1 人の閲覧者につき 1 分あたり {limit} 回までで、それを超えた実行は拒否されました。',
+  'views.code.tooManyRunsDetail':
+    'このビューはアクションを実行しすぎています。1 人の閲覧者につき 1 分あたり {limit} 回までです。{seconds} 秒後にもう一度お試しください。',
   'views.code.notDeclaredTitle': '宣言されていないアクション',
   'views.code.notDeclared': 'ビューが呼べるのは宣言したアクションだけです。"{actionId}" は含まれていません。',
 

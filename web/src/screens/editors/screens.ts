@@ -40,4 +40,10 @@ export const editorScreens: Screen[] = [
     nav: { labelKey: 'nav.editors.bridges', order: 54 },
     component: lazyScreen(() => import('./BridgesScreen.tsx'), 'BridgesScreen'),
   },
+  // Project settings: hosts views may load media from and open without asking (docs/views.md).
+  {
+    path: `${base}/settings/allowed-hosts`,
+    nav: { labelKey: 'nav.editors.allowedHosts', order: 55 },
+    component: lazyScreen(() => import('./AllowedHostsScreen.tsx'), 'AllowedHostsScreen'),
+  },
 ];

@@ -1,18 +1,17 @@
 /**
  * A protected environment runs and shows only published versions (docs/governance.md). When nothing
  * of an action or view is published there, its screen says so — the same thing the API's 409 says —
- * and offers those who may publish (their role holds `publish_versions`) to publish the latest version,
- * after a confirmation. Others are told whom to ask.
+ * and offers those who may publish (the right `publish_versions`, from their own role or a user group's,
+ * as the server decides it) to publish the latest version, after a confirmation. Others are told whom
+ * to ask.
  */
 import { api } from '../../api/client.ts';
+import { useProjectAccess } from '../../app/project-access.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, Dialog, useConfirmation } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
 import { viewPaths } from '../views/view-api.ts';
 import { governancePaths } from './api.ts';
-
-/** Roles whose rights include publish_versions (shared/domain/rights.ts); a group may grant more. */
-const publishingRoles = new Set(['admin', 'development_lead']);
 
 export function NotPublishedNotice(props: {
   kind: 'action' | 'view';
@@ -24,7 +23,8 @@ export function NotPublishedNotice(props: {
   const t = useT();
   const workspace = useWorkspace();
   const environment = workspace.environment?.name ?? workspace.environmentId;
-  const mayPublish = publishingRoles.has(workspace.project?.role ?? '');
+  // Undefined while the caller's access loads: neither the button nor "ask someone" yet.
+  const mayPublish = useProjectAccess(workspace.projectId).may('publish_versions');
   const publication = useConfirmation(async (version: number) => {
     const path =
       props.kind === 'action'
@@ -37,7 +37,7 @@ export function NotPublishedNotice(props: {
     <div className="notice notice-warning not-published" role="status">
       <strong>{t(`protected.nothingPublished.${props.kind}`, { environment })}</strong>
       <p>{t('protected.onlyPublished', { environment, version: props.latestVersion })}</p>
-      {mayPublish ? (
+      {mayPublish === undefined ? null : mayPublish ? (
         <Button variant="primary" onClick={() => publication.ask(props.latestVersion)}>
           {t('protected.publish', { version: props.latestVersion, environment })}
         </Button>

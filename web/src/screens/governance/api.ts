@@ -94,3 +94,7 @@ export const governancePaths = {
   auditLog: (p: string) => `${project(p)}/audit-log`,
   auditExport: (p: string) => `${project(p)}/audit-log/export`,
 };
+
+/** One environment of a project: `PATCH` changes its name or protection (right `manage_project`). */
+export const environmentPath = (projectId: string, environmentId: string) =>
+  pathOf`/api/v1/projects/${projectId}/environments/${environmentId}`;

@@ -1,4 +1,4 @@
-/** The governance screens: reviews, versions of an action, action groups, audit log. */
+/** The governance screens: reviews, versions of an action, action groups, environments, audit log. */
 import { lazyScreen } from '../lazy-screen.ts';
 import type { Screen } from '../registry.ts';
 
@@ -26,6 +26,12 @@ export const governanceScreens: Screen[] = [
   {
     path: `${base}/action-groups/:groupId`,
     component: lazyScreen(() => import('./ActionGroupRunScreen.tsx'), 'ActionGroupRunScreen'),
+  },
+  // Project settings next to upload tokens (53) and bridges (54): which environments are protected.
+  {
+    path: `${base}/settings/environments`,
+    nav: { labelKey: 'nav.settings.environments', order: 55 },
+    component: lazyScreen(() => import('./EnvironmentsScreen.tsx'), 'EnvironmentsScreen'),
   },
   {
     path: `${base}/audit-log`,

@@ -15,10 +15,14 @@ import { useT } from '../../i18n/index.tsx';
 import { NotPublishedNotice, notPublishedOf } from '../governance/NotPublishedNotice.tsx';
 import { CodeViewFrame } from './code/CodeViewFrame.tsx';
 import { ConfirmRunProvider } from './runtime/confirm-run.tsx';
+import { OutsideHostsProvider } from './runtime/outside-hosts.tsx';
 import { ViewRenderer } from './runtime/ViewRenderer.tsx';
 import { type ResolvedView, viewPaths } from './view-api.ts';
 import { argsFromQuery } from './view-args.ts';
 import './views.css';
+
+/** A view whose answer carries no allow-list: nothing outside is allowed. */
+const noHosts: string[] = [];
 
 export function ViewScreen({ params }: { params: Record<string, string> }) {
   const t = useT();
@@ -51,7 +55,9 @@ export function ViewScreen({ params }: { params: Record<string, string> }) {
       {!loaded.data && !loaded.error ? <p className="muted">{t('common.loading')}</p> : null}
       {loaded.data ? (
         <ConfirmRunProvider environmentName={workspace.environment?.name ?? workspace.environmentId}>
-          <LoadedView resolved={loaded.data} />
+          <OutsideHostsProvider hosts={loaded.data.allowedHosts ?? noHosts}>
+            <LoadedView resolved={loaded.data} />
+          </OutsideHostsProvider>
         </ConfirmRunProvider>
       ) : null}
     </section>

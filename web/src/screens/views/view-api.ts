@@ -49,6 +49,8 @@ export interface ResolvedView {
   published: boolean;
   definition: ViewDefinition;
   compiled?: { code: string; compiler: string };
+  /** The project's allowed hosts (decision 0155). */
+  allowedHosts?: string[];
 }
 
 export interface ViewVersions {

@@ -6,10 +6,10 @@
  * preview of the saved draft in its sandboxed frame (the server compiles the source when saving).
  * Save stores a new version; Publish makes the current environment show it.
  */
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { api } from '../../../api/client.ts';
 import { apiPaths } from '../../../api/paths.ts';
-import type { ActionDefinition, ListOf, Parameter } from '../../../api/types.ts';
+import type { ActionDefinition, ListOf, Parameter, Project } from '../../../api/types.ts';
 import { Link, navigate } from '../../../app/router.tsx';
 import { useSession } from '../../../app/session.tsx';
 import { useWorkspace } from '../../../app/workspace.tsx';
@@ -17,6 +17,8 @@ import { Button, ErrorBanner, useAsync } from '../../../components/index.ts';
 import { useT } from '../../../i18n/index.tsx';
 import { ScriptEditor } from '../../editors/ScriptEditor.tsx';
 import { CodeViewFrame } from '../code/CodeViewFrame.tsx';
+import { ConfirmRunProvider } from '../runtime/confirm-run.tsx';
+import { OutsideHostsProvider } from '../runtime/outside-hosts.tsx';
 import { ViewRenderer } from '../runtime/ViewRenderer.tsx';
 import type {
   CodeViewDefinition,
@@ -43,6 +45,22 @@ import {
   uniqueId,
 } from './draft.ts';
 import { QueriesEditor } from './QueriesEditor.tsx';
+
+/** The preview's allow-list when neither answer has one (a stable value for the provider). */
+const noHosts: string[] = [];
+
+/**
+ * The project's allowed hosts as stored now (decision 0155): the project list of the header was
+ * read at sign-in and may predate a change in the settings.
+ */
+function usePreviewHosts(): string[] {
+  const workspace = useWorkspace();
+  const project = useAsync(
+    () => api.get<Project>(`${apiPaths.projects}/${encodeURIComponent(workspace.projectId)}`),
+    [workspace.projectId],
+  );
+  return project.data?.allowedHosts ?? workspace.project?.allowedHosts ?? noHosts;
+}
 
 interface Draft {
   id: string;
@@ -299,6 +317,16 @@ function previewEnvironment(workspace: ReturnType<typeof useWorkspace>): string 
   return workspace.environments.some((e) => e.id === 'development') ? 'development' : workspace.environmentId;
 }
 
+/**
+ * The preview runs as the view would, so a click that runs a data-changing action asks first, in the
+ * runtime's dialog (action, environment, arguments), and is sent with `confirm` only if agreed.
+ */
+function PreviewConfirmations({ environmentId, children }: { environmentId: string; children: ReactNode }) {
+  const workspace = useWorkspace();
+  const name = workspace.environments.find((e) => e.id === environmentId)?.name ?? environmentId;
+  return <ConfirmRunProvider environmentName={name}>{children}</ConfirmRunProvider>;
+}
+
 function VisualBuilder({
   definition,
   onChange,
@@ -310,6 +338,7 @@ function VisualBuilder({
 }) {
   const t = useT();
   const workspace = useWorkspace();
+  const previewHosts = usePreviewHosts();
   const { user } = useSession();
   const [selected, setSelected] = useState(definition.layout.id);
   const [tab, setTab] = useState(0);
@@ -408,15 +437,19 @@ function VisualBuilder({
                   {t('views.builder.previewEnv', { environment: environmentId })}
                 </span>
               </h2>
-              <ViewRenderer
-                viewId={viewId}
-                definition={definition}
-                args={previewArgs}
-                user={viewer}
-                projectId={workspace.projectId}
-                environmentId={environmentId}
-                href={workspace.href}
-              />
+              <PreviewConfirmations environmentId={environmentId}>
+                <OutsideHostsProvider hosts={previewHosts}>
+                  <ViewRenderer
+                    viewId={viewId}
+                    definition={definition}
+                    args={previewArgs}
+                    user={viewer}
+                    projectId={workspace.projectId}
+                    environmentId={environmentId}
+                    href={workspace.href}
+                  />
+                </OutsideHostsProvider>
+              </PreviewConfirmations>
             </section>
             <aside className="builder-panel" aria-label={t('views.builder.properties')}>
               <h2>
@@ -449,6 +482,7 @@ function CodeBuilder({
 }) {
   const t = useT();
   const workspace = useWorkspace();
+  const previewHosts = usePreviewHosts();
   const { user } = useSession();
   const viewer = useMemo(() => ({ id: user.id, email: user.email, name: user.name }), [user]);
   const previewArgs = useMemo(() => ({}), []);
@@ -503,16 +537,20 @@ function CodeBuilder({
                 {saved.definition.source !== definition.source ? (
                   <p className="muted small">{t('views.builder.previewStale')}</p>
                 ) : null}
-                <CodeViewFrame
-                  viewId={saved.id}
-                  code={saved.compiled.code}
-                  actionIds={saved.definition.actionIds}
-                  args={previewArgs}
-                  user={viewer}
-                  projectId={workspace.projectId}
-                  environmentId={environmentId}
-                  href={workspace.href}
-                />
+                <PreviewConfirmations environmentId={environmentId}>
+                  <OutsideHostsProvider hosts={previewHosts}>
+                    <CodeViewFrame
+                      viewId={saved.id}
+                      code={saved.compiled.code}
+                      actionIds={saved.definition.actionIds}
+                      args={previewArgs}
+                      user={viewer}
+                      projectId={workspace.projectId}
+                      environmentId={environmentId}
+                      href={workspace.href}
+                    />
+                  </OutsideHostsProvider>
+                </PreviewConfirmations>
               </>
             ) : (
               <p className="muted">{t('views.builder.previewAfterSave')}</p>

@@ -14,6 +14,7 @@ import { Button } from '../../../components/index.ts';
 import { useLanguage, useT } from '../../../i18n/index.tsx';
 import { type FrameActionOutcome, framePath, parseFromFrame, type ToFrame } from '../frame/protocol.ts';
 import { useConfirmedRun } from '../runtime/confirm-run.tsx';
+import { useOutsideHosts } from '../runtime/outside-hosts.tsx';
 import { ViewReviewNotice } from '../runtime/ReviewNotice.tsx';
 import { safeExternalUrl } from '../runtime/runtime.tsx';
 import { problemText } from '../runtime/ViewProblem.tsx';
@@ -44,12 +45,18 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
   const [errors, setErrors] = useState<string[]>([]);
   const [reviews, setReviews] = useState<ReviewRequested[]>([]);
   const [height, setHeight] = useState(240);
+  // The server refused a run for the view's rate (429): until then, calls are refused here at once.
+  const [runLimit, setRunLimit] = useState<RunLimit>();
+  const runLimitRef = useRef<RunLimit | undefined>(undefined);
   const propsRef = useRef(props);
   propsRef.current = props;
   // A data-changing action runs only after the viewer confirms it (the server checks `confirm`).
   const confirmedRun = useConfirmedRun();
   const confirmedRunRef = useRef(confirmedRun);
   confirmedRunRef.current = confirmedRun;
+  const outside = useOutsideHosts();
+  const outsideRef = useRef(outside);
+  outsideRef.current = outside;
 
   const send = useCallback((message: ToFrame) => {
     // The frame's origin is opaque ("null"), so no narrower target origin exists; the frame can
@@ -66,6 +73,8 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
     setStatus({ kind: 'starting' });
     setErrors([]);
     setReviews([]);
+    setRunLimit(undefined);
+    runLimitRef.current = undefined;
     const iframe = frame.current;
     const onLoad = () => {
       loads += 1;
@@ -127,7 +136,8 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
           else if ('url' in message.to) {
             const raw = message.to.url;
             const url = safeExternalUrl(raw);
-            if (url) window.open(url, '_blank', 'noopener,noreferrer');
+            // Another host than the allowed ones: the viewer sees the full address first.
+            if (url) outsideRef.current.open(url);
             else setErrors((list) => [...list.slice(-4), t('views.error.unsafeUrl', { url: raw })]);
           }
           break;
@@ -139,6 +149,13 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
             message.arguments,
             t,
             confirmedRunRef.current,
+            {
+              current: () => runLimitRef.current,
+              refused: (limit) => {
+                runLimitRef.current = limit;
+                setRunLimit(limit);
+              },
+            },
           );
           const reviewBody = outcome.reviewBody;
           if (reviewBody) setReviews((list) => [...list, reviewBody]);
@@ -182,6 +199,13 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
           <div className="error-banner-text">{t('views.code.crashed', { detail: message })}</div>
         </div>
       ))}
+      {runLimit ? (
+        <div className="view-problem error-banner" role="alert">
+          <div className="error-banner-text">
+            {t('views.code.tooManyRuns', { limit: runLimit.perMinute })}
+          </div>
+        </div>
+      ) : null}
       {reviews.map((review) => (
         <ViewReviewNotice key={review.reviewRequest.id} review={review} />
       ))}
@@ -214,13 +238,35 @@ function codeKey(code: string): string {
   return `${code.length}-${h >>> 0}`;
 }
 
+/** The server's per-view run limit after it refused a run (decision 0151). */
+interface RunLimit {
+  perMinute: number;
+  /** When runs may start again (ms since the epoch), from Retry-After. */
+  until: number;
+}
+
+function tooManyRuns(t: ReturnType<typeof useT>, limit: RunLimit): FrameActionOutcome {
+  const seconds = Math.max(1, Math.ceil((limit.until - Date.now()) / 1000));
+  return {
+    ok: false,
+    error: {
+      code: 'too_many_requests',
+      title: t('views.code.tooManyRunsTitle'),
+      detail: t('views.code.tooManyRunsDetail', { limit: limit.perMinute, seconds }),
+    },
+  };
+}
+
 async function callAction(
   props: CodeViewFrameProps,
   actionId: string,
   args: Record<string, unknown>,
   t: ReturnType<typeof useT>,
   run: ReturnType<typeof useConfirmedRun>,
+  limits: { current(): RunLimit | undefined; refused(limit: RunLimit): void },
 ): Promise<FrameActionOutcome & { reviewBody?: ReviewRequested }> {
+  const known = limits.current();
+  if (known && Date.now() < known.until) return tooManyRuns(t, known);
   if (!props.actionIds.includes(actionId)) {
     return {
       ok: false,
@@ -245,6 +291,14 @@ async function callAction(
     }));
     return { ok: true, rows, result, results, executionId: outcome.execution.id };
   } catch (error) {
+    // The per-view limit names itself (limitPerMinute); the per-client limit (decision 0053) does not.
+    if (error instanceof ApiError && error.status === 429 && typeof error.body.limitPerMinute === 'number') {
+      const seconds = Number(error.body.retryAfterSeconds ?? 60);
+      const perMinute = error.body.limitPerMinute;
+      const limit = { perMinute, until: Date.now() + Math.max(1, seconds) * 1000 };
+      limits.refused(limit);
+      return tooManyRuns(t, limit);
+    }
     if (error instanceof ApiError) {
       return { ok: false, error: { code: error.code, title: problemTitle(t, error), detail: error.detail } };
     }

@@ -3,9 +3,10 @@
  * It has an opaque origin (sandbox="allow-scripts" without allow-same-origin) and a CSP without
  * network access, so the view's code can reach neither the console's DOM, cookies and storage nor
  * any server: its only way out is postMessage to the console, which runs actions as the viewer.
+ * Before the view's code runs, WebRTC is removed and scripts are locked (close-channels.ts).
  *
- * Start: tell the host we are ready; on `init` (from the parent only) load the compiled ES module
- * from a blob: URL with an import map that resolves `react`, `react/jsx-runtime` and `dogu` to
+ * Start: tell the host we are ready; on `init` (from the parent only) close the channels, load the
+ * compiled ES module from a blob: URL with an import map that resolves `react`, `react/jsx-runtime` and `dogu` to
  * this document's copies, render its default export, and beat every 250 ms so the host can stop
  * a view whose code loops.
  */
@@ -13,6 +14,7 @@ import * as React from 'react';
 import { Component, type ReactNode } from 'react';
 import * as jsxRuntime from 'react/jsx-runtime';
 import { createRoot } from 'react-dom/client';
+import { lockScripts, removeWebRtc } from './close-channels.ts';
 import type { FrameActionOutcome, ToFrame } from './protocol.ts';
 import * as sdk from './sdk.tsx';
 
@@ -87,9 +89,17 @@ async function start(message: Extract<ToFrame, { type: 'init' }>) {
   new ResizeObserver(() => post({ type: 'resize', height: document.documentElement.scrollHeight })).observe(
     document.body,
   );
-  const url = URL.createObjectURL(new Blob([message.code], { type: 'text/javascript' }));
+  // The view's code runs only where WebRTC is gone and no nested document can run scripts.
+  const left = removeWebRtc(window);
+  if (left.length > 0 || !lockScripts(document)) {
+    reportError(
+      new Error(`The view was not started: this browser kept ${left.join(', ') || 'inline scripts'} open.`),
+    );
+    return;
+  }
   try {
-    const module = (await import(/* @vite-ignore */ url)) as { default?: unknown };
+    const module = await loadViewModule(message.code);
+    if (!module) return; // its error was reported by the window's error listener
     if (typeof module.default !== 'function') throw new Error('The view has no default export component.');
     const View = module.default as React.ComponentType;
     createRoot(document.getElementById('root')!).render(
@@ -101,6 +111,32 @@ async function start(message: Extract<ToFrame, { type: 'init' }>) {
   } catch (error) {
     reportError(error);
   }
+}
+
+/**
+ * Loads the view's module through a module script the runtime creates: under `script-src
+ * 'strict-dynamic'` Chromium refuses `import()` from this document's inline (parser-inserted) script,
+ * but loads scripts created by running code, and their imports. Resolves undefined when the module
+ * failed to evaluate (the window's error listener reports that).
+ */
+function loadViewModule(code: string): Promise<{ default?: unknown } | undefined> {
+  const blobOf = (source: string) => URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  const url = blobOf(code);
+  const hook = '__doguViewLoaded';
+  const entry = blobOf(`import * as view from ${JSON.stringify(url)}; globalThis.${hook}(view);`);
+  const global = globalThis as unknown as Record<string, unknown>;
+  return new Promise((resolve, reject) => {
+    global[hook] = (module: { default?: unknown }) => {
+      delete global[hook];
+      resolve(module);
+    };
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.src = entry;
+    script.onerror = () => reject(new Error('The view module could not be loaded.'));
+    script.onload = () => resolve(undefined);
+    document.head.append(script);
+  });
 }
 
 let started = false;

@@ -1,6 +1,6 @@
 /** A `{{ }}` hole's value is text inside Markdown: a database value adds no image, link or heading (issue 25). */
 import { describe, expect, it } from 'vitest';
-import { renderMarkdownTemplate } from './components/ContentComponents.tsx';
+import { renderMarkdownTemplate } from './components/markdown.ts';
 
 describe('holes in Markdown', () => {
   it("inserts values as escaped text, while the author's own Markdown still renders", () => {
@@ -25,5 +25,33 @@ describe('holes in Markdown', () => {
       id: '1" onmouseover="x',
     });
     expect(link).toContain('href="https://shop.example/o/1&quot; onmouseover=&quot;x"');
+  });
+});
+
+describe('images in Markdown (allowed hosts, decision 0155)', () => {
+  const policy = {
+    allows: (url: string) => url.startsWith('https://images.example.com/'),
+    blocked: (url: string) => `blocked ${new URL(url).host}`,
+  };
+
+  it("an author's image from an allowed host renders; from another host it is a note, never an <img>", () => {
+    const html = renderMarkdownTemplate(
+      '![ok](https://images.example.com/a.png) ![spy](https://spy.example/p.png?e={{ user.email }})',
+      { user: { email: 'viewer@example.com' } },
+      policy,
+    );
+    expect(html).toContain('<img src="https://images.example.com/a.png" alt="ok">');
+    expect(html.match(/<img/g)).toHaveLength(1);
+    expect(html).toContain('blocked spy.example');
+  });
+
+  it('a hole in the host is judged with its value filled in', () => {
+    const html = renderMarkdownTemplate('![x](https://{{ host }}/p.png)', { host: 'spy.example' }, policy);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('blocked spy.example');
+  });
+
+  it('without a policy no image is loaded at all', () => {
+    expect(renderMarkdownTemplate('![x](https://images.example.com/a.png)', {})).not.toContain('<img');
   });
 });

@@ -27,6 +27,7 @@ import {
   type VisualViewDefinition,
 } from '../view-api.ts';
 import { useConfirmedRun } from './confirm-run.tsx';
+import { useOutsideHosts } from './outside-hosts.tsx';
 
 type Row = Record<string, unknown>;
 
@@ -163,6 +164,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
 
   const where = useMemo(() => ({ projectId, environmentId, viewId }), [projectId, environmentId, viewId]);
   const confirmedRun = useConfirmedRun();
+  const outside = useOutsideHosts();
 
   /** `clicked`: the viewer started it, so a data-changing action may run after their confirmation. */
   const runQuery = useCallback(
@@ -273,7 +275,8 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
               if (!url) throw new UnsafeUrl(String(raw));
               const target = new URL(url);
               for (const [k, v] of query) target.searchParams.set(k, v);
-              window.open(target.href, '_blank', 'noopener,noreferrer');
+              // Another host than the allowed ones: the viewer sees the full address first.
+              outside.open(target.href);
             }
           }
         } catch (error) {
@@ -282,7 +285,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       }
       return last;
     },
-    [context, loadQueries, runQuery, where, href, confirmedRun],
+    [context, loadQueries, runQuery, where, href, confirmedRun, outside],
   );
 
   const setValue = useCallback((componentId: string, value: unknown) => {

@@ -1,18 +1,18 @@
 /**
- * Text (a template), Markdown (markdown-it with HTML off: raw HTML is shown as text and only safe
- * link schemes survive), media (http/https only) and buttons whose events run on click.
+ * Text (a template), Markdown (markdown.ts), media (http/https only, from allowed hosts) and
+ * buttons whose events run on click. Links in Markdown open through the allow-list too.
  */
-import MarkdownIt from 'markdown-it';
-import { useMemo, useState } from 'react';
+import { type MouseEvent, useMemo, useState } from 'react';
+import { hostOf } from '../../../../../../shared/domain/allowed-hosts.ts';
 import { detectMedia } from '../../../../../../shared/domain/media.ts';
-import { splitTemplate } from '../../../../../../shared/domain/views/expression-syntax.ts';
 import { Button } from '../../../../components/index.ts';
 import { useT } from '../../../../i18n/index.tsx';
 import { MediaView } from '../../../actions/media.tsx';
-import { evaluate } from '../../expressions/evaluate.ts';
 import type { ViewComponent } from '../../view-api.ts';
 import { EventOutcomeView } from '../EventOutcomeView.tsx';
+import { BlockedMedia, useOutsideHosts } from '../outside-hosts.tsx';
 import { type EventOutcome, safeExternalUrl, templateText, useViewRuntime } from '../runtime.tsx';
+import { renderMarkdownTemplate } from './markdown.ts';
 
 type Of<T extends ViewComponent['type']> = Extract<ViewComponent, { type: T }>;
 
@@ -21,72 +21,42 @@ export function TextComponent({ component }: { component: Of<'text'> }) {
   return <p className="view-text">{templateText(component.content, runtime.context())}</p>;
 }
 
-// `html: false` escapes any HTML in the source; markdown-it's validateLink drops javascript:,
-// vbscript:, file: and non-image data: links, so the output is safe to insert.
-const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
-const defaultLinkOpen =
-  markdown.renderer.rules.link_open ??
-  ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
-markdown.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-  tokens[idx]!.attrSet('target', '_blank');
-  tokens[idx]!.attrSet('rel', 'noopener noreferrer');
-  return defaultLinkOpen(tokens, idx, options, env, self);
-};
-
-export function renderMarkdown(source: string): string {
-  return markdown.render(source);
-}
-
-/**
- * The author's Markdown with each `{{ }}` hole's value inserted as text, never as Markdown source: a
- * value from the database cannot add an image, a link or a heading (issue 25). The holes become
- * placeholders of letters and digits (nothing Markdown or linkify reads), the source is rendered, then
- * each placeholder is replaced by its value, HTML-escaped.
- */
-export function renderMarkdownTemplate(template: string, context: Record<string, unknown>): string {
-  const { parts } = splitTemplate(template);
-  if (!parts.some((part) => part.kind === 'hole')) return renderMarkdown(template);
-  const nonce = Math.random().toString(36).slice(2, 10);
-  const values: string[] = [];
-  const source = parts
-    .map((part) => {
-      if (part.kind === 'text') return part.text;
-      values.push(textOf(evaluate(part.expression.trim(), context)));
-      return `dogu${nonce}hole${values.length - 1}x`;
-    })
-    .join('');
-  return renderMarkdown(source).replace(new RegExp(`dogu${nonce}hole(\\d+)x`, 'g'), (_, i: string) =>
-    escapeHtml(values[Number(i)] ?? ''),
-  );
-}
-
-const textOf = (value: unknown): string =>
-  value === undefined || value === null
-    ? ''
-    : typeof value === 'object'
-      ? JSON.stringify(value)
-      : String(value);
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-
 export function MarkdownComponent({ component }: { component: Of<'markdown'> }) {
+  const t = useT();
   const runtime = useViewRuntime();
+  const outside = useOutsideHosts();
   const context = runtime.context();
   const html = useMemo(
-    () => renderMarkdownTemplate(component.content, context),
-    [component.content, context],
+    () =>
+      renderMarkdownTemplate(component.content, context, {
+        allows: outside.allows,
+        blocked: (url) => t('views.blocked.media', { host: hostOf(url) }),
+      }),
+    [component.content, context, outside, t],
   );
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: markdown-it with html:false escapes raw HTML
-  return <div className="view-markdown" dangerouslySetInnerHTML={{ __html: html }} />;
+  // A link leaves the console only through the allow-list: another host asks the viewer first.
+  const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    const link = (event.target as Element).closest?.('a[href]');
+    if (!(link instanceof HTMLAnchorElement) || !safeExternalUrl(link.href)) return;
+    event.preventDefault();
+    outside.open(link.href);
+  };
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the links inside are the targets; Enter on a link is a click
+    <div
+      className="view-markdown"
+      onClick={onClick}
+      onAuxClick={onClick}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: markdown-it with html:false escapes raw HTML
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
 }
 
 export function MediaComponent({ component }: { component: Of<'media'> }) {
   const t = useT();
   const runtime = useViewRuntime();
+  const outside = useOutsideHosts();
   const raw = component.url.includes('{{')
     ? templateText(component.url, runtime.context())
     : runtime.bind(component.url);
@@ -98,6 +68,7 @@ export function MediaComponent({ component }: { component: Of<'media'> }) {
       </div>
     );
   }
+  if (!outside.allows(url)) return <BlockedMedia url={url} />;
   const kind = component.kind ?? (detectMedia(url) === 'video' ? 'video' : 'image');
   if (kind === 'audio') {
     // biome-ignore lint/a11y/useMediaCaption: user media, captions are not known

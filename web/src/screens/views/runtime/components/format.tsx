@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { detectMedia } from '../../../../../../shared/domain/media.ts';
 import { browserTimeZone } from '../../../../i18n/format-time.ts';
 import { MediaCell } from '../../../actions/media.tsx';
+import { BlockedMedia, useOutsideHosts } from '../outside-hosts.tsx';
 
 export type ValueFormat = 'auto' | 'text' | 'number' | 'date' | 'datetime' | 'boolean' | 'json' | 'media';
 
@@ -30,7 +31,7 @@ export function plainText(value: unknown): string {
 export function formatValue(value: unknown, format: ValueFormat = 'auto'): ReactNode {
   if (value === null || value === undefined) return <span className="dt-null">—</span>;
   const media = format === 'media' || format === 'auto' ? detectMedia(value) : undefined;
-  if (media) return <MediaCell url={String(value)} kind={media} />;
+  if (media) return <ViewMediaCell url={String(value)} kind={media} />;
   switch (format) {
     case 'number':
       return typeof value === 'number' ? value.toLocaleString() : plainText(value);
@@ -50,4 +51,11 @@ export function formatValue(value: unknown, format: ValueFormat = 'auto'): React
     default:
       return plainText(value);
   }
+}
+
+/** A media value in a view's table or detail: shown only from an allowed host (decision 0155). */
+function ViewMediaCell({ url, kind }: { url: string; kind: NonNullable<ReturnType<typeof detectMedia>> }) {
+  const outside = useOutsideHosts();
+  if (/^https?:\/\//i.test(url) && !outside.allows(url)) return <BlockedMedia url={url} />;
+  return <MediaCell url={url} kind={kind} />;
 }
