@@ -8,7 +8,7 @@
  * (shared/http/handler.ts), and answers 404/405 for what the table does not serve.
  *
  * API Gateway picks a full match before a greedy one, and the most specific of each; the
- * requests test/infra/api-route-keys.test.ts tries reach the handler the table names under
+ * requests test/infra/api-routing.test.ts tries reach the handler the table names under
  * every choice among the candidates, so the result does not hang on finer points of that ranking.
  */
 import type { Route } from '../shared/http/routes.ts';
