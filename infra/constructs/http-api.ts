@@ -36,7 +36,7 @@ export interface DoguHttpApiProps {
   stage: string;
   /** The function of each handler module; every deployable route's handler must be here. */
   functionsByHandler: ReadonlyMap<string, IFunction>;
-  /** Applied to every route of the default stage. */
+  /** Applied to every route key of the default stage (a key may cover several routes, decision 0165). */
   throttle: ThrottleSettings;
   /** JSON access logs of the default stage (infra/constructs/access-log.ts). */
   accessLog?: { destination: IAccessLogDestination; format: AccessLogFormat };
