@@ -47,8 +47,20 @@ import { repoRoot } from './paths.ts';
 /** The viewer TLS policy wherever the certificate is ours (a custom domain). */
 export const minimumTlsWithOwnCertificate = SecurityPolicyProtocol.TLS_V1_2_2021;
 
-/** Paths CloudFront sends to the HTTP API instead of the bucket (the local runtime's same split). */
-export const apiPathPatterns = ['/api/*', '/public/*', '/auth/*', '/idp/*', '/openapi.json'] as const;
+/**
+ * Paths CloudFront sends to the HTTP API instead of the bucket (the local runtime's same split). The
+ * API answers only through CloudFront (decision 0172), so every route's path is here: /healthz and
+ * spec 4.3's protoset upload too.
+ */
+export const apiPathPatterns = [
+  '/api/*',
+  '/public/*',
+  '/auth/*',
+  '/idp/*',
+  '/openapi.json',
+  '/healthz',
+  '/v1/upload_protoset',
+] as const;
 
 export const consoleDistDir = join(repoRoot, 'web', 'dist');
 

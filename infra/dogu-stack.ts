@@ -19,7 +19,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import type { Route } from '../shared/http/routes.ts';
-import { originVerifyEnv } from '../shared/http/viewer-ip.ts';
+import { originVerifySecretEnv } from '../shared/http/viewer-ip.ts';
 import { type ConnectorResources, grantConnectorPermissions } from './connector-permissions.ts';
 import { ConsoleHosting, type ConsoleHostingProps } from './console-hosting.ts';
 import { ApiAccessLog } from './constructs/access-log.ts';
@@ -315,7 +315,8 @@ export class DoguStack extends Stack {
     }
 
     // CloudFront proves itself to the API with this value, so the API can trust the viewer address
-    // it adds (shared/http/viewer-ip.ts; decision 0053).
+    // it adds (shared/http/viewer-ip.ts; decision 0053). The API functions read it from Secrets
+    // Manager at run time (decision 0170): their configuration holds only the secret's ARN.
     const originVerify = new Secret(this, 'OriginVerify', {
       description: `Dogu (${stage}) header value CloudFront sends to the API`,
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
@@ -323,12 +324,14 @@ export class DoguStack extends Stack {
     acknowledge(
       originVerify,
       'SMG4',
-      "Rotating needs a redeploy (CloudFront and the functions read it at deploy time); it only guards the audit's source address.",
+      "CloudFront reads it at deploy time (decision 0171); it only guards the audit's source address and the execution route's function URL.",
     );
-    const originVerifyValue = originVerify.secretValue.unsafeUnwrap();
-    for (const fn of [...functionsByHandler.values(), ...this.scheduling.functions]) {
-      (fn as LambdaFunction).addEnvironment(originVerifyEnv, originVerifyValue);
+    const apiRoles = new Set([...functionsByHandler.values()].map((fn) => (fn as LambdaFunction).role!));
+    for (const role of apiRoles) originVerify.grantRead(role);
+    for (const fn of functionsByHandler.values()) {
+      (fn as LambdaFunction).addEnvironment(originVerifySecretEnv, originVerify.secretArn);
     }
+    const originVerifyValue = originVerify.secretValue.unsafeUnwrap();
 
     // The console on S3 + CloudFront; through it the API shares the console's origin (DOGU_PUBLIC_URL).
     const syncExecutions = new SyncExecutionOrigin(this, 'SyncExecutions', {
@@ -378,9 +381,10 @@ export class DoguStack extends Stack {
       retainLogs: isProduction,
     });
 
+    // Through CloudFront: API Gateway's own URL answers only the IdP's public documents (decision 0172).
     new CfnOutput(this, 'ApiUrl', {
-      value: this.httpApi.defaultStage.url,
-      description: 'Base URL of the API',
+      value: `${this.console.url}/`,
+      description: 'Base URL of the API (the console URL: the API is served through CloudFront only)',
     });
     new CfnOutput(this, 'TableName', { value: this.dataTable.table.tableName });
     new CfnOutput(this, 'SigningKeySecretArn', { value: this.signingKey.secret.secretArn });

@@ -28,7 +28,6 @@ import { CodeBuildStartBuild, LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions
 import { Construct } from 'constructs';
 import { longJobEnv } from '../functions/run-long-job.ts';
 import { schedulingEnv } from '../shared/adapters/aws/aws-scheduling.ts';
-import { originVerifyEnv } from '../shared/http/viewer-ip.ts';
 import { AbandonedWorkSweeper } from './constructs/abandoned-work-sweeper.ts';
 import type { FunctionRoles } from './constructs/function-roles.ts';
 import { HandlerFunction, logRetention } from './constructs/handler-function.ts';
@@ -171,8 +170,6 @@ export class Scheduling extends Construct {
       role: props.functionRoles.roleFor('run-long-job'),
       logGroup: this.logGroup,
       environmentOf: this.runJob,
-      // The header secret CloudFront sends only matters to API functions (shared/http/viewer-ip.ts).
-      leaveOut: [originVerifyEnv],
       environment: { DOGU_MAX_JOB_EXECUTION_MS: String(longJobMaxExecutionMs) },
     });
     const variable = (path: string) => ({

@@ -54,8 +54,6 @@ export interface LongJobRunnerProps {
   logGroup: ILogGroup;
   /** run-job's function: the build gets its environment (resolved at synthesis, so later additions count). */
   environmentOf: LambdaFunction;
-  /** Variables of run-job the build does not get (a job never reads them). */
-  leaveOut: readonly string[];
   /** The build's own values on top (its job limit). */
   environment: Record<string, string>;
 }
@@ -116,7 +114,6 @@ export class LongJobRunner extends Construct {
           ) as { variables?: Record<string, unknown> } | undefined;
           const variables = { ...(lambdaEnv?.variables ?? {}), ...props.environment };
           return Object.entries(variables)
-            .filter(([name]) => !props.leaveOut.includes(name))
             .sort(([a], [b]) => a.localeCompare(b))
             .map(([Name, Value]) => ({ Name, Value, Type: 'PLAINTEXT' }));
         },

@@ -38,7 +38,7 @@ export class SyncExecutionOrigin extends Construct {
 
   /**
    * `originVerify`: the stack's origin-verify value (a dynamic reference: the template holds no value);
-   * the stack gives it to every function as DOGU_ORIGIN_VERIFY.
+   * the functions read the secret itself at run time (decision 0170).
    */
   constructor(scope: Construct, id: string, props: { executeAction: LambdaFunction; originVerify: string }) {
     super(scope, id);

@@ -10,19 +10,20 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { forbidden, notFound } from '../domain/errors.ts';
 import { matchRoute } from './route-matcher.ts';
 import type { Route } from './routes.ts';
-import { originVerifyHeader, sameSecret } from './viewer-ip.ts';
+import { cameThroughCloudFront } from './viewer-ip.ts';
 
 export const isFunctionUrlEvent = (event: APIGatewayProxyEventV2) =>
   event.routeKey === '$default' && /\.lambda-url\./.test(event.requestContext?.domainName ?? '');
 
-/** The path parameters of `route` from a function URL request, after checking it came through CloudFront. */
+/**
+ * The path parameters of `route` from a function URL request that came through CloudFront (its
+ * origin proof was accepted: shared/http/origin-proof.ts).
+ */
 export function functionUrlPathParameters(
   event: APIGatewayProxyEventV2,
   route: Route,
-  expectedOrigin: string | undefined,
 ): Record<string, string> {
-  const presented = event.headers?.[originVerifyHeader];
-  if (!expectedOrigin || !presented || !sameSecret(presented, expectedOrigin)) {
+  if (!cameThroughCloudFront(event)) {
     throw forbidden('This function answers only through the service URL.');
   }
   const match = matchRoute(event.requestContext.http.method, event.rawPath);

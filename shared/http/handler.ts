@@ -20,12 +20,12 @@ import { type Composition, type CoreServices, coreOnly, getServices } from '../r
 import { recordAudit } from './audit-recording.ts';
 import { functionUrlPathParameters, isFunctionUrlEvent } from './function-url.ts';
 import { refuseUnservedRequest } from './not-found.ts';
+import { requireCloudFront } from './origin-proof.ts';
 import { checkPathParameters } from './path-parameters.ts';
 import { problemResponse, toDoguError } from './problem.ts';
 import { matchRoute } from './route-matcher.ts';
 import { type Route, type RouteName, routeKeyOf, routeNamed } from './routes.ts';
 import { principalOfSession, sessionTokenOf } from './session-cookie.ts';
-import { originVerifyEnv } from './viewer-ip.ts';
 
 export interface HttpRequest {
   route: Route;
@@ -104,19 +104,28 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
       try {
         let pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
         if (isFunctionUrlEvent(event)) {
-          // Through a function URL (decision 0055) the route's parameters come from the path itself.
           target = byKey.size === 1 ? [...byKey.values()][0] : undefined;
           if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
-          pathParameters = functionUrlPathParameters(event, target.route, process.env[originVerifyEnv]);
         } else if (!target) {
           // API Gateway's route keys cover whole subtrees of the table (decision 0165): the route
           // is found here, in the same table, by method and path.
-          ({ target, pathParameters } = routeOfPath(event, functions));
+          try {
+            ({ target, pathParameters } = routeOfPath(event, functions));
+          } catch (error) {
+            // A path that cannot be matched is refused as a direct request first, as any other.
+            await requireCloudFront(event, unserved.route);
+            throw error;
+          }
         }
-        // What the path names, as the table names it, for everything downstream (audit included).
+        const { route, run } = target;
+        // On AWS only requests through CloudFront are served; they alone have a believable viewer address.
+        await requireCloudFront(event, route);
+        // Through a function URL (decision 0055) the route's parameters come from the path itself.
+        if (isFunctionUrlEvent(event)) pathParameters = functionUrlPathParameters(event, route);
+        // What the path names, as the table names it, for everything downstream (audit included);
+        // the spread keeps the enumerable mark of the origin check (viewer-ip.ts).
         event = { ...event, pathParameters };
         checkPathParameters(pathParameters);
-        const { route, run } = target;
         services = await getServices(composition);
         principal = await authenticate(route, event, services);
         // Per client, not per route: one caller's burst does not use up everyone's share (decision 0053).

@@ -2,13 +2,14 @@
  * The address of the person behind a request. Through CloudFront, API Gateway's `sourceIp` is an edge
  * server's; CloudFront's viewer-request function puts the viewer's in `x-dogu-viewer-ip`
  * (infra/console-hosting.ts) and the origin sends `x-dogu-origin-verify`. The header is trusted only
- * when that value matches DOGU_ORIGIN_VERIFY, so a caller going to the API directly cannot choose the
- * address the audit records (decision 0053).
+ * for a request whose origin proof was accepted (shared/http/origin-proof.ts), so a caller going to
+ * the API directly cannot choose the address the audit records (decision 0053).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
-export const originVerifyEnv = 'DOGU_ORIGIN_VERIFY';
+/** The ARN of the secret whose values CloudFront may send (decision 0170); unset in the embedded runtime. */
+export const originVerifySecretEnv = 'DOGU_ORIGIN_VERIFY_SECRET_ARN';
 export const viewerIpHeader = 'x-dogu-viewer-ip';
 export const originVerifyHeader = 'x-dogu-origin-verify';
 
@@ -19,17 +20,26 @@ export const sameSecret = (a: string, b: string) => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
+/**
+ * Set on an event whose origin proof was accepted: only its viewer header is believed. A symbol, so
+ * it survives a copy of the event (`{ ...event }`) and nothing a client sends can set it.
+ */
+const throughCloudFront = Symbol('dogu.throughCloudFront');
+
+/** Records that `event` came through CloudFront (its origin proof was checked by the handler). */
+export const markThroughCloudFront = (event: object) => {
+  Object.defineProperty(event, throughCloudFront, { value: true, enumerable: true });
+};
+
+export const cameThroughCloudFront = (event: object) =>
+  (event as { [throughCloudFront]?: boolean })[throughCloudFront] === true;
+
 /** An IPv4 or IPv6 address as CloudFront writes it; anything else is not used. */
 const addressShape = /^[0-9a-fA-F:.]{2,45}$/;
 
-export function viewerIpOf(
-  event: Pick<APIGatewayProxyEventV2, 'headers' | 'requestContext'>,
-  expected: string | undefined = process.env[originVerifyEnv],
-): string {
+export function viewerIpOf(event: Pick<APIGatewayProxyEventV2, 'headers' | 'requestContext'>): string {
   const sourceIp = event.requestContext?.http?.sourceIp ?? '';
-  const headers = event.headers ?? {};
-  const viewer = headers[viewerIpHeader];
-  const proof = headers[originVerifyHeader];
-  if (expected && proof && viewer && sameSecret(proof, expected) && addressShape.test(viewer)) return viewer;
+  const viewer = event.headers?.[viewerIpHeader];
+  if (viewer && cameThroughCloudFront(event) && addressShape.test(viewer)) return viewer;
   return sourceIp;
 }

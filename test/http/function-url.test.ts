@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { DoguError } from '../../shared/domain/errors.ts';
 import { functionUrlPathParameters, isFunctionUrlEvent } from '../../shared/http/function-url.ts';
+import { checkOrigin, type OriginProof } from '../../shared/http/origin-proof.ts';
 import { routeNamed } from '../../shared/http/routes.ts';
 import { originVerifyHeader } from '../../shared/http/viewer-ip.ts';
 
@@ -22,6 +23,12 @@ const event = (
   }) as unknown as APIGatewayProxyEventV2;
 
 const route = routeNamed('executeAction');
+/** The secret's reading is tested in test/adapters/origin; here only its answer matters. */
+const proofOf = (value: string): OriginProof => ({ accepts: async (presented) => presented === value });
+const checked = async (e: APIGatewayProxyEventV2, proof: OriginProof | undefined) => {
+  await checkOrigin(e, proof);
+  return e;
+};
 const path = '/public/v1/projects/p%201/environments/dev/actions/list-orders/executions';
 
 describe('function URL requests', () => {
@@ -31,9 +38,12 @@ describe('function URL requests', () => {
     expect(isFunctionUrlEvent(event(path, {}, 'abc.execute-api.ap-northeast-1.amazonaws.com'))).toBe(false);
   });
 
-  it('get their path parameters from the route table, decoded', () => {
+  it('get their path parameters from the route table, decoded', async () => {
     expect(
-      functionUrlPathParameters(event(path, { [originVerifyHeader]: 's3cret' }), route, 's3cret'),
+      functionUrlPathParameters(
+        await checked(event(path, { [originVerifyHeader]: 's3cret' }), proofOf('s3cret')),
+        route,
+      ),
     ).toEqual({
       projectId: 'p 1',
       environmentId: 'dev',
@@ -41,15 +51,18 @@ describe('function URL requests', () => {
     });
   });
 
-  it('are refused without CloudFront’s header, with a wrong one, or when no value is configured', () => {
-    for (const [headers, expected] of [
-      [{}, 's3cret'],
-      [{ [originVerifyHeader]: 'guess' }, 's3cret'],
-      [{ [originVerifyHeader]: '' }, undefined],
+  it('are refused without CloudFront’s header, with a wrong one, unchecked, or when no secret is configured', async () => {
+    const failing: OriginProof = { accepts: async () => Promise.reject(new Error('throttled')) };
+    for (const [headers, proof] of [
+      [{}, proofOf('s3cret')],
+      [{ [originVerifyHeader]: 'guess' }, proofOf('s3cret')],
+      [{ [originVerifyHeader]: 's3cret' }, undefined],
+      [{ [originVerifyHeader]: 's3cret' }, failing],
     ] as const) {
+      const request = await checked(event(path, headers), proof);
       const error = (() => {
         try {
-          functionUrlPathParameters(event(path, headers), route, expected);
+          functionUrlPathParameters(request, route);
         } catch (caught) {
           return caught;
         }
@@ -59,10 +72,15 @@ describe('function URL requests', () => {
     }
   });
 
-  it('answer 404 for a path of another route', () => {
+  it('answer 404 for a path of another route', async () => {
     const other = '/public/v1/projects/p1/environments/dev/executions/exe_1';
-    expect(() =>
-      functionUrlPathParameters(event(other, { [originVerifyHeader]: 's3cret' }), route, 's3cret'),
-    ).toThrow(/Route/);
+    const request = await checked(event(other, { [originVerifyHeader]: 's3cret' }), proofOf('s3cret'));
+    expect(() => functionUrlPathParameters(request, route)).toThrow(/Route/);
+  });
+
+  it('are refused when not checked at all (a header alone proves nothing)', () => {
+    expect(() => functionUrlPathParameters(event(path, { [originVerifyHeader]: 's3cret' }), route)).toThrow(
+      /only through the service URL/,
+    );
   });
 });

@@ -19,6 +19,7 @@ import {
   spaFallback,
   viewerAddressHeader,
 } from '../../infra/console-hosting.ts';
+import { deployableRoutes } from '../../infra/deployable-routes.ts';
 import { consoleCsp } from '../../shared/http/console-policies.ts';
 
 interface Resource {
@@ -160,6 +161,25 @@ describe('console hosting (S3 + CloudFront)', () => {
     expect(rewrite('/p/demo/e/development/actions/find-orders')).toBe('/index.html');
     expect(rewrite('/assets/index-abc123.js')).toBe('/assets/index-abc123.js');
     expect(rewrite('/favicon.ico')).toBe('/favicon.ico');
+  });
+
+  it('covers every deployed route with an API path (the API answers only through CloudFront, decision 0172)', () => {
+    // CloudFront's path patterns: `*` matches any characters, `?` one.
+    const matchers = apiPathPatterns.map(
+      (pattern) =>
+        new RegExp(
+          `^${pattern
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '.*')
+            .replace(/\?/g, '.')}$`,
+        ),
+    );
+    const uncovered = deployableRoutes()
+      .filter((route) => route.path !== '$default')
+      .map((route) => route.path.replace(/\{[^}]+\}/g, 'x'))
+      .filter((path) => !matchers.some((m) => m.test(path)));
+    expect(uncovered).toEqual([]);
+    expect(matchers.some((m) => m.test('/index.html'))).toBe(false);
   });
 
   it('routes every API path to the HTTP API, uncached, all methods, cookies and headers but not Host', () => {

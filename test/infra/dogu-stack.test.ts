@@ -68,6 +68,15 @@ function signingKeySecret(template: Template): [string, Resource] {
   return found[0]!;
 }
 
+/** The value CloudFront sends to the API (decisions 0053, 0170). */
+function originVerifySecretId(template: Template): string {
+  const found = resourcesOf(template, 'AWS::SecretsManager::Secret').filter(([id]) =>
+    id.startsWith('OriginVerify'),
+  );
+  expect(found).toHaveLength(1);
+  return found[0]![0];
+}
+
 function resourceById(template: Template, logicalId: string): Resource {
   const resource = (template.toJSON().Resources as Record<string, Resource>)[logicalId];
   expect(resource, logicalId).toBeDefined();
@@ -349,14 +358,10 @@ describe('HTTP API', () => {
     expect(stage.Properties.AutoDeploy).toBe(true);
     expect(field(stage, 'Properties', 'DefaultRouteSettings', 'ThrottlingRateLimit')).toBeGreaterThan(0);
     expect(field(stage, 'Properties', 'DefaultRouteSettings', 'ThrottlingBurstLimit')).toBeGreaterThan(0);
-    const [apiId] = onlyResource(prodTemplate, 'AWS::ApiGatewayV2::Api');
+    // The API through CloudFront: its own URL answers only the IdP's documents (decision 0172).
+    const [distributionId] = onlyResource(prodTemplate, 'AWS::CloudFront::Distribution');
     prodTemplate.hasOutput('ApiUrl', {
-      Value: {
-        'Fn::Join': [
-          '',
-          ['https://', { Ref: apiId }, `.execute-api.${env.region}.`, { Ref: 'AWS::URLSuffix' }, '/'],
-        ],
-      },
+      Value: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/']] },
     });
   });
 });
@@ -402,8 +407,8 @@ describe('Lambda functions', () => {
         DOGU_IDP_ISSUER: expect.anything(),
         DOGU_IDP_KEYS_SECRET_ARN: expect.anything(),
         DOGU_PUBLIC_URL: expect.anything(),
-        // CloudFront's proof that lets the audit trust the viewer address (decision 0053).
-        DOGU_ORIGIN_VERIFY: expect.anything(),
+        // Where CloudFront's proof is read at run time (decisions 0053, 0170): the ARN, not the value.
+        DOGU_ORIGIN_VERIFY_SECRET_ARN: { Ref: originVerifySecretId(prodTemplate) },
         NODE_OPTIONS: '--enable-source-maps',
         // Scheduling adapters (asserted in detail by test/infra/scheduling.test.ts).
         ...Object.fromEntries(Object.values(schedulingEnv).map((name) => [name, expect.anything()])),
@@ -411,9 +416,7 @@ describe('Lambda functions', () => {
         ...(blobWriters.has(handler) || blobReaders.has(handler)
           ? { DOGU_BLOB_BUCKET: { Ref: blobBucket(prodTemplate)[0] } }
           : {}),
-        ...(handler === 'execute-action'
-          ? { DOGU_ORIGIN_VERIFY: expect.anything(), DOGU_MAX_URL_EXECUTION_MS: '57000' }
-          : {}),
+        ...(handler === 'execute-action' ? { DOGU_MAX_URL_EXECUTION_MS: '57000' } : {}),
         // What runs actions keeps large payloads; the payload route answers links (decision 0056).
         ...(payloadUsers.has(handler) ? { DOGU_PAYLOAD_BUCKET: { Ref: payloadBucket(prodTemplate) } } : {}),
         // The action runners invoke the script sandbox (decision 0039).
@@ -492,6 +495,11 @@ describe('Lambda functions', () => {
       expect(grants('secretsmanager:GetSecretValue', { Ref: secretId }), `${handler}: signing key`).toBe(
         true,
       );
+      // Each API function reads CloudFront's proof itself (decision 0170).
+      expect(
+        grants('secretsmanager:GetSecretValue', { Ref: originVerifySecretId(prodTemplate) }),
+        `${handler}: origin-verify secret`,
+      ).toBe(true);
       // The table's key through DynamoDB only.
       expect(grants('kms:Decrypt', keyArn, viaDynamoDb), `${handler}: kms via DynamoDB`).toBe(true);
       const readOnly = readOnlyHandlers.includes(handler);
@@ -844,14 +852,31 @@ describe('handler budgets above run limits (decision 0076)', () => {
   });
 });
 
+describe('the origin-verify secret (decision 0170)', () => {
+  it('is in no function’s or build’s configuration: API functions get its ARN, workers nothing', () => {
+    const secretId = originVerifySecretId(prodTemplate);
+    for (const template of [prodTemplate, devTemplate]) {
+      for (const type of ['AWS::Lambda::Function', 'AWS::CodeBuild::Project']) {
+        for (const [id, resource] of resourcesOf(template, type)) {
+          const environment = JSON.stringify(field(resource, 'Properties', 'Environment') ?? {});
+          expect(environment, id).not.toContain('resolve:secretsmanager');
+          expect(environment, id).not.toContain('SecretString');
+        }
+      }
+    }
+    const apiFunctionIds = new Set(expectedHandlers.map(functionIdOf));
+    for (const [id, fn] of resourcesOf(prodTemplate, 'AWS::Lambda::Function')) {
+      const arn = field(fn, 'Properties', 'Environment', 'Variables', 'DOGU_ORIGIN_VERIFY_SECRET_ARN');
+      expect(arn, id).toEqual(apiFunctionIds.has(id) ? { Ref: secretId } : undefined);
+    }
+  });
+});
+
 describe('synchronous executions up to a minute (decision 0055)', () => {
   it('serve the execution route through CloudFront and the function URL, before the general API paths', () => {
     const fn = functionOf('execute-action');
     expect(fn.Properties.Timeout).toBe(65);
     expect(field(fn, 'Properties', 'Environment', 'Variables', 'DOGU_MAX_URL_EXECUTION_MS')).toBe('57000');
-    expect(
-      JSON.stringify(field(fn, 'Properties', 'Environment', 'Variables', 'DOGU_ORIGIN_VERIFY')),
-    ).toContain('resolve:secretsmanager');
     const urls = resourcesOf(prodTemplate, 'AWS::Lambda::Url');
     expect(urls).toHaveLength(1);
     expect(urls[0]![1].Properties).toMatchObject({ AuthType: 'NONE' });

@@ -17,7 +17,7 @@ import { longJobEnv } from '../../functions/run-long-job.ts';
 import { handlerAssetOptions } from '../../infra/constructs/handler-bundle.ts';
 import { longJobBuildSpec } from '../../infra/constructs/long-job-runner.ts';
 import { DoguStack } from '../../infra/dogu-stack.ts';
-import { originVerifyEnv } from '../../shared/http/viewer-ip.ts';
+import { originVerifySecretEnv } from '../../shared/http/viewer-ip.ts';
 
 interface Resource {
   Type: string;
@@ -107,16 +107,17 @@ describe('the long-job CodeBuild project', () => {
     const byName = new Map(variables.map((v) => [v.Name, v.Value]));
     expect(byName.get('DOGU_MAX_JOB_EXECUTION_MS')).toBe(String(30 * 60_000));
     expect(variables.every((v) => v.Type === 'PLAINTEXT')).toBe(true);
-    expect(byName.has(originVerifyEnv)).toBe(false);
+    expect(byName.has(originVerifySecretEnv)).toBe(false);
     const lambda = resourceOf(plain, plain.scheduling.runJob).Properties.Environment as {
       Variables: Record<string, unknown>;
     };
-    expect(lambda.Variables[originVerifyEnv]).toBeDefined();
+    // Workers serve no HTTP request: they do not know where the origin proof is (decision 0170).
+    expect(lambda.Variables[originVerifySecretEnv]).toBeUndefined();
     for (const [name, value] of Object.entries(lambda.Variables)) {
-      if (name === originVerifyEnv || name === 'DOGU_MAX_JOB_EXECUTION_MS') continue;
+      if (name === 'DOGU_MAX_JOB_EXECUTION_MS') continue;
       expect(byName.get(name), name).toEqual(value);
     }
-    expect(byName.size).toBe(Object.keys(lambda.Variables).length - 1);
+    expect(byName.size).toBe(Object.keys(lambda.Variables).length);
     // The job itself comes per build from the state machine, never from the project.
     for (const name of Object.values(longJobEnv)) expect(byName.has(name)).toBe(false);
   });
