@@ -7,17 +7,25 @@
  * - the real handler modules, invoked as API Gateway invokes them through those keys (route key,
  *   greedy `proxy` parameter), answer as the embedded server does for the same request:
  *   authentication per route (401 without a token, none for public routes), 404/405 for what the
- *   table does not serve, path parameters (400 for a broken escape), and the audit entry of a change.
+ *   table does not serve, path parameters (400 for a broken escape), the origin proof (decision
+ *   0172) on the route found by path, and the audit entry of a change.
  */
 import { randomUUID } from 'node:crypto';
+import {
+  GetSecretValueCommand,
+  ResourceNotFoundException,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import { App } from 'aws-cdk-lib';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployableRoutes } from '../../infra/deployable-routes.ts';
 import { DoguStack } from '../../infra/dogu-stack.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { matchRoute } from '../../shared/http/route-matcher.ts';
 import type { Route } from '../../shared/http/routes.ts';
+import { originVerifyHeader, originVerifySecretEnv } from '../../shared/http/viewer-ip.ts';
 import { pathParametersOf, selectRouteKeys } from '../support/api-gateway-selection.ts';
 import { cdkJsonContext } from '../support/cdk-context.ts';
 import { type DeployedRoute, deployedRoutes } from '../support/deployed-routes.ts';
@@ -124,6 +132,7 @@ describe('handlers invoked through the route keys', () => {
     path: string;
     token?: string;
     body?: unknown;
+    headers?: Record<string, string>;
   }
 
   /** As API Gateway invokes the function of the selected key: its route key and parameters, the raw path. */
@@ -135,6 +144,7 @@ describe('handlers invoked through the route keys', () => {
       host: 'abc123.execute-api.ap-northeast-1.amazonaws.com',
       ...(request.token ? { authorization: `Bearer ${request.token}` } : {}),
       ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...request.headers,
     };
     const pathParameters = pathParametersOf(selected.key, path);
     const event = {
@@ -298,6 +308,44 @@ describe('handlers invoked through the route keys', () => {
       (await throughApiGateway({ method: 'GET', path: `${environment}/variables/%E0`, token })).body.detail,
     ).toMatch(/'name'/);
   }, 120_000);
+
+  it('refuse requests without CloudFront’s proof on the route found by path, the IdP documents excepted', async () => {
+    const secretArn = 'arn:aws:secretsmanager:ap-northeast-1:123456789012:secret:OriginVerify-routing';
+    const secretsManager = mockClient(SecretsManagerClient);
+    secretsManager
+      .on(GetSecretValueCommand)
+      .rejects(new ResourceNotFoundException({ message: 'no such version', $metadata: {} }))
+      .on(GetSecretValueCommand, { SecretId: secretArn, VersionStage: 'AWSCURRENT' })
+      .resolves({ SecretString: 'proof-of-cloudfront' });
+    process.env[originVerifySecretEnv] = secretArn;
+    try {
+      const direct = async (method: string, path: string) => {
+        const answer = await throughApiGateway({ method, path, token });
+        return `${answer.key} ${answer.status} ${answer.body?.code ?? ''}`.trim();
+      };
+      expect(await direct('GET', '/idp/.well-known/openid-configuration')).toBe('ANY /idp/{proxy+} 200');
+      expect(await direct('GET', '/idp/jwks')).toBe('ANY /idp/{proxy+} 200');
+      expect(await direct('GET', '/healthz')).toBe('ANY /healthz 403 forbidden');
+      expect(await direct('GET', `${environment}/variables/X`)).toBe(
+        'ANY /api/v1/projects/{projectId}/environments/{environmentId}/variables/{proxy+} 403 forbidden',
+      );
+      // Not served, or not even matched: still refused as a direct request first.
+      expect(await direct('GET', '/idp/nothing')).toBe('ANY /idp/{proxy+} 403 forbidden');
+      expect(await direct('GET', `${environment}/variables/%E0`)).toBe(
+        'ANY /api/v1/projects/{projectId}/environments/{environmentId}/variables/{proxy+} 403 forbidden',
+      );
+      const proven = await throughApiGateway({
+        method: 'GET',
+        path: `${environment}/variables`,
+        token,
+        headers: { [originVerifyHeader]: 'proof-of-cloudfront' },
+      });
+      expect(proven.status).toBe(200);
+    } finally {
+      delete process.env[originVerifySecretEnv];
+      secretsManager.restore();
+    }
+  }, 60_000);
 
   it('record a change through a greedy key with the parameters of the path (audit entry)', async () => {
     const name = `ROUTED_${Date.now()}`;
