@@ -135,18 +135,23 @@ describe('handlers invoked through the route keys', () => {
     headers?: Record<string, string>;
   }
 
-  /** As API Gateway invokes the function of the selected key: its route key and parameters, the raw path. */
-  async function throughApiGateway(request: Request) {
+  /**
+   * As API Gateway invokes the function of the selected key: its route key and parameters, the raw
+   * path. Or, with `functionUrl`, as the execution function URL does (decision 0055): `$default`, no parameters.
+   */
+  async function throughApiGateway(request: Request, functionUrl = false) {
     const [path, query = ''] = request.path.split('?') as [string, string?];
     const { candidates } = selectRouteKeys(keys, request.method, path);
-    const selected = candidates[0]!;
+    const selected = functionUrl ? { key: '$default', handler: 'execute-action' } : candidates[0]!;
     const headers: Record<string, string> = {
-      host: 'abc123.execute-api.ap-northeast-1.amazonaws.com',
+      host: functionUrl
+        ? 'abc123.lambda-url.ap-northeast-1.on.aws'
+        : 'abc123.execute-api.ap-northeast-1.amazonaws.com',
       ...(request.token ? { authorization: `Bearer ${request.token}` } : {}),
       ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...request.headers,
     };
-    const pathParameters = pathParametersOf(selected.key, path);
+    const pathParameters = functionUrl ? undefined : pathParametersOf(selected.key, path);
     const event = {
       version: '2.0',
       routeKey: selected.key,
@@ -345,6 +350,48 @@ describe('handlers invoked through the route keys', () => {
       delete process.env[originVerifySecretEnv];
       secretsManager.restore();
     }
+  }, 60_000);
+
+  it('record an execution through the function URL under its project (audit entry)', async () => {
+    const secretArn = 'arn:aws:secretsmanager:ap-northeast-1:123456789012:secret:OriginVerify-url';
+    const secretsManager = mockClient(SecretsManagerClient);
+    secretsManager
+      .on(GetSecretValueCommand)
+      .rejects(new ResourceNotFoundException({ message: 'no such version', $metadata: {} }))
+      .on(GetSecretValueCommand, { SecretId: secretArn, VersionStage: 'AWSCURRENT' })
+      .resolves({ SecretString: 'proof-of-cloudfront' });
+    process.env[originVerifySecretEnv] = secretArn;
+    let run: Awaited<ReturnType<typeof throughApiGateway>>;
+    try {
+      run = await throughApiGateway(
+        {
+          method: 'POST',
+          path: '/public/v1/projects/demo/environments/development/actions/list-orders/executions',
+          token,
+          body: { arguments: { status: 'shipped', limit: 1 } },
+          headers: { [originVerifyHeader]: 'proof-of-cloudfront' },
+        },
+        true,
+      );
+    } finally {
+      delete process.env[originVerifySecretEnv];
+      secretsManager.restore();
+    }
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    // Read through the embedded server, which (without the secret configured) asks for no proof.
+    const audit = await throughLocalServer({
+      method: 'GET',
+      path: `${project}/audit-log?event=execution.run`,
+      token,
+    });
+    expect(audit.body.data).toContainEqual(
+      expect.objectContaining({
+        event: 'execution.run',
+        target: { type: 'action', id: 'list-orders' },
+        environmentId: 'development',
+        details: expect.objectContaining({ executionId: run.body.id }),
+      }),
+    );
   }, 60_000);
 
   it('record a change through a greedy key with the parameters of the path (audit entry)', async () => {
