@@ -6,6 +6,7 @@ import { runBridge } from './commands/bridge.ts';
 import { execute, parseArgumentPairs } from './commands/execute.ts';
 import { exportProject } from './commands/export.ts';
 import { login } from './commands/login.ts';
+import { mcpStdio } from './commands/mcp.ts';
 import { accessToken } from './commands/print-access-token.ts';
 import { smoke } from './commands/smoke.ts';
 import { uploadProtoset } from './commands/upload-protoset.ts';
@@ -41,6 +42,9 @@ Commands:
                                            smoke serves, only for a runtime on loopback)
                              --wait-reservation  wait for the reservation to run (~2 min)
                              --json        one JSON document instead of lines
+  mcp                      Serve Dogu's MCP server on stdio for a local AI assistant
+                             (docs/agents.md): --project P --env E; as the stored login,
+                             or $DOGU_TOKEN (e.g. a service account's access token)
   audit verify             Check a project's audit hash chain (--project P, --from ENTRY_ID);
                              names the first entry changed, removed or inserted; exit 1 then
   audit export [-o FILE]   Download the audit log with its hashes: --project P
@@ -179,6 +183,14 @@ async function main(argv: string[]): Promise<number> {
         waitReservation: values['wait-reservation']!,
         json: values.json!,
         stdout: (text) => process.stdout.write(text),
+      });
+    case 'mcp':
+      return mcpStdio({
+        baseUrl,
+        project: values.project ?? defaultProject,
+        environment: values.env!,
+        ...(process.env.DOGU_TOKEN ? { token: process.env.DOGU_TOKEN } : {}),
+        stderr: (text) => process.stderr.write(text),
       });
     case 'audit': {
       const common = {

@@ -112,6 +112,11 @@ export interface ExecuteActionRequest {
   preview?: boolean;
   /** Called from a view: kept on the execution (and a review request, for its approved run). */
   source?: Execution['source'];
+  /**
+   * Called by an AI agent over MCP: recorded on the run; with `reviewChanges`, a data-changing action
+   * becomes a review request whatever its own review setting (docs/agents.md).
+   */
+  agent?: { client: string; reviewChanges: boolean };
   /** The person confirmed this run of a data-changing action (console and views ask; action-effect.ts). */
   confirmed?: boolean;
 }
@@ -156,7 +161,8 @@ export async function executeAction(
       `A preview is not available for ${dataSource ? `${dataSource.kind} data sources` : 'this action'}: only SQL kinds that can roll back a transaction (PostgreSQL, MySQL/MariaDB) offer it.`,
       { errors: [{ pointer: '#/preview', detail: 'not supported by this data source kind' }] },
     );
-  if (action.review?.required && !request.review && !nothingCommitted) {
+  const agentMustAsk = request.agent?.reviewChanges === true && effectOf(action) === 'changes';
+  if ((action.review?.required || agentMustAsk) && !request.review && !nothingCommitted) {
     // The approver sees what the write would do (decision 0185): previewed now, as the requester.
     const preview =
       dataSource && deps.engines.supportsPreview(dataSource.kind) && effectOf(action) === 'changes'
@@ -208,6 +214,7 @@ export async function executeAction(
     actionVersion: action.version,
     principal: { kind: request.principal.kind, id: request.principal.id, email: request.principal.email },
     via: request.via,
+    ...(request.agent ? { agent: { client: request.agent.client } } : {}),
     ...(request.origin ? { origin: request.origin } : {}),
     ...(request.review ? { reviewId: request.review.id } : {}),
     ...(request.source ? { source: request.source } : {}),
@@ -335,6 +342,7 @@ async function requestReview(
     expiresAt: new Date(now.getTime() + minutes * 60_000).toISOString(),
     ...(request.comment ? { comment: request.comment } : {}),
     ...(request.source ? { source: request.source } : {}),
+    ...(request.agent ? { agent: { client: request.agent.client } } : {}),
     ...(taken ? { preview: taken } : {}),
     status: 'pending',
   };
@@ -348,7 +356,9 @@ async function requestReview(
  * preview of the requester's. Also used on approval, with the request's pinned version.
  */
 export function previewForReview(deps: ExecutionDeps, request: ExecuteActionRequest): Promise<ReviewPreview> {
-  const { comment: _comment, confirmed: _confirmed, ...rest } = request;
+  // Its own execution id: a batch row's planned id belongs to the run, and recovery reads a
+  // record under it as the row's outcome (decision 0200).
+  const { comment: _comment, confirmed: _confirmed, executionId: _executionId, ...rest } = request;
   return takeReviewPreview(
     () => deps.clock.now(),
     async () => (await executeAction(deps, { ...rest, preview: true })) as ExecutionOutcome,

@@ -1,5 +1,10 @@
 /** Records of the domain. Storage adapters persist them; nothing here knows how. */
 
+/** The MCP client an agent called through (its `clientInfo` at initialize): recorded, never trusted. */
+export interface AgentClient {
+  client: string;
+}
+
 export interface Project {
   id: string;
   name: string;
@@ -10,6 +15,8 @@ export interface Project {
   allowedHosts?: string[];
   /** Bridges data sources may go through (`via`); managed in project settings (docs/bridge.md). */
   bridges?: import('./bridges/model.ts').BridgeRegistration[];
+  /** What AI agents may see and do over MCP (docs/agents.md); absent: the defaults of agent-settings.ts. */
+  agents?: import('./agents/agent-settings.ts').AgentSettings;
 }
 
 export interface Environment {
@@ -152,7 +159,9 @@ export interface Execution {
   status: ExecutionStatus;
   principal: Pick<Principal, 'kind' | 'id' | 'email'>;
   /** `view`: called from a view (spec 1), with `source.viewId`. */
-  via: 'public_api' | 'console' | 'cron' | 'batch' | 'reservation' | 'review' | 'async_job' | 'view';
+  via: 'public_api' | 'console' | 'cron' | 'batch' | 'reservation' | 'review' | 'async_job' | 'view' | 'mcp';
+  /** Run by an AI agent over MCP (docs/agents.md): the client's self-declared name, informative only. */
+  agent?: AgentClient;
   /** Where a scheduled run came from: the cron job, reservation or batch (and row). */
   origin?: {
     cronJobId?: string;

@@ -27,6 +27,8 @@ export interface ReviewRequest {
   comment?: string;
   /** Requested from a view (docs/views.md); the approved run carries it too. */
   source?: { viewId: string };
+  /** Proposed by an AI agent over MCP (docs/agents.md); the approved run records it too. */
+  agent?: { client: string };
   status: ReviewStatus;
   decidedBy?: { id: string; email: string };
   decidedAt?: string;

@@ -146,6 +146,8 @@ export const unauditedMutations: ReadonlySet<string> = new Set([
   'previewCronSchedule',
   // Audited inside the use case (token.exchange): the path names no project, the matched policy does.
   'exchangeToken',
+  // Audited inside, per tool call (execution.run with via mcp): most MCP messages change nothing.
+  'mcp',
   // Audited inside the use case (file_version.upload): the path names no project, the token does.
   'uploadProtoset',
 ]);

@@ -103,12 +103,10 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
       };
       try {
         let pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
-        if (isFunctionUrlEvent(event)) {
-          target = byKey.size === 1 ? [...byKey.values()][0] : undefined;
-          if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
-        } else if (!target) {
-          // API Gateway's route keys cover whole subtrees of the table (decision 0165): the route
-          // is found here, in the same table, by method and path.
+        if (!target || isFunctionUrlEvent(event)) {
+          // API Gateway's route keys cover whole subtrees of the table (decision 0165), and a
+          // function URL sends `$default` (function-url.ts): the route is found here, in the same
+          // table, by method and path.
           try {
             ({ target, pathParameters } = routeOfPath(event, functions));
           } catch (error) {

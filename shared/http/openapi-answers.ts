@@ -3,8 +3,10 @@
  * client generated from the document can read them and a validator can check them
  * (test/local/api-contract.test.ts).
  */
+
 import * as z from 'zod';
 import { storedActionSchemaWith } from '../connectors/schemas.ts';
+import { agentSettingsSchema } from '../domain/agents/agent-settings.ts';
 
 const principalKind = z.enum(['user', 'service_account']);
 const by = z.object({ id: z.string(), email: z.string() });
@@ -21,6 +23,9 @@ export const project = z
     directIdTokens: z.boolean().optional(),
     allowedHosts: z.array(z.string()).optional().meta({
       description: 'Hosts views may load media from and navigate to without asking (docs/views.md)',
+    }),
+    agents: agentSettingsSchema.optional().meta({
+      description: 'What AI agents may see and do over MCP (docs/agents.md)',
     }),
   })
   .meta({ id: 'Project' });

@@ -144,8 +144,12 @@ const executionShape = {
   actionVersion: z.number().int(),
   executedBy: z.object({ kind: z.enum(['user', 'service_account']), id: z.string(), email: z.string() }),
   via: z
-    .enum(['public_api', 'console', 'cron', 'batch', 'reservation', 'review', 'async_job', 'view'])
+    .enum(['public_api', 'console', 'cron', 'batch', 'reservation', 'review', 'async_job', 'view', 'mcp'])
     .meta({ description: 'What started it' }),
+  agent: z
+    .object({ client: z.string() })
+    .optional()
+    .meta({ description: "Run by an AI agent over MCP: the client's self-declared name (docs/agents.md)" }),
   reviewId: z.string().optional().meta({ description: 'Run on approval of this review request' }),
   preview: z.literal(true).optional().meta({
     description: 'A preview: run in a transaction that was rolled back; not a run of the action',

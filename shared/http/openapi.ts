@@ -476,7 +476,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   },
   putProjectSettings: {
     summary:
-      'Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking)',
+      'Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking), agents (what AI agents may see and do over MCP)',
     body: projectSettingsSchema,
     ok: { status: '200', schema: project },
   },
@@ -897,7 +897,8 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
 export function openApiDocument() {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes as readonly Route[]) {
-    if (route.path === '$default' || route.localOnly) continue;
+    // The MCP endpoint (method ANY) speaks JSON-RPC, described by MCP itself and docs/agents.md.
+    if (route.path === '$default' || route.localOnly || route.method === 'ANY') continue;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     paths[route.path] = { ...paths[route.path], [method]: operationOf(route) };
   }

@@ -372,6 +372,14 @@ export const routes = [
   demoRoute('demoApiExchangeRates', 'GET', '/demo-api/v1/exchange-rates'),
   demoRoute('demoApiShipment', 'GET', '/demo-api/v1/shipments/{orderId}'),
   demoRoute('demoApiMedia', 'GET', '/demo-api/v1/media/{file}'),
+  // The MCP server for AI agents (docs/agents.md): Streamable HTTP, one endpoint per environment.
+  {
+    name: 'mcp',
+    method: 'ANY',
+    path: '/mcp/projects/{projectId}/environments/{environmentId}',
+    handler: 'execute-action',
+    auth: 'bearer',
+  },
   { name: 'notFound', method: 'ANY', path: '$default', handler: 'not-found', auth: 'none' },
 ] as const satisfies readonly Route[];
 

@@ -84,3 +84,20 @@ describe('function URL requests', () => {
     );
   });
 });
+
+describe('the execute-action function, serving two routes', () => {
+  it('finds the route of a function URL request by its path (route key $default), then asks for CloudFront', async () => {
+    const { handler } = await import('../../functions/execute-action.ts');
+    for (const requestPath of [path, '/mcp/projects/demo/environments/development']) {
+      const response = await handler(event(requestPath), {
+        awsRequestId: 'req-1',
+        getRemainingTimeInMillis: () => 30_000,
+      } as never);
+      // Without its route found, the answer would be a 500 ("No function serves route $default").
+      expect(response.statusCode, requestPath).toBe(403);
+      expect(JSON.parse(response.body ?? '{}').detail).toBe(
+        'This function answers only through the service URL.',
+      );
+    }
+  });
+});

@@ -605,8 +605,10 @@ const nonActionLimitBytes = 1024 * 1024;
 /**
  * Action functions carry every kind's runtime as lazy chunks (about 3 MiB with the AWS SDKs of
  * Athena and S3); the limit keeps an eye on them and is raised on purpose when a kind needs it.
+ * Raised from 4 MiB for the MCP server, which execute-action serves (decision 0197): the SDK's
+ * protocol, transport and JSON Schema validator are about 0.2 MiB.
  */
-const actionLimitBytes = 4 * 1024 * 1024;
+const actionLimitBytes = 4.5 * 1024 * 1024;
 
 describe('function bundles', () => {
   const bundleOf = (handler: string) => {

@@ -1,5 +1,7 @@
 /** Projects and their environments. Whoever creates a project is its first administrator. */
+
 import * as z from 'zod';
+import { agentSettingsSchema } from '../agents/agent-settings.ts';
 import { allowedHostSchema } from '../allowed-host-schema.ts';
 import { maxAllowedHosts } from '../allowed-hosts.ts';
 import { resourceIdSchema } from '../definitions/data-source.ts';
@@ -126,10 +128,16 @@ export const projectSettingsSchema = z
       .array(allowedHostSchema)
       .max(maxAllowedHosts, { error: `may hold at most ${maxAllowedHosts} hosts` })
       .optional(),
+    /** What AI agents may see and do over MCP (docs/agents.md); the whole object, replacing the one stored. */
+    agents: agentSettingsSchema.optional(),
   })
-  .refine((settings) => settings.directIdTokens !== undefined || settings.allowedHosts !== undefined, {
-    error: 'Give at least one setting: directIdTokens or allowedHosts.',
-  });
+  .refine(
+    (settings) =>
+      settings.directIdTokens !== undefined ||
+      settings.allowedHosts !== undefined ||
+      settings.agents !== undefined,
+    { error: 'Give at least one setting: directIdTokens, allowedHosts or agents.' },
+  );
 
 export async function putProjectSettings(
   deps: DefinitionDeps,

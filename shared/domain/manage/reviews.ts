@@ -156,6 +156,7 @@ export async function approveReview(
       via: 'review',
       review: { id: review.id, version: review.actionVersion },
       ...(review.source ? { source: review.source } : {}),
+      ...(review.agent ? { agent: { client: review.agent.client, reviewChanges: false } } : {}),
     });
     run = outcome as ExecutionOutcome;
     if (run.execution.status !== 'succeeded') executionError = run.execution.error;

@@ -382,7 +382,7 @@ export type paths = {
     delete: operations["deleteTrustPolicy"];
   };
   "/api/v1/projects/{projectId}/settings": {
-    /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
+    /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking), agents (what AI agents may see and do over MCP) */
     put: operations["putProjectSettings"];
   };
   "/api/v1/projects/{projectId}/upload-tokens": {
@@ -633,6 +633,32 @@ export type components = {
       latest: number;
       versions: components["schemas"]["ActionVersion"][];
       [key: string]: unknown;
+    };
+    AgentSettings: {
+      /** @default [] */
+      actionGroupIds?: string[];
+      /** @default [] */
+      actionIds?: string[];
+      /** @default false */
+      changesWithoutReview?: boolean;
+      /**
+       * @default all
+       * @enum {string}
+       */
+      visible?: "all" | "listed";
+    };
+    AgentSettingsOutput: {
+      /** @default [] */
+      actionGroupIds: string[];
+      /** @default [] */
+      actionIds: string[];
+      /** @default false */
+      changesWithoutReview: boolean;
+      /**
+       * @default all
+       * @enum {string}
+       */
+      visible: "all" | "listed";
     };
     /** @description The decided request and, when it ran, the execution */
     ApprovedReview: {
@@ -1013,6 +1039,10 @@ export type components = {
     Execution: {
       actionId: string;
       actionVersion: number;
+      /** @description Run by an AI agent over MCP: the client's self-declared name (docs/agents.md) */
+      agent?: {
+        client: string;
+      };
       arguments: {
         [key: string]: unknown;
       };
@@ -1080,7 +1110,7 @@ export type components = {
        * @description What started it
        * @enum {string}
        */
-      via: "public_api" | "console" | "cron" | "batch" | "reservation" | "review" | "async_job" | "view";
+      via: "public_api" | "console" | "cron" | "batch" | "reservation" | "review" | "async_job" | "view" | "mcp";
     };
     FileVersion: {
       dataSourceId: string;
@@ -1991,6 +2021,8 @@ export type components = {
       [key: string]: unknown;
     };
     Project: {
+      /** @description What AI agents may see and do over MCP (docs/agents.md) */
+      agents?: components["schemas"]["AgentSettingsOutput"];
       /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
       allowedHosts?: string[];
       createdAt: string;
@@ -2008,6 +2040,8 @@ export type components = {
         /** @description Every role held, highest first */
         roles: string[];
       };
+      /** @description What AI agents may see and do over MCP (docs/agents.md) */
+      agents?: components["schemas"]["AgentSettingsOutput"];
       /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
       allowedHosts?: string[];
       createdAt: string;
@@ -2016,6 +2050,8 @@ export type components = {
       name: string;
     };
     ProjectWithRole: {
+      /** @description What AI agents may see and do over MCP (docs/agents.md) */
+      agents?: components["schemas"]["AgentSettingsOutput"];
       /** @description Hosts views may load media from and navigate to without asking (docs/views.md) */
       allowedHosts?: string[];
       createdAt: string;
@@ -2028,6 +2064,10 @@ export type components = {
     RecordedExecution: {
       actionId: string;
       actionVersion: number;
+      /** @description Run by an AI agent over MCP: the client's self-declared name (docs/agents.md) */
+      agent?: {
+        client: string;
+      };
       arguments: {
         [key: string]: unknown;
       };
@@ -2095,7 +2135,7 @@ export type components = {
        * @description What started it
        * @enum {string}
        */
-      via: "public_api" | "console" | "cron" | "batch" | "reservation" | "review" | "async_job" | "view";
+      via: "public_api" | "console" | "cron" | "batch" | "reservation" | "review" | "async_job" | "view" | "mcp";
     };
     Reservation: {
       actionId: string;
@@ -9793,7 +9833,7 @@ export type operations = {
       };
     };
   };
-  /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking) */
+  /** Project settings: directIdTokens (the public API accepts external ID tokens as Bearer), allowedHosts (what views load and open without asking), agents (what AI agents may see and do over MCP) */
   putProjectSettings: {
     parameters: {
       path: {
@@ -9803,6 +9843,7 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
+          agents?: components["schemas"]["AgentSettings"];
           allowedHosts?: string[];
           directIdTokens?: boolean;
         };

@@ -94,12 +94,20 @@ function LoadedView({ resolved }: { resolved: ResolvedView }) {
             <p className="action-description">{resolved.view.description}</p>
           ) : null}
         </div>
-        <Link
-          className="btn btn-secondary"
-          href={workspace.href(`/views/${encodeURIComponent(resolved.view.id)}/edit`)}
-        >
-          {t('views.edit')}
-        </Link>
+        <div className="view-screen-links">
+          <Link
+            className="btn btn-secondary"
+            href={workspace.href(`/views/${encodeURIComponent(resolved.view.id)}/versions`)}
+          >
+            {t('views.versions.link')}
+          </Link>
+          <Link
+            className="btn btn-secondary"
+            href={workspace.href(`/views/${encodeURIComponent(resolved.view.id)}/edit`)}
+          >
+            {t('views.edit')}
+          </Link>
+        </div>
       </div>
       {parameters.length > 0 ? <ArgumentsBar parameters={parameters} args={args} /> : null}
       {resolved.definition.kind === 'visual' ? (

@@ -14,5 +14,9 @@ export const viewScreens: Screen[] = [
   },
   { path: `${base}/views/:viewId`, component: lazyScreen(() => import('./ViewScreen.tsx'), 'ViewScreen') },
   { path: `${base}/views/:viewId/edit`, component: builder },
+  {
+    path: `${base}/views/:viewId/versions`,
+    component: lazyScreen(() => import('./versions/ViewVersionsScreen.tsx'), 'ViewVersionsScreen'),
+  },
   { path: `${base}/views-new/:kind`, component: builder },
 ];

@@ -53,6 +53,15 @@ export interface ResolvedView {
   allowedHosts?: string[];
 }
 
+/** One saved version (GET /views/{v}/versions/{n}): the whole input of that save. */
+export interface ViewVersion {
+  version: number;
+  definition: ViewInput;
+  createdAt?: string;
+  message?: string;
+  author?: { email?: string };
+}
+
 export interface ViewVersions {
   latest: number;
   versions: { version: number; createdAt?: string; message?: string; author?: { email?: string } }[];
@@ -64,6 +73,8 @@ export const viewPaths = {
   view: (projectId: string, viewId: string) => pathOf`/api/v1/projects/${projectId}/views/${viewId}`,
   versions: (projectId: string, viewId: string) =>
     pathOf`/api/v1/projects/${projectId}/views/${viewId}/versions`,
+  version: (projectId: string, viewId: string, version: number) =>
+    pathOf`/api/v1/projects/${projectId}/views/${viewId}/versions/${String(version)}`,
   publication: (projectId: string, viewId: string, environmentId: string) =>
     pathOf`/api/v1/projects/${projectId}/views/${viewId}/publications/${environmentId}`,
   resolved: (projectId: string, environmentId: string, viewId: string) =>

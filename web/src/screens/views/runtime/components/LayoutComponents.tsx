@@ -1,5 +1,5 @@
 /** Tabs and grids: containers whose children are components (each with its own error boundary). */
-import { useState } from 'react';
+import { type CSSProperties, useState } from 'react';
 import { Tabs } from '../../../../components/index.ts';
 import type { ViewComponent } from '../../view-api.ts';
 import { ComponentView } from '../ComponentView.tsx';
@@ -10,7 +10,10 @@ export function GridComponent({ component }: { component: Of<'grid'> }) {
   return (
     <div
       className="view-grid"
-      style={{ gridTemplateColumns: `repeat(${component.columns}, minmax(0, 1fr))` }}
+      // The count goes in as a variable, not as grid-template-columns, so views.css can stack the
+      // columns on a narrow screen (an inline grid-template-columns would win over the media query).
+      style={{ '--view-columns': component.columns } as CSSProperties}
+      data-columns={component.columns}
     >
       {component.children.map((child) => (
         <ComponentView key={child.id} component={child} />
