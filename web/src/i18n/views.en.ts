@@ -40,6 +40,8 @@ export const viewsEn: Record<string, string> = {
   'views.table.page': 'Page {page}',
   'views.table.pageOf': 'Page {page} of {pages}',
   'views.table.empty': 'No rows.',
+  'views.query.waiting': 'Waits for its arguments: {names}',
+  'views.query.noAction': 'Waits for an action to be chosen for query {query}',
   'views.detail.empty': 'Nothing to show.',
   'views.form.submit': 'Submit',
   'views.form.required': 'Required.',
@@ -64,6 +66,8 @@ export const viewsEn: Record<string, string> = {
   'views.error.other': 'Error: {detail}',
   'views.expr.syntax': 'syntax error ({detail})',
   'views.expr.unknownName': '"{name}" is not defined here',
+  'views.expr.emptyRead':
+    '"{name}" cannot be read yet: the value before it is empty (nothing selected or loaded; use ?. to allow that)',
   'views.expr.forbiddenProperty': '"{name}" cannot be used in expressions',
   'views.expr.notAFunction': '"{name}" is not a function',
   'views.expr.unsupported': '{what} is not supported',

@@ -41,6 +41,8 @@ export const viewsJa: Record<string, string> = {
   'views.table.page': '{page} ページ',
   'views.table.pageOf': '{page} / {pages} ページ',
   'views.table.empty': '行がありません。',
+  'views.query.waiting': '引数の入力を待っています：{names}',
+  'views.query.noAction': 'クエリ {query} のアクションが選ばれるのを待っています',
   'views.detail.empty': '表示するものがありません。',
   'views.form.submit': '送信',
   'views.form.required': '必須です。',
@@ -66,6 +68,8 @@ export const viewsJa: Record<string, string> = {
   'views.error.other': 'エラー: {detail}',
   'views.expr.syntax': '構文エラー（{detail}）',
   'views.expr.unknownName': '"{name}" はここでは定義されていません',
+  'views.expr.emptyRead':
+    '"{name}" はまだ読めません：その手前の値が空です（未選択か未取得。空を許すなら ?. を使います）',
   'views.expr.forbiddenProperty': '"{name}" は式では使えません',
   'views.expr.notAFunction': '"{name}" は関数ではありません',
   'views.expr.unsupported': '{what} は使えません',

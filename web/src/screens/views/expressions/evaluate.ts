@@ -701,7 +701,7 @@ function replacedLength(s: string, search: string, replacement: string): number 
 export function readMember(target: unknown, name: string | number): unknown {
   if (typeof name === 'string' && forbiddenNames.has(name)) throw forbidden(name);
   if (target === undefined || target === null) {
-    throw new ExpressionError('unknownName', `Cannot read "${name}" of ${String(target)}.`, {
+    throw new ExpressionError('emptyRead', `Cannot read "${name}" of ${String(target)}.`, {
       name: String(name),
     });
   }

@@ -6,6 +6,8 @@
 export type ExpressionErrorCode =
   | 'syntax'
   | 'unknownName'
+  /** A property read of undefined/null: not a wrong name, a value not there yet (no row selected, no result). */
+  | 'emptyRead'
   | 'forbiddenProperty'
   | 'notAFunction'
   | 'unsupported'

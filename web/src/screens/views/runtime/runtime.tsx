@@ -14,12 +14,13 @@ import {
   useRef,
   useState,
 } from 'react';
-import type { Execution, ReviewRequested } from '../../../api/types.ts';
+import type { Execution, Parameter, ReviewRequested } from '../../../api/types.ts';
 import { navigate as go } from '../../../app/router.tsx';
 import { flatten } from '../builder/draft.ts';
 import { evaluate, renderTemplate } from '../expressions/evaluate.ts';
 import {
   type ActionOutcome,
+  loadActionParameters,
   resultOf,
   runViewAction,
   type ViewEvent,
@@ -28,11 +29,14 @@ import {
 } from '../view-api.ts';
 import { useConfirmedRun } from './confirm-run.tsx';
 import { useOutsideHosts } from './outside-hosts.tsx';
+import { isNotThereYet, missingArguments } from './query-readiness.ts';
 
 type Row = Record<string, unknown>;
 
 export interface QueryState {
-  status: 'idle' | 'loading' | 'done' | 'failed' | 'review';
+  status: 'idle' | 'waiting' | 'loading' | 'done' | 'failed' | 'review';
+  /** `waiting`: the arguments still empty (none named: no action chosen yet); it runs once they are filled. */
+  waitingFor?: string[];
   rows: Row[];
   result: unknown;
   error?: unknown;
@@ -74,6 +78,9 @@ export function useViewRuntime(): ViewRuntime {
   if (!runtime) throw new Error('useViewRuntime is used outside a view.');
   return runtime;
 }
+
+/** How long an edited query waits for the next key before the preview runs it (ms). */
+const editPause = 400;
 
 const idle: QueryState = { status: 'idle', rows: [], result: undefined, page: 0 };
 
@@ -166,19 +173,69 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
   const confirmedRun = useConfirmedRun();
   const outside = useOutsideHosts();
 
-  /** `clicked`: the viewer started it, so a data-changing action may run after their confirmation. */
+  // The actions' parameters, read once per action: which arguments a query must have before it runs
+  // by itself. Unreadable (no right to read the definition): the query runs as it is.
+  const parameterCache = useRef(new Map<string, Promise<Parameter[] | undefined>>());
+  const parametersOf = useCallback(
+    (actionId: string) => {
+      let cached = parameterCache.current.get(actionId);
+      if (!cached) {
+        cached = loadActionParameters(projectId, actionId).catch(() => undefined);
+        parameterCache.current.set(actionId, cached);
+      }
+      return cached;
+    },
+    [projectId],
+  );
+
+  // Each start of a query supersedes the previous one: only the newest may write its state, so a
+  // slow older answer never replaces a newer one (and two starts in a row send one run, see below).
+  const generations = useRef<Record<string, number>>({});
+
+  /**
+   * `clicked`: the viewer started it, so a data-changing action may run after their confirmation.
+   * `whenReady`: it started by itself (on load, a refresh, a value it waited for): with a required
+   * argument still empty it waits instead of running (query-readiness.ts).
+   */
   const runQuery = useCallback(
-    async (queryId: string, page?: number, clicked = false) => {
+    async (queryId: string, page?: number, clicked = false, whenReady = false) => {
       const query: ViewQuery | undefined = definition.queries.find((q) => q.id === queryId);
       if (!query) return;
+      const generation = (generations.current[queryId] ?? 0) + 1;
+      generations.current[queryId] = generation;
+      const newest = () => generations.current[queryId] === generation;
       const previous = queriesRef.current[queryId] ?? idle;
       const pageNow = page ?? previous.page;
-      setQuery(queryId, { ...previous, status: 'loading', page: pageNow });
+      if (!query.actionId) {
+        setQuery(queryId, { ...idle, status: 'waiting', waitingFor: [], page: pageNow });
+        return;
+      }
+      // A waiting query stays shown as waiting until it is ready to run.
+      if (previous.status !== 'waiting') setQuery(queryId, { ...previous, status: 'loading', page: pageNow });
       try {
         const ctx = context();
         const actionArgs: Record<string, unknown> = {};
+        const notThere: string[] = [];
         for (const [name, expression] of Object.entries(query.arguments ?? {})) {
-          actionArgs[name] = bindValue(expression, ctx);
+          try {
+            actionArgs[name] = bindValue(expression, ctx);
+          } catch (error) {
+            if (!whenReady || !isNotThereYet(error)) throw error;
+            notThere.push(name);
+          }
+        }
+        if (whenReady) {
+          const parameters = await parametersOf(query.actionId);
+          if (!newest()) return;
+          const missing = [
+            ...notThere,
+            ...missingArguments(parameters ?? [], actionArgs).filter((n) => !notThere.includes(n)),
+          ];
+          if (missing.length > 0) {
+            setQuery(queryId, { ...idle, status: 'waiting', waitingFor: missing, page: pageNow });
+            return;
+          }
+          if (previous.status === 'waiting') setQuery(queryId, { ...idle, status: 'loading', page: pageNow });
         }
         if (query.paging) {
           actionArgs[query.paging.limitParameter] = query.paging.pageSize;
@@ -187,6 +244,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
         const outcome = clicked
           ? await confirmedRun(where, query.actionId, actionArgs)
           : await runViewAction(where, query.actionId, actionArgs);
+        if (!newest()) return;
         if (outcome.kind === 'review') {
           setQuery(queryId, { ...idle, status: 'review', review: outcome.review, page: pageNow });
           return;
@@ -207,10 +265,10 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
           page: pageNow,
         });
       } catch (error) {
-        setQuery(queryId, { ...idle, status: 'failed', error, page: pageNow });
+        if (newest()) setQuery(queryId, { ...idle, status: 'failed', error, page: pageNow });
       }
     },
-    [definition, context, setQuery, where, confirmedRun],
+    [definition, context, setQuery, where, confirmedRun, parametersOf],
   );
 
   const loadQueries = useCallback(
@@ -218,17 +276,64 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       Promise.all(
         definition.queries
           .filter((q) => (ids ? ids.includes(q.id) : q.runOn === 'load'))
-          .map((q) => runQuery(q.id)),
+          .map((q) => runQuery(q.id, undefined, false, true)),
       ),
     [definition, runQuery],
   );
 
-  // The load queries run when the view opens and whenever its arguments change.
+  // The load queries run once when the view opens and again only when its queries or its arguments
+  // change in content. Keyed by content, not by identity: a new identity of the same arguments,
+  // the environment's name arriving (a new confirm callback), StrictMode's second mount, an edit
+  // of the layout in the builder, none of them is a reason to run again (issue 29: one open and
+  // one search ran search-orders five times).
+  const queriesKey = useMemo(() => JSON.stringify(definition.queries), [definition.queries]);
+  const argsKey = useMemo(() => JSON.stringify(args), [args]);
+  const loadQueriesRef = useRef(loadQueries);
+  loadQueriesRef.current = loadQueries;
+  const loadedFor = useRef<{ queries: string; args: string } | undefined>(undefined);
+  /** An edited query's run is about to start: the waiting queries leave it to that run. */
+  const loadPending = useRef(false);
   useEffect(() => {
-    queriesRef.current = {};
-    setQueries({});
-    void loadQueries();
-  }, [loadQueries]);
+    const before = loadedFor.current;
+    if (before && before.queries === queriesKey && before.args === argsKey) return;
+    const load = () => {
+      loadedFor.current = { queries: queriesKey, args: argsKey };
+      queriesRef.current = {};
+      setQueries({});
+      void loadQueriesRef.current();
+    };
+    // Opening and new arguments run at once; an edited query (the builder's preview, changed a key
+    // at a time) runs once the typing pauses, not once per key.
+    if (!before || before.queries === queriesKey) {
+      load();
+      return;
+    }
+    loadPending.current = true;
+    const timer = setTimeout(() => {
+      loadPending.current = false;
+      load();
+    }, editPause);
+    return () => {
+      loadPending.current = false;
+      clearTimeout(timer);
+    };
+  }, [queriesKey, argsKey]);
+
+  // A query that waits for its arguments runs as soon as a value it reads is there (a form's
+  // defaults, a selected row), once; a query that already ran does not run again on a new value.
+  const runQueryRef = useRef(runQuery);
+  runQueryRef.current = runQuery;
+  const definitionRef = useRef(definition);
+  definitionRef.current = definition;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new value is the reason to look again
+  useEffect(() => {
+    if (loadPending.current) return;
+    for (const query of definitionRef.current.queries) {
+      if (queriesRef.current[query.id]?.status === 'waiting') {
+        void runQueryRef.current(query.id, undefined, false, true);
+      }
+    }
+  }, [values]);
 
   const runEvents = useCallback(
     async (events: ViewEvent[], extra: Record<string, unknown> = {}): Promise<EventOutcome> => {

@@ -1,6 +1,7 @@
 /** Key-value detail of one record: the first row of a query, or an expression's object. */
 import { useT } from '../../../../i18n/index.tsx';
 import type { ViewComponent } from '../../view-api.ts';
+import { QueryWaiting } from '../QueryWaiting.tsx';
 import { ViewReviewNotice } from '../ReviewNotice.tsx';
 import { useViewRuntime } from '../runtime.tsx';
 import { ViewProblem } from '../ViewProblem.tsx';
@@ -14,6 +15,8 @@ export function DetailComponent({ component }: { component: Detail }) {
   const state = component.query ? runtime.queries[component.query] : undefined;
   if (state?.status === 'failed') return <ViewProblem error={state.error} where={component.id} />;
   if (state?.status === 'review' && state.review) return <ViewReviewNotice review={state.review} />;
+  if (state?.status === 'waiting' && component.query)
+    return <QueryWaiting queryId={component.query} state={state} />;
   if (state?.status === 'loading') return <p className="muted small">{t('common.loading')}</p>;
   const value = component.value ? runtime.bind(component.value) : state?.rows[0];
   const record = Array.isArray(value) ? value[0] : value;

@@ -2,12 +2,15 @@
  * The table component: rows of a query (or an expression), sort by a header, filter by text,
  * pages (client-side, or through the query's limit/offset parameters when it pages on the server),
  * row click and a row menu whose events see `row`. A column whose field is in no row says so.
+ * A click (or Enter) on a row selects it: `components.<id>.value` is that row, with or without
+ * "On row click" events (issue 29: the value stayed undefined until an event was wired).
  */
 import { useMemo, useState } from 'react';
 import { Button, closeMenuOf, DisclosureMenu } from '../../../../components/index.ts';
 import { useT } from '../../../../i18n/index.tsx';
 import type { ViewComponent } from '../../view-api.ts';
 import { EventOutcomeView } from '../EventOutcomeView.tsx';
+import { QueryWaiting } from '../QueryWaiting.tsx';
 import { ViewReviewNotice } from '../ReviewNotice.tsx';
 import { type EventOutcome, useViewRuntime } from '../runtime.tsx';
 import { ViewProblem } from '../ViewProblem.tsx';
@@ -71,6 +74,7 @@ export function TableComponent({ component }: { component: Table }) {
   const currentPage = Math.min(page, pageCount - 1);
   const pageRows = serverPaging ? shown : shown.slice(currentPage * pageSize, (currentPage + 1) * pageSize);
 
+  const selected = runtime.values[component.id];
   const run = async (events: { type: string }[] | undefined, row: Row) => {
     runtime.setValue(component.id, row);
     if (!events?.length) return;
@@ -82,6 +86,8 @@ export function TableComponent({ component }: { component: Table }) {
 
   if (state?.status === 'failed') return <ViewProblem error={state.error} where={component.id} />;
   if (state?.status === 'review' && state.review) return <ViewReviewNotice review={state.review} />;
+  if (state?.status === 'waiting' && component.query)
+    return <QueryWaiting queryId={component.query} state={state} />;
   const label = component.title ?? component.id;
   return (
     <div className="view-table-wrap" aria-busy={state?.status === 'loading' || busy || undefined}>
@@ -152,16 +158,17 @@ export function TableComponent({ component }: { component: Table }) {
               <tr
                 // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id of their own
                 key={index}
-                className={component.rowClick?.length ? 'view-row-clickable' : undefined}
-                tabIndex={component.rowClick?.length ? 0 : undefined}
+                className={`view-row-clickable${row === selected ? ' view-row-selected' : ''}`}
+                tabIndex={0}
+                aria-current={row === selected ? 'true' : undefined}
                 onClick={(event) => {
                   // The row menu's own clicks and keys are not the row's.
                   if (inRowMenu(event.target)) return;
-                  if (component.rowClick?.length) void run(component.rowClick, row);
+                  void run(component.rowClick, row);
                 }}
                 onKeyDown={(event) => {
                   if (inRowMenu(event.target)) return;
-                  if (event.key === 'Enter' && component.rowClick?.length) void run(component.rowClick, row);
+                  if (event.key === 'Enter') void run(component.rowClick, row);
                 }}
               >
                 {columns.map((column) => (
