@@ -60,6 +60,7 @@ export const apiPathPatterns = [
   '/openapi.json',
   '/healthz',
   '/v1/upload_protoset',
+  '/mcp/*',
 ] as const;
 
 export const consoleDistDir = join(repoRoot, 'web', 'dist');

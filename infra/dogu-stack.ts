@@ -19,6 +19,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import type { Route } from '../shared/http/routes.ts';
 import { originVerifySecretEnv } from '../shared/http/viewer-ip.ts';
 import { type ConnectorResources, grantConnectorPermissions } from './connector-permissions.ts';
 import { ConsoleHosting, type ConsoleHostingProps } from './console-hosting.ts';
@@ -64,6 +65,8 @@ export interface DoguStackProps extends StackProps {
   domain?: ConsoleHostingProps['domain'];
   /** A CLOUDFRONT-scope web ACL to attach (context `waf` or `webAclArn`). */
   webAclArn?: string;
+  /** The routes API Gateway serves: the route table's deployable ones unless a test grows them. */
+  routes?: readonly Route[];
 }
 
 export const productionStage = 'production';
@@ -155,6 +158,7 @@ export class DoguStack extends Stack {
       network,
       domain,
       webAclArn,
+      routes,
       ...stackProps
     } = props;
     // The stage is part of the stack, API and tag names; one spelling per stage avoids twins.
@@ -282,6 +286,7 @@ export class DoguStack extends Stack {
       functionsByHandler,
       throttle: apiThrottle,
       accessLog: accessLog.settings,
+      ...(routes ? { routes } : {}),
     });
 
     // The service's own IdP (spec 5.2): its issuer is this API, its keys a secret that starts empty
