@@ -12,6 +12,11 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 export const originVerifySecretEnv = 'DOGU_ORIGIN_VERIFY_SECRET_ARN';
 export const viewerIpHeader = 'x-dogu-viewer-ip';
 export const originVerifyHeader = 'x-dogu-origin-verify';
+/**
+ * The key under which CloudFront's KeyValueStore holds the value its viewer-request function sends
+ * as `originVerifyHeader` (decision 0171): written by the rotation, read at the edge.
+ */
+export const originVerifyStoreKey = 'origin-verify';
 
 /** Compares a presented secret without leaking, through timing, how much of it matched. */
 export const sameSecret = (a: string, b: string) => {
