@@ -9,13 +9,13 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { KeyValueStorePublisher } from '../shared/adapters/origin/key-value-store-publisher.ts';
 import { type RotationEvent, rotateOriginVerify } from '../shared/adapters/origin/origin-verify-rotation.ts';
 import { logger } from '../shared/commons/logger.ts';
-
-/** The KeyValueStore the API paths' viewer-request function reads (infra/constructs/origin-verify-rotation.ts). */
-export const originVerifyStoreEnv = 'DOGU_ORIGIN_VERIFY_STORE_ARN';
+import { originVerifyStoreEnv } from '../shared/http/viewer-ip.ts';
 
 const storeArn = process.env[originVerifyStoreEnv];
 const secrets = new SecretsManagerClient({});
-const publisher = storeArn ? new KeyValueStorePublisher(new CloudFrontKeyValueStoreClient({}), storeArn) : undefined;
+const publisher = storeArn
+  ? new KeyValueStorePublisher(new CloudFrontKeyValueStoreClient({}), storeArn)
+  : undefined;
 
 export async function handler(event: RotationEvent): Promise<void> {
   if (!publisher) throw new Error(`${originVerifyStoreEnv} is not set.`);

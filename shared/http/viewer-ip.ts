@@ -10,6 +10,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
 /** The ARN of the secret whose values CloudFront may send (decision 0170); unset in the embedded runtime. */
 export const originVerifySecretEnv = 'DOGU_ORIGIN_VERIFY_SECRET_ARN';
+/** The ARN of the KeyValueStore the rotation writes CloudFront's copy to (decision 0171); rotation function only. */
+export const originVerifyStoreEnv = 'DOGU_ORIGIN_VERIFY_STORE_ARN';
 export const viewerIpHeader = 'x-dogu-viewer-ip';
 export const originVerifyHeader = 'x-dogu-origin-verify';
 /**

@@ -48,7 +48,9 @@ describe('the KeyValueStore publisher of the origin-verify value', () => {
     await expect(publisher.publish('v')).rejects.toThrow('ETag mismatch');
 
     store.reset();
-    store.on(DescribeKeyValueStoreCommand).resolves({ KvsARN, ItemCount: 0, TotalSizeInBytes: 0, Created: new Date() });
+    store
+      .on(DescribeKeyValueStoreCommand)
+      .resolves({ KvsARN, ItemCount: 0, TotalSizeInBytes: 0, Created: new Date() });
     await expect(publisher.publish('v')).rejects.toThrow(/without an ETag/);
     expect(sent().map(([name]) => name)).toEqual(['DescribeKeyValueStoreCommand']);
   });
@@ -61,7 +63,9 @@ describe('the KeyValueStore publisher of the origin-verify value', () => {
     expect(sent()).toEqual([['GetKeyCommand', { KvsARN, Key: 'origin-verify' }]]);
 
     store.reset();
-    store.on(GetKeyCommand).rejects(new ResourceNotFoundException({ message: 'Key not found', $metadata: {} }));
+    store
+      .on(GetKeyCommand)
+      .rejects(new ResourceNotFoundException({ message: 'Key not found', $metadata: {} }));
     expect(await publisher.current()).toBeUndefined();
     store.reset();
     store.on(GetKeyCommand).rejects(new Error('AccessDenied'));
