@@ -879,7 +879,8 @@ describe('synchronous executions up to a minute (decision 0055)', () => {
     expect(patterns.indexOf('/public/*')).toBeGreaterThan(0);
     const origin = config.Origins.find((o) => o.Id === config.CacheBehaviors[0]!.TargetOriginId)!;
     expect(origin.CustomOriginConfig?.OriginReadTimeout).toBe(60);
-    expect(JSON.stringify(origin.OriginCustomHeaders)).toContain('x-dogu-origin-verify');
+    // The origin proof comes from the viewer-request function, not the origin (decision 0171).
+    expect(JSON.stringify(origin.OriginCustomHeaders ?? [])).not.toContain('x-dogu-origin-verify');
     expect(config.CacheBehaviors[0]!.AllowedMethods).toContain('POST');
   });
 });
