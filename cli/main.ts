@@ -24,6 +24,8 @@ Commands:
   print-access-token       Print the stored token (renewed first when expired)
   logout                   Remove the stored token
   execute <action>         Run an action: --project P --env E [--arg name=value ...]
+                             --preview     run it in a transaction that is rolled back and
+                                           print the rows it would affect (PostgreSQL, MySQL)
   apply -f FILE            Make a project match a config file (docs/config.md); never deletes
                              --dry-run     print the plan as Markdown and change nothing
                                            (exit 0 with or without changes; 1 on errors)
@@ -67,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
       output: { type: 'string', short: 'o' },
       'names-from': { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
+      preview: { type: 'boolean', default: false },
       sso: { type: 'boolean', default: false },
       device: { type: 'boolean', default: false },
       open: { type: 'boolean', default: false },
@@ -115,6 +118,7 @@ async function main(argv: string[]): Promise<number> {
         environment: values.env!,
         action: rest[0],
         args: parseArgumentPairs(values.arg!),
+        preview: values.preview!,
       });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

@@ -55,6 +55,17 @@ export const handler = defineHandler(
         { pointer: '#/async', detail: 'not allowed with dryRun' },
       ]);
     }
+    if (body.preview !== undefined && typeof body.preview !== 'boolean') {
+      throw badRequest("'preview' must be true or false.", [
+        { pointer: '#/preview', detail: 'must be a boolean' },
+      ]);
+    }
+    if (body.preview === true && (body.async === true || body.dryRun === true)) {
+      const other = body.async === true ? 'async' : 'dryRun';
+      throw badRequest(`A preview answers at once and runs the statements: leave out ${other}.`, [
+        { pointer: `#/${other}`, detail: 'not allowed with preview' },
+      ]);
+    }
     if (
       body.timeLimitSeconds !== undefined &&
       (body.async !== true || !Number.isInteger(body.timeLimitSeconds))
@@ -122,6 +133,7 @@ export const handler = defineHandler(
         confirmed,
         ...(source ? { source } : {}),
         ...(body.dryRun === true ? { dryRun: true } : {}),
+        ...(body.preview === true ? { preview: true } : {}),
         ...(typeof body.comment === 'string' ? { comment: body.comment.slice(0, 2000) } : {}),
       },
     );

@@ -14,6 +14,8 @@ import { secretValues } from '../shared/runtime/groups/secret-values.ts';
 import { type CoreServices, compose, type Services } from '../shared/runtime/services.ts';
 
 const decision = z.object({ comment: z.string().max(2000).optional() });
+/** Approval: `acceptPreviewChange` runs it although the preview's numbers changed (decision 0185). */
+const approval = decision.extend({ acceptPreviewChange: z.boolean().optional() });
 const deps = (services: CoreServices & Pick<Services, 'engines' | 'secrets'>) => ({
   ...services,
   maxExecutionMs: services.settings.maxExecutionMs,
@@ -47,13 +49,14 @@ export const handler = defineRoutes(
     },
     approveReviewRequest: async (request, services) => {
       const { projectId, reviewId } = ids(request);
-      const { comment } = request.parseBody(decision);
+      const { comment, acceptPreviewChange } = request.parseBody(approval);
       const { review, run } = await reviews.approveReview(
         deps(services),
         request.caller(),
         projectId,
         reviewId,
         comment,
+        acceptPreviewChange ? { acceptPreviewChange } : {},
       );
       return {
         status: 200,

@@ -72,6 +72,8 @@ export const demoViewActions: ActionInput[] = [
       {
         title: 'Shipped',
         sql: "UPDATE orders SET status = 'shipped' WHERE id = {{ order_id }} AND status = 'paid' RETURNING id, status",
+        // Preview shows the order before and after the update, then rolls it back (docs/governance.md).
+        previewSql: 'SELECT id, status, total_yen FROM orders WHERE id = {{ order_id }}',
       },
     ],
   },

@@ -29,6 +29,8 @@ export async function execute(options: {
   environment: string;
   action: string;
   args: Record<string, unknown>;
+  /** Run in a transaction that is rolled back and report what it would do (docs/governance.md). */
+  preview?: boolean;
 }): Promise<unknown> {
   const { token } = await accessToken();
   const path = [
@@ -44,6 +46,6 @@ export async function execute(options: {
   return callApi(new URL(`/${path}/executions`, options.baseUrl).toString(), {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ arguments: options.args }),
+    body: JSON.stringify({ arguments: options.args, ...(options.preview ? { preview: true } : {}) }),
   });
 }

@@ -16,9 +16,8 @@ export function uuidV7Hex(now = Date.now()): string {
   if (pooled === 0) randomFillSync(pool);
   const at = pooled;
   pooled = (pooled + 16) % pool.length;
-  const r = (i: number) => pool[at + i]!;
   if (now > lastMsecs) {
-    seq = ((r(6) & 0x7f) << 24) | (r(7) << 16) | (r(8) << 8) | r(9);
+    seq = ((pool[at + 6]! & 0x7f) << 24) | (pool[at + 7]! << 16) | (pool[at + 8]! << 8) | pool[at + 9]!;
     lastMsecs = now;
   } else {
     seq = (seq + 1) | 0;
@@ -36,7 +35,7 @@ export function uuidV7Hex(now = Date.now()): string {
   bytes[7] = (seq >>> 20) & 0xff;
   bytes[8] = 0x80 | ((seq >>> 14) & 0x3f);
   bytes[9] = (seq >>> 6) & 0xff;
-  bytes[10] = ((seq << 2) & 0xff) | (r(10) & 0x03);
+  bytes[10] = ((seq << 2) & 0xff) | (pool[at + 10]! & 0x03);
   pool.copy(bytes, 11, at + 11, at + 16);
   return bytes.toString('hex');
 }

@@ -103,6 +103,12 @@ export interface ConnectorDefinition {
    */
   dryRun?: boolean;
   /**
+   * The runtime honours `EngineRun.preview`: it runs the action in one transaction that it always
+   * rolls back and reports per statement the rows affected (SQL kinds whose connector can; decision
+   * 0185). It refuses, with a DoguError naming why, statements a rollback cannot undo.
+   */
+  preview?: boolean;
+  /**
    * The runtime opens its connections from `run.network`, so an environment may go through a
    * bridge (`via`, docs/bridge.md). Kinds that call cloud APIs leave it out; `via` is refused for them.
    */

@@ -20,6 +20,8 @@ export function connectorKinds(connectors: readonly ConnectorDefinition[] = regi
     oauth: c.oauth !== undefined,
     /** The console offers a dry-run button (the execute API's `dryRun`). */
     dryRun: c.dryRun === true,
+    /** The console offers a Preview button for data-changing actions (the execute API's `preview`). */
+    preview: c.preview === true,
     // `via` is the seam's, not the kind's: offered wherever the kind opens its own connections.
     connectionFields: c.bridgeable ? [...c.form.connection, viaField] : c.form.connection,
     actionFields: c.form.action,

@@ -61,6 +61,7 @@ export function createActionEngines(
   return {
     actionKindOf: (kind) => connectors.find((c) => c.kind === kind)?.actionKind,
     supportsDryRun: (kind) => connectors.find((c) => c.kind === kind)?.dryRun === true,
+    supportsPreview: (kind) => connectors.find((c) => c.kind === kind)?.preview === true,
     async run(run: EngineRun) {
       const c = definition(run.dataSource.kind);
       if (c.actionKind !== run.action.kind) {

@@ -4,6 +4,7 @@
  * refers to, run it within the time limit, limit the result, record it.
  */
 
+import { effectOf } from './action-effect.ts';
 import { actionForEnvironment, type RunContext, resolveExecutableAction } from './authorize.ts';
 import { bridgeRouteFor } from './bridges/bridge-route.ts';
 import { requireConfirmation } from './confirmation.ts';
@@ -36,6 +37,7 @@ import type {
 } from './ports.ts';
 import { limitResults } from './result-limits.ts';
 import { failedScriptResult, resultOfValue, valueOfResults } from './result-value.ts';
+import { type ReviewPreview, takeReviewPreview } from './review-preview.ts';
 import type { ReviewRequest } from './reviews.ts';
 import { SecretRedactor } from './secret-redaction.ts';
 import { type SecretValues, secretContext } from './secret-values.ts';
@@ -102,6 +104,12 @@ export interface ExecuteActionRequest {
   parent?: ParentRun;
   /** Estimate without running (kinds that declare `dryRun`; others: 422). Needs no review: nothing runs. */
   dryRun?: boolean;
+  /**
+   * Run in a transaction that is always rolled back and report per statement the rows affected
+   * (kinds that declare `preview`; others: 422; decision 0185). Recorded as a preview, not a run;
+   * needs neither review nor confirmation: nothing is committed.
+   */
+  preview?: boolean;
   /** Called from a view: kept on the execution (and a review request, for its approved run). */
   source?: Execution['source'];
   /** The person confirmed this run of a data-changing action (console and views ask; action-effect.ts). */
@@ -131,7 +139,8 @@ export async function executeAction(
     ...(request.review ? { version: request.review.version } : {}),
   });
   await refuseUnpublishedSecretReads(deps, action, environment.id);
-  if ((request.via === 'view' || request.via === 'console') && !request.dryRun && !request.review) {
+  const nothingCommitted = request.dryRun === true || request.preview === true;
+  if ((request.via === 'view' || request.via === 'console') && !nothingCommitted && !request.review) {
     requireConfirmation(action, environment.id, request.arguments, request.confirmed);
   }
   const dataSource = await deps.store.getDataSource(action.projectId, action.dataSourceId);
@@ -141,8 +150,20 @@ export async function executeAction(
       `A dry run is not available for ${dataSource ? `${dataSource.kind} data sources` : 'this action'}: only kinds that can estimate a query (BigQuery) offer it.`,
       { errors: [{ pointer: '#/dryRun', detail: 'not supported by this data source kind' }] },
     );
-  if (action.review?.required && !request.review && !request.dryRun)
-    return requestReview(deps, request, action, environment.id);
+  if (request.preview && !(dataSource && deps.engines.supportsPreview(dataSource.kind)))
+    throw new DoguError(
+      'argument_invalid',
+      `A preview is not available for ${dataSource ? `${dataSource.kind} data sources` : 'this action'}: only SQL kinds that can roll back a transaction (PostgreSQL, MySQL/MariaDB) offer it.`,
+      { errors: [{ pointer: '#/preview', detail: 'not supported by this data source kind' }] },
+    );
+  if (action.review?.required && !request.review && !nothingCommitted) {
+    // The approver sees what the write would do (decision 0185): previewed now, as the requester.
+    const preview =
+      dataSource && deps.engines.supportsPreview(dataSource.kind) && effectOf(action) === 'changes'
+        ? () => previewForReview(deps, request)
+        : undefined;
+    return requestReview(deps, request, action, environment.id, preview);
+  }
   if (!dataSource?.environments[environment.id]) {
     throw new DoguError(
       'data_source_error',
@@ -192,6 +213,7 @@ export async function executeAction(
     ...(request.source ? { source: request.source } : {}),
     ...(request.parent ? { parentExecutionId: request.parent.executionId } : {}),
     ...bridgeOf(dataSource, environment.id),
+    ...(request.preview ? { preview: true as const } : {}),
     arguments: {},
     startedAt: started.toISOString(),
     deadlineAt: new Date(deadlineAt).toISOString(),
@@ -212,6 +234,7 @@ export async function executeAction(
     deadlineAt,
     runAction: (actionId, args) => runNested(deps, request, nesting, nestedExecutionIds, actionId, args),
     ...(request.dryRun ? { dryRun: true } : {}),
+    ...(request.preview ? { preview: true } : {}),
     // Recorded as running before anything runs (decision 0056): a crash mid-run still leaves a record,
     // which the sweeper ends once its deadline has long passed. Large arguments go to the payload store.
     beforeRun: async (boundArguments) => {
@@ -239,7 +262,8 @@ export async function executeAction(
     }
     throw error;
   });
-  let results = limitResults(await transform(runDeps, action, raw, deadlineAt));
+  // A preview shows what the statements did, not the transformer's view of it.
+  let results = limitResults(request.preview ? raw : await transform(runDeps, action, raw, deadlineAt));
   results = namingTheLimit(results, deadlineAt - deps.clock.now().getTime(), nesting.limitMs);
 
   const failed = results.find((r) => r.status === 'failed');
@@ -276,7 +300,8 @@ export async function executeAction(
     code: execution.error.code,
     message: redact(execution.error.message, sensitiveValues(bound, values)),
   };
-  if (request.via !== 'batch' && deps.notifications) {
+  // Nor does a preview: nothing ran for good.
+  if (request.via !== 'batch' && !request.preview && deps.notifications) {
     await deps.notifications.notify(executionEvent(action, execution, shareableError));
   }
   return { kind: 'executed', execution, results, ...(shareableError ? { shareableError } : {}) };
@@ -288,11 +313,13 @@ async function requestReview(
   request: ExecuteActionRequest,
   action: Action,
   environmentId: string,
+  preview?: () => Promise<ReviewPreview>,
 ): Promise<ReviewOutcome> {
   bindArguments(action.parameters, request.arguments, {
     system: {},
     masterData: await masterDataOf(deps, action),
   });
+  const taken = preview ? await preview() : undefined;
   const now = deps.clock.now();
   const minutes = action.review?.expiresInMinutes ?? 24 * 60;
   const { kind, id, email, name } = request.principal;
@@ -308,11 +335,24 @@ async function requestReview(
     expiresAt: new Date(now.getTime() + minutes * 60_000).toISOString(),
     ...(request.comment ? { comment: request.comment } : {}),
     ...(request.source ? { source: request.source } : {}),
+    ...(taken ? { preview: taken } : {}),
     status: 'pending',
   };
   await deps.store.createReview(review);
   await deps.notifications?.notify(reviewEvent(action, review, 'review_waiting', now.toISOString()));
   return { kind: 'review_requested', review };
+}
+
+/**
+ * The request's preview (decision 0185): the same path with `preview`, so it is recorded as a
+ * preview of the requester's. Also used on approval, with the request's pinned version.
+ */
+export function previewForReview(deps: ExecutionDeps, request: ExecuteActionRequest): Promise<ReviewPreview> {
+  const { comment: _comment, confirmed: _confirmed, ...rest } = request;
+  return takeReviewPreview(
+    () => deps.clock.now(),
+    async () => (await executeAction(deps, { ...rest, preview: true })) as ExecutionOutcome,
+  );
 }
 
 /**
@@ -442,6 +482,7 @@ interface RunInput {
   /** `actions.run` for a JavaScript action run here. */
   runAction?: (actionId: string, args: Record<string, unknown>) => Promise<unknown>;
   dryRun?: boolean;
+  preview?: boolean;
   /** Called with the bound arguments once everything is prepared, just before the action runs. */
   beforeRun?: (bound: Record<string, unknown>) => Promise<void>;
 }
@@ -497,6 +538,7 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
         : {}),
       ...(input.runAction ? { runAction: input.runAction } : {}),
       ...(input.dryRun ? { dryRun: true } : {}),
+      ...(input.preview ? { preview: true } : {}),
       ...(bridge ? { bridge } : {}),
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
       ...(deps.files && deps.engines.fileKind(dataSource.kind)
@@ -639,7 +681,12 @@ async function callAction(
   }
   // An authentication action serves the action that called it: it runs no actions of its own (and
   // would otherwise run them with its caller's identity as the permission's caller).
-  const { runAction: _notForAuthActions, beforeRun: _recordedByTheCaller, ...served } = input;
+  const {
+    runAction: _notForAuthActions,
+    beforeRun: _recordedByTheCaller,
+    preview: _aPreviewOfTheCallerOnly,
+    ...served
+  } = input;
   return (await prepareAndRun(deps, { ...served, action: called, dataSource: source, arguments: {}, depth }))
     .results;
 }

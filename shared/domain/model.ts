@@ -104,6 +104,28 @@ export interface StatementResult {
   /** Rows were cut at the result size limit (see result-limits.ts). */
   truncated?: boolean;
   error?: { code: string; message: string };
+  /**
+   * Set on the results of a preview (decision 0185): the statement ran in a transaction that was
+   * rolled back. `rows` are what it returned (`RETURNING`); `before`/`after` its preview query's rows.
+   */
+  preview?: StatementPreview;
+}
+
+/** What one statement of a rolled-back preview would do. */
+export interface StatementPreview {
+  /** Rows the statement inserted, updated or deleted; null where the database does not say (DDL). */
+  rowsAffected: number | null;
+  /** The statement's preview query (`previewSql`) just before it ran, in the same transaction. */
+  before?: PreviewRows;
+  /** The same query just after it ran, before the rollback. */
+  after?: PreviewRows;
+}
+
+export interface PreviewRows {
+  columns: Column[];
+  rows: Record<string, unknown>[];
+  /** Rows past the preview's row budget were left out. */
+  truncated?: boolean;
 }
 
 /** The screen an execution was started from: a view (docs/views.md). */
@@ -166,4 +188,6 @@ export interface Execution {
   error?: { code: string; message: string };
   /** The bridge the run's connection went through (`via`), for the audit and history. */
   bridgeId?: string;
+  /** A preview (decision 0185): run in a transaction that was rolled back; not a run of the action. */
+  preview?: true;
 }

@@ -188,6 +188,11 @@ export interface EngineRun {
   identityToken?: IdentityTokenSource;
   /** Estimate only, change and read nothing (kinds whose definition declares `dryRun`). */
   dryRun?: boolean;
+  /**
+   * Run in one transaction that is always rolled back, reporting per statement the rows affected
+   * (kinds whose definition declares `preview`; decision 0185). Nothing is committed.
+   */
+  preview?: boolean;
   /** The bridge this environment's connection goes through (`via`), absent for a direct one. */
   bridge?: BridgeRoute;
 }
@@ -279,6 +284,8 @@ export interface ActionEngines {
   allowsAuthAction(dataSourceKind: string): boolean;
   /** Whether the kind's runtime can estimate an action without running it (a dry run). */
   supportsDryRun(dataSourceKind: string): boolean;
+  /** Whether the kind's runtime can preview an action in a rolled-back transaction (decision 0185). */
+  supportsPreview(dataSourceKind: string): boolean;
   testConnection(dataSourceKind: string, check: ConnectionCheck): Promise<void>;
   /** What actions of the data source can call; rejects with a DoguError when the kind has no catalog. */
   catalog(dataSourceKind: string, check: ConnectionCheck): Promise<Catalog>;

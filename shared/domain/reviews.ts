@@ -9,6 +9,8 @@
  *      ├───cancel───▶ cancelled (by the requester)
  *      └──(time)────▶ expired (seen on read; no decision possible)
  */
+import type { ReviewPreview } from './review-preview.ts';
+
 export type ReviewStatus = 'pending' | 'approved' | 'executed' | 'rejected' | 'cancelled' | 'expired';
 
 export interface ReviewRequest {
@@ -32,6 +34,10 @@ export interface ReviewRequest {
   executionId?: string;
   /** Why the approved run did not succeed, if it did not. */
   executionError?: { code: string; message: string };
+  /** What the write would do, taken when the request was made (data-changing SQL; decision 0185). */
+  preview?: ReviewPreview;
+  /** The same preview taken again when it was approved. */
+  previewAtApproval?: ReviewPreview;
 }
 
 export interface ReviewStore {

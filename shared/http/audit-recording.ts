@@ -167,6 +167,7 @@ function detailsOf(routeName: string, status: number, body: Record<string, unkno
     return {
       executionId: body?.id,
       status: body?.status,
+      ...(body?.preview ? { preview: true } : {}),
       actionVersion: body?.actionVersion,
       ...(body?.source ? { source: body.source } : {}),
       ...(body?.bridgeId ? { bridgeId: body.bridgeId } : {}),
@@ -212,7 +213,7 @@ export async function recordAudit(
       at: services.clock.now().toISOString(),
       actor: { kind: input.principal.kind, id: input.principal.id, email: input.principal.email },
       origin: originOf(input.event),
-      event: audited.event,
+      event: previewed(input) ? 'execution.preview' : audited.event,
       target: { type: audited.targetType, id: targetId ?? 'unknown' },
       ...(environmentId ? { environmentId } : {}),
       outcome,
@@ -225,6 +226,19 @@ export async function recordAudit(
       event: audited.event,
       projectId,
     });
+  }
+}
+
+/** A preview is audited as one, never as a run of the action (decision 0185). */
+function previewed(input: { route: Route; event: APIGatewayProxyEventV2 }): boolean {
+  if (input.route.name !== 'executeAction' || !input.event.body) return false;
+  try {
+    const text = input.event.isBase64Encoded
+      ? Buffer.from(input.event.body, 'base64').toString('utf8')
+      : input.event.body;
+    return (JSON.parse(text) as { preview?: unknown }).preview === true;
+  } catch {
+    return false;
   }
 }
 

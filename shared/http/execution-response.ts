@@ -21,6 +21,7 @@ export function executionBody(execution: Execution, results?: StatementResult[])
     actionVersion: execution.actionVersion,
     executedBy: execution.principal,
     via: execution.via,
+    ...(execution.preview ? { preview: true } : {}),
     ...(execution.reviewId ? { reviewId: execution.reviewId } : {}),
     ...(execution.source ? { source: execution.source } : {}),
     ...(execution.origin ? { origin: execution.origin } : {}),

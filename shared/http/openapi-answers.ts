@@ -158,10 +158,39 @@ export const view = atLeast('View', {
   name: z.string(),
   definition: z.record(z.string(), z.unknown()),
 });
+const previewRows = z.object({
+  columns: z.array(z.object({ name: z.string(), type: z.string() }).catchall(z.unknown())),
+  rows: z.array(z.record(z.string(), z.unknown())),
+  truncated: z.boolean().optional(),
+});
+const reviewPreview = z
+  .object({
+    takenAt: z.string(),
+    executionId: z.string().optional(),
+    statements: z
+      .array(
+        z.object({
+          title: z.string(),
+          status: z.enum(['succeeded', 'failed']),
+          rowsAffected: z.number().int().nullable(),
+          returned: previewRows.optional(),
+          before: previewRows.optional(),
+          after: previewRows.optional(),
+          error: z.object({ code: z.string(), message: z.string() }).optional(),
+        }),
+      )
+      .optional(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    rowsLeftOut: z.boolean().optional(),
+  })
+  .meta({ id: 'ReviewPreview', description: 'What the write would do, run and rolled back (decision 0185)' });
+
 export const reviewRequest = atLeast('ReviewRequest', {
   id: z.string(),
   actionId: z.string(),
   status: z.string(),
+  preview: reviewPreview.optional().meta({ description: 'Taken when the request was made' }),
+  previewAtApproval: reviewPreview.optional().meta({ description: 'Taken again when it was approved' }),
 });
 export const actionGroup = atLeast('ActionGroup', { id: z.string(), name: z.string() });
 export const cronJob = atLeast('CronJob', {

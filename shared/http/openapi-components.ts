@@ -49,6 +49,8 @@ export const connectorKind = z
     /** The kind connects with OAuth: the console shows Connect / Disconnect (decision 0041). */
     oauth: z.boolean(),
     dryRun: z.boolean(),
+    /** The console offers Preview for data-changing actions (the execute API's `preview`; decision 0185). */
+    preview: z.boolean(),
     connectionFields: z.array(formField),
     actionFields: z.array(formField),
     files: z.object({ name: z.string(), maxBytes: z.number().int(), pinField: z.string() }).nullable().meta({
@@ -67,6 +69,26 @@ const column = z
   })
   .meta({ id: 'ResultColumn' });
 
+const previewRows = z
+  .object({
+    columns: z.array(column),
+    rows: z.array(z.record(z.string(), z.unknown())),
+    truncated: z.boolean().optional(),
+  })
+  .meta({ id: 'PreviewRows' });
+
+export const statementPreview = z
+  .object({
+    rowsAffected: z.number().int().nullable().meta({
+      description: 'Rows the statement inserted, updated or deleted; null where the database reports none',
+    }),
+    before: previewRows.optional().meta({ description: "The statement's previewSql just before it ran" }),
+    after: previewRows
+      .optional()
+      .meta({ description: 'The same query just after it ran, before the rollback' }),
+  })
+  .meta({ id: 'StatementPreview', description: 'What the statement would do: run, then rolled back' });
+
 export const statementResult = z
   .object({
     title: z.string(),
@@ -77,6 +99,10 @@ export const statementResult = z
     messages: z.array(z.string()),
     truncated: z.boolean().optional(),
     error: z.object({ code: z.string(), message: z.string() }).optional(),
+    preview: statementPreview.optional().meta({
+      description:
+        'preview: true: what the statement would do (it ran in a transaction that was rolled back)',
+    }),
     http: z
       .object({ status: z.number().int(), contentType: z.string().optional(), bytes: z.number().int() })
       .optional()
@@ -121,6 +147,9 @@ const executionShape = {
     .enum(['public_api', 'console', 'cron', 'batch', 'reservation', 'review', 'async_job', 'view'])
     .meta({ description: 'What started it' }),
   reviewId: z.string().optional().meta({ description: 'Run on approval of this review request' }),
+  preview: z.literal(true).optional().meta({
+    description: 'A preview: run in a transaction that was rolled back; not a run of the action',
+  }),
   origin: z
     .object({
       cronJobId: z.string().optional(),

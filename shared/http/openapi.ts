@@ -140,6 +140,11 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
       arguments: z.record(z.string(), z.unknown()).optional(),
       /** Estimate only (kinds whose descriptor says `dryRun`, e.g. BigQuery's bytes); others: 422. */
       dryRun: z.boolean().optional(),
+      /**
+       * Run in a transaction that is always rolled back: per statement the rows affected, RETURNING
+       * rows and previewSql before/after (PostgreSQL, MySQL/MariaDB); refusals: 422 (decision 0185).
+       */
+      preview: z.boolean().optional(),
       /** Called from a view: recorded with the execution and its audit entry; grants nothing. */
       source: z.object({ viewId: z.string() }).optional(),
       /** Run as a job (spec 8: up to 30 minutes): answered 202 with the queued execution. */
@@ -576,7 +581,10 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
   },
   approveReviewRequest: {
     summary: "Approve another user's request: runs the pinned version with its arguments once",
-    body: decisionBody,
+    body: decisionBody.extend({
+      /** Run although the preview taken again now differs from the request's (else 409 preview_changed). */
+      acceptPreviewChange: z.boolean().optional(),
+    }),
     ok: { status: '200', schema: more.approvedReview },
   },
   rejectReviewRequest: {

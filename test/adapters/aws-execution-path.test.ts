@@ -75,6 +75,7 @@ const engines = {
   secretFields: () => [],
   fileKind: () => undefined,
   supportsDryRun: () => false,
+  supportsPreview: () => false,
   run: (run: EngineRun) => engineRun(run),
 } as unknown as ActionEngines;
 

@@ -5,7 +5,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OidcIdTokenVerifier } from '../../shared/adapters/oidc/id-token-verifier.ts';
+import { OidcIdTokenVerifier, unverifiedClaims } from '../../shared/adapters/oidc/id-token-verifier.ts';
 import { matchesBoundClaims } from '../../shared/domain/identity/bound-claims.ts';
 import {
   acceptIdToken,
@@ -32,6 +32,36 @@ afterAll(async () => {
 });
 
 describe('OidcIdTokenVerifier', () => {
+  it('peeks the unverified claims of a compact JWS only, and its iss only when a non-empty string', () => {
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const header = part({ alg: 'RS256' });
+    const claims = { iss: 'https://idp.example', sub: 'ü', n: 1 };
+    const verifier = verifierFor();
+    expect(unverifiedClaims(`${header}.${part(claims)}.c2ln`)).toEqual(claims);
+    expect(verifier.peekIssuer(`${header}.${part(claims)}.`)).toBe('https://idp.example');
+    for (const token of [
+      '',
+      'hello',
+      '...',
+      `${header}.${part(claims)}`,
+      `${header}.${part(claims)}.c2ln.x`,
+      `${header}.${part(claims)}.a.b.c`,
+      `${header}..c2ln`,
+      `${header}.${part(claims)}=.c2ln`,
+      `${header}.${part(claims).slice(0, 10)}+/${part(claims).slice(10)}.c2ln`,
+      `${header}.${part([claims])}.c2ln`,
+      `${header}.${part('text')}.c2ln`,
+      `${header}.${part(null)}.c2ln`,
+      `${header}.${Buffer.from('{"iss":').toString('base64url')}.c2ln`,
+    ]) {
+      expect(unverifiedClaims(token), token).toBeUndefined();
+      expect(verifier.peekIssuer(token), token).toBeUndefined();
+    }
+    for (const iss of ['', 7, ['https://idp.example'], null]) {
+      expect(verifier.peekIssuer(`${header}.${part({ iss })}.c2ln`)).toBeUndefined();
+    }
+  });
+
   it('fetches discovery and keys once and reuses them', async () => {
     const verifier = verifierFor();
     const before = idp.jwksFetches();

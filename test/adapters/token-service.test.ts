@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { TokenService } from '../../shared/adapters/auth/token-service.ts';
@@ -115,6 +116,24 @@ describe('TokenService', () => {
     for (const tampered of [`${header}.${body}.${flipped}`, `${header}.${other}.${signature}`]) {
       await expect(jwtVerify(tampered, key, { algorithms: ['HS256'] })).rejects.toThrow('signature');
       expect(await refusal(tokens.verify(tampered))).toBe('The access token is invalid.');
+    }
+  });
+
+  it('signs the HMAC of RFC 2104 for any key length and claim size, token after token', async () => {
+    const at = new Date('2026-11-22T00:00:00Z');
+    // 32 bytes (padded to the 64-byte block), exactly 64, and 100 (hashed first, RFC 2104 section 2).
+    for (const length of [32, 64, 100]) {
+      const longKey = Uint8Array.from({ length }, (_, i) => (i * 7 + length) & 0xff);
+      const tokens = new TokenService(longKey, () => at);
+      // A long name makes the signing input outgrow the service's prepared buffer; then a short one again.
+      for (const name of ['A', 'n'.repeat(3000), 'Ann', 'アン']) {
+        const { token } = await tokens.issue({ ...ann, name }, 600);
+        const [header, body, signature] = token.split('.') as [string, string, string];
+        const expected = createHmac('sha256', longKey).update(`${header}.${body}`).digest('base64url');
+        expect(signature).toBe(expected);
+        const { payload } = await jwtVerify(token, longKey, { algorithms: ['HS256'], currentDate: at });
+        expect(payload.name).toBe(name);
+      }
     }
   });
 

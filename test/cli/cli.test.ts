@@ -1,6 +1,7 @@
 /** The `dogu` command as a subprocess against a running embedded runtime. */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
@@ -73,6 +74,29 @@ describe('dogu CLI', () => {
     expect(body.status).toBe('succeeded');
     expect(body.results[0].rows).toHaveLength(3);
     expect(body.arguments).toEqual({ status: 'cancelled', limit: 3 });
+  });
+
+  it('execute --preview prints what a write would do and commits nothing', async () => {
+    const fetchStatus = async () => {
+      const client = new pg.Client(database.connection);
+      await client.connect();
+      try {
+        return (await client.query('SELECT status FROM orders WHERE id = 2')).rows[0].status as string;
+      } finally {
+        await client.end();
+      }
+    };
+    expect(await fetchStatus()).toBe('paid');
+    const result = await dogu('execute', 'mark-shipped', '--arg', 'order_id=2', '--preview');
+    expect(result.code, result.stderr).toBe(0);
+    const body = JSON.parse(result.stdout);
+    expect(body).toMatchObject({ preview: true, status: 'succeeded' });
+    expect(body.results[0].preview).toMatchObject({
+      rowsAffected: 1,
+      before: { rows: [{ id: 2, status: 'paid' }] },
+      after: { rows: [{ id: 2, status: 'shipped' }] },
+    });
+    expect(await fetchStatus()).toBe('paid');
   });
 
   it('execute prints the API problem and each offending argument', async () => {

@@ -272,4 +272,26 @@ describe('action screen (Chromium, embedded runtime)', () => {
     await screenshot(page, 'action-screen-ja', { fullPage: true });
     await page.getByLabel('言語').selectOption('en');
   });
+
+  it('previews Mark shipped from the keyboard: one row, paid before and shipped after, nothing committed', async () => {
+    await page.goto('/p/demo/e/development/actions/mark-shipped');
+    const orderId = (
+      await demoQuery<{ id: number }>("SELECT min(id) AS id FROM orders WHERE status = 'paid'")
+    )[0]!.id;
+    const input = page.getByLabel(/Order number/);
+    await input.fill(String(orderId));
+    // Ctrl+Shift+Enter from the form previews; no confirmation dialog: nothing is committed.
+    await input.press('Control+Shift+Enter');
+    const results = page.getByRole('region', { name: 'Preview (rolled back)' });
+    await expect(results.getByTestId('preview-count').textContent()).resolves.toBe('1 row would be affected');
+    expect(await tableRows(page, 'Before')).toEqual([[String(orderId), 'paid', expect.any(String)]]);
+    expect(await tableRows(page, 'After')).toEqual([[String(orderId), 'shipped', expect.any(String)]]);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    const [order] = await demoQuery<{ status: string }>('SELECT status FROM orders WHERE id = $1', [orderId]);
+    expect(order!.status).toBe('paid');
+    // The button is there too, beside Run, and reachable with Tab.
+    await page.getByRole('button', { name: 'Preview', exact: true }).focus();
+    await expect(page.evaluate<string>('document.activeElement?.textContent ?? ""')).resolves.toBe('Preview');
+    await screenshot(page, 'action-preview', { fullPage: true });
+  });
 });

@@ -5,7 +5,7 @@
  * are never used: keys come only from the issuer's published JWKS.
  * Rules and numbers: docs/decisions/0013-token-exchange.md.
  */
-import { createLocalJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } from 'jose';
+import { createLocalJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import { logger } from '../../commons/logger.ts';
 import {
   IdpUnavailableError,
@@ -61,16 +61,48 @@ interface IssuerKeys {
 }
 
 const maxDocumentBytes = 512 * 1024;
+/** jose's check: a verified token must name these (the audiences are checked against the policies). */
+const requiredClaims = ['iss', 'aud', 'exp'];
+const base64urlText = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The payload of a compact JWS (`header.payload.signature`) as a JSON object, unverified, or
+ * undefined. Node's native base64url and one JSON.parse: jose's decodeJwt cost a fresh token
+ * exchange twice as much (docs/benchmarks.md, "token-exchange"). It only picks candidates: the
+ * verification that follows decodes the payload again, strictly, and checks `iss` exactly.
+ */
+export function unverifiedClaims(token: string): Record<string, unknown> | undefined {
+  const first = token.indexOf('.');
+  const second = first < 0 ? -1 : token.indexOf('.', first + 1);
+  if (second < 0 || token.indexOf('.', second + 1) >= 0) return undefined;
+  const segment = token.slice(first + 1, second);
+  if (!base64urlText.test(segment)) return undefined;
+  let claims: unknown;
+  try {
+    claims = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  return typeof claims === 'object' && claims !== null && !Array.isArray(claims)
+    ? (claims as Record<string, unknown>)
+    : undefined;
+}
 const rejected = (description: string, reason: string) => new IdTokenRejectedError(description, reason);
 
 export class OidcIdTokenVerifier implements IdTokenVerifier {
   private readonly issuers = new Map<string, Promise<IssuerKeys>>();
+  /** The settled value of `issuers`' promise, so a verification with fresh keys awaits nothing for them. */
+  private readonly ready = new Map<string, IssuerKeys>();
   private readonly fetchTimeoutMs: number;
   private readonly keysCacheMs: number;
   private readonly cooldownMs: number;
   private readonly skewSeconds: number;
   private readonly verifiedCacheSize: number;
-  private readonly verified = new Map<string, { claims: IdTokenClaims; until: number }>();
+  /** By token; the entry says for which issuer and audiences it was verified. */
+  private readonly verified = new Map<
+    string,
+    { issuer: string; audiences: string; claims: IdTokenClaims; until: number }
+  >();
 
   constructor(private readonly options: OidcVerifierOptions) {
     this.verifiedCacheSize = options.verifiedCacheSize ?? 1_000;
@@ -82,24 +114,32 @@ export class OidcIdTokenVerifier implements IdTokenVerifier {
 
   peekIssuer(token: string): string | undefined {
     if (token.length > maxSubjectTokenBytes) return undefined;
-    try {
-      const { iss } = decodeJwt(token);
-      return typeof iss === 'string' && iss !== '' ? iss : undefined;
-    } catch {
-      return undefined;
-    }
+    const iss = unverifiedClaims(token)?.iss;
+    return typeof iss === 'string' && iss !== '' ? iss : undefined;
   }
 
   async verify(token: string, issuer: string, audiences: readonly string[]): Promise<IdTokenClaims> {
-    const key = `${issuer}\n${audiences.join('\n')}\n${token}`;
-    const remembered = this.verified.get(key);
-    if (remembered) {
-      if (remembered.until > this.now()) return { ...remembered.claims };
-      this.verified.delete(key);
+    const now = this.options.clock.now();
+    const at = now.getTime();
+    // No key is built with the cache off: every exchange of a fresh token would pay for it.
+    const audienceKey = this.verifiedCacheSize === 0 ? '' : audiences.join('\n');
+    const remembered = this.verifiedCacheSize === 0 ? undefined : this.verified.get(token);
+    if (remembered && remembered.issuer === issuer && remembered.audiences === audienceKey) {
+      if (remembered.until > at) return { ...remembered.claims };
+      this.verified.delete(token);
     }
-    const cached = await this.keysOf(issuer, 'cached');
-    const claims = await this.verifyWith(token, cached, issuer, audiences);
-    this.remember(key, claims, cached);
+    const ready = this.ready.get(issuer);
+    const cached =
+      ready !== undefined && at - ready.fetchedAt < this.keysCacheMs
+        ? ready
+        : await this.keysOf(issuer, 'cached');
+    let claims: IdTokenClaims;
+    try {
+      claims = await this.check(token, cached.keys, issuer, audiences, now);
+    } catch (error) {
+      claims = await this.afterFailure(error, token, cached, issuer, audiences);
+    }
+    if (this.verifiedCacheSize > 0) this.remember(token, issuer, audienceKey, claims, cached);
     return claims;
   }
 
@@ -108,33 +148,38 @@ export class OidcIdTokenVerifier implements IdTokenVerifier {
     return { size: this.verified.size, max: this.verifiedCacheSize };
   }
 
-  private remember(key: string, claims: IdTokenClaims, keys: IssuerKeys): void {
-    if (this.verifiedCacheSize === 0 || typeof claims.exp !== 'number') return;
+  private remember(
+    token: string,
+    issuer: string,
+    audiences: string,
+    claims: IdTokenClaims,
+    keys: IssuerKeys,
+  ): void {
+    if (typeof claims.exp !== 'number') return;
     const until = Math.min(claims.exp * 1000, keys.fetchedAt + this.keysCacheMs);
     if (until <= this.now()) return;
+    this.verified.delete(token);
     if (this.verified.size >= this.verifiedCacheSize)
       this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(key, { claims: { ...claims }, until });
+    this.verified.set(token, { issuer, audiences, claims: { ...claims }, until });
   }
 
-  private async verifyWith(
+  /** A check that failed: an unknown kid may be a rotated key, fetched again at most once per cooldown. */
+  private async afterFailure(
+    error: unknown,
     token: string,
     cached: IssuerKeys,
     issuer: string,
     audiences: readonly string[],
   ): Promise<IdTokenClaims> {
+    // Keys rotate: an unknown kid may be a new key, but it may not make us hammer the IdP.
+    if (!(error instanceof errors.JWKSNoMatchingKey)) throw this.rejection(error);
+    if (this.now() - cached.fetchedAt < this.cooldownMs) throw this.rejection(error);
+    const refreshed = await this.keysOf(issuer, 'refresh');
     try {
-      return await this.check(token, cached.keys, issuer, audiences);
-    } catch (error) {
-      // Keys rotate: an unknown kid may be a new key, but it may not make us hammer the IdP.
-      if (!(error instanceof errors.JWKSNoMatchingKey)) throw this.rejection(error);
-      if (this.now() - cached.fetchedAt < this.cooldownMs) throw this.rejection(error);
-      const refreshed = await this.keysOf(issuer, 'refresh');
-      try {
-        return await this.check(token, refreshed.keys, issuer, audiences);
-      } catch (again) {
-        throw this.rejection(again);
-      }
+      return await this.check(token, refreshed.keys, issuer, audiences, this.options.clock.now());
+    } catch (again) {
+      throw this.rejection(again);
     }
   }
 
@@ -147,15 +192,16 @@ export class OidcIdTokenVerifier implements IdTokenVerifier {
     keys: KeySet,
     issuer: string,
     audiences: readonly string[],
+    currentDate: Date,
   ): Promise<JWTPayload> {
-    const currentDate = this.options.clock.now();
     const { payload } = await jwtVerify(token, keys, {
       issuer,
-      audience: [...audiences],
+      // jose only reads it.
+      audience: audiences as string[],
       algorithms: allowedAlgorithms,
       clockTolerance: this.skewSeconds,
       currentDate,
-      requiredClaims: ['iss', 'aud', 'exp'],
+      requiredClaims,
     });
     // jose checks `iat` only with maxTokenAge: a token issued in the future is not valid yet.
     if (typeof payload.iat === 'number' && payload.iat > currentDate.getTime() / 1000 + this.skewSeconds) {
@@ -191,6 +237,8 @@ export class OidcIdTokenVerifier implements IdTokenVerifier {
         this.now() - known.fetchedAt < this.keysCacheMs ? known : this.keysOf(issuer, 'refresh'),
       );
     }
+    // Until the new keys are in, requests wait for them, as they did before the `ready` shortcut.
+    this.ready.delete(issuer);
     const previous = current?.catch(() => undefined);
     const loading = this.load(issuer).catch(async (error: unknown) => {
       const stale = await previous;
@@ -202,6 +250,12 @@ export class OidcIdTokenVerifier implements IdTokenVerifier {
       throw error;
     });
     this.issuers.set(issuer, loading);
+    loading.then(
+      (keys) => {
+        if (this.issuers.get(issuer) === loading) this.ready.set(issuer, keys);
+      },
+      () => {},
+    );
     return loading;
   }
 

@@ -14,8 +14,14 @@ import mysql, { type ExecuteValues, type Pool, type PoolConnection } from 'mysql
 import type { Network } from '../network/bridge-network.ts';
 import type { SqlConnection } from '../sql/definition.ts';
 import type { OpenConnector, OpenConnectorOptions } from '../sql/open-connector.ts';
-import type { CompiledStatement, RawStatementResult, SqlConnector, SqlRunOptions } from '../sql/sql-ports.ts';
-import { cancelQuery } from './cancel-query.ts';
+import type {
+  CompiledStatement,
+  RawStatementResult,
+  SqlConnector,
+  SqlPreview,
+  SqlRunOptions,
+} from '../sql/sql-ports.ts';
+import { cancelQuery, killConnection } from './cancel-query.ts';
 import {
   connectionFailed,
   errorNumberOf,
@@ -26,6 +32,7 @@ import {
   timedOut,
 } from './mysql-errors.ts';
 import { connectionOptions, poolOptions } from './mysql-options.ts';
+import { mysqlPreview, type StatementState } from './mysql-preview.ts';
 import { type StatementOutput, shapeResult } from './mysql-result.ts';
 import { applyServerTimeLimit } from './server-time-limit.ts';
 import { watchStatement } from './statement-watch.ts';
@@ -67,38 +74,65 @@ export class MysqlConnector implements SqlConnector {
         : { ms: maxStatementMs, kind: 'maximum' };
   }
 
+  /** Previews in a transaction that is always rolled back (decision 0185; mysql-preview.ts). */
+  readonly preview: SqlPreview = mysqlPreview({
+    acquire: (signal) => this.acquire(signal),
+    execute: (connection, statement, signal, state) => this.execute(connection, statement, signal, state),
+    kill: (threadId) => killConnection(connectionOptions(this.connection, this.network), threadId),
+  });
+
   async run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult> {
     const { signal } = options;
     if (signal.aborted) throw this.timedOut('deadline');
     const connection = await this.acquire(signal);
-
-    // Cancel on the server: the statement must not keep running after we gave up on it.
-    const watch = watchStatement(signal, this.statementLimit, () => {
-      void cancelQuery(connectionOptions(this.connection, this.network), connection.threadId).catch(() => {});
-    });
-    let reusable = false;
+    const state: StatementState = { cancelled: false, fatal: false };
+    let sessionChanged = false;
     try {
-      const outcome = await Promise.race([settle(send(connection, statement)), watch.gaveUp]);
-      // Whatever the statement returned once cut short (MySQL's SLEEP returns 1), it did not finish.
-      const reached = watch.reached();
-      if (reached || outcome === 'gave_up') throw this.timedOut(reached ?? 'deadline');
-      if (!outcome.ok) {
-        reusable = !isFatal(outcome.error);
-        throw queryFailed(outcome.error, this.statementLimit);
-      }
-      const shaped = shapeResult(outcome.value, options.parseJsonValues === true);
-      reusable = !shaped.sessionChanged;
+      const output = await this.execute(connection, statement, signal, state);
+      const shaped = shapeResult(output, options.parseJsonValues === true);
+      sessionChanged = shaped.sessionChanged;
       return shaped.result;
     } finally {
-      watch.dispose();
       // A cancelled connection is never reused: a late KILL QUERY must not hit the next statement.
-      if (reusable) connection.release();
+      if (!state.cancelled && !state.fatal && !sessionChanged) connection.release();
       else connection.destroy();
     }
   }
 
+  /**
+   * One statement on an acquired connection within both time limits; cancelled on the server
+   * (KILL QUERY) when one is reached. `state` says whether the connection may still be used.
+   */
+  async execute(
+    connection: PoolConnection,
+    statement: CompiledStatement,
+    signal: AbortSignal,
+    state: StatementState,
+  ): Promise<StatementOutput> {
+    if (signal.aborted) throw this.timedOut('deadline');
+    // Cancel on the server: the statement must not keep running after we gave up on it.
+    const watch = watchStatement(signal, this.statementLimit, () => {
+      state.cancelled = true;
+      void cancelQuery(connectionOptions(this.connection, this.network), connection.threadId).catch(() => {});
+    });
+    try {
+      const outcome = await Promise.race([settle(send(connection, statement)), watch.gaveUp]);
+      // Whatever the statement returned once cut short (MySQL's SLEEP returns 1), it did not finish.
+      const reached = watch.reached();
+      if (outcome === 'gave_up') state.gaveUp = true;
+      if (reached || outcome === 'gave_up') throw this.timedOut(reached ?? 'deadline');
+      if (!outcome.ok) {
+        state.fatal = isFatal(outcome.error);
+        throw queryFailed(outcome.error, this.statementLimit);
+      }
+      return outcome.value;
+    } finally {
+      watch.dispose();
+    }
+  }
+
   /** A pooled connection, or the deadline's time-out if the pool cannot hand one over in time. */
-  private async acquire(signal: AbortSignal): Promise<PoolConnection> {
+  async acquire(signal: AbortSignal): Promise<PoolConnection> {
     const pending = this.pool.getConnection();
     const connection = await new Promise<PoolConnection>((resolve, reject) => {
       const onAbort = () => {

@@ -15,9 +15,16 @@ import {
   parseJsonText,
   shapeColumns,
 } from '../sql/result-shape.ts';
-import type { CompiledStatement, RawStatementResult, SqlConnector, SqlRunOptions } from '../sql/sql-ports.ts';
+import type {
+  CompiledStatement,
+  RawStatementResult,
+  SqlConnector,
+  SqlPreview,
+  SqlRunOptions,
+} from '../sql/sql-ports.ts';
 import { type BackendKey, sendCancelRequest } from './cancel-request.ts';
 import { describeType, textFormatParser } from './column-types.ts';
+import { postgresPreview } from './postgres-preview.ts';
 
 const maxExecutionMs = 60_000;
 
@@ -64,20 +71,52 @@ export class PostgresConnector implements SqlConnector {
     private readonly network?: Network,
   ) {}
 
+  /** Previews in a transaction that is always rolled back (decision 0185; postgres-preview.ts). */
+  readonly preview: SqlPreview = postgresPreview({
+    checkOut: (signal) => this.checkOut(signal),
+    query: (client, statement, options, state) => this.query(client, statement, options, state),
+    shape: shapeResult,
+  });
+
   async run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult> {
-    if (options.signal.aborted) throw timedOut();
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw connectionFailed(this.label, error);
-    }
+    const client = await this.checkOut(options.signal);
     // Checked out, the client is ours to watch: a connection the server ends (a cancelled demo
     // database restarts) must fail this statement, not the process.
     const ignore = () => {};
     client.on('error', ignore);
-    // At the deadline: cancel on the server (the query must not run on after we gave up on it), and
-    // answer after a short grace even if the server never reports the statement ended.
+    const state = { healthy: true };
+    try {
+      const result = await this.query(client, statement, options, state);
+      return shapeResult(result, options.parseJsonValues === true);
+    } finally {
+      client.off('error', ignore);
+      // A connection whose statement did not end is not reused: ending it ends its session.
+      client.release(state.healthy ? undefined : true);
+    }
+  }
+
+  /** A client of the pool, or the deadline's time-out / a connection failure naming the data source. */
+  async checkOut(signal: AbortSignal): Promise<pg.PoolClient> {
+    if (signal.aborted) throw timedOut();
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw connectionFailed(this.label, error);
+    }
+  }
+
+  /**
+   * One statement on a checked-out client. At the deadline: cancel on the server (the query must not
+   * run on after we gave up on it), and answer after a short grace even if the server never reports
+   * the statement ended; `state.healthy` is then false and the client must not be reused.
+   */
+  async query(
+    client: pg.PoolClient,
+    statement: CompiledStatement,
+    options: SqlRunOptions,
+    state: { healthy: boolean },
+  ): Promise<pg.QueryResult<unknown[]>> {
+    if (options.signal.aborted) throw timedOut();
     let giveUp = () => {};
     const gaveUp = new Promise<'gave_up'>((resolve) => {
       giveUp = () => resolve('gave_up');
@@ -93,7 +132,6 @@ export class PostgresConnector implements SqlConnector {
       graceTimer = setTimeout(giveUp, cancelGraceMs);
     };
     options.signal.addEventListener('abort', cancel, { once: true });
-    let healthy = true;
     try {
       // Always the extended protocol: one statement is one statement, as in MySQL, even without values.
       const query = client.query({
@@ -104,20 +142,18 @@ export class PostgresConnector implements SqlConnector {
       } as pg.QueryArrayConfig);
       const result = await Promise.race([query, gaveUp]);
       if (result === 'gave_up') {
-        healthy = false;
+        state.healthy = false;
         query.catch(() => {});
         throw timedOut();
       }
-      return shapeResult(result, options.parseJsonValues === true);
+      return result;
     } catch (error) {
       if (options.signal.aborted) throw timedOut();
+      if (error instanceof DoguError) throw error;
       throw queryFailed(error, this.statementTimeoutMs);
     } finally {
       clearTimeout(graceTimer);
       options.signal.removeEventListener('abort', cancel);
-      client.off('error', ignore);
-      // A connection whose statement did not end is not reused: ending it ends its session.
-      client.release(healthy ? undefined : true);
     }
   }
 }

@@ -23,6 +23,11 @@ export type SqlConnection = z.infer<typeof sqlConnectionSchema>;
 export const sqlStatementSchema = z.object({
   title: z.string().min(1).max(200),
   sql: z.string().min(1).max(100_000),
+  /**
+   * A SELECT a preview runs just before and just after this statement, in the same rolled-back
+   * transaction, to show the rows before and after (decision 0185). Same {{ parameters }}.
+   */
+  previewSql: z.string().min(1).max(20_000).optional(),
 });
 
 export const sqlActionShape = {
@@ -39,7 +44,13 @@ export type SqlActionInput = ActionInput & {
 
 /** Every statement's text, for the references a run must resolve. */
 export const sqlActionTexts = (action: ActionInput): [string, string][] =>
-  (action as SqlActionInput).statements.map((s, i): [string, string] => [`#/statements/${i}/sql`, s.sql]);
+  (action as SqlActionInput).statements.flatMap((s, i): [string, string][] => [
+    [`#/statements/${i}/sql`, s.sql],
+    ...(s.previewSql ? [[`#/statements/${i}/previewSql`, s.previewSql] as [string, string]] : []),
+  ]);
+
+/** A preview query only reads: it runs twice around its statement (decision 0185). */
+const previewQueryStarts = /^\s*(\(\s*)*(select|with|table|values)\b/i;
 
 /** Save-time checks every SQL kind shares: refused parameter kinds, references placed where a placeholder works. */
 export function validateSqlAction(action: ActionInput, context: ValidationContext, syntax: SqlSyntax): void {
@@ -52,17 +63,25 @@ export function validateSqlAction(action: ActionInput, context: ValidationContex
       );
   });
   sql.statements.forEach((statement, i) => {
-    const pointer = `#/statements/${i}/sql`;
-    for (const reference of scanSql(statement.sql, syntax)) {
-      if (reference.insideOf) {
-        context.fail(
-          pointer,
-          `{{ ${reference.name} }} stands inside a ${reference.insideOf}; values are bound as parameters, so write it without quotes`,
-        );
-      }
-      context.check(reference.name, pointer);
-    }
+    checkReferences(statement.sql, `#/statements/${i}/sql`, context, syntax);
+    if (statement.previewSql === undefined) return;
+    const pointer = `#/statements/${i}/previewSql`;
+    if (!previewQueryStarts.test(statement.previewSql.replace(/^(\s*(--[^\n]*\n|\/\*[\s\S]*?\*\/))*/, '')))
+      context.fail(pointer, 'a preview query is a SELECT (or WITH … SELECT): it shows rows, it changes none');
+    checkReferences(statement.previewSql, pointer, context, syntax);
   });
+}
+
+function checkReferences(text: string, pointer: string, context: ValidationContext, syntax: SqlSyntax) {
+  for (const reference of scanSql(text, syntax)) {
+    if (reference.insideOf) {
+      context.fail(
+        pointer,
+        `{{ ${reference.name} }} stands inside a ${reference.insideOf}; values are bound as parameters, so write it without quotes`,
+      );
+    }
+    context.check(reference.name, pointer);
+  }
 }
 
 /** The action form every SQL kind shares. */
@@ -96,6 +115,8 @@ export function sqlConnector(options: {
   kind: SqlDialect;
   label: Labels;
   defaultPort: number;
+  /** The kind's connector previews in a rolled-back transaction (decision 0185). */
+  preview?: boolean;
 }): ConnectorDefinition {
   return {
     kind: options.kind,
@@ -107,6 +128,7 @@ export function sqlConnector(options: {
     form: sqlForm(options.defaultPort),
     cloudPermissions: [],
     bridgeable: true,
+    ...(options.preview ? { preview: true } : {}),
     actionTexts: sqlActionTexts,
     validate: (action, context) => validateSqlAction(action, context, options.kind),
   };

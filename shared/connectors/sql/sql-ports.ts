@@ -34,6 +34,30 @@ export interface SqlConnector {
    * time-out, 'data_source_error' for everything the database or network refused.
    */
   run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult>;
+  /** Present where the dialect can preview statements in a rolled-back transaction (decision 0185). */
+  preview?: SqlPreview;
+}
+
+/** A statement's outcome inside a preview's transaction. */
+export interface PreviewStatementResult extends RawStatementResult {
+  /** Rows inserted, updated or deleted; null for statements that report none (SELECT, DDL). */
+  rowsAffected: number | null;
+}
+
+/** One connection, one transaction: the statements of a preview run on it in order. */
+export interface PreviewSession {
+  run(statement: CompiledStatement, options: SqlRunOptions): Promise<PreviewStatementResult>;
+}
+
+/**
+ * How a dialect previews (decision 0185): which statements it refuses because a rollback would not
+ * undo them, and a transaction that is rolled back whatever happens in it, its locks gone when the
+ * promise settles.
+ */
+export interface SqlPreview {
+  /** Why this statement's text cannot be previewed safely, or undefined when it can. */
+  refusal(text: string): string | undefined;
+  rolledBack<T>(work: (session: PreviewSession) => Promise<T>, options: SqlRunOptions): Promise<T>;
 }
 
 export type SqlDialect = 'postgresql' | 'mysql';

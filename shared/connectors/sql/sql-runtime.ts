@@ -3,6 +3,7 @@ import type { ConnectorRuntime, RuntimeRun, RuntimeSettings } from '../connector
 import { PooledConnectorFactory } from './connector-factory.ts';
 import type { SqlActionInput, SqlConnection } from './definition.ts';
 import type { ConnectorOpener } from './open-connector.ts';
+import { previewSqlStatements } from './preview-sql.ts';
 import { runSqlStatements } from './run-sql.ts';
 import type { SqlDialect } from './sql-ports.ts';
 
@@ -14,7 +15,7 @@ export function sqlRuntime(
   const pools = new PooledConnectorFactory(settings.poolSize, { [dialect]: opener });
   return {
     run: (run: RuntimeRun) =>
-      runSqlStatements({
+      (run.preview ? previewSqlStatements : runSqlStatements)({
         action: run.action as unknown as SqlActionInput,
         dialect,
         connector: pools.sql(dialect, run.key, run.connection as SqlConnection, run.network),

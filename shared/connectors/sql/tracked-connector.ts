@@ -1,4 +1,10 @@
-import type { CompiledStatement, RawStatementResult, SqlConnector, SqlRunOptions } from './sql-ports.ts';
+import type {
+  CompiledStatement,
+  RawStatementResult,
+  SqlConnector,
+  SqlPreview,
+  SqlRunOptions,
+} from './sql-ports.ts';
 
 /**
  * Counts the runs in flight on a connector, so a pool being replaced is
@@ -9,12 +15,27 @@ export class TrackedConnector implements SqlConnector {
   private inFlight = 0;
   private waiters: (() => void)[] = [];
 
-  constructor(private readonly inner: SqlConnector) {}
+  readonly preview?: SqlPreview;
 
-  async run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult> {
+  constructor(private readonly inner: SqlConnector) {
+    const preview = inner.preview;
+    // A preview holds its connection for the whole transaction: it counts as one run in flight.
+    if (preview) {
+      this.preview = {
+        refusal: (text) => preview.refusal(text),
+        rolledBack: (work, options) => this.tracked(() => preview.rolledBack(work, options)),
+      };
+    }
+  }
+
+  run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult> {
+    return this.tracked(() => this.inner.run(statement, options));
+  }
+
+  private async tracked<T>(work: () => Promise<T>): Promise<T> {
     this.inFlight++;
     try {
-      return await this.inner.run(statement, options);
+      return await work();
     } finally {
       if (--this.inFlight === 0) for (const wake of this.waiters.splice(0)) wake();
     }

@@ -48,9 +48,28 @@ export function compilePattern(pattern: string): Token[] {
   return tokens;
 }
 
+/** Patterns compiled once per text: every exchange matches the same few policies' rules. */
+const compiledPatterns = new Map<string, Token[]>();
+const maxCompiledPatterns = 1_000;
+
+function compiled(pattern: string): Token[] {
+  let tokens = compiledPatterns.get(pattern);
+  if (tokens === undefined) {
+    tokens = compilePattern(pattern);
+    if (compiledPatterns.size >= maxCompiledPatterns) {
+      compiledPatterns.delete(compiledPatterns.keys().next().value!);
+    }
+    compiledPatterns.set(pattern, tokens);
+  }
+  return tokens;
+}
+
+const surrogate = /[\uD800-\uDFFF]/;
+
 /** Whole-value, case-sensitive glob match, by code point. */
 function globMatches(tokens: readonly Token[], value: string): boolean {
-  const chars = Array.from(value);
+  // Without surrogate pairs a code unit is a code point: the string is indexed as it is.
+  const chars: ArrayLike<string> = surrogate.test(value) ? Array.from(value) : value;
   let t = 0;
   let v = 0;
   // Where the last `*` was and which value position it is currently taken to end at.
@@ -103,6 +122,12 @@ export function parseClaimKey(key: string): string[] {
 
 /** The claim value at `key`, or undefined when any step of the path is missing. */
 export function claimAt(claims: unknown, key: string): unknown {
+  if (key.length > 0 && !key.startsWith('/') && !Array.isArray(claims)) {
+    // One top-level claim of an object: no path to parse.
+    return typeof claims === 'object' && claims !== null && Object.hasOwn(claims, key)
+      ? (claims as Record<string, unknown>)[key]
+      : undefined;
+  }
   let current = claims;
   for (const segment of parseClaimKey(key)) {
     if (Array.isArray(current)) {
@@ -130,9 +155,12 @@ function comparableText(value: unknown): string | undefined {
  * objects and a missing value never match.
  */
 export function valueMatches(pattern: string | readonly Token[], value: unknown): boolean {
-  const tokens = typeof pattern === 'string' ? compilePattern(pattern) : pattern;
-  const candidates = Array.isArray(value) ? value : [value];
-  return candidates.some((candidate) => {
+  const tokens = typeof pattern === 'string' ? compiled(pattern) : pattern;
+  if (!Array.isArray(value)) {
+    const text = comparableText(value);
+    return text !== undefined && globMatches(tokens, text);
+  }
+  return value.some((candidate) => {
     const text = comparableText(candidate);
     return text !== undefined && globMatches(tokens, text);
   });

@@ -7,18 +7,21 @@
 const stringClaims = ['iss', 'sub', 'jti', 'azp', 'nonce'] as const;
 const numericDateClaims = ['exp', 'nbf', 'iat', 'auth_time'] as const;
 
+const present = (claims: Record<string, unknown>, name: string) =>
+  Object.hasOwn(claims, name) && claims[name] !== undefined;
+
 /** The first registered claim present with the wrong type, or undefined when all are well-typed. */
 export function illTypedRegisteredClaim(claims: Record<string, unknown>): string | undefined {
-  const present = (name: string) => Object.hasOwn(claims, name) && claims[name] !== undefined;
   for (const name of stringClaims) {
-    if (present(name) && typeof claims[name] !== 'string') return name;
+    if (present(claims, name) && typeof claims[name] !== 'string') return name;
   }
   for (const name of numericDateClaims) {
-    if (present(name) && (typeof claims[name] !== 'number' || !Number.isFinite(claims[name]))) return name;
+    if (present(claims, name) && (typeof claims[name] !== 'number' || !Number.isFinite(claims[name])))
+      return name;
   }
   const { aud } = claims;
   const audOk =
-    !present('aud') ||
+    !present(claims, 'aud') ||
     typeof aud === 'string' ||
     (Array.isArray(aud) && aud.every((value) => typeof value === 'string'));
   return audOk ? undefined : 'aud';

@@ -133,7 +133,9 @@ export async function acceptIdToken(
 
   let claims: IdTokenClaims;
   try {
-    claims = await deps.verifier.verify(token, issuer, [...new Set(candidates.map((p) => p.audience))]);
+    const audiences =
+      candidates.length === 1 ? [candidates[0]!.audience] : [...new Set(candidates.map((p) => p.audience))];
+    claims = await deps.verifier.verify(token, issuer, audiences);
   } catch (error) {
     if (error instanceof IdTokenRejectedError) throw invalidGrant(error.description);
     if (error instanceof IdpUnavailableError) {

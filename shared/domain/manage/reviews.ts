@@ -5,8 +5,15 @@
  */
 import { checkActionPermission } from '../authorize.ts';
 import { DoguError, forbidden, notFound } from '../errors.ts';
-import { type ExecutionDeps, type ExecutionOutcome, executeAction, reviewEvent } from '../execute-action.ts';
+import {
+  type ExecutionDeps,
+  type ExecutionOutcome,
+  executeAction,
+  previewForReview,
+  reviewEvent,
+} from '../execute-action.ts';
 import type { Principal } from '../model.ts';
+import { previewChange } from '../review-preview.ts';
 import { effectiveStatus, type ReviewRequest, type ReviewStatus } from '../reviews.ts';
 import { authorize } from './access.ts';
 import { loadVersion } from './versions.ts';
@@ -91,6 +98,7 @@ export async function approveReview(
   projectId: string,
   reviewId: string,
   comment?: string,
+  options: { acceptPreviewChange?: boolean } = {},
 ): Promise<{ review: ReviewRequest; run?: ExecutionOutcome }> {
   const membership = await authorize(deps.store, approver, projectId, 'approve_reviews');
   const review = await loadReview(deps, projectId, reviewId);
@@ -105,7 +113,37 @@ export async function approveReview(
     {},
   );
 
-  const approved = await decide(deps, review, 'approved', approver, comment);
+  // The preview taken at request time is taken again (decision 0185): different numbers stop the
+  // approval until the approver has seen them.
+  let previewAtApproval: ReviewRequest['previewAtApproval'];
+  if (review.preview?.statements) {
+    previewAtApproval = await previewForReview(deps, {
+      principal: { ...review.requestedBy },
+      projectId,
+      environmentId: review.environmentId,
+      actionId: review.actionId,
+      arguments: review.arguments,
+      via: 'review',
+      review: { id: review.id, version: review.actionVersion },
+      ...(review.source ? { source: review.source } : {}),
+    });
+    const change = previewChange(review.preview, previewAtApproval);
+    if (change && !options.acceptPreviewChange) {
+      throw new DoguError(
+        'state_conflict',
+        `The preview taken now differs from the one the request was made with: ${change}. Nothing ran; look at the new numbers, then approve with acceptPreviewChange: true to run it anyway.`,
+        { extra: { reason: 'preview_changed', previewAtRequest: review.preview, previewAtApproval } },
+      );
+    }
+  }
+
+  const approved = await decide(
+    deps,
+    previewAtApproval ? { ...review, previewAtApproval } : review,
+    'approved',
+    approver,
+    comment,
+  );
   let run: ExecutionOutcome | undefined;
   let executionError: ReviewRequest['executionError'];
   try {

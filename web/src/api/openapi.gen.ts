@@ -805,6 +805,7 @@ export type components = {
       kind: string;
       label: components["schemas"]["Labels"];
       oauth: boolean;
+      preview: boolean;
       secretFields: string[];
     };
     CronJob: {
@@ -1014,6 +1015,11 @@ export type components = {
           stored: boolean;
         };
       };
+      /**
+       * @description A preview: run in a transaction that was rolled back; not a run of the action
+       * @constant
+       */
+      preview?: true;
       projectId: string;
       results: components["schemas"]["StatementResult"][];
       /** @description Run on approval of this review request */
@@ -1907,6 +1913,13 @@ export type components = {
       kind: "postgresql";
       name: string;
     };
+    PreviewRows: {
+      columns: components["schemas"]["ResultColumn"][];
+      rows: {
+          [key: string]: unknown;
+        }[];
+      truncated?: boolean;
+    };
     /** @description Who the token or session stands for */
     Principal: {
       email: string;
@@ -2017,6 +2030,11 @@ export type components = {
           stored: boolean;
         };
       };
+      /**
+       * @description A preview: run in a transaction that was rolled back; not a run of the action
+       * @constant
+       */
+      preview?: true;
       projectId: string;
       results: (components["schemas"]["StatementResult"] | components["schemas"]["StatementSummary"])[];
       /** @description Run on approval of this review request */
@@ -2049,9 +2067,66 @@ export type components = {
       /** @enum {string} */
       type: "string" | "number" | "boolean" | "bigint" | "json";
     };
+    /** @description What the write would do, run and rolled back (decision 0185) */
+    ReviewPreview: {
+      error?: {
+        code: string;
+        message: string;
+      };
+      executionId?: string;
+      rowsLeftOut?: boolean;
+      statements?: ({
+          after?: {
+            columns: {
+                name: string;
+                type: string;
+                [key: string]: unknown;
+              }[];
+            rows: {
+                [key: string]: unknown;
+              }[];
+            truncated?: boolean;
+          };
+          before?: {
+            columns: {
+                name: string;
+                type: string;
+                [key: string]: unknown;
+              }[];
+            rows: {
+                [key: string]: unknown;
+              }[];
+            truncated?: boolean;
+          };
+          error?: {
+            code: string;
+            message: string;
+          };
+          returned?: {
+            columns: {
+                name: string;
+                type: string;
+                [key: string]: unknown;
+              }[];
+            rows: {
+                [key: string]: unknown;
+              }[];
+            truncated?: boolean;
+          };
+          rowsAffected: number | null;
+          /** @enum {string} */
+          status: "succeeded" | "failed";
+          title: string;
+        })[];
+      takenAt: string;
+    };
     ReviewRequest: {
       actionId: string;
       id: string;
+      /** @description Taken when the request was made */
+      preview?: components["schemas"]["ReviewPreview"];
+      /** @description Taken again when it was approved */
+      previewAtApproval?: components["schemas"]["ReviewPreview"];
       status: string;
       [key: string]: unknown;
     };
@@ -2261,6 +2336,7 @@ export type components = {
         required: boolean;
       };
       statements: {
+          previewSql?: string;
           sql: string;
           title: string;
         }[];
@@ -2301,6 +2377,7 @@ export type components = {
         required: boolean;
       };
       statements: {
+          previewSql?: string;
           sql: string;
           title: string;
         }[];
@@ -2315,6 +2392,15 @@ export type components = {
       hasClientSecret: boolean;
       issuer: string;
       [key: string]: unknown;
+    };
+    /** @description What the statement would do: run, then rolled back */
+    StatementPreview: {
+      /** @description The same query just after it ran, before the rollback */
+      after?: components["schemas"]["PreviewRows"];
+      /** @description The statement's previewSql just before it ran */
+      before?: components["schemas"]["PreviewRows"];
+      /** @description Rows the statement inserted, updated or deleted; null where the database reports none */
+      rowsAffected: number | null;
     };
     StatementResult: {
       columns: components["schemas"]["ResultColumn"][];
@@ -2347,6 +2433,8 @@ export type components = {
         kind: components["schemas"]["MediaKind"];
       };
       messages: string[];
+      /** @description preview: true: what the statement would do (it ran in a transaction that was rolled back) */
+      preview?: components["schemas"]["StatementPreview"];
       rowCount: number;
       rows: {
           [key: string]: unknown;
@@ -8733,6 +8821,7 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
+          acceptPreviewChange?: boolean;
           comment?: string;
         };
       };
@@ -11884,6 +11973,7 @@ export type operations = {
           };
           async?: boolean;
           dryRun?: boolean;
+          preview?: boolean;
           source?: {
             viewId: string;
           };

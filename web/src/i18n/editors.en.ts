@@ -76,6 +76,9 @@ export const editorsEn: Record<string, string> = {
   'editors.actions.statements': 'Statements',
   'editors.actions.statementTitle': 'Title of statement {n}',
   'editors.actions.statementSql': 'SQL of statement {n}',
+  'editors.actions.statementPreviewSql': 'Preview query of statement {n} (optional)',
+  'editors.actions.statementPreviewSqlHint':
+    'A SELECT with the same parameters; Preview shows its rows just before and just after the statement, then rolls back.',
   'editors.actions.addStatement': 'Add a statement',
   'editors.actions.removeStatement': 'Remove statement {n}',
   'editors.actions.method': 'HTTP method',

@@ -77,6 +77,9 @@ export const editorsJa: Record<string, string> = {
   'editors.actions.statements': 'ステートメント',
   'editors.actions.statementTitle': 'ステートメント {n} のタイトル',
   'editors.actions.statementSql': 'ステートメント {n} の SQL',
+  'editors.actions.statementPreviewSql': 'ステートメント {n} のプレビュー用クエリ（任意）',
+  'editors.actions.statementPreviewSqlHint':
+    '同じパラメーターを使う SELECT です。プレビューでは、ステートメントの直前と直後にこのクエリの行を表示し、その後ロールバックします。',
   'editors.actions.addStatement': 'ステートメントを追加',
   'editors.actions.removeStatement': 'ステートメント {n} を削除',
   'editors.actions.method': 'HTTP メソッド',

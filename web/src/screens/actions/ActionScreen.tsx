@@ -4,7 +4,8 @@
  * A review-gated action answers "review requested" with a link to the request instead, and sends
  * the requester's comment with it. "Run as a job" starts the same run in the background and opens
  * its status screen (docs/scheduling.md). "Dry run" (kinds that can estimate, e.g. BigQuery) shows
- * what each statement would process without running it.
+ * what each statement would process without running it. "Preview" (data-changing SQL actions) runs
+ * the statements in a transaction that is always rolled back and shows the rows each would change.
  */
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { effectOf } from '../../../../shared/domain/action-effect.ts';
@@ -22,6 +23,7 @@ import { ActionLinks } from './ActionLinks.tsx';
 import { ConfirmRunDialog, needsConfirmation } from './ConfirmRunDialog.tsx';
 import { loadAction } from './load-action.ts';
 import { ParameterInput } from './ParameterInput.tsx';
+import { PreviewView, previewStatementsOf, previewSummary } from './PreviewView.tsx';
 import {
   choicesOf,
   type Drafts,
@@ -35,6 +37,7 @@ import { ResultView, rowsText } from './ResultView.tsx';
 
 type Outcome =
   | { kind: 'execution'; execution: Execution }
+  | { kind: 'preview'; execution: Execution }
   | { kind: 'review'; review: ReviewRequested }
   | { kind: 'failed'; error: unknown; execution?: Execution };
 
@@ -52,7 +55,7 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [comment, setComment] = useState('');
   /** Which button started the request in flight: both are blocked meanwhile. */
-  const [busy, setBusy] = useState<'run' | 'job' | 'dryRun'>();
+  const [busy, setBusy] = useState<'run' | 'job' | 'dryRun' | 'preview'>();
   const running = busy !== undefined;
   const [outcome, setOutcome] = useState<Outcome>();
   /** A data-changing run waiting for the person's confirmation (Run or Run as a job). */
@@ -167,6 +170,25 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
     }
   };
 
+  /** Runs and rolls back (decision 0185): no confirmation or review, nothing is committed. */
+  const preview = async () => {
+    if (!action || running) return;
+    const args = collectArguments();
+    if (!args) return;
+    setBusy('preview');
+    const path = apiPaths.executions(workspace.projectId, workspace.environmentId, action.id);
+    try {
+      setOutcome({
+        kind: 'preview',
+        execution: await api.post<Execution>(path, { arguments: args, preview: true, via: 'console' }),
+      });
+    } catch (error) {
+      showFailure(error);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
   const runAsJob = async () => {
     if (!action || running) return;
     const args = collectArguments();
@@ -216,6 +238,7 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
   const formLevelError = fieldErrors[''];
   // A protected environment runs only what was published: nothing published, nothing to run here.
   const unpublished = Boolean(workspace.environment?.protected) && !loaded.data.publishedVersion;
+  const offersPreview = loaded.data.preview && changesData;
   return (
     <section className="screen action-screen" aria-labelledby="action-title">
       <BackLink />
@@ -254,7 +277,12 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
         className="action-form"
         onSubmit={run}
         onKeyDown={(event) => {
-          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void run(event);
+          if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey)) return;
+          // Ctrl+Shift+Enter previews where Preview is offered; Ctrl+Enter runs.
+          if (event.shiftKey && offersPreview) {
+            event.preventDefault();
+            void preview();
+          } else void run(event);
         }}
         noValidate
         aria-label={t('action.parameters')}
@@ -311,8 +339,24 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
               {busy === 'dryRun' ? t('action.dryRunning') : t('action.dryRun')}
             </Button>
           ) : null}
+          {offersPreview ? (
+            <Button
+              busy={busy === 'preview'}
+              disabled={running || unpublished}
+              onClick={() => void preview()}
+              aria-describedby="preview-hint"
+              aria-keyshortcuts="Control+Shift+Enter"
+            >
+              {busy === 'preview' ? t('action.previewing') : t('action.preview')}
+            </Button>
+          ) : null}
           <span className="muted small">{t('action.runShortcut')}</span>
         </div>
+        {offersPreview ? (
+          <p id="preview-hint" className="muted small">
+            {t('action.previewHint')}
+          </p>
+        ) : null}
         {loaded.data.dryRun ? (
           <p id="dry-run-hint" className="muted small">
             {t('action.dryRunHint')}
@@ -347,6 +391,9 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
         {outcome?.kind === 'execution' ? (
           <ResultView execution={outcome.execution} actionId={action.id} />
         ) : null}
+        {outcome?.kind === 'preview' ? (
+          <PreviewView statements={previewStatementsOf(outcome.execution)} />
+        ) : null}
         <ConfirmRunDialog
           subject={
             toConfirm
@@ -377,6 +424,7 @@ export function ActionScreen({ params }: { params: Record<string, string> }) {
 /** "Succeeded, 5 rows": what a screen reader says after a run, instead of the whole result. */
 function outcomeSummary(t: Translate, outcome: Outcome): string {
   if (outcome.kind === 'review') return t('action.reviewRequested');
+  if (outcome.kind === 'preview') return previewSummary(t, previewStatementsOf(outcome.execution));
   const execution = outcome.execution;
   const status = t(`status.${execution?.status ?? 'failed'}`);
   if (outcome.kind === 'failed' && !execution) {

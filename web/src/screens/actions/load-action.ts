@@ -16,6 +16,8 @@ export interface LoadedAction {
   masterData: Record<string, Choice[]>;
   /** The data source's kind can estimate a run (BigQuery): the screen offers a dry run. */
   dryRun: boolean;
+  /** The kind can run the statements in a rolled-back transaction: a changing action offers Preview. */
+  preview: boolean;
 }
 
 export async function loadAction(
@@ -37,20 +39,22 @@ export async function loadAction(
     const lists = await api.get<ListOf<MasterDataList>>(apiPaths.masterData(projectId));
     for (const list of lists.data) masterData[list.id] = list.entries;
   }
+  const features = await kindFeatures(projectId, action.dataSourceId);
   return {
     action,
-    dryRun: await offersDryRun(projectId, action.dataSourceId),
+    ...features,
     publishedVersion: publication?.version,
     latestVersion: versions?.latest ?? head.version,
     masterData,
   };
 }
 
-/** False when the caller may not read the data source or the kinds: the button is then left out. */
-async function offersDryRun(projectId: string, dataSourceId: string): Promise<boolean> {
+/** False when the caller may not read the data source or the kinds: the buttons are then left out. */
+async function kindFeatures(projectId: string, dataSourceId: string) {
   const [source, kinds] = await Promise.all([
     api.get<{ kind: string }>(editorPaths.dataSource(projectId, dataSourceId)).catch(() => undefined),
     loadConnectorKinds().catch(() => undefined),
   ]);
-  return Boolean(source && kinds?.data.find((k) => k.kind === source.kind)?.dryRun);
+  const kind = source ? kinds?.data.find((k) => k.kind === source.kind) : undefined;
+  return { dryRun: Boolean(kind?.dryRun), preview: Boolean(kind?.preview) };
 }

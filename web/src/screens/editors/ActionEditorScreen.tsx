@@ -93,7 +93,7 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
   const set = (patch: Partial<ActionDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const setParameter = (index: number, patch: Partial<ParameterDraft>) =>
     set({ parameters: draft.parameters.map((p, i) => (i === index ? { ...p, ...patch } : p)) });
-  const setStatement = (index: number, patch: Partial<{ title: string; sql: string }>) =>
+  const setStatement = (index: number, patch: Partial<{ title: string; sql: string; previewSql: string }>) =>
     set({ statements: draft.statements.map((s, i) => (i === index ? { ...s, ...patch } : s)) });
 
   const save = async (event: FormEvent) => {
@@ -241,6 +241,18 @@ export function ActionEditorScreen({ params }: { params: Record<string, string> 
                     spellCheck={false}
                     value={statement.sql}
                     onChange={(e) => setStatement(index, { sql: e.target.value })}
+                  />
+                </Field>
+                <Field
+                  label={t('editors.actions.statementPreviewSql', { n: index + 1 })}
+                  hint={t('editors.actions.statementPreviewSqlHint')}
+                  error={errorAt(errors, `statements/${index}/previewSql`)}
+                >
+                  <textarea
+                    spellCheck={false}
+                    rows={2}
+                    value={statement.previewSql ?? ''}
+                    onChange={(e) => setStatement(index, { previewSql: e.target.value })}
                   />
                 </Field>
                 <Button

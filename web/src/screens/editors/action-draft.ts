@@ -25,7 +25,8 @@ export interface ActionDraft {
   dataSourceId: string;
   /** The action kind its data source runs (sql, http, or another kind's; GET /api/v1/connector-kinds). */
   kind: string;
-  statements: { title: string; sql: string }[];
+  /** `previewSql`: the optional SELECT a preview runs before and after the statement (decision 0185). */
+  statements: { title: string; sql: string; previewSql?: string }[];
   method: string;
   path: string;
   parameters: ParameterDraft[];
@@ -114,7 +115,7 @@ export function actionDraftOf(action: Record<string, unknown>): ActionDraft {
     description: description ?? '',
     dataSourceId: dataSourceId ?? '',
     kind: typeof kind === 'string' && kind ? kind : 'sql',
-    statements: (statements as { title: string; sql: string }[] | undefined) ?? [
+    statements: (statements as { title: string; sql: string; previewSql?: string }[] | undefined) ?? [
       { title: 'Result', sql: '' },
     ],
     method: method ?? 'GET',
@@ -223,8 +224,12 @@ export function actionBody(
       : {}),
   };
   // SQL and HTTP have editors of their own; another kind's fields live in `rest`, edited from its descriptor.
-  if (draft.kind === 'sql') body.statements = draft.statements;
-  else if (draft.kind === 'http') {
+  if (draft.kind === 'sql') {
+    // An emptied preview query is no preview query.
+    body.statements = draft.statements.map(({ previewSql, ...statement }) =>
+      previewSql?.trim() ? { ...statement, previewSql } : statement,
+    );
+  } else if (draft.kind === 'http') {
     body.method = draft.method;
     body.path = draft.path;
     delete body.statements;

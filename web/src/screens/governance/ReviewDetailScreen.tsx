@@ -1,10 +1,12 @@
 /**
  * One review request: what is asked (action, version, arguments, comment), its status, and for
  * another member with the right, approve or reject with a comment; the requester may cancel.
- * Approval runs the action at once: its result is shown here.
+ * Approval runs the action at once: its result is shown here. A data-changing SQL action's request
+ * carries a preview (decision 0185) taken when it was made; approval takes it again and, when the
+ * numbers differ, stops with both shown until the approver approves anyway.
  */
 import { useState } from 'react';
-import { api } from '../../api/client.ts';
+import { ApiError, api } from '../../api/client.ts';
 import type { Execution } from '../../api/types.ts';
 import { Link } from '../../app/router.tsx';
 import { useSession } from '../../app/session.tsx';
@@ -12,8 +14,9 @@ import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
 import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
+import { PreviewView } from '../actions/PreviewView.tsx';
 import { ResultView } from '../actions/ResultView.tsx';
-import { governancePaths, type ReviewRequest } from './api.ts';
+import { governancePaths, type ReviewPreview, type ReviewRequest } from './api.ts';
 
 export function ReviewDetailScreen({ params }: { params: Record<string, string> }) {
   const t = useT();
@@ -30,20 +33,28 @@ export function ReviewDetailScreen({ params }: { params: Record<string, string> 
   const [busy, setBusy] = useState<string>();
   const [failure, setFailure] = useState<unknown>();
   const [execution, setExecution] = useState<Execution>();
+  /** The approval stopped: the preview taken now differs from the request's. */
+  const [changed, setChanged] = useState<{ detail: string; preview: ReviewPreview }>();
 
-  const decide = async (verb: 'approve' | 'reject' | 'cancel') => {
+  const decide = async (verb: 'approve' | 'reject' | 'cancel', acceptPreviewChange = false) => {
     setBusy(verb);
     setFailure(undefined);
     try {
       const answer = await api.post<{ reviewRequest?: ReviewRequest; execution?: Execution | null }>(
         governancePaths.reviewDecision(workspace.projectId, reviewId, verb),
-        verb === 'cancel' ? {} : comment ? { comment } : {},
+        {
+          ...(verb !== 'cancel' && comment ? { comment } : {}),
+          ...(acceptPreviewChange ? { acceptPreviewChange: true } : {}),
+        },
       );
+      setChanged(undefined);
       if (answer?.execution) setExecution(answer.execution);
       toast(t(`governance.reviews.done.${verb}`));
       review.reload();
     } catch (error) {
-      setFailure(error);
+      if (error instanceof ApiError && error.body.reason === 'preview_changed') {
+        setChanged({ detail: error.detail, preview: error.body.previewAtApproval as ReviewPreview });
+      } else setFailure(error);
     } finally {
       setBusy(undefined);
     }
@@ -141,6 +152,29 @@ export function ReviewDetailScreen({ params }: { params: Record<string, string> 
           </>
         ) : null}
       </dl>
+      <ReviewPreviewSection
+        preview={data.preview}
+        heading={t('governance.reviews.previewAtRequest')}
+        language={language}
+      />
+      <ReviewPreviewSection
+        preview={data.previewAtApproval}
+        heading={t('governance.reviews.previewAtApproval')}
+        language={language}
+      />
+      {changed && data.status === 'pending' ? (
+        <>
+          <div className="notice notice-warning" role="alert">
+            <strong>{t('governance.reviews.previewChanged')}</strong>
+            <p>{changed.detail}</p>
+          </div>
+          <ReviewPreviewSection
+            preview={changed.preview}
+            heading={t('governance.reviews.previewAtApproval')}
+            language={language}
+          />
+        </>
+      ) : null}
       {data.status === 'pending' ? (
         <div className="editor-form">
           {mine ? (
@@ -163,8 +197,12 @@ export function ReviewDetailScreen({ params }: { params: Record<string, string> 
                 />
               </Field>
               <div className="form-actions">
-                <Button variant="primary" busy={busy === 'approve'} onClick={() => void decide('approve')}>
-                  {t('governance.reviews.approve')}
+                <Button
+                  variant="primary"
+                  busy={busy === 'approve'}
+                  onClick={() => void decide('approve', changed !== undefined)}
+                >
+                  {changed ? t('governance.reviews.approveAnyway') : t('governance.reviews.approve')}
                 </Button>
                 <Button variant="danger" busy={busy === 'reject'} onClick={() => void decide('reject')}>
                   {t('governance.reviews.reject')}
@@ -176,5 +214,40 @@ export function ReviewDetailScreen({ params }: { params: Record<string, string> 
       ) : null}
       {execution ? <ResultView execution={execution} actionId={data.actionId} /> : null}
     </section>
+  );
+}
+
+/** A preview kept on the request: its statements, or why none could be taken. */
+function ReviewPreviewSection({
+  preview,
+  heading,
+  language,
+}: {
+  preview: ReviewPreview | undefined;
+  heading: string;
+  language: string;
+}) {
+  const t = useT();
+  if (!preview) return null;
+  const taken = t('preview.takenAt', { time: formatTime(preview.takenAt, language) });
+  if (!preview.statements) {
+    return (
+      <section className="results preview-results" aria-label={heading}>
+        <h2>{heading}</h2>
+        <p className="notice notice-warning">
+          {t('preview.unavailable', { message: preview.error?.message ?? '' })}
+        </p>
+        <p className="muted small">{taken}</p>
+      </section>
+    );
+  }
+  return (
+    <>
+      <PreviewView statements={preview.statements} heading={heading} />
+      <p className="muted small">
+        {taken}
+        {preview.rowsLeftOut ? ` · ${t('preview.rowsLeftOut')}` : ''}
+      </p>
+    </>
   );
 }

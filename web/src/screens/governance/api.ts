@@ -1,6 +1,9 @@
 /** Shapes and paths of the governance API: reviews, versions and publications, action groups, audit log. */
 import { pathOf } from '../../api/client.ts';
+import type { components } from '../../api/openapi.gen.ts';
 import type { ActionDefinition, Parameter } from '../../api/types.ts';
+
+type Schemas = components['schemas'];
 
 export type ReviewStatus = 'pending' | 'approved' | 'executed' | 'rejected' | 'cancelled' | 'expired';
 export const reviewStatuses: ReviewStatus[] = [
@@ -28,7 +31,13 @@ export interface ReviewRequest {
   decisionComment?: string;
   executionId?: string;
   executionError?: { code: string; message: string };
+  /** What the write would do, taken at request time (decision 0185). */
+  preview?: ReviewPreview;
+  /** Taken again when it was approved. */
+  previewAtApproval?: ReviewPreview;
 }
+
+export type ReviewPreview = Schemas['ReviewPreview'];
 
 export interface ActionVersion {
   version: number;
