@@ -384,5 +384,7 @@ export class DoguStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: this.dataTable.table.tableName });
     new CfnOutput(this, 'SigningKeySecretArn', { value: this.signingKey.secret.secretArn });
+    // For an on-demand rotation: aws secretsmanager rotate-secret --secret-id <this> (docs/deploy.md).
+    new CfnOutput(this, 'OriginVerifySecretArn', { value: originVerify.secretArn });
   }
 }

@@ -1,9 +1,9 @@
 /**
  * The address of the person behind a request. Through CloudFront, API Gateway's `sourceIp` is an edge
  * server's; CloudFront's viewer-request function puts the viewer's in `x-dogu-viewer-ip`
- * (infra/console-hosting.ts) and the origin sends `x-dogu-origin-verify`. The header is trusted only
- * for a request whose origin proof was accepted (shared/http/origin-proof.ts), so a caller going to
- * the API directly cannot choose the address the audit records (decision 0053).
+ * (infra/console-hosting.ts), and `x-dogu-origin-verify` from a KeyValueStore (decision 0171). The
+ * address is trusted only for a request whose origin proof was accepted (shared/http/origin-proof.ts),
+ * so a caller going to the API directly cannot choose the address the audit records (decision 0053).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';

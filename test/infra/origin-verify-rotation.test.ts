@@ -28,6 +28,7 @@ interface Statement {
 
 const env = { account: '123456789012', region: 'ap-northeast-1' };
 let resources: Record<string, Resource>;
+let outputs: Record<string, { Value: unknown }>;
 let templateText: string;
 
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -51,6 +52,7 @@ beforeAll(() => {
   const stack = new DoguStack(app, 'Dogu-rotation', { stage: 'rotation', env });
   const template = Template.fromStack(stack).toJSON();
   resources = template.Resources as Record<string, Resource>;
+  outputs = template.Outputs as Record<string, { Value: unknown }>;
   templateText = JSON.stringify(template);
 }, 180_000);
 
@@ -111,6 +113,8 @@ describe('the rotation', () => {
 
   it('runs every 30 days through the rotation function, and once when the schedule is created', () => {
     const [scheduleId, schedule] = one('AWS::SecretsManager::RotationSchedule');
+    // The secret an on-demand rotation names (docs/deploy.md, "Rotate keys").
+    expect(outputs.OriginVerifySecretArn?.Value).toEqual({ Ref: secretId() });
     expect(schedule.Properties).toEqual({
       SecretId: { Ref: secretId() },
       RotationLambdaARN: { 'Fn::GetAtt': [rotator()[0], 'Arn'] },
