@@ -327,7 +327,7 @@ export class DoguStack extends Stack {
     const originVerifyRotation = new OriginVerifyRotation(this, 'OriginVerifyRotation', {
       secret: originVerify,
       stage,
-      retainLogs: isProduction,
+      logGroup: this.scheduling.logGroup,
     });
 
     // The console on S3 + CloudFront; through it the API shares the console's origin (DOGU_PUBLIC_URL).

@@ -15,6 +15,7 @@ import { Duration } from 'aws-cdk-lib';
 import { KeyValueStore } from 'aws-cdk-lib/aws-cloudfront';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { RotationSchedule, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { originVerifyStoreEnv } from '../../shared/http/viewer-ip.ts';
@@ -33,7 +34,8 @@ export const storeActions = [
 export interface OriginVerifyRotationProps {
   secret: Secret;
   stage: string;
-  retainLogs: boolean;
+  /** The background functions' shared log group (the scheduling workers'): no group of its own. */
+  logGroup: ILogGroup;
 }
 
 export class OriginVerifyRotation extends Construct {
@@ -56,10 +58,12 @@ export class OriginVerifyRotation extends Construct {
       handler: 'rotate-origin-verify',
       timeout: Duration.seconds(30),
       environment: { [originVerifyStoreEnv]: this.store.keyValueStoreArn },
-      retainLogs: props.retainLogs,
+      // Unused with a shared group (its removal policy is the group's own).
+      retainLogs: false,
       role,
+      logGroup: props.logGroup,
     });
-    rotator.logGroup.grantWrite(role);
+    props.logGroup.grantWrite(role);
     this.function = rotator.function;
     role.addToPolicy(
       new PolicyStatement({ actions: storeActions, resources: [this.store.keyValueStoreArn] }),

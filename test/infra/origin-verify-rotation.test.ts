@@ -138,6 +138,9 @@ describe('the rotation', () => {
 
   it('the function knows only the store, and may touch only that secret and that store', () => {
     const [, fn] = rotator();
+    expect(fn.Properties.LoggingConfig).toMatchObject({
+      LogGroup: { Ref: one('AWS::Logs::LogGroup', 'SchedulingWorkerFunctionLogs')[0] },
+    });
     const [storeId] = one('AWS::CloudFront::KeyValueStore');
     const store = { 'Fn::GetAtt': [storeId, 'Arn'] };
     expect(
@@ -174,7 +177,11 @@ describe('the rotation', () => {
         // IAM has no resource for these: a random password, X-Ray segments.
         expect(action).toMatch(/^(secretsmanager:GetRandomPassword|xray:[A-Za-z]+)$/);
       } else {
-        expect(action, JSON.stringify(resource)).toMatch(/^logs:/);
+        // Its logs go to the background functions' shared group.
+        expect(action, JSON.stringify(resource)).toMatch(/^logs:(CreateLogStream|PutLogEvents)$/);
+        expect(resource).toEqual({
+          'Fn::GetAtt': [one('AWS::Logs::LogGroup', 'SchedulingWorkerFunctionLogs')[0], 'Arn'],
+        });
       }
     }
     // Nothing else in the stack may write the secret or the store.
