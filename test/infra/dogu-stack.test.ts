@@ -423,8 +423,8 @@ describe('Lambda functions', () => {
     expect(logGroup.DeletionPolicy).toBe('Retain');
     const devLogGroups = resourcesOf(devTemplate, 'AWS::Logs::LogGroup');
     // Plus one shared by the six workers of infra/scheduling.ts (four scheduling, the notification
-    // drain, the sweeper of abandoned work; decision 0073) and the origin-verify rotation (0171), the API's access log and one per state
-    // machine (infra/constructs/operations.ts).
+    // drain, the sweeper of abandoned work; decision 0073) and the origin-verify rotation (0171),
+    // the API's access log and one per state machine (infra/constructs/operations.ts).
     expect(devLogGroups).toHaveLength(1 + 1 + 1 + 2);
     for (const [, group] of devLogGroups) expect(group.DeletionPolicy).toBe('Delete');
   });
