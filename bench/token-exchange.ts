@@ -110,7 +110,13 @@ export function run(): Promise<BenchReport> {
       bindings: new BindingChecker(identities, 5_000, systemClock),
       tokens: new TokenService(randomBytes(32)),
       accessTokenSeconds: 3600,
-      audit: { append: async () => {}, list: async () => ({ entries: [] }) },
+      audit: {
+        append: async () => {},
+        list: async () => ({ entries: [] }),
+        chainPage: async () => ({ entries: [] }),
+        head: async () => undefined,
+        heads: async () => [],
+      },
       clock: systemClock,
       ids: uuidV7Ids,
     };

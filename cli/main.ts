@@ -1,6 +1,7 @@
 /** `dogu`: log in to Dogu and call its API from a terminal, a script or CI. */
 import { parseArgs } from 'node:util';
 import { apply } from './commands/apply.ts';
+import { auditExport, auditVerify } from './commands/audit.ts';
 import { runBridge } from './commands/bridge.ts';
 import { execute, parseArgumentPairs } from './commands/execute.ts';
 import { exportProject } from './commands/export.ts';
@@ -40,6 +41,10 @@ Commands:
                                            smoke serves, only for a runtime on loopback)
                              --wait-reservation  wait for the reservation to run (~2 min)
                              --json        one JSON document instead of lines
+  audit verify             Check a project's audit hash chain (--project P, --from ENTRY_ID);
+                             names the first entry changed, removed or inserted; exit 1 then
+  audit export [-o FILE]   Download the audit log with its hashes: --project P
+                             --format csv|jsonl|json (default jsonl), --since T, --until T
   schema                   Print the config file's JSON Schema
   bridge --config FILE     Run a bridge agent next to private data (docs/bridge.md)
   upload-protoset FILE     Upload a protoset as a new version (docs/grpc.md):
@@ -81,6 +86,10 @@ async function main(argv: string[]): Promise<number> {
       'echo-url': { type: 'string' },
       'wait-reservation': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      from: { type: 'string' },
+      format: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -171,6 +180,29 @@ async function main(argv: string[]): Promise<number> {
         json: values.json!,
         stdout: (text) => process.stdout.write(text),
       });
+    case 'audit': {
+      const common = {
+        baseUrl,
+        project: values.project ?? defaultProject,
+        stdout: (text: string) => process.stdout.write(text),
+        stderr: (text: string) => process.stderr.write(text),
+      };
+      if (rest[0] === 'verify') {
+        return auditVerify({ ...common, ...(values.from === undefined ? {} : { from: values.from }) });
+      }
+      if (rest[0] === 'export') {
+        return auditExport({
+          ...common,
+          format: values.format ?? 'jsonl',
+          ...(values.output === undefined ? {} : { output: values.output }),
+          ...(values.since === undefined ? {} : { from: values.since }),
+          ...(values.until === undefined ? {} : { to: values.until }),
+        });
+      }
+      throw new Error(
+        'Usage: dogu audit verify [--from ENTRY_ID] | dogu audit export [--format F] [-o FILE].',
+      );
+    }
     case 'schema':
       process.stdout.write(configJsonSchemaText());
       return 0;

@@ -1,13 +1,20 @@
 import type { AuditQuery } from '../shared/domain/audit.ts';
 import { DoguError } from '../shared/domain/errors.ts';
-import { type AuditFilters, exportAudit, listAudit } from '../shared/domain/manage/audit.ts';
+import {
+  type AuditFilters,
+  exportAudit,
+  listAudit,
+  readAuditChain,
+  verifyAuditChain,
+} from '../shared/domain/manage/audit.ts';
 import { defineRoutes } from '../shared/http/handler.ts';
 
 /**
  * /api/v1/projects/{projectId}/audit-log: newest first, filtered by
  * `actor`, `event` (exact, or a prefix ending in '.'), `target`, `from`, `to`;
- * paged by `limit` and `cursor`. `/export?format=csv|json` downloads every
- * matching entry.
+ * paged by `limit` and `cursor`. `/export?format=csv|json|jsonl` downloads every
+ * matching entry. `/chain` pages every entry oldest first with its hashes; `/verification` checks
+ * the chain (`?from=<entry id>` to start there).
  */
 export const handler = defineRoutes({
   listAuditLog: async (request, services) => {
@@ -31,8 +38,8 @@ export const handler = defineRoutes({
     const projectId = request.pathParameters.projectId!;
     const parameters = request.event.queryStringParameters ?? {};
     const format = parameters.format ?? 'csv';
-    if (format !== 'csv' && format !== 'json') {
-      throw new DoguError('bad_request', "'format' must be 'csv' or 'json'.", {
+    if (format !== 'csv' && format !== 'json' && format !== 'jsonl') {
+      throw new DoguError('bad_request', "'format' must be 'csv', 'json' or 'jsonl'.", {
         extra: { parameter: 'format' },
       });
     }
@@ -49,13 +56,44 @@ export const handler = defineRoutes({
       status: 200,
       text,
       headers: {
-        'content-type': format === 'csv' ? 'text/csv; charset=utf-8; header=present' : 'application/json',
+        'content-type': contentTypes[format],
         'content-disposition': `attachment; filename="${fileName}"`,
         'x-dogu-entry-count': String(entryCount),
       },
     };
   },
+  getAuditChain: async (request, services) => {
+    const parameters = request.event.queryStringParameters ?? {};
+    const page = await readAuditChain(services, request.caller(), {
+      projectId: request.pathParameters.projectId!,
+      ...(parameters.limit ? { limit: Number(parameters.limit) } : {}),
+      ...(parameters.cursor ? { cursor: parameters.cursor } : {}),
+    });
+    return {
+      status: 200,
+      body: {
+        data: page.entries,
+        has_more: page.nextCursor !== undefined,
+        ...(page.nextCursor === undefined ? {} : { next_cursor: page.nextCursor }),
+        ...(page.head ? { head: page.head } : {}),
+      },
+    };
+  },
+  verifyAuditLog: async (request, services) => {
+    const from = request.event.queryStringParameters?.from;
+    const result = await verifyAuditChain(services, request.caller(), {
+      projectId: request.pathParameters.projectId!,
+      ...(from === undefined ? {} : { fromId: from }),
+    });
+    return { status: 200, body: result };
+  },
 });
+
+const contentTypes = {
+  csv: 'text/csv; charset=utf-8; header=present',
+  json: 'application/json',
+  jsonl: 'application/jsonl; charset=utf-8',
+} as const;
 
 const filterParameters = [
   ['actor', 'actorId'],

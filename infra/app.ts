@@ -119,6 +119,7 @@ new DoguStack(app, `Dogu-${stage}`, {
   webAclArn: waf?.webAcl.attrArn ?? contextString('webAclArn'),
   ...(waf ? { crossRegionReferences: true } : {}),
   workerConcurrency: contextWholeNumber('workerConcurrency'),
+  auditAnchorRetentionDays: contextPositiveInteger('auditAnchorRetentionDays'),
   rateLimitPerMinute: contextWholeNumber('rateLimitPerMinute'),
   env: {
     // The account of the credentials the CDK CLI runs with; unset (no credentials) synthesizes

@@ -3,6 +3,7 @@
  * (development, staging, production, ...). Later features add their resources
  * (Scheduler, Step Functions, S3, CloudFront) here as further constructs.
  */
+
 import {
   Aspects,
   CfnOutput,
@@ -22,6 +23,7 @@ import { originVerifySecretEnv } from '../shared/http/viewer-ip.ts';
 import { type ConnectorResources, grantConnectorPermissions } from './connector-permissions.ts';
 import { ConsoleHosting, type ConsoleHostingProps } from './console-hosting.ts';
 import { ApiAccessLog } from './constructs/access-log.ts';
+import { AuditAnchor } from './constructs/audit-anchor.ts';
 import { BlobBucket } from './constructs/blob-bucket.ts';
 import { DataTable } from './constructs/data-table.ts';
 import { FunctionRoles } from './constructs/function-roles.ts';
@@ -51,6 +53,8 @@ export interface DoguStackProps extends StackProps {
   connectorResources?: ConnectorResources;
   /** Subscribed to the alarm topic (context `alarmEmail`). */
   alarmEmail?: string;
+  /** Days each audit anchor is locked in compliance mode (context `auditAnchorRetentionDays`, default 400). */
+  auditAnchorRetentionDays?: number;
   /** Reserved concurrency of the scheduled-work functions (context `workerConcurrency`, 0 = none). */
   workerConcurrency?: number;
   /** Requests per client (user or service account) and minute (context `rateLimitPerMinute`, 0 = none). */
@@ -131,6 +135,7 @@ export class DoguStack extends Stack {
   readonly functionsByHandler: ReadonlyMap<string, IFunction>;
   /** The functions' roles, one per set of needs (decision 0051). */
   readonly functionRoles: FunctionRoles;
+  readonly auditAnchor: AuditAnchor;
   readonly apiLogGroup: LogGroup;
   readonly httpApi: DoguHttpApi;
   readonly scheduling: Scheduling;
@@ -240,6 +245,14 @@ export class DoguStack extends Stack {
     // compose the execution-payloads group: those that run actions keep them (put and get), the
     // link route only reads (to presign). No other role names the bucket.
     const payloads = new PayloadBucket(this, 'Payloads', { logBucket: logs.bucket });
+    // Every project's audit chain head, hourly, into a bucket under Object Lock (decision 0182).
+    this.auditAnchor = new AuditAnchor(this, 'AuditAnchor', {
+      environment,
+      functionRoles: this.functionRoles,
+      logGroup: this.apiLogGroup,
+      logBucket: logs.bucket,
+      ...(props.auditAnchorRetentionDays ? { retentionDays: props.auditAnchorRetentionDays } : {}),
+    });
     for (const { role, needs } of this.functionRoles.entries) {
       if (!needs.includes('execution-payloads')) continue;
       if (needs.includes('run-actions')) payloads.allowWrite(role);

@@ -55,6 +55,8 @@ export const readOnlyHandlers: readonly string[] = [
   'get-execution',
   // Answers links to stored payloads: reads the execution, signs a GET for its object.
   'execution-payloads',
+  // Reads the audit chain heads; writes only to the anchor bucket (its own role, decision 0182).
+  'anchor-audit-chain',
 ];
 
 /** Handlers that keep and delete uploaded files (decision 0033). */

@@ -54,6 +54,10 @@ export const wildcardReasons: readonly (readonly [RegExp, string])[] = [
     'Objects of one named bucket: uploaded files are keyed by project and file at run time.',
   ],
   [
+    /^Resource::<AuditAnchorBucket[A-Za-z0-9]+\.Arn>\/audit-anchors\/\*$/,
+    'New audit anchors, named by their time at run time (decision 0182); only s3:PutObject, only for the anchoring function, and Object Lock keeps every version.',
+  ],
+  [
     /^Resource::<Payloads[A-Za-z0-9]+\.Arn>\/executions\/\*$/,
     'Objects under executions/ of the payload bucket, keyed by execution id at run time; granted only to the roles of the need-sets that compose execution-payloads.',
   ],

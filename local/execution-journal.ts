@@ -4,7 +4,8 @@
  * Records not yet stored are served from memory.
  */
 import { DelegatingStore } from '../shared/adapters/delegating-store.ts';
-import type { AuditEntry, AuditLog, AuditQuery } from '../shared/domain/audit.ts';
+import type { AuditEntry, AuditLog, AuditQuery, ChainHead, ChainPageQuery } from '../shared/domain/audit.ts';
+import { headOf, linkAfter } from '../shared/domain/audit-chain/link.ts';
 import type { Execution } from '../shared/domain/model.ts';
 import type { Store } from '../shared/domain/ports.ts';
 import { WriteBehindJournal } from './write-behind-journal.ts';
@@ -58,8 +59,17 @@ export class JournaledExecutionStore extends DelegatingStore {
   }
 }
 
-/** Audit entries, likewise; a listing first stores what is pending, so it sees every entry. */
+/**
+ * Audit entries, likewise; a listing first stores what is pending, so it sees every entry. Entries
+ * are linked into their project's hash chain here, before the journal (decision 0180): one process
+ * owns the data directory, so the head it keeps in memory is the head, and linking is synchronous,
+ * so entries arriving together still share one journal write. A project's head is read from the
+ * store once, on its first append.
+ */
 export class JournaledAuditLog implements AuditLog {
+  private readonly known = new Map<string, ChainHead | undefined>();
+  private readonly loading = new Map<string, Promise<void>>();
+
   private constructor(
     private readonly inner: AuditLog,
     private readonly journal: WriteBehindJournal<AuditEntry>,
@@ -78,13 +88,51 @@ export class JournaledAuditLog implements AuditLog {
     return this.journal.stats();
   }
 
-  append(entry: AuditEntry): Promise<void> {
-    return this.journal.append(entry);
+  async append(entry: AuditEntry): Promise<void> {
+    const { projectId } = entry;
+    if (!this.known.has(projectId)) {
+      let loading = this.loading.get(projectId);
+      if (!loading) {
+        loading = this.loadHead(projectId);
+        this.loading.set(projectId, loading);
+      }
+      await loading;
+    }
+    const { chain: _given, ...fields } = entry;
+    const linked = linkAfter(this.known.get(projectId), fields);
+    this.known.set(projectId, headOf(linked));
+    return this.journal.append(linked);
+  }
+
+  private async loadHead(projectId: string): Promise<void> {
+    try {
+      await this.journal.flush();
+      const head = await this.inner.head(projectId);
+      if (!this.known.has(projectId)) this.known.set(projectId, head);
+    } finally {
+      this.loading.delete(projectId);
+    }
+  }
+
+  async head(projectId: string): Promise<ChainHead | undefined> {
+    if (this.known.has(projectId)) return this.known.get(projectId);
+    await this.journal.flush();
+    return this.inner.head(projectId);
+  }
+
+  async heads(): Promise<ChainHead[]> {
+    await this.journal.flush();
+    return this.inner.heads();
   }
 
   async list(query: AuditQuery) {
     await this.journal.flush();
     return this.inner.list(query);
+  }
+
+  async chainPage(query: ChainPageQuery) {
+    await this.journal.flush();
+    return this.inner.chainPage(query);
   }
 
   close(): Promise<void> {

@@ -48,6 +48,7 @@ import { SecretValues } from '../shared/domain/secret-values.ts';
 import { viewRunsPerMinuteFromEnv } from '../shared/domain/views/view-run-limit.ts';
 import { provideServices, type Services, schedulingDeps } from '../shared/runtime/services.ts';
 import { type AccountsAtStart, accountsConfigured, prepareAccounts } from './accounts-startup.ts';
+import { anchorFileOf, anchorMinutesFromEnv, startAnchoring } from './audit-anchor-file.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
@@ -175,6 +176,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       join(options.dataDir, 'audit.journal'),
     );
     closers.push(() => audit.close());
+    // Runs before the journal closes (closers run in reverse): the last heads are anchored at shutdown.
+    const anchoring = startAnchoring(audit, anchorFileOf(options.dataDir), anchorMinutesFromEnv(process.env));
+    closers.push(() => anchoring.stop());
     const schedules = await JournaledSchedulingStore.open(
       new DynamoDbSchedulingStore(dynamo.client, tableName),
       join(options.dataDir, 'scheduling.journal'),

@@ -32,6 +32,42 @@ export interface AuditEntry {
   /** Outcome: most entries succeed; refused executions and failed runs are recorded too. */
   outcome: 'succeeded' | 'failed' | 'refused';
   details?: Record<string, unknown>;
+  /** Its place in the project's hash chain (decision 0180); set by the audit log when appended. */
+  chain?: ChainLink;
+}
+
+/** An entry's link in its project's hash chain (shared/domain/audit-chain/link.ts). */
+export interface ChainLink {
+  /** 1 for a project's first chained entry, then one more per entry. */
+  seq: number;
+  /** SHA-256 (hex) of the entry before; 64 zeros for the first. */
+  prevHash: string;
+  /** SHA-256 (hex) of this entry's canonical JSON with `chain` holding `seq` and `prevHash`. */
+  hash: string;
+}
+
+/** The latest entry of a project's chain: what the next entry links to, and what anchors record. */
+export interface ChainHead {
+  projectId: string;
+  seq: number;
+  hash: string;
+  /** The id and time of the entry at the head, so a verifier can say which one is missing. */
+  entryId: string;
+  at: string;
+}
+
+/** A page of a project's entries oldest first, as stored, for checking the chain. */
+export interface ChainPageQuery {
+  projectId: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface ChainPage {
+  entries: AuditEntry[];
+  nextCursor?: string;
+  /** The project's chain head as the store holds it now (none before the first chained entry). */
+  head?: ChainHead;
 }
 
 export interface AuditQuery {
@@ -51,6 +87,12 @@ export interface AuditLog {
   append(entry: AuditEntry): Promise<void>;
   /** Newest first. */
   list(query: AuditQuery): Promise<{ entries: AuditEntry[]; nextCursor?: string }>;
+  /** Oldest first (by time, then id), every entry of the project, with the chain head. */
+  chainPage(query: ChainPageQuery): Promise<ChainPage>;
+  /** The project's chain head, or none before its first chained entry. */
+  head(projectId: string): Promise<ChainHead | undefined>;
+  /** Every project's chain head: what anchoring records. */
+  heads(): Promise<ChainHead[]>;
 }
 
 /** Bound to one request: use cases record what they did without knowing about HTTP. */

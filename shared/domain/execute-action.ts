@@ -348,7 +348,9 @@ async function requestReview(
  * preview of the requester's. Also used on approval, with the request's pinned version.
  */
 export function previewForReview(deps: ExecutionDeps, request: ExecuteActionRequest): Promise<ReviewPreview> {
-  const { comment: _comment, confirmed: _confirmed, ...rest } = request;
+  // Its own execution id: a batch row's planned id belongs to the run, and recovery reads a
+  // record under it as the row's outcome (decision 0200).
+  const { comment: _comment, confirmed: _confirmed, executionId: _executionId, ...rest } = request;
   return takeReviewPreview(
     () => deps.clock.now(),
     async () => (await executeAction(deps, { ...rest, preview: true })) as ExecutionOutcome,

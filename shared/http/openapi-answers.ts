@@ -101,11 +101,48 @@ export const auditEntry = z
     environmentId: z.string().optional(),
     outcome: z.enum(['succeeded', 'failed', 'refused']),
     details: z.record(z.string(), z.unknown()).optional(),
+    chain: z.object({ seq: z.number().int(), prevHash: z.string(), hash: z.string() }).optional().meta({
+      description: 'Its link in the project hash chain (docs/governance.md); absent before the chain began',
+    }),
   })
   .meta({ id: 'AuditEntry' });
 export const auditPage = z
   .object({ data: z.array(auditEntry), has_more: z.boolean(), next_cursor: z.string().optional() })
   .meta({ id: 'AuditPage' });
+const chainHead = z
+  .object({
+    projectId: z.string(),
+    seq: z.number().int(),
+    hash: z.string(),
+    entryId: z.string(),
+    at: z.string(),
+  })
+  .meta({ id: 'AuditChainHead' });
+export const auditChainPage = z
+  .object({
+    data: z.array(auditEntry),
+    has_more: z.boolean(),
+    next_cursor: z.string().optional(),
+    head: chainHead.optional(),
+  })
+  .meta({ id: 'AuditChainPage' });
+export const auditVerification = z
+  .object({
+    ok: z.boolean(),
+    checked: z.number().int(),
+    unchained: z.number().int(),
+    last: z.object({ seq: z.number().int(), entryId: z.string(), hash: z.string() }).optional(),
+    problem: z
+      .object({
+        kind: z.enum(['changed', 'removed', 'inserted']),
+        seq: z.number().int().optional(),
+        entryId: z.string().optional(),
+        message: z.string(),
+      })
+      .optional(),
+    head: chainHead.optional(),
+  })
+  .meta({ id: 'AuditVerification' });
 
 export const member = z
   .object({

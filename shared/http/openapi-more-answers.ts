@@ -232,4 +232,7 @@ export const consoleSessionAnswer = z.object({
 export const storedPayload = z
   .unknown()
   .meta({ description: 'The stored JSON payload itself (the arguments object, or the results)' });
+export const jsonLinesText = z
+  .string()
+  .meta({ description: 'JSON Lines: one stored entry (with its chain link) per line' });
 export const csvText = z.string().meta({ description: 'CSV (RFC 4180), a header row first' });

@@ -36,7 +36,9 @@ import {
   actionGroup,
   actionVersion,
   actionVersionList,
+  auditChainPage,
   auditPage,
+  auditVerification,
   batch,
   batchDetail,
   cronJob,
@@ -765,9 +767,22 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     ok: { status: '200', schema: auditPage },
   },
   exportAuditLog: {
-    summary: 'Download matching audit entries (?format=csv|json)',
+    summary: 'Download matching audit entries with their hashes (?format=csv|json|jsonl)',
     ok: { status: '200' },
-    contentTypes: { 'application/json': more.auditExport, 'text/csv': more.csvText },
+    contentTypes: {
+      'application/json': more.auditExport,
+      'text/csv': more.csvText,
+      'application/jsonl': more.jsonLinesText,
+    },
+  },
+  getAuditChain: {
+    summary: 'Every audit entry oldest first with its hash-chain link, and the chain head (?limit=&cursor=)',
+    ok: { status: '200', schema: auditChainPage },
+  },
+  verifyAuditLog: {
+    summary:
+      'Check the audit hash chain; names the first entry changed, removed or inserted (?from=<entry id>)',
+    ok: { status: '200', schema: auditVerification },
   },
   ...accountOperations,
   // Notifications (docs/notifications.md)

@@ -258,6 +258,21 @@ export const routes = [
     handler: 'audit-log',
     auth: 'bearer',
   },
+  // The hash chain (decision 0181): pages with hashes for `dogu audit verify`, and the console's check.
+  {
+    name: 'getAuditChain',
+    method: 'GET',
+    path: '/api/v1/projects/{projectId}/audit-log/chain',
+    handler: 'audit-log',
+    auth: 'bearer',
+  },
+  {
+    name: 'verifyAuditLog',
+    method: 'GET',
+    path: '/api/v1/projects/{projectId}/audit-log/verification',
+    handler: 'audit-log',
+    auth: 'bearer',
+  },
   // Members, user groups and action groups of a project.
   ...resource('Member', 'members', '/api/v1/projects/{projectId}/members', '{principalId}'),
   {

@@ -84,7 +84,10 @@ describe('DynamoDbAuditLog', () => {
     const { entries, nextCursor } = await audit.list({ projectId: 'p1' });
     expect(entries.map((e) => e.id)).toEqual(['aud_5', 'aud_4', 'aud_3', 'aud_2', 'aud_1']);
     expect(nextCursor).toBeUndefined();
-    expect(entries[3]).toEqual({
+    const { chain, ...fields } = entries[3]!;
+    // Appended second in p1: place 2, after aud_1 (the chain is checked in audit-chain-dynamodb.test.ts).
+    expect(chain).toMatchObject({ seq: 2, prevHash: entries[4]!.chain!.hash });
+    expect(fields).toEqual({
       id: 'aud_2',
       projectId: 'p1',
       at: minute(2),

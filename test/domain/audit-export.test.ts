@@ -9,6 +9,7 @@ import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../local/embedd
 import { DynamoDbAuditLog } from '../../shared/adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbStore } from '../../shared/adapters/dynamodb/dynamodb-store.ts';
 import type { AuditEntry } from '../../shared/domain/audit.ts';
+import { entryHash } from '../../shared/domain/audit-chain/link.ts';
 import { DoguError } from '../../shared/domain/errors.ts';
 import { type AuditDeps, exportAudit, exportColumns, listAudit } from '../../shared/domain/manage/audit.ts';
 import type { Principal } from '../../shared/domain/model.ts';
@@ -138,6 +139,14 @@ describe('listAudit', () => {
 });
 
 describe('exportAudit', () => {
+  /** The chain columns of a stored entry: its place and hashes, as the export writes them. */
+  async function chainColumns(id: string, asText: boolean) {
+    const stored = (await listAudit(deps, admin, { projectId: 'shop' })).entries.find((e) => e.id === id)!;
+    const { seq, prevHash, hash } = stored.chain!;
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    return { seq: asText ? String(seq) : seq, prev_hash: prevHash, hash };
+  }
+
   it('writes CSV with a BOM, exactly the listed columns, newest first, formulas escaped', async () => {
     const { text, entryCount } = await exportAudit(deps, admin, { projectId: 'shop' }, 'csv');
     expect(entryCount).toBe(3);
@@ -158,6 +167,7 @@ describe('exportAudit', () => {
       environment: '',
       outcome: 'failed',
       details: '',
+      ...(await chainColumns('aud_3', true)),
     });
     expect(rows[1]).toEqual({
       at: crafted.at,
@@ -172,7 +182,12 @@ describe('exportAudit', () => {
       environment: 'production',
       outcome: 'refused',
       details: '{"reason":"+danger"}',
+      ...(await chainColumns('aud_2', true)),
     });
+    // Appended one after another: places 1, 2, 3, each after the one before.
+    expect(rows.map((row) => row.seq)).toEqual(['3', '2', '1']);
+    expect(rows[2]!.prev_hash).toBe('0'.repeat(64));
+    expect(rows[0]!.prev_hash).toBe(rows[1]!.hash);
     expect(rows[2]).toMatchObject({
       actor_email: 'admin@example.com',
       source_ip: '203.0.113.7',
@@ -199,8 +214,19 @@ describe('exportAudit', () => {
         environment: 'production',
         outcome: 'refused',
         details: { reason: '+danger' },
+        ...(await chainColumns('aud_2', false)),
       },
     ]);
+  });
+
+  it('writes JSON Lines as stored, chain included: each line hashes to its own hash', async () => {
+    const { text, entryCount } = await exportAudit(deps, admin, { projectId: 'shop' }, 'jsonl');
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(entryCount);
+    const entries = lines.map((line) => JSON.parse(line) as AuditEntry);
+    expect(entries.map((e) => e.id)).toEqual(['aud_3', 'aud_2', 'aud_1']);
+    for (const e of entries) expect(entryHash(e, e.chain!.seq, e.chain!.prevHash)).toBe(e.chain!.hash);
+    expect(entries[0]).toMatchObject({ ...system, chain: { seq: 3, prevHash: entries[1]!.chain!.hash } });
   });
 
   it('applies the same filters as the list and holds nothing but the listed fields', async () => {

@@ -65,7 +65,9 @@ async function call(
   });
   const contentType = response.headers.get('content-type') ?? '';
   const text = await response.text();
-  const body: unknown = contentType.includes('json') && text ? JSON.parse(text) : text || undefined;
+  // JSON Lines (the audit export) is text: one document per line, not one document.
+  const isJson = contentType.includes('json') && !contentType.includes('jsonl');
+  const body: unknown = isJson && text ? JSON.parse(text) : text || undefined;
   const answer = { status: response.status, contentType, body, headers: response.headers };
   if (process.env.DOGU_CONTRACT_DUMP)
     console.log('DUMP', name, response.status, String(JSON.stringify(body)).slice(0, 700));
@@ -434,6 +436,9 @@ describe('the API answers as /openapi.json says', () => {
     // Audit and accounts
     await call('exportAuditLog', 'GET', `${p}/audit-log/export?format=json`);
     await call('exportAuditLog', 'GET', `${p}/audit-log/export?format=csv`);
+    await call('exportAuditLog', 'GET', `${p}/audit-log/export?format=jsonl`);
+    await call('getAuditChain', 'GET', `${p}/audit-log/chain?limit=5`);
+    await call('verifyAuditLog', 'GET', `${p}/audit-log/verification`);
     await call('listAccountAuditLog', 'GET', '/api/v1/account-audit-log');
     const signIn = await call('passwordSignIn', 'POST', '/auth/sign-in', {
       auth: false,

@@ -111,4 +111,57 @@ describe('worker entry points', () => {
     const executions = new Set(view.rows.map((r: { executionId: string }) => r.executionId));
     expect(executions.size).toBe(2);
   });
+
+  it('a chunk whose runner died: a row never recorded runs again, one recorded running is interrupted, an outcome is kept', async () => {
+    const batch = (
+      await admin.post(`${env}/actions/list-orders/batches`, {
+        rows: [{ status: 'paid' }, { status: 'shipped' }, { status: 'pending' }],
+      })
+    ).body.batch;
+    await runtime.scheduling.jobs.idle();
+    const { schedules, store } = runtime.services;
+    const [chunk] = await schedules.listBatchChunks(batch.id);
+    const [first, second, third] = chunk!.rows;
+    // The runner claimed the chunk (planning an execution id per row) and died: the first row never
+    // started, the second was recorded running, the third had ended.
+    const ran = (await store.getExecution(second!.executionId!))!;
+    const { finishedAt: _f, durationMs: _d, ...started } = ran;
+    await store.putExecution({ ...started, id: 'exe_died_running', status: 'running', statements: [] });
+    const died = {
+      ...chunk!,
+      status: 'running' as const,
+      claimedBy: 'dead-runner',
+      claimedAt: new Date(Date.now() - 20 * 60_000).toISOString(),
+      rows: [
+        { ...first!, status: 'waiting' as const, executionId: 'exe_never_recorded' },
+        { ...second!, status: 'waiting' as const, executionId: 'exe_died_running' },
+        { ...third!, status: 'waiting' as const },
+      ],
+      version: chunk!.version + 1,
+    };
+    expect(await schedules.saveBatchChunk(died, chunk!.version)).toBe(true);
+    // Planned ids are bookkeeping: the batch view shows waiting rows without one.
+    const before = (await admin.get(`${env}/batches/${batch.id}`)).body;
+    expect(before.rows.map((r: { executionId?: string }) => r.executionId)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+
+    await runBatchChunk({ projectId: 'demo', batchId: batch.id, chunk: 0 }, context('i'));
+    await finishBatch({ projectId: 'demo', batchId: batch.id }, context('j'));
+    const view = (await admin.get(`${env}/batches/${batch.id}`)).body;
+    const rows = view.rows as { status: string; executionId?: string; error?: { code: string } }[];
+    expect(rows.map((r) => [r.status, r.error?.code])).toEqual([
+      ['success', undefined],
+      ['failure', 'interrupted'],
+      ['success', undefined],
+    ]);
+    expect(rows[0]!.executionId).toMatch(/^exe_/);
+    expect(rows[0]!.executionId).not.toBe('exe_never_recorded');
+    expect((await store.getExecution(rows[0]!.executionId!))?.status).toBe('succeeded');
+    expect(rows[1]!.executionId).toBe('exe_died_running');
+    expect(rows[2]!.executionId).toBe(third!.executionId);
+    expect(view.progress).toMatchObject({ total: 3, success: 2, failure: 1, waiting: 0, running: 0 });
+  });
 });

@@ -17,7 +17,18 @@ async function freshServices(): Promise<ServicesModule> {
   return import('../../shared/runtime/services.ts');
 }
 
-const coreKeys = ['store', 'definitions', 'tokens', 'audit', 'clock', 'ids', 'settings', 'oidc', 'accounts'];
+const coreKeys = [
+  'store',
+  'definitions',
+  'tokens',
+  'audit',
+  'clock',
+  'ids',
+  'settings',
+  'oidc',
+  'accounts',
+  'viewRunLimit',
+];
 
 function countingGroup(name: string, key: string) {
   const group = {

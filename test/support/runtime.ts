@@ -9,7 +9,14 @@ export async function tempDir(prefix: string): Promise<{ path: string; remove():
   const path = await mkdtemp(join(tmpdir(), `dogu-${prefix}-`));
   // Retries: a runtime whose start outran its hook may still be writing while the directory goes
   // (ENOTEMPTY), which hid the hook's own time-out behind a second failure.
-  return { path, remove: () => rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }) };
+  // A runtime started in it anchors its audit chain to a file beside it (local/audit-anchor-file.ts).
+  return {
+    path,
+    remove: async () => {
+      await rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+      await rm(`${path}.audit-anchors.jsonl`, { force: true });
+    },
+  };
 }
 
 export async function startTestRuntime(

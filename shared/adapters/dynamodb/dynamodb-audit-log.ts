@@ -8,9 +8,26 @@
  *
  * Append-only: an entry is written once with a conditional put and this code
  * never updates or deletes one.
+ *
+ * Each project's entries form a hash chain (decision 0180). Its head item
+ * (`AUDITHEAD#<projectId>`, `HEAD`) says the latest place and hash; an append
+ * moves it on with a conditional put (the place it read must still be the
+ * head), then writes the entry. Two appends that read the same head cannot
+ * both move it: the loser reads the new head and links after it, so the chain
+ * never forks, however many functions append at once.
  */
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditEntry, AuditLog, AuditQuery } from '../../domain/audit.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type {
+  AuditEntry,
+  AuditLog,
+  AuditQuery,
+  ChainHead,
+  ChainLink,
+  ChainPage,
+  ChainPageQuery,
+} from '../../domain/audit.ts';
+import { headOf, linkAfter } from '../../domain/audit-chain/link.ts';
 import { DoguError } from '../../domain/errors.ts';
 import { AlreadyExistsError } from '../../domain/ports.ts';
 import { writeInBatches } from './batch-write.ts';
@@ -34,6 +51,15 @@ export interface AuditReadBudget {
 const defaultBudget: AuditReadBudget = { filteredScanSize: 1000, maxPagesPerCall: 10 };
 
 const auditPartition = (projectId: string) => `AUDIT#${projectId}`;
+/**
+ * Upper case, so never a project's partition (project ids are lower case, `_deployment` too), and
+ * under `AUDIT#` so the audit-only write right of read-only functions covers them.
+ */
+const headKey = (projectId: string) => ({ pk: `AUDIT#HEAD#${projectId}`, sk: 'HEAD' });
+/** Every project with a chain, one item each, written when its chain begins: what anchoring reads. */
+const chainsPartition = 'AUDIT#CHAINS';
+/** Appends racing for one project's head: each lost race costs one read and one write. */
+const maxHeadAttempts = 50;
 const actorPartition = (projectId: string, actorId: string) => `AUDITACTOR#${projectId}#${actorId}`;
 const sortKeyOf = (entry: Pick<AuditEntry, 'at' | 'id'>) => `${entry.at}#${entry.id}`;
 /** A sort key as `toISOString()` writes the time: fixed width, so text order is time order. */
@@ -49,8 +75,10 @@ export class DynamoDbAuditLog implements AuditLog {
   ) {}
 
   /**
-   * Writes entries already made elsewhere (the embedded runtime's journal) in batches. An entry
-   * written twice (a replay after a crash) is the same item with the same content: no condition needed.
+   * Writes entries already linked elsewhere (the embedded runtime's journal links them in memory,
+   * one process owning its data directory) in batches, then moves each project's head item to the
+   * latest of them. An entry written twice (a replay after a crash) is the same item with the same
+   * content: no condition needed; a head never moves back (batches are stored in parallel).
    */
   async appendMany(entries: AuditEntry[]): Promise<void> {
     const unique = [...new Map(entries.map((e) => [e.id, e])).values()];
@@ -60,14 +88,152 @@ export class DynamoDbAuditLog implements AuditLog {
       unique.map((entry) => ({ PutRequest: { Item: itemOf(entry) } })),
       'audit entries',
     );
+    const heads = new Map<string, ChainHead>();
+    for (const entry of unique) {
+      if (!entry.chain) continue;
+      if (entry.chain.seq === 1) await this.register(entry.projectId);
+      const known = heads.get(entry.projectId);
+      if (!known || known.seq < entry.chain.seq) heads.set(entry.projectId, headOf(entry as Linked));
+    }
+    for (const head of heads.values()) {
+      await putIf(this.client, this.tableName, headItemOf(head), {
+        ConditionExpression: 'attribute_not_exists(pk) OR #seq < :seq',
+        ExpressionAttributeNames: { '#seq': 'seq' },
+        ExpressionAttributeValues: { ':seq': head.seq },
+      });
+    }
   }
 
-  /** AlreadyExistsError if an entry with this time and id exists: entries are never replaced. */
+  /**
+   * Links the entry after the project's head and writes it; AlreadyExistsError if an entry with
+   * this time and id exists: entries are never replaced. The head moves first: a process that
+   * dies between the two writes leaves a place with no entry, which verification reports as
+   * removed (the entry is indeed lost; the recorder has logged it), never an unseen gap.
+   */
   async append(entry: AuditEntry): Promise<void> {
-    const written = await putIf(this.client, this.tableName, itemOf(entry), {
-      ConditionExpression: 'attribute_not_exists(pk)',
-    });
-    if (!written) throw new AlreadyExistsError(`audit entry ${entry.id}`);
+    const { chain: _given, ...fields } = entry;
+    checkTime(fields.at);
+    const existing = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { pk: auditPartition(fields.projectId), sk: sortKeyOf(fields) },
+        ConsistentRead: true,
+        ProjectionExpression: 'pk',
+      }),
+    );
+    if (existing.Item) throw new AlreadyExistsError(`audit entry ${fields.id}`);
+    for (let attempt = 1; ; attempt++) {
+      const head = await this.head(fields.projectId);
+      const linked = linkAfter(head, fields);
+      if (await this.moveHead(head, headOf(linked))) {
+        if (!head) await this.register(fields.projectId);
+        const written = await putIf(this.client, this.tableName, itemOf(linked), {
+          ConditionExpression: 'attribute_not_exists(pk)',
+        });
+        if (!written) throw new AlreadyExistsError(`audit entry ${fields.id}`);
+        return;
+      }
+      if (attempt === maxHeadAttempts) {
+        throw new Error(`The audit chain of ${fields.projectId} stayed busy for ${attempt} attempts.`);
+      }
+      // Someone else appended first: a short random wait spreads the next attempts.
+      await sleep(Math.random() * Math.min(50, 2 * attempt));
+    }
+  }
+
+  /** The head as it is now (a strongly consistent read). */
+  async head(projectId: string): Promise<ChainHead | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: headKey(projectId), ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    return {
+      projectId,
+      seq: Number(Item.seq),
+      hash: String(Item.hash),
+      entryId: String(Item.entryId),
+      at: String(Item.at),
+    };
+  }
+
+  /** Every project's head (anchoring): the chains' list, then their heads. */
+  async heads(): Promise<ChainHead[]> {
+    const projects: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': chainsPartition },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) projects.push(String(item.sk));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    const heads = await Promise.all(projects.map((projectId) => this.head(projectId)));
+    return heads.filter((head) => head !== undefined);
+  }
+
+  /** Lists the project among those with a chain; written again by a racing genesis, harmlessly. */
+  private async register(projectId: string): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: chainsPartition, sk: projectId, type: 'audit_chain' },
+      }),
+    );
+  }
+
+  /** Moves the head from `from` (none: the chain's start) to `to`; false if someone moved it first. */
+  private moveHead(from: ChainHead | undefined, to: ChainHead): Promise<boolean> {
+    return putIf(
+      this.client,
+      this.tableName,
+      headItemOf(to),
+      from
+        ? {
+            ConditionExpression: '#seq = :seq AND #hash = :hash',
+            ExpressionAttributeNames: { '#seq': 'seq', '#hash': 'hash' },
+            ExpressionAttributeValues: { ':seq': from.seq, ':hash': from.hash },
+          }
+        : { ConditionExpression: 'attribute_not_exists(pk)' },
+    );
+  }
+
+  /**
+   * Every entry of a project oldest first (time, then id), as stored, for verification: strongly
+   * consistent reads, so an entry appended a moment ago is there. The cursor is the sort key of
+   * the last entry returned.
+   */
+  async chainPage(query: ChainPageQuery): Promise<ChainPage> {
+    const limit = Math.min(Math.max(query.limit ?? maxAuditPageSize, 1), maxAuditPageSize);
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const [page, head] = await Promise.all([
+      this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk > :after',
+          ExpressionAttributeNames: { '#pk': 'pk', ...(after === undefined ? {} : { '#sk': 'sk' }) },
+          ExpressionAttributeValues: {
+            ':pk': auditPartition(query.projectId),
+            ...(after === undefined ? {} : { ':after': after }),
+          },
+          ScanIndexForward: true,
+          ConsistentRead: true,
+          Limit: limit,
+        }),
+      ),
+      this.head(query.projectId),
+    ]);
+    const entries = (page.Items ?? []).map(entryOf);
+    const last = page.Items?.at(-1);
+    return {
+      entries,
+      ...(page.LastEvaluatedKey && last ? { nextCursor: encodeCursor(String(last.sk)) } : {}),
+      ...(head ? { head } : {}),
+    };
   }
 
   async list(query: AuditQuery): Promise<{ entries: AuditEntry[]; nextCursor?: string }> {
@@ -119,7 +285,7 @@ export class DynamoDbAuditLog implements AuditLog {
 
 /** Only the fields of an entry: never the key attributes, nor anything else an item may carry. */
 function entryOf(item: Record<string, unknown>): AuditEntry {
-  const { id, projectId, at, actor, origin, event, target, environmentId, outcome, details } =
+  const { id, projectId, at, actor, origin, event, target, environmentId, outcome, details, chain } =
     item as unknown as AuditEntry;
   return {
     id,
@@ -132,7 +298,16 @@ function entryOf(item: Record<string, unknown>): AuditEntry {
     ...(environmentId === undefined ? {} : { environmentId }),
     outcome,
     ...(details === undefined ? {} : { details }),
+    ...(chain === undefined
+      ? {}
+      : { chain: { seq: Number(chain.seq), prevHash: chain.prevHash, hash: chain.hash } }),
   };
+}
+
+type Linked = AuditEntry & { chain: ChainLink };
+
+function headItemOf(head: ChainHead): Record<string, unknown> {
+  return { ...headKey(head.projectId), type: 'audit_head', ...head };
 }
 
 const isCanonicalTime = (at: string) => {
@@ -214,11 +389,15 @@ const decodeCursor = (cursor: string) =>
     isValidSortKey: (sk) => sortKeyShape.test(sk) && Buffer.byteLength(sk) <= maxSortKeyBytes,
   });
 
-function itemOf(entry: AuditEntry): Record<string, unknown> {
-  if (!isCanonicalTime(entry.at)) {
+function checkTime(at: string): void {
+  if (!isCanonicalTime(at)) {
     // Keys sort as text; a differently written time would sort in the wrong place.
-    throw new Error(`Audit entry time '${entry.at}' is not written as Date.toISOString() writes it.`);
+    throw new Error(`Audit entry time '${at}' is not written as Date.toISOString() writes it.`);
   }
+}
+
+function itemOf(entry: AuditEntry): Record<string, unknown> {
+  checkTime(entry.at);
   const sk = sortKeyOf(entry);
   return {
     pk: auditPartition(entry.projectId),

@@ -12,7 +12,7 @@ import type { SchedulingDeps } from '../scheduling/deps.ts';
 import type { Batch, BatchChunk, BatchRow } from '../scheduling/model.ts';
 import { batchTemplateCsv, parseBatchCsv } from './batch-csv.ts';
 import { batchResultsCsv, validateBatchRows } from './batch-rows.ts';
-import { finishBatch, progressOf } from './run-batch.ts';
+import { finishBatch, progressOf, unplanned } from './run-batch.ts';
 
 export const maxBatchRows = 10_000;
 export const batchChunkSize = 25;
@@ -159,7 +159,8 @@ export async function getBatch(deps: SchedulingDeps, principal: Principal, scope
   await authorize(deps.store, principal, scope.projectId, 'view');
   const batch = await loadBatch(deps, scope, batchId);
   const chunks = await deps.schedules.listBatchChunks(batchId);
-  return { batch, progress: progressOf(chunks), rows: chunks.flatMap((c) => c.rows) };
+  // A waiting row's planned execution id is the runner's bookkeeping, not an execution to look at yet.
+  return { batch, progress: progressOf(chunks), rows: chunks.flatMap((c) => c.rows.map(unplanned)) };
 }
 
 export async function listBatches(deps: SchedulingDeps, principal: Principal, scope: JobScope) {

@@ -1,10 +1,14 @@
 /**
  * Running a batch: one action, many argument sets (spec 2.7). Rows are stored in chunks; a runner
- * claims a chunk with a conditional write (so no two runners run it), marks each row running with
- * its execution id before running it, and writes the outcome with the next mark. After a crash a
- * chunk left running is recovered: a row whose execution was recorded takes that outcome; a row
- * without one is marked failed as interrupted (it may have run: never run twice without a person
- * deciding). Row statuses: waiting → running → success | failure; failure → waiting on retry.
+ * claims a chunk with a conditional write (so no two runners run it) and, in the same write, gives
+ * every waiting row the execution id it will run under. A row's execution is recorded as running
+ * before anything of it runs (decision 0056), so that record — not a chunk write per row — is what
+ * tells after a crash whether a row started (decision 0200). Outcomes are written back to the chunk
+ * every `progressSaveMs` and when it ends. After a crash a chunk left running is recovered: a row
+ * whose execution ended takes that outcome; a row whose execution is still recorded running is
+ * marked failed as interrupted (it may have run: never run twice without a person deciding); a row
+ * with no execution record never started and waits again. Row statuses: waiting → running →
+ * success | failure; failure → waiting on retry.
  */
 import { DoguError } from '../errors.ts';
 import { executeAction } from '../execute-action.ts';
@@ -34,11 +38,21 @@ export async function runBatchChunk(
     status: 'running',
     claimedBy: target.runnerId,
     claimedAt: deps.clock.now().toISOString(),
+    rows: planExecutions(deps, chunk.rows),
     version: chunk.version + 1,
   };
   if (!(await deps.schedules.saveBatchChunk(claimed, chunk.version))) return;
   await runClaimedChunk(deps, batch, claimed);
 }
+
+/**
+ * How often a running chunk writes its rows' outcomes back (progress for the console; a crash in
+ * between loses nothing, recovery reads the outcomes from the execution records).
+ */
+export const progressSaveMs = 250;
+
+/** A runner starts no row this close to the time its claim may be taken over (clocks of two runners differ). */
+const takeoverMarginMs = 60_000;
 
 async function runClaimedChunk(deps: SchedulingDeps, batch: Batch, claimed: BatchChunk) {
   let chunk = claimed;
@@ -57,23 +71,51 @@ async function runClaimedChunk(deps: SchedulingDeps, batch: Batch, claimed: Batc
     executorProblem = error instanceof Error ? error.message : String(error);
   }
   const rows = [...chunk.rows];
+  const claimedAt = new Date(claimed.claimedAt ?? deps.clock.now()).getTime();
+  let savedAt = deps.clock.now().getTime();
   try {
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
       if (row.status !== 'waiting') continue;
       if (!principal) {
-        rows[i] = { ...row, status: 'failure', error: { code: 'forbidden', message: executorProblem! } };
+        rows[i] = failed(row, { code: 'forbidden', message: executorProblem! });
         continue;
       }
-      const executionId = deps.ids.next('exe');
-      rows[i] = { ...row, status: 'running', executionId };
-      await save({ ...chunk, rows: [...rows] });
-      rows[i] = await runRow(deps, batch, principal, rows[i]!);
+      const now = deps.clock.now().getTime();
+      if (now - claimedAt > staleChunkMs - takeoverMarginMs) {
+        // Another runner may soon take this chunk over: hand the rows not started back instead.
+        await save({ ...chunk, rows: rows.map(unplanned), status: 'waiting' });
+        return;
+      }
+      if (now - savedAt >= progressSaveMs) {
+        // The row about to run is shown running; the write also notices a takeover early.
+        rows[i] = { ...row, status: 'running' };
+        await save({ ...chunk, rows: [...rows] });
+        savedAt = now;
+      }
+      rows[i] = await runRow(deps, batch, principal, { ...row, status: 'running' });
     }
     await save({ ...chunk, rows, status: 'done' });
   } catch (error) {
     if (!(error instanceof DoguError && error.code === 'state_conflict')) throw error;
   }
+}
+
+const failed = (row: BatchRow, error: { code: string; message: string }): BatchRow => {
+  const { executionId: _planned, ...rest } = row;
+  return { ...rest, status: 'failure', error };
+};
+
+/** A waiting row keeps no execution id: it gets a new one when its chunk is claimed again. */
+export function unplanned(row: BatchRow): BatchRow {
+  if (row.status !== 'waiting' || row.executionId === undefined) return row;
+  const { executionId: _planned, ...rest } = row;
+  return rest;
+}
+
+/** The claim names the execution every waiting row will run under (one write for the whole chunk). */
+export function planExecutions(deps: Pick<SchedulingDeps, 'ids'>, rows: readonly BatchRow[]): BatchRow[] {
+  return rows.map((row) => (row.status === 'waiting' ? { ...row, executionId: deps.ids.next('exe') } : row));
 }
 
 async function runRow(
@@ -126,16 +168,22 @@ async function runRow(
 const isStale = (chunk: BatchChunk, now: Date) =>
   !chunk.claimedAt || now.getTime() - new Date(chunk.claimedAt).getTime() > staleChunkMs;
 
-/** Settles the rows a dead runner left running, and puts the chunk back to waiting (or done). */
+/** Settles the rows a dead runner left started, and puts the chunk back to waiting (or done). */
 export async function recoverChunk(deps: SchedulingDeps, chunk: BatchChunk): Promise<BatchChunk | undefined> {
   const rows: BatchRow[] = [];
   for (const row of chunk.rows) {
-    if (row.status !== 'running') {
+    const planned = row.status === 'waiting' && row.executionId !== undefined;
+    if (row.status !== 'running' && !planned) {
       rows.push(row);
       continue;
     }
     const execution = row.executionId ? await deps.store.getExecution(row.executionId) : undefined;
-    if (execution && execution.status !== 'running' && execution.status !== 'queued') {
+    if (!execution) {
+      // Its execution was never recorded running, so nothing of it ran (the record is written before
+      // anything runs, decision 0056): it waits for the next claim.
+      const { executionId: _none, ...rest } = row;
+      rows.push({ ...rest, status: 'waiting' });
+    } else if (execution && execution.status !== 'running' && execution.status !== 'queued') {
       rows.push(
         execution.status === 'succeeded'
           ? { ...row, status: 'success' }
@@ -217,7 +265,8 @@ async function settleUnfinishedChunk(deps: SchedulingDeps, chunk: BatchChunk): P
     rows: recovered.rows.map((row) =>
       row.status === 'waiting' || row.status === 'running'
         ? {
-            ...row,
+            // Never run: no execution to point at (a planned id is dropped).
+            ...unplanned({ ...row, status: 'waiting' }),
             status: 'failure',
             error: {
               code: 'not_run',

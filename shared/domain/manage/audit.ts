@@ -10,7 +10,8 @@
  */
 
 import { resultToCsv } from '../../http/csv.ts';
-import type { AuditEntry, AuditLog, AuditQuery } from '../audit.ts';
+import type { AuditEntry, AuditLog, AuditQuery, ChainHead, ChainPage } from '../audit.ts';
+import { type ChainVerification, ChainVerifier } from '../audit-chain/verify.ts';
 import { parseIsoDateTime } from '../dates.ts';
 import { DoguError } from '../errors.ts';
 import type { Column, Principal } from '../model.ts';
@@ -32,7 +33,7 @@ export interface ExportLimits {
 export const exportLimits: ExportLimits = { maxEntries: 100_000, maxBytes: maxResultBytes };
 
 export type AuditFilters = Omit<AuditQuery, 'limit' | 'cursor'>;
-export type ExportFormat = 'csv' | 'json';
+export type ExportFormat = 'csv' | 'json' | 'jsonl';
 
 export async function listAudit(
   deps: AuditDeps,
@@ -58,7 +59,8 @@ export async function exportAudit(
 ): Promise<{ text: string; entryCount: number }> {
   const query = checkQuery({ ...filters, limit: maxAuditLimit });
   await authorize(deps.store, principal, filters.projectId, 'view_audit');
-  const document = format === 'csv' ? csvDocument() : jsonDocument();
+  const document =
+    format === 'csv' ? csvDocument() : format === 'json' ? jsonDocument() : jsonLinesDocument();
   let entryCount = 0;
   let cursor: string | undefined;
   do {
@@ -97,6 +99,9 @@ export const exportColumns = [
   'environment',
   'outcome',
   'details',
+  'seq',
+  'prev_hash',
+  'hash',
 ] as const;
 
 type ExportRow = Record<(typeof exportColumns)[number], unknown>;
@@ -116,12 +121,15 @@ export function exportRowOf(entry: AuditEntry): ExportRow {
     environment: entry.environmentId ?? null,
     outcome: entry.outcome,
     details: entry.details ?? null,
+    seq: entry.chain?.seq ?? null,
+    prev_hash: entry.chain?.prevHash ?? null,
+    hash: entry.chain?.hash ?? null,
   };
 }
 
 const csvColumns: Column[] = exportColumns.map((name) => ({
   name,
-  type: name === 'details' ? 'json' : 'string',
+  type: name === 'details' ? 'json' : name === 'seq' ? 'number' : 'string',
 }));
 
 interface Document {
@@ -169,6 +177,81 @@ function jsonDocument(): Document {
     bytes: () => bytes,
     text: () => `{"data":[${rows.join(',')}]}`,
   };
+}
+
+/**
+ * One stored entry per line, exactly as stored and hashed (chain included): what an auditor's
+ * offline check reads (docs/governance.md, "Checking an export offline").
+ */
+function jsonLinesDocument(): Document {
+  const lines: string[] = [];
+  let bytes = 0;
+  return {
+    add(entries) {
+      for (const entry of entries) {
+        const line = JSON.stringify(entry);
+        bytes += Buffer.byteLength(line) + 1;
+        lines.push(line);
+      }
+    },
+    bytes: () => bytes,
+    text: () => lines.map((line) => `${line}\n`).join(''),
+  };
+}
+
+/** One page of every entry of a project, oldest first, with hashes: what `dogu audit verify` checks. */
+export async function readAuditChain(
+  deps: AuditDeps,
+  principal: Principal,
+  query: { projectId: string; limit?: number; cursor?: string },
+): Promise<ChainPage> {
+  const limit = query.limit;
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > maxAuditLimit)) {
+    throw invalid('limit', `'limit' must be a whole number from 1 to ${maxAuditLimit}.`);
+  }
+  await authorize(deps.store, principal, query.projectId, 'view_audit');
+  return deps.audit.chainPage(query);
+}
+
+/** The most entries one verification in a request reads; past it the CLI (which pages) is the way. */
+export const maxVerifiedInRequest = 200_000;
+
+/**
+ * Checks a project's whole chain on the server, for the console's "Verify": the same check as
+ * `dogu audit verify`, which does it on the caller's machine through `readAuditChain`.
+ */
+export async function verifyAuditChain(
+  deps: AuditDeps,
+  principal: Principal,
+  query: { projectId: string; fromId?: string },
+): Promise<ChainVerification & { head?: ChainHead }> {
+  if (query.fromId !== undefined && (query.fromId === '' || query.fromId.length > maxFilterLength)) {
+    throw invalid('from', `'from' must be an entry id of 1 to ${maxFilterLength} characters.`);
+  }
+  await authorize(deps.store, principal, query.projectId, 'view_audit');
+  const verifier = new ChainVerifier(query.fromId);
+  let cursor: string | undefined;
+  let head: ChainHead | undefined;
+  let read = 0;
+  do {
+    const page = await deps.audit.chainPage({
+      projectId: query.projectId,
+      limit: maxAuditLimit,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    head = page.head;
+    read += page.entries.length;
+    if (read > maxVerifiedInRequest) {
+      throw new DoguError(
+        'payload_too_large',
+        `More than ${maxVerifiedInRequest.toLocaleString('en')} entries: verify with 'dogu audit verify', which pages.`,
+      );
+    }
+    if (!page.entries.every((entry) => verifier.add(entry))) break;
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  const result = verifier.finish(head);
+  return { ...result, ...(head ? { head } : {}) };
 }
 
 const maxFilterLength = 200;

@@ -91,9 +91,17 @@ export type paths = {
     /** Audit entries, newest first (?actor=&event=&target=&from=&to=&limit=&cursor=) */
     get: operations["listAuditLog"];
   };
+  "/api/v1/projects/{projectId}/audit-log/chain": {
+    /** Every audit entry oldest first with its hash-chain link, and the chain head (?limit=&cursor=) */
+    get: operations["getAuditChain"];
+  };
   "/api/v1/projects/{projectId}/audit-log/export": {
-    /** Download matching audit entries (?format=csv|json) */
+    /** Download matching audit entries with their hashes (?format=csv|json|jsonl) */
     get: operations["exportAuditLog"];
+  };
+  "/api/v1/projects/{projectId}/audit-log/verification": {
+    /** Check the audit hash chain; names the first entry changed, removed or inserted (?from=<entry id>) */
+    get: operations["verifyAuditLog"];
   };
   "/api/v1/projects/{projectId}/bridges": {
     /** The project's bridges: address, pinned certificates, last contact and version */
@@ -661,6 +669,19 @@ export type components = {
       kind: "athena";
       name: string;
     };
+    AuditChainHead: {
+      at: string;
+      entryId: string;
+      hash: string;
+      projectId: string;
+      seq: number;
+    };
+    AuditChainPage: {
+      data: components["schemas"]["AuditEntry"][];
+      has_more: boolean;
+      head?: components["schemas"]["AuditChainHead"];
+      next_cursor?: string;
+    };
     AuditEntry: {
       actor: {
         email: string;
@@ -669,6 +690,12 @@ export type components = {
         kind: "user" | "service_account" | "system" | "upload_token";
       };
       at: string;
+      /** @description Its link in the project hash chain (docs/governance.md); absent before the chain began */
+      chain?: {
+        hash: string;
+        prevHash: string;
+        seq: number;
+      };
       details?: {
         [key: string]: unknown;
       };
@@ -692,6 +719,24 @@ export type components = {
       data: components["schemas"]["AuditEntry"][];
       has_more: boolean;
       next_cursor?: string;
+    };
+    AuditVerification: {
+      checked: number;
+      head?: components["schemas"]["AuditChainHead"];
+      last?: {
+        entryId: string;
+        hash: string;
+        seq: number;
+      };
+      ok: boolean;
+      problem?: {
+        entryId?: string;
+        /** @enum {string} */
+        kind: "changed" | "removed" | "inserted";
+        message: string;
+        seq?: number;
+      };
+      unchained: number;
     };
     Batch: {
       actionId: string;
@@ -4215,7 +4260,59 @@ export type operations = {
       };
     };
   };
-  /** Download matching audit entries (?format=csv|json) */
+  /** Every audit entry oldest first with its hash-chain link, and the chain head (?limit=&cursor=) */
+  getAuditChain: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AuditChainPage"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Download matching audit entries with their hashes (?format=csv|json|jsonl) */
   exportAuditLog: {
     parameters: {
       path: {
@@ -4231,7 +4328,60 @@ export type operations = {
                 [key: string]: unknown;
               }[];
           };
+          "application/jsonl": string;
           "text/csv": string;
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller's role does not allow this */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Check the audit hash chain; names the first entry changed, removed or inserted (?from=<entry id>) */
+  verifyAuditLog: {
+    parameters: {
+      path: {
+        projectId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["AuditVerification"];
         };
       };
       /** @description The request is malformed: JSON, query or path */

@@ -128,5 +128,12 @@ export const governanceEn: Record<string, string> = {
   'governance.audit.more': 'Load more',
   'governance.audit.exportCsv': 'Export CSV',
   'governance.audit.exportJson': 'Export JSON',
+  'governance.audit.verify': 'Verify chain',
+  'governance.audit.chainOk': 'Chain intact: {count} entries checked; head #{seq} ({hash}…).',
+  'governance.audit.chainEmpty': 'No chained entries yet.',
+  'governance.audit.chainOlder': '{count} older entries predate the chain and are not covered.',
+  'governance.audit.chainBroken.changed': 'Chain broken: entry {entry} (#{seq}) was changed.',
+  'governance.audit.chainBroken.removed': 'Chain broken: entry #{seq} was removed (after {entry}).',
+  'governance.audit.chainBroken.inserted': 'Chain broken: entry {entry} (#{seq}) was inserted.',
   'governance.audit.exported': 'Exported.',
 };

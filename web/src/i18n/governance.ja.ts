@@ -129,5 +129,15 @@ export const governanceJa: Record<string, string> = {
   'governance.audit.more': 'さらに読み込む',
   'governance.audit.exportCsv': 'CSV でエクスポート',
   'governance.audit.exportJson': 'JSON でエクスポート',
+  'governance.audit.verify': 'チェーンを検証',
+  'governance.audit.chainOk': 'チェーンは改ざんされていません: {count} 件を検証、先頭 #{seq}（{hash}…）。',
+  'governance.audit.chainEmpty': 'チェーンに連なるエントリーはまだありません。',
+  'governance.audit.chainOlder': 'チェーン導入前の古いエントリー {count} 件は対象外です。',
+  'governance.audit.chainBroken.changed':
+    'チェーンが壊れています: エントリー {entry}（#{seq}）が変更されました。',
+  'governance.audit.chainBroken.removed':
+    'チェーンが壊れています: エントリー #{seq}（{entry} の次）が削除されました。',
+  'governance.audit.chainBroken.inserted':
+    'チェーンが壊れています: エントリー {entry}（#{seq}）が挿入されました。',
   'governance.audit.exported': 'エクスポートしました。',
 };

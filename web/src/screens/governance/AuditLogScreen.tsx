@@ -1,4 +1,4 @@
-/** The project's audit log: filters (actor, event, target, time range), pages, and CSV / JSON export. */
+/** The project's audit log: filters (actor, event, target, time range), pages, CSV / JSON export, chain check. */
 import { type FormEvent, useState } from 'react';
 import { api, saveFile } from '../../api/client.ts';
 import { useWorkspace } from '../../app/workspace.tsx';
@@ -6,6 +6,7 @@ import { Button, EmptyState, ErrorBanner, ListTable, useToast } from '../../comp
 import { browserTimeZone, formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { withLocalOffset } from '../actions/parameter-values.ts';
+import { AuditChainCheck } from './AuditChainCheck.tsx';
 import { type AuditEntry, governancePaths } from './api.ts';
 
 interface Filters {
@@ -121,6 +122,7 @@ export function AuditLogScreen() {
           {t('governance.audit.search')}
         </Button>
       </form>
+      <AuditChainCheck />
       <ErrorBanner error={failure} />
       {entries === undefined && !loading ? <p className="muted">{t('governance.audit.hint')}</p> : null}
       <ListTable

@@ -84,6 +84,16 @@ export interface AuditEntry {
   environmentId?: string;
   outcome: 'succeeded' | 'failed' | 'refused';
   details?: Record<string, unknown>;
+  chain?: { seq: number; prevHash: string; hash: string };
+}
+
+/** What `GET …/audit-log/verification` answers (docs/governance.md). */
+export interface AuditVerification {
+  ok: boolean;
+  checked: number;
+  unchained: number;
+  last?: { seq: number; entryId: string; hash: string };
+  problem?: { kind: 'changed' | 'removed' | 'inserted'; seq?: number; entryId?: string; message: string };
 }
 
 const project = (p: string) => pathOf`/api/v1/projects/${p}`;
@@ -102,6 +112,7 @@ export const governancePaths = {
   actionGroupOrder: (p: string, g: string) => `${project(p)}${pathOf`/action-groups/${g}/order`}`,
   auditLog: (p: string) => `${project(p)}/audit-log`,
   auditExport: (p: string) => `${project(p)}/audit-log/export`,
+  auditVerification: (p: string) => `${project(p)}/audit-log/verification`,
 };
 
 /** One environment of a project: `PATCH` changes its name or protection (right `manage_project`). */
