@@ -440,8 +440,8 @@ describe('Lambda functions', () => {
     expect(logGroup.DeletionPolicy).toBe('Retain');
     const devLogGroups = resourcesOf(devTemplate, 'AWS::Logs::LogGroup');
     // Plus one shared by the six workers of infra/scheduling.ts (four scheduling, the notification
-    // drain, the sweeper of abandoned work; decision 0073), the API's access log and one per state
-    // machine (infra/constructs/operations.ts).
+    // drain, the sweeper of abandoned work; decision 0073) and the origin-verify rotation (0171),
+    // the API's access log and one per state machine (infra/constructs/operations.ts).
     expect(devLogGroups).toHaveLength(1 + 1 + 1 + 2);
     for (const [, group] of devLogGroups) expect(group.DeletionPolicy).toBe('Delete');
   });
@@ -896,7 +896,8 @@ describe('synchronous executions up to a minute (decision 0055)', () => {
     expect(patterns.indexOf('/public/*')).toBeGreaterThan(0);
     const origin = config.Origins.find((o) => o.Id === config.CacheBehaviors[0]!.TargetOriginId)!;
     expect(origin.CustomOriginConfig?.OriginReadTimeout).toBe(60);
-    expect(JSON.stringify(origin.OriginCustomHeaders)).toContain('x-dogu-origin-verify');
+    // The origin proof comes from the viewer-request function, not the origin (decision 0171).
+    expect(JSON.stringify(origin.OriginCustomHeaders ?? [])).not.toContain('x-dogu-origin-verify');
     expect(config.CacheBehaviors[0]!.AllowedMethods).toContain('POST');
   });
 });
