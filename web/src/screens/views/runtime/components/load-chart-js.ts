@@ -1,30 +1,13 @@
-/**
- * Chart.js, loaded on first use only: the dynamic import makes it a chunk of its own that a view
- * without a chart never fetches (decision 0210). Registers just what the five chart kinds need.
- */
+/** Chart.js, loaded on first use only (a chunk of its own: chart-setup.ts; decision 0210). */
 import type { Chart as ChartJs } from 'chart.js';
 
 let loading: Promise<typeof ChartJs> | undefined;
 
 export function loadChartJs(): Promise<typeof ChartJs> {
-  loading ??= import('chart.js').then((m) => {
-    m.Chart.register(
-      m.BarController,
-      m.LineController,
-      m.PieController,
-      m.ScatterController,
-      m.BarElement,
-      m.LineElement,
-      m.PointElement,
-      m.ArcElement,
-      m.CategoryScale,
-      m.LinearScale,
-      m.Filler,
-      m.Legend,
-      m.Tooltip,
-      m.Title,
-    );
-    return m.Chart;
+  loading ??= import('./chart-setup.ts').then((m) => m.Chart);
+  // A failed load (a deploy replaced the chunk) may be retried by the next chart.
+  loading.catch(() => {
+    loading = undefined;
   });
   return loading;
 }
