@@ -230,3 +230,29 @@ describe('a bar chart from a demo query', () => {
     expect(cspViolations).toEqual([]);
   });
 });
+
+describe('a chart in the builder', () => {
+  it('is added from the palette and set up in its properties: type, query, x and y fields', async () => {
+    await page.goto(`${base}/views-new/visual`);
+    const properties = page.getByRole('complementary', { name: 'Properties' });
+    await properties.getByRole('button', { name: 'Add query' }).click();
+    const query = properties.getByRole('group', { name: 'Query query1' });
+    await query.getByLabel('Action').selectOption('search-orders');
+    await query.getByLabel(/^Arguments/).fill("customer: ''\nstatus: ''\nlimit: 4");
+    await page
+      .getByRole('complementary', { name: 'Components' })
+      .getByRole('button', { name: '+ Chart' })
+      .click();
+    await properties.getByLabel('Chart type').selectOption('line');
+    await properties.getByLabel('Query', { exact: true }).first().selectOption('query1');
+    await properties.getByLabel(/^X field/).fill('id');
+    await properties.getByLabel(/^Y fields/).fill('total_yen\nid');
+
+    const preview = page.locator('.builder-preview [data-component="chart1"]');
+    await preview.getByRole('img', { name: 'Line chart: chart1' }).waitFor();
+    const data = preview.getByRole('table', { name: 'Data of chart1' });
+    await expect.poll(() => data.locator('tbody tr').count()).toBe(4);
+    expect(await data.locator('thead th').allInnerTexts()).toEqual(['id', 'total_yen', 'id']);
+    expect(cspViolations).toEqual([]);
+  });
+});
