@@ -10,7 +10,7 @@ import { useT } from '../../../../i18n/index.tsx';
 import { EventOutcomeView } from '../EventOutcomeView.tsx';
 import { QueryWaiting } from '../QueryWaiting.tsx';
 import { ViewReviewNotice } from '../ReviewNotice.tsx';
-import { type EventOutcome, useViewRuntime } from '../runtime.tsx';
+import { type EventOutcome, templateText, useViewRuntime } from '../runtime.tsx';
 import { ViewProblem } from '../ViewProblem.tsx';
 import { type Chart, type ChartPoint, chartConfig, chartPoint, chartSeries } from './chart-config.ts';
 import { loadChartJs } from './load-chart-js.ts';
@@ -35,7 +35,8 @@ export function ChartComponent({ component }: { component: Chart }) {
     return state?.rows ?? [];
   }, [component.value, runtime, state]);
 
-  const label = component.title ?? component.id;
+  // The title is a template (as the caption above the chart shows it).
+  const label = (component.title ? templateText(component.title, runtime.context()) : '') || component.id;
   const series = useMemo(() => chartSeries(component, rows), [component, rows]);
   const selected = runtime.values[component.id] as ChartPoint | undefined;
 
@@ -52,6 +53,12 @@ export function ChartComponent({ component }: { component: Chart }) {
     setOutcome(await rt.runEvents(chart.pointClick, { row: point.row, point }));
   });
 
+  // Redrawn when what is drawn changes, not on every render (a click re-renders the view).
+  const configText = useMemo(
+    () => JSON.stringify(chartConfig(component, rows, label)),
+    [component, rows, label],
+  );
+
   useEffect(() => {
     const element = canvas.current;
     if (!element) return;
@@ -60,7 +67,7 @@ export function ChartComponent({ component }: { component: Chart }) {
     loadChartJs().then(
       (ChartJs) => {
         if (cancelled) return;
-        const config = chartConfig(component, rows, label);
+        const config = JSON.parse(configText) as ReturnType<typeof chartConfig>;
         chart = new ChartJs(element, {
           ...(config as never as ConstructorParameters<typeof ChartJs>[1]),
           options: {
@@ -78,7 +85,7 @@ export function ChartComponent({ component }: { component: Chart }) {
       cancelled = true;
       chart?.destroy();
     };
-  }, [component, rows, label]);
+  }, [configText]);
 
   if (state?.status === 'failed') return <ViewProblem error={state.error} where={component.id} />;
   if (state?.status === 'review' && state.review) return <ViewReviewNotice review={state.review} />;
