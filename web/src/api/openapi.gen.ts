@@ -2790,7 +2790,20 @@ export type components = {
       title?: string;
       /** @constant */
       type: "grid";
-    };
+    } | ({
+      /** @enum {string} */
+      chartType: "bar" | "line" | "area" | "pie" | "scatter";
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      pointClick?: components["schemas"]["ViewEvent"][];
+      query?: string;
+      title?: string;
+      /** @constant */
+      type: "chart";
+      value?: components["schemas"]["ViewExpression"];
+      x: string;
+      y: string[];
+    });
     /** @description A visual layout of components, or the source of a code view */
     ViewDefinition: OneOf<[{
       /** @constant */

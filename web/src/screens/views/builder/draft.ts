@@ -13,6 +13,7 @@ export const palette: ComponentType[] = [
   'media',
   'tabs',
   'grid',
+  'chart',
 ];
 
 export const isContainer = (c: ViewComponent): c is Extract<ViewComponent, { type: 'grid' | 'tabs' }> =>
@@ -56,6 +57,8 @@ export function newComponent(type: ComponentType, id: string): ViewComponent {
       return { id, type, tabs: [{ label: 'Tab 1', children: [] }] };
     case 'grid':
       return { id, type, columns: 2, children: [] };
+    case 'chart':
+      return { id, type, chartType: 'bar', x: 'x', y: ['y'] };
   }
 }
 
