@@ -10,6 +10,9 @@ export default defineConfig({
     // A beforeAll that starts a runtime (dynalite, PGlite, servers) took over 60 s when other test runs
     // shared the 2 cores; a hook that truly hangs still fails.
     hookTimeout: 120_000,
+    // expect.poll's default of 1 s failed a Chromium view load under a loaded full run; 10 s is still
+    // far below the test timeout, so what never happens still fails.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: one worker on 2 cores, while the slowest
     // files wait a lot: the cron fault test sleeps across minute boundaries for ~3 minutes, others
