@@ -116,6 +116,46 @@ describe('view validation', () => {
     ]);
   });
 
+  it('checks standalone inputs: choices only on selects, one source of them, known queries, events and expressions', () => {
+    const input = view({
+      queries: [listQuery],
+      layout: layout([
+        { id: 'ok1', type: 'input', inputType: 'select', optionsQuery: 'q', optionValue: 'id' },
+        {
+          id: 'ok2',
+          type: 'input',
+          inputType: 'text',
+          default: "'paid'",
+          onChange: [{ type: 'runQuery', query: 'q' }],
+        },
+        { id: 'none', type: 'input', inputType: 'multiselect' },
+        {
+          id: 'both',
+          type: 'input',
+          inputType: 'select',
+          options: [{ value: 1, label: 'One' }],
+          optionsQuery: 'q',
+        },
+        { id: 'notASelect', type: 'input', inputType: 'checkbox', options: [{ value: 1, label: 'One' }] },
+        { id: 'ghost', type: 'input', inputType: 'select', optionsQuery: 'nope' },
+        { id: 'badEvent', type: 'input', inputType: 'date', onChange: [{ type: 'runQuery', query: 'nope' }] },
+        { id: 'badDefault', type: 'input', inputType: 'number', default: 'components.missing.value' },
+      ]),
+    });
+    expect(pointers(input)).toEqual([
+      '#/definition/layout/children/2/options',
+      '#/definition/layout/children/3/options',
+      '#/definition/layout/children/4/options',
+      '#/definition/layout/children/5/optionsQuery',
+      '#/definition/layout/children/6/onChange/0/query',
+      '#/definition/layout/children/7/default',
+    ]);
+    expect(() => view({ layout: layout([{ id: 'i', type: 'input', inputType: 'colour' }]) })).toThrow();
+    expect(() =>
+      view({ layout: layout([{ id: 'i', type: 'input', inputType: 'text', debounceMs: 60_000 }]) }),
+    ).toThrow();
+  });
+
   it('checks arguments and paging parameters against the action', () => {
     const input = view({
       queries: [

@@ -176,7 +176,40 @@ export type ViewComponent = Common &
     | { type: 'media'; url: string; kind?: 'image' | 'video' | 'audio' }
     | { type: 'tabs'; tabs: { label: string; children: ViewComponent[] }[] }
     | { type: 'grid'; columns: number; children: ViewComponent[] }
+    | ViewInputComponent
   );
+
+export const viewInputKinds = [
+  'text',
+  'number',
+  'select',
+  'multiselect',
+  'checkbox',
+  'switch',
+  'date',
+] as const;
+/**
+ * A standalone input (issue 29): its value is `components.<id>.value`. A `load` query whose
+ * arguments read it runs again once the typing pauses (search as you type); `onChange` events run
+ * after the same pause.
+ */
+export type ViewInputComponent = {
+  type: 'input';
+  inputType: (typeof viewInputKinds)[number];
+  label?: string;
+  placeholder?: string;
+  /** The first value (an expression); empty, `false` or `[]` by kind when omitted. */
+  default?: string;
+  /** A select's choices: this list … */
+  options?: { value: string | number | boolean; label: string }[];
+  /** … or the rows of a query (`optionValue`/`optionLabel` name their fields). */
+  optionsQuery?: string;
+  optionValue?: string;
+  optionLabel?: string;
+  /** Milliseconds of quiet after the last change before queries and `onChange` run (400 by default). */
+  debounceMs?: number;
+  onChange?: ViewEvent[];
+};
 export type ViewComponentType = ViewComponent['type'];
 
 const common = {
@@ -269,6 +302,28 @@ export const viewComponentSchema: z.ZodType<ViewComponent> = z
         type: z.literal('grid'),
         columns: z.number().int().min(1).max(12),
         children: childrenSchema(),
+      }),
+      z.strictObject({
+        ...common,
+        type: z.literal('input'),
+        inputType: z.enum(viewInputKinds),
+        label: z.string().max(200).optional(),
+        placeholder: z.string().max(200).optional(),
+        default: expressionSchema.optional(),
+        options: z
+          .array(
+            z.strictObject({
+              value: z.union([z.string(), z.number(), z.boolean()]),
+              label: z.string().min(1).max(200),
+            }),
+          )
+          .max(500)
+          .optional(),
+        optionsQuery: viewLocalIdSchema.optional(),
+        optionValue: z.string().min(1).max(200).optional(),
+        optionLabel: z.string().min(1).max(200).optional(),
+        debounceMs: z.number().int().min(0).max(5000).optional(),
+        onChange: eventsSchema.optional(),
       }),
     ]),
   )

@@ -107,6 +107,10 @@ export function expressionFields(
       case 'grid':
         for (const [c, child] of component.children.entries()) visit(child, `${pointer}/children/${c}`);
         break;
+      case 'input':
+        add(`${pointer}/default`, component.default, 'binding');
+        events(component.onChange, `${pointer}/onChange`);
+        break;
     }
   };
   visit(definition.layout, '#/definition/layout');

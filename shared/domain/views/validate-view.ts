@@ -366,6 +366,31 @@ function checkVisual(
         for (const [c, child] of component.children.entries())
           visit(child, `${pointer}/children/${c}`, depth + 1);
         break;
+      case 'input': {
+        const choices = component.inputType === 'select' || component.inputType === 'multiselect';
+        const given = component.options !== undefined || component.optionsQuery !== undefined;
+        if (choices && (component.options !== undefined) === (component.optionsQuery !== undefined)) {
+          problems.push(
+            problem(
+              `${pointer}/options`,
+              'a select needs either options or optionsQuery',
+              '選択肢には options か optionsQuery のどちらか一方が必要です',
+            ),
+          );
+        } else if (!choices && given) {
+          problems.push(
+            problem(
+              `${pointer}/options`,
+              `a ${component.inputType} input has no options`,
+              `${component.inputType} の入力に選択肢は指定できません`,
+            ),
+          );
+        }
+        if (component.optionsQuery !== undefined)
+          queryReference(`${pointer}/optionsQuery`, component.optionsQuery);
+        checkEvents(component.onChange, `${pointer}/onChange`, 0);
+        break;
+      }
       default:
         break;
     }

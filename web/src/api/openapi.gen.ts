@@ -2788,7 +2788,27 @@ export type components = {
       title?: string;
       /** @constant */
       type: "grid";
-    };
+    } | ({
+      debounceMs?: number;
+      default?: components["schemas"]["ViewExpression"];
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      /** @enum {string} */
+      inputType: "text" | "number" | "select" | "multiselect" | "checkbox" | "switch" | "date";
+      label?: string;
+      onChange?: components["schemas"]["ViewEvent"][];
+      optionLabel?: string;
+      options?: ({
+          label: string;
+          value: string | number | boolean;
+        })[];
+      optionsQuery?: string;
+      optionValue?: string;
+      placeholder?: string;
+      title?: string;
+      /** @constant */
+      type: "input";
+    });
     /** @description A visual layout of components, or the source of a code view */
     ViewDefinition: OneOf<[{
       /** @constant */

@@ -2,11 +2,12 @@
  * The side panel of the builder: the selected component's properties. Text fields that hold
  * expressions are monospace; columns and fields are `field | label | format` lines.
  */
-import { useState } from 'react';
 import { useT } from '../../../i18n/index.tsx';
 import type { ViewComponent } from '../view-api.ts';
 import { useBuilderChoices } from './builder-context.ts';
 import { EventsEditor } from './EventsEditor.tsx';
+import { InputProperties } from './InputProperties.tsx';
+import { LinesField, Text } from './property-fields.tsx';
 
 type Of<T extends ViewComponent['type']> = Extract<ViewComponent, { type: T }>;
 type Columns = NonNullable<Of<'table'>['columns']>;
@@ -31,43 +32,6 @@ function textToColumns(text: string): Columns {
     }));
 }
 
-function Text({
-  label,
-  value,
-  onChange,
-  mono,
-  multiline,
-}: {
-  label: string;
-  value: string | undefined;
-  onChange(v: string): void;
-  mono?: boolean;
-  multiline?: boolean;
-}) {
-  return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control is one of the two branches below
-    <label className="builder-field">
-      <span>{label}</span>
-      {multiline ? (
-        <textarea
-          aria-label={label}
-          className={mono ? 'mono' : undefined}
-          rows={4}
-          value={value ?? ''}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      ) : (
-        <input
-          aria-label={label}
-          className={mono ? 'mono' : undefined}
-          value={value ?? ''}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      )}
-    </label>
-  );
-}
-
 function Check({
   label,
   value,
@@ -80,34 +44,6 @@ function Check({
   return (
     <label className="builder-check">
       <input type="checkbox" checked={Boolean(value)} onChange={(e) => onChange(e.target.checked)} /> {label}
-    </label>
-  );
-}
-
-/** Lines kept as typed (an empty line or a half-typed column must not vanish while typing). */
-function LinesField({
-  label,
-  initial,
-  onChange,
-}: {
-  label: string;
-  initial: string;
-  onChange(text: string): void;
-}) {
-  const [text, setText] = useState(initial);
-  return (
-    <label className="builder-field">
-      <span>{label}</span>
-      <textarea
-        aria-label={label}
-        className="mono"
-        rows={4}
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value);
-          onChange(e.target.value);
-        }}
-      />
     </label>
   );
 }
@@ -347,6 +283,7 @@ export function ComponentProperties({
           </label>
         </>
       ) : null}
+      {c.type === 'input' ? <InputProperties component={c} onChange={onChange} /> : null}
       {c.type === 'grid' ? (
         <Text
           label={t('views.builder.prop.gridColumns')}

@@ -11,6 +11,7 @@ export const palette: ComponentType[] = [
   'text',
   'markdown',
   'media',
+  'input',
   'tabs',
   'grid',
 ];
@@ -56,6 +57,8 @@ export function newComponent(type: ComponentType, id: string): ViewComponent {
       return { id, type, tabs: [{ label: 'Tab 1', children: [] }] };
     case 'grid':
       return { id, type, columns: 2, children: [] };
+    case 'input':
+      return { id, type, inputType: 'text' };
   }
 }
 

@@ -28,6 +28,7 @@ import {
   type VisualViewDefinition,
 } from '../view-api.ts';
 import { useConfirmedRun } from './confirm-run.tsx';
+import { queriesReading } from './input-changes.ts';
 import { useOutsideHosts } from './outside-hosts.tsx';
 import { isNotThereYet, missingArguments } from './query-readiness.ts';
 
@@ -62,6 +63,11 @@ export interface ViewRuntime {
   queries: Record<string, QueryState>;
   values: Record<string, unknown>;
   setValue(componentId: string, value: unknown): void;
+  /**
+   * A standalone input changed: its value now, and once the changes pause (`pause` ms) the
+   * queries that read it run again (once) and its `onChange` events run.
+   */
+  changeInput(componentId: string, value: unknown, pause?: number, onChange?: ViewEvent[]): void;
   /** The names expressions use, plus `extra` (`row` in a table). */
   context(extra?: Record<string, unknown>): Record<string, unknown>;
   /** An argument or other expression; a text with `{{ }}` is a template. */
@@ -79,8 +85,8 @@ export function useViewRuntime(): ViewRuntime {
   return runtime;
 }
 
-/** How long an edited query waits for the next key before the preview runs it (ms). */
-const editPause = 400;
+/** How long an edited query (or a typed search) waits for the next key before it runs (ms). */
+export const editPause = 400;
 
 const idle: QueryState = { status: 'idle', rows: [], result: undefined, page: 0 };
 
@@ -325,10 +331,14 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
   runQueryRef.current = runQuery;
   const definitionRef = useRef(definition);
   definitionRef.current = definition;
+  /** Inputs changed but not yet settled: the queries reading them wait for the pause (below). */
+  const pendingInputs = useRef(new Set<string>());
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new value is the reason to look again
   useEffect(() => {
     if (loadPending.current) return;
+    const pendingReaders = new Set(queriesReading(definitionRef.current.queries, pendingInputs.current));
     for (const query of definitionRef.current.queries) {
+      if (pendingReaders.has(query.id)) continue;
       if (queriesRef.current[query.id]?.status === 'waiting') {
         void runQueryRef.current(query.id, undefined, false, true);
       }
@@ -398,6 +408,43 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
     setValues(valuesRef.current);
   }, []);
 
+  // One timer per input: each change restarts it, so a pause in typing makes one run, not one per key.
+  const inputTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const runEventsRef = useRef(runEvents);
+  runEventsRef.current = runEvents;
+  const changeInput = useCallback(
+    (componentId: string, value: unknown, pause = editPause, onChange?: ViewEvent[]) => {
+      pendingInputs.current.add(componentId);
+      setValue(componentId, value);
+      const timers = inputTimers.current;
+      clearTimeout(timers.get(componentId));
+      timers.set(
+        componentId,
+        setTimeout(() => {
+          timers.delete(componentId);
+          pendingInputs.current.delete(componentId);
+          for (const id of queriesReading(definitionRef.current.queries, new Set([componentId]))) {
+            const query = definitionRef.current.queries.find((q) => q.id === id);
+            const status = queriesRef.current[id]?.status;
+            // A manual query nobody ran yet stays manual; the others follow the input (page 1 again).
+            if (query?.runOn === 'load' || (status !== undefined && status !== 'idle')) {
+              void runQueryRef.current(id, 0, false, true);
+            }
+          }
+          if (onChange?.length) void runEventsRef.current(onChange);
+        }, pause),
+      );
+    },
+    [setValue],
+  );
+  useEffect(() => {
+    const timers = inputTimers.current;
+    return () => {
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+    };
+  }, []);
+
   const runtime = useMemo<ViewRuntime>(
     () => ({
       viewId,
@@ -408,6 +455,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       queries,
       values,
       setValue,
+      changeInput,
       context,
       bind: (expression, extra) => bindValue(expression, context(extra)),
       runQuery,
@@ -423,6 +471,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       queries,
       values,
       setValue,
+      changeInput,
       context,
       runQuery,
       runEvents,

@@ -4,6 +4,7 @@ import type { ViewComponent } from '../../view-api.ts';
 import { ButtonComponent, MarkdownComponent, MediaComponent, TextComponent } from './ContentComponents.tsx';
 import { DetailComponent } from './DetailComponent.tsx';
 import { FormComponent } from './FormComponent.tsx';
+import { InputComponent } from './InputComponent.tsx';
 import { GridComponent, TabsComponent } from './LayoutComponents.tsx';
 import { TableComponent } from './TableComponent.tsx';
 
@@ -21,4 +22,5 @@ export const componentRenderers: Renderers = {
   media: MediaComponent,
   tabs: TabsComponent,
   grid: GridComponent,
+  input: InputComponent,
 };
