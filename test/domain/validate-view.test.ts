@@ -156,6 +156,53 @@ describe('view validation', () => {
     ).toThrow();
   });
 
+  it('checks toast messages and confirmation questions as templates naming what exists', () => {
+    const input = view({
+      queries: [listQuery],
+      layout: layout([
+        {
+          id: 'b',
+          type: 'button',
+          label: 'Go',
+          events: [
+            {
+              type: 'runAction',
+              actionId: 'ship',
+              arguments: { id: '1' },
+              confirm: 'Ship {{ components.b.value }}?',
+              onSuccess: [{ type: 'toast', message: 'Shipped {{ queries.q.rows.length }}', kind: 'success' }],
+            },
+            { type: 'toast', message: '{{ queries.nope.rows }}' },
+            {
+              type: 'runAction',
+              actionId: 'ship',
+              arguments: { id: '1' },
+              confirm: 'Sure {{ components.ghost.value }}',
+            },
+            { type: 'toast', message: 'Broken {{ ( }}' },
+          ],
+        },
+      ]),
+    });
+    expect(pointers(input)).toEqual([
+      '#/definition/layout/children/0/events/1/message',
+      '#/definition/layout/children/0/events/2/confirm',
+      '#/definition/layout/children/0/events/3/message',
+    ]);
+    expect(() =>
+      view({
+        layout: layout([{ id: 'b', type: 'button', label: 'x', events: [{ type: 'toast', message: '' }] }]),
+      }),
+    ).toThrow();
+    expect(() =>
+      view({
+        layout: layout([
+          { id: 'b', type: 'button', label: 'x', events: [{ type: 'toast', message: 'a', kind: 'loud' }] },
+        ]),
+      }),
+    ).toThrow();
+  });
+
   it('checks arguments and paging parameters against the action', () => {
     const input = view({
       queries: [

@@ -10,7 +10,7 @@
  *   Query       { id, actionId, arguments: { [parameter]: Expr }, runOn: "load" | "manual",
  *                 transformer?: Expr, paging?: { limitParameter, offsetParameter, pageSize } }
  *   Component   { id, type, ...props } — table, detail, form, button, text, markdown, media, tabs, grid
- *   Event       runQuery | runAction (onSuccess?) | refresh | navigate
+ *   Event       runQuery | runAction (onSuccess?) | refresh | navigate | toast
  *   Expr        a string holding a JavaScript-like expression, evaluated by the console WITHOUT eval
  *               over { panel: { args }, row, user, components: { <id>: { value } },
  *               queries: { <id>: { rows, result } } }. Where a text is expected (`content`, labels)
@@ -66,12 +66,16 @@ export type ViewEvent =
       type: 'runAction';
       actionId: string;
       arguments?: Record<string, string>;
+      /** A question (a template) the viewer answers before the action runs; the run is then sent confirmed. */
+      confirm?: string;
       onSuccess?: ViewEvent[];
     }
   /** Runs the named queries again (all `load` queries when omitted). */
   | { type: 'refresh'; queries?: string[] }
   /** Opens another view or action (with arguments), or a URL (an expression). */
-  | { type: 'navigate'; to: ViewNavigationTarget; arguments?: Record<string, string> };
+  | { type: 'navigate'; to: ViewNavigationTarget; arguments?: Record<string, string> }
+  /** Shows a short message (a template) in the console's polite live region. */
+  | { type: 'toast'; message: string; kind?: 'success' | 'info' | 'error' };
 
 const navigationTargetSchema = z.union([
   z.strictObject({ view: resourceIdSchema }),
@@ -87,6 +91,7 @@ export const viewEventSchema: z.ZodType<ViewEvent> = z
         type: z.literal('runAction'),
         actionId: resourceIdSchema,
         arguments: argumentsSchema.optional(),
+        confirm: z.string().min(1).max(1000).optional(),
         onSuccess: z.array(viewEventSchema).max(20).optional(),
       }),
       z.strictObject({ type: z.literal('refresh'), queries: z.array(viewLocalIdSchema).max(50).optional() }),
@@ -94,6 +99,11 @@ export const viewEventSchema: z.ZodType<ViewEvent> = z
         type: z.literal('navigate'),
         to: navigationTargetSchema,
         arguments: argumentsSchema.optional(),
+      }),
+      z.strictObject({
+        type: z.literal('toast'),
+        message: z.string().min(1).max(1000),
+        kind: z.enum(['success', 'info', 'error']).optional(),
       }),
     ]),
   )

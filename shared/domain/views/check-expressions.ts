@@ -59,10 +59,13 @@ export function expressionFields(
       const at = `${pointer}/${index}`;
       if (event.type === 'runAction') {
         addArguments(`${at}/arguments`, event.arguments);
+        add(`${at}/confirm`, event.confirm, 'template');
         events(event.onSuccess, `${at}/onSuccess`);
       } else if (event.type === 'navigate') {
         if ('url' in event.to) add(`${at}/to/url`, event.to.url, 'binding');
         addArguments(`${at}/arguments`, event.arguments);
+      } else if (event.type === 'toast') {
+        add(`${at}/message`, event.message, 'template');
       }
     }
   };

@@ -2855,6 +2855,7 @@ export type components = {
       arguments?: {
         [key: string]: components["schemas"]["ViewExpression"];
       };
+      confirm?: string;
       onSuccess?: components["schemas"]["ViewEvent"][];
       /** @constant */
       type: "runAction";
@@ -2875,6 +2876,12 @@ export type components = {
       };
       /** @constant */
       type: "navigate";
+    }, {
+      /** @enum {string} */
+      kind?: "success" | "info" | "error";
+      message: string;
+      /** @constant */
+      type: "toast";
     }]>;
     /** @description An expression (or a {{ expr }} template where text is expected) */
     ViewExpression: string;

@@ -9,7 +9,7 @@ import type { ViewEvent } from '../view-api.ts';
 import { useBuilderChoices } from './builder-context.ts';
 import { argumentsToText, textToArguments } from './draft.ts';
 
-const eventTypes: ViewEvent['type'][] = ['runAction', 'runQuery', 'refresh', 'navigate'];
+const eventTypes: ViewEvent['type'][] = ['runAction', 'runQuery', 'refresh', 'navigate', 'toast'];
 
 function newEvent(type: ViewEvent['type']): ViewEvent {
   switch (type) {
@@ -21,6 +21,8 @@ function newEvent(type: ViewEvent['type']): ViewEvent {
       return { type };
     case 'navigate':
       return { type, to: { view: '' }, arguments: {} };
+    case 'toast':
+      return { type, message: 'Done' };
   }
 }
 
@@ -148,6 +150,17 @@ function EventFields({
           value={event.arguments}
           onChange={(args) => onChange({ ...event, arguments: args })}
         />
+        <label className="builder-field">
+          <span>{t('views.builder.confirmQuestion')}</span>
+          <input
+            aria-label={t('views.builder.confirmQuestion')}
+            value={event.confirm ?? ''}
+            onChange={(e) => {
+              const { confirm: _, ...rest } = event;
+              onChange(e.target.value ? { ...rest, confirm: e.target.value } : rest);
+            }}
+          />
+        </label>
         {depth < 3 ? (
           <EventsEditor
             label={t('views.builder.onSuccess')}
@@ -159,6 +172,34 @@ function EventFields({
             }}
           />
         ) : null}
+      </>
+    );
+  }
+  if (event.type === 'toast') {
+    return (
+      <>
+        <label className="builder-field">
+          <span>{t('views.builder.toastMessage')}</span>
+          <input
+            aria-label={t('views.builder.toastMessage')}
+            value={event.message}
+            onChange={(e) => onChange({ ...event, message: e.target.value })}
+          />
+        </label>
+        <label className="builder-field">
+          <span>{t('views.builder.toastKind')}</span>
+          <select
+            aria-label={t('views.builder.toastKind')}
+            value={event.kind ?? 'success'}
+            onChange={(e) => onChange({ ...event, kind: e.target.value as 'success' })}
+          >
+            {(['success', 'info', 'error'] as const).map((k) => (
+              <option key={k} value={k}>
+                {t(`views.builder.toastKind.${k}`)}
+              </option>
+            ))}
+          </select>
+        </label>
       </>
     );
   }

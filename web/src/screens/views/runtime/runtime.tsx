@@ -16,6 +16,7 @@ import {
 } from 'react';
 import type { Execution, Parameter, ReviewRequested } from '../../../api/types.ts';
 import { navigate as go } from '../../../app/router.tsx';
+import { useToast } from '../../../components/Toast.tsx';
 import { flatten } from '../builder/draft.ts';
 import { evaluate, renderTemplate } from '../expressions/evaluate.ts';
 import {
@@ -178,6 +179,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
   const where = useMemo(() => ({ projectId, environmentId, viewId }), [projectId, environmentId, viewId]);
   const confirmedRun = useConfirmedRun();
   const outside = useOutsideHosts();
+  const toast = useToast();
 
   // The actions' parameters, read once per action: which arguments a query must have before it runs
   // by itself. Unreadable (no right to read the definition): the query runs as it is.
@@ -363,7 +365,8 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
             for (const [name, expression] of Object.entries(event.arguments ?? {})) {
               actionArgs[name] = bindValue(expression, ctx);
             }
-            const outcome: ActionOutcome = await confirmedRun(where, event.actionId, actionArgs);
+            const question = event.confirm === undefined ? undefined : templateText(event.confirm, ctx);
+            const outcome: ActionOutcome = await confirmedRun(where, event.actionId, actionArgs, question);
             if (outcome.kind === 'review') return { kind: 'review', review: outcome.review };
             last = { kind: 'done', actionRan: true };
             if (event.onSuccess?.length) {
@@ -373,6 +376,8 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
               });
               if (after.kind !== 'done') return after;
             }
+          } else if (event.type === 'toast') {
+            toast(templateText(event.message, context(extra)), event.kind ?? 'success');
           } else if (event.type === 'navigate') {
             const ctx = context(extra);
             const query = new URLSearchParams();
@@ -400,7 +405,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       }
       return last;
     },
-    [context, loadQueries, runQuery, where, href, confirmedRun, outside],
+    [context, loadQueries, runQuery, where, href, confirmedRun, outside, toast],
   );
 
   const setValue = useCallback((componentId: string, value: unknown) => {
