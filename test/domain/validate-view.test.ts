@@ -203,6 +203,37 @@ describe('view validation', () => {
     ).toThrow();
   });
 
+  it('checks modals: open and close events name a modal of the view, its children are checked', () => {
+    const input = view({
+      layout: layout([
+        {
+          id: 'b',
+          type: 'button',
+          label: 'Open',
+          events: [
+            { type: 'openModal', modal: 'm1' },
+            { type: 'openModal', modal: 'b' },
+            { type: 'closeModal', modal: 'nope' },
+          ],
+        },
+        {
+          id: 'm1',
+          type: 'modal',
+          variant: 'drawer',
+          children: [{ id: 'inner', type: 'text', content: '{{ components.ghost.value }}' }],
+        },
+      ]),
+    });
+    expect(pointers(input)).toEqual([
+      '#/definition/layout/children/0/events/1/modal',
+      '#/definition/layout/children/0/events/2/modal',
+      '#/definition/layout/children/1/children/0/content',
+    ]);
+    expect(() =>
+      view({ layout: layout([{ id: 'm', type: 'modal', variant: 'popup', children: [] }]) }),
+    ).toThrow();
+  });
+
   it('checks arguments and paging parameters against the action', () => {
     const input = view({
       queries: [

@@ -68,7 +68,19 @@ const view = {
             },
           ],
         },
-        { id: 't1', type: 'table', query: 'orders', columns: [{ field: 'id' }, { field: 'customer' }] },
+        {
+          id: 't1',
+          type: 'table',
+          query: 'orders',
+          columns: [{ field: 'id' }, { field: 'customer' }],
+          rowClick: [{ type: 'openModal', modal: 'order1' }],
+        },
+        {
+          id: 'order1',
+          type: 'modal',
+          title: 'Order {{ components.t1.value.id }}',
+          children: [{ id: 'who', type: 'text', content: 'Customer: {{ components.t1.value.customer }}' }],
+        },
       ],
     },
   },
@@ -122,6 +134,35 @@ describe('search as you type', () => {
     await settle();
     expect(runsOf('search-orders').at(-1)?.body.arguments).toEqual({ customer: 'er 15' });
     expect(runs.filter((r) => r.status >= 400)).toEqual([]);
+  });
+});
+
+describe('a modal opened by a row click', () => {
+  it('shows the clicked row, traps focus, closes on Escape and gives focus back to the row', async () => {
+    runs.length = 0;
+    const row = page.locator('[data-component="t1"] tbody tr').first();
+    const id = (await row.locator('td').first().innerText()).trim();
+    await row.click();
+    const dialog = page.getByRole('dialog', { name: `Order ${id}` });
+    await expect.poll(() => dialog.innerText()).toContain('Customer: Customer');
+    expect(
+      await page.evaluate(
+        "document.querySelector('[role=dialog]')?.contains(document.activeElement) ?? false",
+      ),
+    ).toBe(true);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(
+      await page.evaluate(
+        "document.querySelector('[role=dialog]')?.contains(document.activeElement) ?? false",
+      ),
+    ).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await row.evaluate((el) => el.matches(':focus'))).toBe(true);
+    // Opening and closing ran nothing.
+    await settle();
+    expect(runs).toEqual([]);
   });
 });
 

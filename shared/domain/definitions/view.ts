@@ -74,6 +74,9 @@ export type ViewEvent =
   | { type: 'refresh'; queries?: string[] }
   /** Opens another view or action (with arguments), or a URL (an expression). */
   | { type: 'navigate'; to: ViewNavigationTarget; arguments?: Record<string, string> }
+  /** Opens or closes a modal or drawer component of this view. */
+  | { type: 'openModal'; modal: string }
+  | { type: 'closeModal'; modal: string }
   /** Shows a short message (a template) in the console's polite live region. */
   | { type: 'toast'; message: string; kind?: 'success' | 'info' | 'error' };
 
@@ -100,6 +103,8 @@ export const viewEventSchema: z.ZodType<ViewEvent> = z
         to: navigationTargetSchema,
         arguments: argumentsSchema.optional(),
       }),
+      z.strictObject({ type: z.literal('openModal'), modal: viewLocalIdSchema }),
+      z.strictObject({ type: z.literal('closeModal'), modal: viewLocalIdSchema }),
       z.strictObject({
         type: z.literal('toast'),
         message: z.string().min(1).max(1000),
@@ -186,6 +191,8 @@ export type ViewComponent = Common &
     | { type: 'media'; url: string; kind?: 'image' | 'video' | 'audio' }
     | { type: 'tabs'; tabs: { label: string; children: ViewComponent[] }[] }
     | { type: 'grid'; columns: number; children: ViewComponent[] }
+    /** Hidden until an `openModal` event; a centred dialog or a `drawer` at the side (its `title` heads it). */
+    | { type: 'modal'; variant?: 'dialog' | 'drawer'; children: ViewComponent[] }
     | ViewInputComponent
   );
 
@@ -311,6 +318,12 @@ export const viewComponentSchema: z.ZodType<ViewComponent> = z
         ...common,
         type: z.literal('grid'),
         columns: z.number().int().min(1).max(12),
+        children: childrenSchema(),
+      }),
+      z.strictObject({
+        ...common,
+        type: z.literal('modal'),
+        variant: z.enum(['dialog', 'drawer']).optional(),
         children: childrenSchema(),
       }),
       z.strictObject({

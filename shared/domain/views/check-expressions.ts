@@ -108,6 +108,7 @@ export function expressionFields(
         }
         break;
       case 'grid':
+      case 'modal':
         for (const [c, child] of component.children.entries()) visit(child, `${pointer}/children/${c}`);
         break;
       case 'input':

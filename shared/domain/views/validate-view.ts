@@ -220,6 +220,9 @@ function checkVisual(
   });
 
   const componentIds = new Set<string>();
+  /** Checked once every component is known: an event may open a modal further down the layout. */
+  const modalIds = new Set<string>();
+  const modalRefs: { pointer: string; id: string }[] = [];
   let count = 0;
   const queryReference = (pointer: string, queryId: string) => {
     if (!queryIds.has(queryId)) {
@@ -260,6 +263,10 @@ function checkVisual(
             argumentNames: Object.keys(event.arguments ?? {}),
           });
           checkEvents(event.onSuccess, `${at}/onSuccess`, depth + 1);
+          break;
+        case 'openModal':
+        case 'closeModal':
+          modalRefs.push({ pointer: `${at}/modal`, id: event.modal });
           break;
         case 'navigate':
           if ('view' in event.to) viewRefs.push({ pointer: `${at}/to/view`, viewId: event.to.view });
@@ -363,6 +370,8 @@ function checkVisual(
         }
         break;
       case 'grid':
+      case 'modal':
+        if (component.type === 'modal') modalIds.add(component.id);
         for (const [c, child] of component.children.entries())
           visit(child, `${pointer}/children/${c}`, depth + 1);
         break;
@@ -396,5 +405,16 @@ function checkVisual(
     }
   };
   visit(definition.layout, '#/definition/layout', 1);
+  for (const ref of modalRefs) {
+    if (!modalIds.has(ref.id)) {
+      problems.push(
+        problem(
+          ref.pointer,
+          `no modal '${ref.id}' in this view`,
+          `このビューにモーダル '${ref.id}' はありません`,
+        ),
+      );
+    }
+  }
   problems.push(...checkViewExpressions(definition));
 }

@@ -2789,6 +2789,15 @@ export type components = {
       /** @constant */
       type: "grid";
     } | ({
+      children: components["schemas"]["ViewComponent"][];
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      title?: string;
+      /** @constant */
+      type: "modal";
+      /** @enum {string} */
+      variant?: "dialog" | "drawer";
+    }) | ({
       debounceMs?: number;
       default?: components["schemas"]["ViewExpression"];
       hidden?: components["schemas"]["ViewExpression"];
@@ -2846,11 +2855,11 @@ export type components = {
       source: string;
     }]>;
     /** @description What a button, row click, row menu or form submit does */
-    ViewEvent: OneOf<[{
+    ViewEvent: {
       query: string;
       /** @constant */
       type: "runQuery";
-    }, {
+    } | {
       actionId: string;
       arguments?: {
         [key: string]: components["schemas"]["ViewExpression"];
@@ -2859,11 +2868,11 @@ export type components = {
       onSuccess?: components["schemas"]["ViewEvent"][];
       /** @constant */
       type: "runAction";
-    }, {
+    } | {
       queries?: string[];
       /** @constant */
       type: "refresh";
-    }, {
+    } | ({
       arguments?: {
         [key: string]: components["schemas"]["ViewExpression"];
       };
@@ -2876,13 +2885,21 @@ export type components = {
       };
       /** @constant */
       type: "navigate";
-    }, {
+    }) | {
+      modal: string;
+      /** @constant */
+      type: "openModal";
+    } | {
+      modal: string;
+      /** @constant */
+      type: "closeModal";
+    } | ({
       /** @enum {string} */
       kind?: "success" | "info" | "error";
       message: string;
       /** @constant */
       type: "toast";
-    }]>;
+    });
     /** @description An expression (or a {{ expr }} template where text is expected) */
     ViewExpression: string;
     ViewInput: {

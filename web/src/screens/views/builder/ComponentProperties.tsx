@@ -284,6 +284,19 @@ export function ComponentProperties({
         </>
       ) : null}
       {c.type === 'input' ? <InputProperties component={c} onChange={onChange} /> : null}
+      {c.type === 'modal' ? (
+        <label className="builder-field">
+          <span>{t('views.builder.prop.modalVariant')}</span>
+          <select
+            aria-label={t('views.builder.prop.modalVariant')}
+            value={c.variant ?? 'dialog'}
+            onChange={(e) => set({ variant: e.target.value === 'drawer' ? 'drawer' : undefined })}
+          >
+            <option value="dialog">{t('views.builder.prop.modalVariant.dialog')}</option>
+            <option value="drawer">{t('views.builder.prop.modalVariant.drawer')}</option>
+          </select>
+        </label>
+      ) : null}
       {c.type === 'grid' ? (
         <Text
           label={t('views.builder.prop.gridColumns')}

@@ -9,7 +9,15 @@ import type { ViewEvent } from '../view-api.ts';
 import { useBuilderChoices } from './builder-context.ts';
 import { argumentsToText, textToArguments } from './draft.ts';
 
-const eventTypes: ViewEvent['type'][] = ['runAction', 'runQuery', 'refresh', 'navigate', 'toast'];
+const eventTypes: ViewEvent['type'][] = [
+  'runAction',
+  'runQuery',
+  'refresh',
+  'navigate',
+  'toast',
+  'openModal',
+  'closeModal',
+];
 
 function newEvent(type: ViewEvent['type']): ViewEvent {
   switch (type) {
@@ -23,6 +31,9 @@ function newEvent(type: ViewEvent['type']): ViewEvent {
       return { type, to: { view: '' }, arguments: {} };
     case 'toast':
       return { type, message: 'Done' };
+    case 'openModal':
+    case 'closeModal':
+      return { type, modal: '' };
   }
 }
 
@@ -173,6 +184,25 @@ function EventFields({
           />
         ) : null}
       </>
+    );
+  }
+  if (event.type === 'openModal' || event.type === 'closeModal') {
+    return (
+      <label className="builder-field">
+        <span>{t('views.builder.modal')}</span>
+        <select
+          aria-label={t('views.builder.modal')}
+          value={event.modal}
+          onChange={(e) => onChange({ ...event, modal: e.target.value })}
+        >
+          <option value="">—</option>
+          {(choices.modals ?? []).map((id) => (
+            <option key={id} value={id}>
+              {id}
+            </option>
+          ))}
+        </select>
+      </label>
     );
   }
   if (event.type === 'toast') {

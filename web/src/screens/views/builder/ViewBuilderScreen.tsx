@@ -357,7 +357,10 @@ function VisualBuilder({
   const previewArgs = useMemo(() => ({}), []);
   const viewer = useMemo(() => ({ id: user.id, email: user.email, name: user.name }), [user]);
   const environmentId = previewEnvironment(workspace);
-  const choices = { queries: definition.queries.map((q) => q.id) };
+  const choices = {
+    queries: definition.queries.map((q) => q.id),
+    modals: flatten(root).flatMap(({ component }) => (component.type === 'modal' ? [component.id] : [])),
+  };
 
   return (
     <BuilderChoicesContext.Consumer>

@@ -64,6 +64,9 @@ export interface ViewRuntime {
   queries: Record<string, QueryState>;
   values: Record<string, unknown>;
   setValue(componentId: string, value: unknown): void;
+  /** The modal and drawer components open now (by `openModal` events, until `closeModal` or Escape). */
+  openModals: string[];
+  closeModal(modalId: string): void;
   /**
    * A standalone input changed: its value now, and once the changes pause (`pause` ms) the
    * queries that read it run again (once) and its `onChange` events run.
@@ -138,6 +141,11 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
   const { definition, args, user, viewId, projectId, environmentId, href } = props;
   const [queries, setQueries] = useState<Record<string, QueryState>>({});
   const [values, setValues] = useState<Record<string, unknown>>({});
+  const [openModals, setOpenModals] = useState<string[]>([]);
+  const closeModal = useCallback(
+    (modalId: string) => setOpenModals((open) => open.filter((id) => id !== modalId)),
+    [],
+  );
   const componentIds = useMemo(
     () => flatten(definition.layout).map((entry) => entry.component.id),
     [definition],
@@ -376,6 +384,11 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
               });
               if (after.kind !== 'done') return after;
             }
+          } else if (event.type === 'openModal') {
+            const id = event.modal;
+            setOpenModals((open) => (open.includes(id) ? open : [...open, id]));
+          } else if (event.type === 'closeModal') {
+            closeModal(event.modal);
           } else if (event.type === 'toast') {
             toast(templateText(event.message, context(extra)), event.kind ?? 'success');
           } else if (event.type === 'navigate') {
@@ -405,7 +418,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       }
       return last;
     },
-    [context, loadQueries, runQuery, where, href, confirmedRun, outside, toast],
+    [context, loadQueries, runQuery, where, href, confirmedRun, outside, toast, closeModal],
   );
 
   const setValue = useCallback((componentId: string, value: unknown) => {
@@ -460,6 +473,8 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       queries,
       values,
       setValue,
+      openModals,
+      closeModal,
       changeInput,
       context,
       bind: (expression, extra) => bindValue(expression, context(extra)),
@@ -476,6 +491,8 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       queries,
       values,
       setValue,
+      openModals,
+      closeModal,
       changeInput,
       context,
       runQuery,

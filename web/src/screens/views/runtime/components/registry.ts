@@ -6,6 +6,7 @@ import { DetailComponent } from './DetailComponent.tsx';
 import { FormComponent } from './FormComponent.tsx';
 import { InputComponent } from './InputComponent.tsx';
 import { GridComponent, TabsComponent } from './LayoutComponents.tsx';
+import { ModalComponent } from './ModalComponent.tsx';
 import { TableComponent } from './TableComponent.tsx';
 
 type Renderers = {
@@ -23,4 +24,5 @@ export const componentRenderers: Renderers = {
   tabs: TabsComponent,
   grid: GridComponent,
   input: InputComponent,
+  modal: ModalComponent,
 };
