@@ -234,6 +234,31 @@ describe('view validation', () => {
     ).toThrow();
   });
 
+  it('checks state first values and setState values as expressions, timers against queries and the 5 s minimum', () => {
+    const input = view({
+      queries: [listQuery],
+      state: { ok: '1', bad: 'components.ghost.value' },
+      timers: [{ everySeconds: 5, queries: ['q', 'nope'] }],
+      layout: layout([
+        {
+          id: 'b',
+          type: 'button',
+          label: 'x',
+          events: [
+            { type: 'setState', name: 'ok', value: 'state.ok + 1' },
+            { type: 'setState', name: 'ok', value: '((' },
+          ],
+        },
+      ]),
+    });
+    expect(pointers(input)).toEqual([
+      '#/definition/timers/0/queries/1',
+      '#/definition/state/bad',
+      '#/definition/layout/children/0/events/1/value',
+    ]);
+    expect(() => view({ timers: [{ everySeconds: 4, queries: ['q'] }], layout: layout([]) })).toThrow();
+  });
+
   it('checks arguments and paging parameters against the action', () => {
     const input = view({
       queries: [

@@ -75,6 +75,8 @@ export type ViewEvent =
   /** Opens another view or action (with arguments), or a URL (an expression). */
   | { type: 'navigate'; to: ViewNavigationTarget; arguments?: Record<string, string> }
   /** Opens or closes a modal or drawer component of this view. */
+  /** Sets the view state variable `state.<name>` to the value of an expression. */
+  | { type: 'setState'; name: string; value: string }
   | { type: 'openModal'; modal: string }
   | { type: 'closeModal'; modal: string }
   /** Shows a short message (a template) in the console's polite live region. */
@@ -103,6 +105,7 @@ export const viewEventSchema: z.ZodType<ViewEvent> = z
         to: navigationTargetSchema,
         arguments: argumentsSchema.optional(),
       }),
+      z.strictObject({ type: z.literal('setState'), name: nameSchema, value: expressionSchema }),
       z.strictObject({ type: z.literal('openModal'), modal: viewLocalIdSchema }),
       z.strictObject({ type: z.literal('closeModal'), modal: viewLocalIdSchema }),
       z.strictObject({
@@ -382,6 +385,21 @@ export const visualViewDefinitionSchema = z.strictObject({
   queries: z.array(viewQuerySchema).max(viewLimits.maxQueries).default([]),
   /** The root component (usually a grid). */
   layout: viewComponentSchema,
+  /** View state variables (`state.<name>`) and their first values (expressions); `setState` events change them. */
+  state: z.record(nameSchema, expressionSchema).optional(),
+  /**
+   * Queries run again every `everySeconds` (at least 5) while the view is open. Like on-load queries
+   * they are sent unconfirmed, so only reading actions run (the server refuses changing ones).
+   */
+  timers: z
+    .array(
+      z.strictObject({
+        everySeconds: z.number().int().min(5).max(86_400),
+        queries: z.array(viewLocalIdSchema).min(1).max(50),
+      }),
+    )
+    .max(10)
+    .optional(),
 });
 
 export const codeViewDefinitionSchema = z.strictObject({

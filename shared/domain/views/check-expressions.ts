@@ -49,6 +49,9 @@ export function expressionFields(
     for (const [name, text] of Object.entries(args ?? {}))
       add(`${pointer}/${escapePointer(name)}`, text, 'binding');
   };
+  for (const [name, text] of Object.entries(definition.state ?? {})) {
+    add(`#/definition/state/${escapePointer(name)}`, text, 'binding');
+  }
   definition.queries.forEach((query, index) => {
     addArguments(`#/definition/queries/${index}/arguments`, query.arguments);
     add(`#/definition/queries/${index}/transformer`, query.transformer, 'expression');
@@ -64,6 +67,8 @@ export function expressionFields(
       } else if (event.type === 'navigate') {
         if ('url' in event.to) add(`${at}/to/url`, event.to.url, 'binding');
         addArguments(`${at}/arguments`, event.arguments);
+      } else if (event.type === 'setState') {
+        add(`${at}/value`, event.value, 'binding');
       } else if (event.type === 'toast') {
         add(`${at}/message`, event.message, 'template');
       }

@@ -405,6 +405,9 @@ function checkVisual(
     }
   };
   visit(definition.layout, '#/definition/layout', 1);
+  for (const [t, timer] of (definition.timers ?? []).entries()) {
+    for (const [i, q] of timer.queries.entries()) queryReference(`#/definition/timers/${t}/queries/${i}`, q);
+  }
   for (const ref of modalRefs) {
     if (!modalIds.has(ref.id)) {
       problems.push(

@@ -2845,6 +2845,13 @@ export type components = {
           runOn?: "load" | "manual";
           transformer?: components["schemas"]["ViewExpression"];
         })[];
+      state?: {
+        [key: string]: components["schemas"]["ViewExpression"];
+      };
+      timers?: {
+          everySeconds: number;
+          queries: string[];
+        }[];
     }, {
       /** @default [] */
       actionIds?: string[];
@@ -2886,6 +2893,11 @@ export type components = {
       /** @constant */
       type: "navigate";
     }) | {
+      name: string;
+      /** @constant */
+      type: "setState";
+      value: components["schemas"]["ViewExpression"];
+    } | {
       modal: string;
       /** @constant */
       type: "openModal";

@@ -15,6 +15,7 @@ const eventTypes: ViewEvent['type'][] = [
   'refresh',
   'navigate',
   'toast',
+  'setState',
   'openModal',
   'closeModal',
 ];
@@ -34,6 +35,8 @@ function newEvent(type: ViewEvent['type']): ViewEvent {
     case 'openModal':
     case 'closeModal':
       return { type, modal: '' };
+    case 'setState':
+      return { type, name: 'x', value: 'true' };
   }
 }
 
@@ -183,6 +186,30 @@ function EventFields({
             }}
           />
         ) : null}
+      </>
+    );
+  }
+  if (event.type === 'setState') {
+    return (
+      <>
+        <label className="builder-field">
+          <span>{t('views.builder.stateName')}</span>
+          <input
+            aria-label={t('views.builder.stateName')}
+            className="mono"
+            value={event.name}
+            onChange={(e) => onChange({ ...event, name: e.target.value })}
+          />
+        </label>
+        <label className="builder-field">
+          <span>{t('views.builder.stateValue')}</span>
+          <input
+            aria-label={t('views.builder.stateValue')}
+            className="mono"
+            value={event.value}
+            onChange={(e) => onChange({ ...event, value: e.target.value })}
+          />
+        </label>
       </>
     );
   }

@@ -12,7 +12,11 @@ import { ViewProblem } from './ViewProblem.tsx';
 export function ComponentView({ component }: { component: ViewComponent }) {
   const runtime = useViewRuntime();
   return (
-    <Boundary key={JSON.stringify(component)} id={component.id} resetKey={[runtime.queries, runtime.values]}>
+    <Boundary
+      key={JSON.stringify(component)}
+      id={component.id}
+      resetKey={[runtime.queries, runtime.values, runtime.state]}
+    >
       <ComponentBody component={component} />
     </Boundary>
   );

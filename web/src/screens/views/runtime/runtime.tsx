@@ -64,6 +64,8 @@ export interface ViewRuntime {
   queries: Record<string, QueryState>;
   values: Record<string, unknown>;
   setValue(componentId: string, value: unknown): void;
+  /** The view state variables (`state.<name>`), set by `setState` events. */
+  state: Record<string, unknown>;
   /** The modal and drawer components open now (by `openModal` events, until `closeModal` or Escape). */
   openModals: string[];
   closeModal(modalId: string): void;
@@ -142,6 +144,20 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
   const [queries, setQueries] = useState<Record<string, QueryState>>({});
   const [values, setValues] = useState<Record<string, unknown>>({});
   const [openModals, setOpenModals] = useState<string[]>([]);
+  // View state variables: their first values are read once per view (without `state` itself).
+  const [state, setStateVars] = useState<Record<string, unknown>>(() => {
+    const out: Record<string, unknown> = {};
+    for (const [name, text] of Object.entries(definition.state ?? {})) {
+      try {
+        out[name] = bindValue(text, { panel: { args }, user, components: {}, queries: {} });
+      } catch {
+        out[name] = undefined;
+      }
+    }
+    return out;
+  });
+  const stateRef = useRef(state);
+  stateRef.current = state;
   const closeModal = useCallback(
     (modalId: string) => setOpenModals((open) => open.filter((id) => id !== modalId)),
     [],
@@ -174,7 +190,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
           page: state.page,
         };
       }
-      return { panel: { args }, user, components, queries: q, ...extra };
+      return { panel: { args }, user, components, queries: q, state: stateRef.current, ...extra };
     },
     [args, user, definition, componentIds],
   );
@@ -355,6 +371,19 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
     }
   }, [values]);
 
+  // Timers run their queries again while the view is open, like a refresh (unconfirmed: reading
+  // actions only), at least 5 s apart (the schema's minimum).
+  const timersKey = JSON.stringify(definition.timers ?? []);
+  useEffect(() => {
+    const timers = JSON.parse(timersKey) as NonNullable<VisualViewDefinition['timers']>;
+    const handles = timers.map((timer) =>
+      setInterval(() => void loadQueriesRef.current(timer.queries), Math.max(5, timer.everySeconds) * 1000),
+    );
+    return () => {
+      for (const handle of handles) clearInterval(handle);
+    };
+  }, [timersKey]);
+
   const runEvents = useCallback(
     async (events: ViewEvent[], extra: Record<string, unknown> = {}): Promise<EventOutcome> => {
       let last: EventOutcome = { kind: 'done' };
@@ -384,6 +413,10 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
               });
               if (after.kind !== 'done') return after;
             }
+          } else if (event.type === 'setState') {
+            const value = bindValue(event.value, context(extra));
+            stateRef.current = { ...stateRef.current, [event.name]: value };
+            setStateVars(stateRef.current);
           } else if (event.type === 'openModal') {
             const id = event.modal;
             setOpenModals((open) => (open.includes(id) ? open : [...open, id]));
@@ -473,6 +506,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       queries,
       values,
       setValue,
+      state,
       openModals,
       closeModal,
       changeInput,
@@ -491,6 +525,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       queries,
       values,
       setValue,
+      state,
       openModals,
       closeModal,
       changeInput,
