@@ -45,6 +45,7 @@ import {
   uniqueId,
 } from './draft.ts';
 import { QueriesEditor } from './QueriesEditor.tsx';
+import { StateTimersEditor } from './StateTimersEditor.tsx';
 
 /** The preview's allow-list when neither answer has one (a stable value for the provider). */
 const noHosts: string[] = [];
@@ -466,6 +467,7 @@ function VisualBuilder({
                 queries={definition.queries}
                 onChange={(queries) => onChange({ ...definition, queries })}
               />
+              <StateTimersEditor definition={definition} onChange={onChange} />
             </aside>
           </div>
         </BuilderChoicesContext.Provider>
