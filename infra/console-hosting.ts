@@ -26,6 +26,7 @@ import {
   HeadersFrameOption,
   HeadersReferrerPolicy,
   HttpVersion,
+  type IKeyValueStore,
   OriginProtocolPolicy,
   OriginRequestPolicy,
   PriceClass,
@@ -39,8 +40,9 @@ import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-r
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
-import { Construct } from 'constructs';
+import { Construct, type IDependable } from 'constructs';
 import { consoleCsp, viewFrameCsp, viewFramePath } from '../shared/http/console-policies.ts';
+import { originVerifyHeader, originVerifyStoreKey, viewerIpHeader } from '../shared/http/viewer-ip.ts';
 import { acknowledge } from './nag.ts';
 import { repoRoot } from './paths.ts';
 
@@ -60,6 +62,7 @@ export const apiPathPatterns = [
   '/openapi.json',
   '/healthz',
   '/v1/upload_protoset',
+  '/mcp/*',
 ] as const;
 
 export const consoleDistDir = join(repoRoot, 'web', 'dist');
@@ -88,10 +91,12 @@ export interface ConsoleHostingProps {
   /** A CLOUDFRONT-scope WAF web ACL (infra/constructs/edge-waf.ts), attached when given. */
   webAclArn?: string;
   /**
-   * Sent to the API with every request as `x-dogu-origin-verify`: the API trusts the viewer address
-   * CloudFront adds (`x-dogu-viewer-ip`) only when this matches (shared/http/viewer-ip.ts).
+   * Where CloudFront takes the value it sends to the API with every request as `x-dogu-origin-verify`
+   * (the API trusts the viewer address CloudFront adds only when it matches; shared/http/viewer-ip.ts):
+   * a KeyValueStore the rotation writes (decision 0171), read by the API paths' viewer-request
+   * function, and what must exist before the distribution and the function (the first rotation).
    */
-  originVerify?: string;
+  originVerify?: { store: IKeyValueStore; ready?: IDependable };
   /** API behaviors that take precedence over the general ones (the execution route: decision 0055). */
   apiBehaviorsFirst?: Record<string, import('aws-cdk-lib/aws-cloudfront').BehaviorOptions>;
 }
@@ -101,7 +106,33 @@ export interface ConsoleHostingProps {
  * under that name (the audit records it; decision 0053).
  */
 export const viewerAddressHeader = `function handler(event) {
-  event.request.headers['x-dogu-viewer-ip'] = { value: event.viewer.ip };
+  event.request.headers['${viewerIpHeader}'] = { value: event.viewer.ip };
+  return event.request;
+}`;
+
+/** The first line of the function below: the runtime's module of KeyValueStore helpers. */
+export const cloudfrontModuleImport = "import cf from 'cloudfront';";
+
+/**
+ * The same, plus the origin proof (decision 0171): the value the rotation put in the function's
+ * KeyValueStore, replacing whatever the client sent under that name. A header a viewer-request
+ * function sets is part of the viewer request for the origin request policy, and the API behaviors
+ * forward all viewer headers (ALL_VIEWER_EXCEPT_HOST_HEADER), so it reaches API Gateway and the
+ * execution route's function URL as a CloudFront origin custom header did, without the value being in
+ * the distribution's configuration. With no value in the store (before the first rotation finished)
+ * no proof is sent and the API refuses the request: it fails closed.
+ */
+export const viewerRequestWithOriginProof = `${cloudfrontModuleImport}
+const store = cf.kvs();
+async function handler(event) {
+  var headers = event.request.headers;
+  headers['${viewerIpHeader}'] = { value: event.viewer.ip };
+  delete headers['${originVerifyHeader}'];
+  try {
+    headers['${originVerifyHeader}'] = { value: await store.get('${originVerifyStoreKey}') };
+  } catch (e) {
+    // No value yet: the request goes on without a proof.
+  }
   return event.request;
 }`;
 
@@ -144,15 +175,17 @@ export class ConsoleHosting extends Construct {
 
     // The HTTP API's host name: https://<id>.execute-api.<region>.amazonaws.com → its third '/' part.
     const apiDomain = Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint));
-    const apiOrigin = new HttpOrigin(apiDomain, {
-      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-      ...(props.originVerify ? { customHeaders: { 'x-dogu-origin-verify': props.originVerify } } : {}),
-    });
+    // No custom origin headers: the origin proof is set by the viewer-request function from the store.
+    const apiOrigin = new HttpOrigin(apiDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY });
     const viewerAddress = new EdgeFunction(this, 'ViewerAddress', {
-      code: FunctionCode.fromInline(viewerAddressHeader),
+      code: FunctionCode.fromInline(props.originVerify ? viewerRequestWithOriginProof : viewerAddressHeader),
       runtime: FunctionRuntime.JS_2_0,
-      comment: 'Dogu API: the viewer address for the audit',
+      comment: props.originVerify
+        ? 'Dogu API: the viewer address for the audit and the origin proof'
+        : 'Dogu API: the viewer address for the audit',
+      ...(props.originVerify ? { keyValueStore: props.originVerify.store } : {}),
     });
+    if (props.originVerify?.ready) viewerAddress.node.addDependency(props.originVerify.ready);
     const apiBehavior = {
       origin: apiOrigin,
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
@@ -246,6 +279,7 @@ export class ConsoleHosting extends Construct {
         },
       },
     });
+    if (props.originVerify?.ready) this.distribution.node.addDependency(props.originVerify.ready);
     this.url = props.domain
       ? `https://${props.domain.name}`
       : `https://${this.distribution.distributionDomainName}`;

@@ -19,6 +19,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import type { Route } from '../shared/http/routes.ts';
 import { originVerifySecretEnv } from '../shared/http/viewer-ip.ts';
 import { type ConnectorResources, grantConnectorPermissions } from './connector-permissions.ts';
 import { ConsoleHosting, type ConsoleHostingProps } from './console-hosting.ts';
@@ -32,6 +33,7 @@ import { DoguHttpApi } from './constructs/http-api.ts';
 import { LogBucket } from './constructs/log-bucket.ts';
 import { Network, type NetworkSettings } from './constructs/network.ts';
 import { Operations } from './constructs/operations.ts';
+import { OriginVerifyRotation } from './constructs/origin-verify-rotation.ts';
 import { PayloadBucket } from './constructs/payload-bucket.ts';
 import { ScriptSandbox } from './constructs/script-sandbox.ts';
 import { SigningKey } from './constructs/signing-key.ts';
@@ -64,6 +66,8 @@ export interface DoguStackProps extends StackProps {
   domain?: ConsoleHostingProps['domain'];
   /** A CLOUDFRONT-scope web ACL to attach (context `waf` or `webAclArn`). */
   webAclArn?: string;
+  /** The routes API Gateway serves: the route table's deployable ones unless a test grows them. */
+  routes?: readonly Route[];
 }
 
 export const productionStage = 'production';
@@ -155,6 +159,7 @@ export class DoguStack extends Stack {
       network,
       domain,
       webAclArn,
+      routes,
       ...stackProps
     } = props;
     // The stage is part of the stack, API and tag names; one spelling per stage avoids twins.
@@ -282,6 +287,7 @@ export class DoguStack extends Stack {
       functionsByHandler,
       throttle: apiThrottle,
       accessLog: accessLog.settings,
+      ...(routes ? { routes } : {}),
     });
 
     // The service's own IdP (spec 5.2): its issuer is this API, its keys a secret that starts empty
@@ -329,22 +335,22 @@ export class DoguStack extends Stack {
       description: `Dogu (${stage}) header value CloudFront sends to the API`,
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
-    acknowledge(
-      originVerify,
-      'SMG4',
-      "CloudFront reads it at deploy time (decision 0171); it only guards the audit's source address and the execution route's function URL.",
-    );
     const apiRoles = new Set([...functionsByHandler.values()].map((fn) => (fn as LambdaFunction).role!));
     for (const role of apiRoles) originVerify.grantRead(role);
     for (const fn of functionsByHandler.values()) {
       (fn as LambdaFunction).addEnvironment(originVerifySecretEnv, originVerify.secretArn);
     }
-    const originVerifyValue = originVerify.secretValue.unsafeUnwrap();
+    // Rotated every 30 days; CloudFront takes the value from a KeyValueStore the rotation writes, so
+    // it is in no template, distribution or function configuration (decision 0171).
+    const originVerifyRotation = new OriginVerifyRotation(this, 'OriginVerifyRotation', {
+      secret: originVerify,
+      stage,
+      logGroup: this.scheduling.logGroup,
+    });
 
     // The console on S3 + CloudFront; through it the API shares the console's origin (DOGU_PUBLIC_URL).
     const syncExecutions = new SyncExecutionOrigin(this, 'SyncExecutions', {
       executeAction: functionsByHandler.get('execute-action') as LambdaFunction,
-      originVerify: originVerifyValue,
     });
     this.console = new ConsoleHosting(this, 'Console', {
       httpApi: this.httpApi.api,
@@ -356,7 +362,7 @@ export class DoguStack extends Stack {
       ),
       retain: isProduction,
       logBucket: logs.bucket,
-      originVerify: originVerifyValue,
+      originVerify: { store: originVerifyRotation.store, ready: originVerifyRotation.ready },
       ...(domain ? { domain } : {}),
       ...(webAclArn ? { webAclArn } : {}),
     });
@@ -396,5 +402,7 @@ export class DoguStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: this.dataTable.table.tableName });
     new CfnOutput(this, 'SigningKeySecretArn', { value: this.signingKey.secret.secretArn });
+    // For an on-demand rotation: aws secretsmanager rotate-secret --secret-id <this> (docs/deploy.md).
+    new CfnOutput(this, 'OriginVerifySecretArn', { value: originVerify.secretArn });
   }
 }

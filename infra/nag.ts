@@ -101,10 +101,12 @@ export const actionsAllowedOnAnyResource: readonly RegExp[] = [
   /^ec2:(CreateNetworkInterface|DescribeNetworkInterfaces|DescribeSubnets|DeleteNetworkInterface|AssignPrivateIpAddresses|UnassignPrivateIpAddresses)$/,
   // CodeBuild's VPC placement of long-job builds (infra/constructs/long-job-runner.ts, decision 0075).
   /^ec2:(DescribeDhcpOptions|DescribeSecurityGroups|DescribeVpcs)$/,
+  // The origin-verify rotation's new value (infra/constructs/origin-verify-rotation.ts): reads no secret.
+  /^secretsmanager:GetRandomPassword$/,
 ];
 
 const anyResourceReason =
-  "Only actions IAM cannot scope to a resource (X-Ray upload, Step Functions log delivery, scheduler:ListSchedules, Lambda's and CodeBuild's VPC network interfaces, CDK's CloudFront invalidation after a deploy); checked action by action in infra/nag.ts.";
+  "Only actions IAM cannot scope to a resource (X-Ray upload, Step Functions log delivery, scheduler:ListSchedules, Lambda's and CodeBuild's VPC network interfaces, CDK's CloudFront invalidation after a deploy, Secrets Manager's random password for a rotation); checked action by action in infra/nag.ts.";
 
 interface PolicyStatementJson {
   Effect?: string;

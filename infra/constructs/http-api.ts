@@ -1,23 +1,23 @@
 /**
- * The HTTP API: one route per deployable entry of shared/http/routes.ts, each
- * integrated (payload format 2.0) with the Lambda function of its handler; the
- * routes of one handler share its integration.
+ * The HTTP API: one integration (payload format 2.0) per handler module's function, and the route
+ * keys of infra/api-route-keys.ts, each covering a subtree of shared/http/routes.ts that one
+ * handler serves; the function finds the route in the same table (decision 0165).
  * No API Gateway authorizer: the handlers verify bearer tokens themselves, so the
  * embedded runtime and AWS run the same authentication code.
  *
- * One integration per function, shared by all its routes, invoked with one role for the whole API
- * (not an integration and a permission per route): a new route costs one resource (decision 0023).
+ * One integration per function, invoked with one role for the whole API (not an integration and a
+ * permission per route, decision 0023). The route resources, which grow with the table, live in a
+ * nested stack of their own (`Routes`): the main stack's count does not move with a new route. The
+ * API, its stage and `$default` stay in the main stack, so the API keeps its id and URL.
  */
 
+import { NestedStack } from 'aws-cdk-lib';
 import type { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
+  CfnRoute,
   HttpApi,
+  HttpIntegration,
   HttpIntegrationType,
-  HttpMethod,
-  HttpRoute,
-  HttpRouteIntegration,
-  type HttpRouteIntegrationConfig,
-  HttpRouteKey,
   type HttpStage,
   type IAccessLogDestination,
   IntegrationCredentials,
@@ -27,7 +27,8 @@ import {
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { type Route, routeKeyOf } from '../../shared/http/routes.ts';
+import type { Route } from '../../shared/http/routes.ts';
+import { apiRouteKeys } from '../api-route-keys.ts';
 import { deployableRoutes } from '../deployable-routes.ts';
 import { acknowledge } from '../nag.ts';
 
@@ -35,48 +36,12 @@ export interface DoguHttpApiProps {
   stage: string;
   /** The function of each handler module; every deployable route's handler must be here. */
   functionsByHandler: ReadonlyMap<string, IFunction>;
-  /** Applied to every route of the default stage. */
+  /** Applied to every route key of the default stage (a key may cover several routes, decision 0165). */
   throttle: ThrottleSettings;
   /** JSON access logs of the default stage (infra/constructs/access-log.ts). */
   accessLog?: { destination: IAccessLogDestination; format: AccessLogFormat };
-}
-
-/** The CDK route key of a table entry, checked against the table's own `routeKeyOf`. */
-export function httpRouteKeyOf(route: Route): HttpRouteKey {
-  const key =
-    route.path === '$default'
-      ? HttpRouteKey.DEFAULT
-      : HttpRouteKey.with(route.path, HttpMethod[route.method]);
-  if (key.key !== routeKeyOf(route)) {
-    throw new Error(
-      `Route '${route.name}': CDK made '${key.key}', the route table says '${routeKeyOf(route)}'.`,
-    );
-  }
-  return key;
-}
-
-/**
- * A Lambda proxy integration that API Gateway invokes with a role (CDK's HttpLambdaIntegration
- * adds a resource-based permission per route, or per function with `scopePermissionToRoute: false`).
- */
-class FunctionIntegration extends HttpRouteIntegration {
-  readonly #fn: IFunction;
-  readonly #credentials: IntegrationCredentials;
-
-  constructor(id: string, fn: IFunction, credentials: IntegrationCredentials) {
-    super(id);
-    this.#fn = fn;
-    this.#credentials = credentials;
-  }
-
-  bind(): HttpRouteIntegrationConfig {
-    return {
-      type: HttpIntegrationType.AWS_PROXY,
-      uri: this.#fn.functionArn,
-      payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
-      credentials: this.#credentials,
-    };
-  }
+  /** The deployable routes; the route table's by default (a test grows it). */
+  routes?: readonly Route[];
 }
 
 export class DoguHttpApi extends Construct {
@@ -84,6 +49,8 @@ export class DoguHttpApi extends Construct {
   /** The role API Gateway invokes every function with. */
   readonly invokeRole: Role;
   readonly defaultStage: HttpStage;
+  /** The nested stack holding every route but `$default`. */
+  readonly routesStack: NestedStack;
 
   constructor(scope: Construct, id: string, props: DoguHttpApiProps) {
     super(scope, id);
@@ -115,21 +82,38 @@ export class DoguHttpApi extends Construct {
       assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
     });
     const credentials = IntegrationCredentials.fromRole(this.invokeRole);
-    const integrations = new Map<string, FunctionIntegration>();
-    for (const route of deployableRoutes()) {
-      const fn = props.functionsByHandler.get(route.handler);
-      if (!fn) throw new Error(`Route '${route.name}': no function for handler '${route.handler}'.`);
-      let integration = integrations.get(route.handler);
-      if (!integration) {
-        // The first route of a handler makes its integration; the others reuse it.
-        integration = new FunctionIntegration(`${handlerIdOf(route.handler)}Integration`, fn, credentials);
-        integrations.set(route.handler, integration);
-        fn.grantInvoke(this.invokeRole);
-      }
-      new HttpRoute(this, `${route.name}Route`, {
+    const integrations = new Map<string, HttpIntegration>();
+    const integrationOf = (handler: string) => {
+      let integration = integrations.get(handler);
+      if (integration) return integration;
+      const fn = props.functionsByHandler.get(handler);
+      if (!fn) throw new Error(`No function for handler '${handler}'.`);
+      integration = new HttpIntegration(this, `${handlerIdOf(handler)}Integration`, {
         httpApi: this.api,
-        routeKey: httpRouteKeyOf(route),
-        integration,
+        integrationType: HttpIntegrationType.AWS_PROXY,
+        integrationUri: fn.functionArn,
+        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        credentials,
+      });
+      integrations.set(handler, integration);
+      fn.grantInvoke(this.invokeRole);
+      return integration;
+    };
+
+    this.routesStack = new NestedStack(this, 'Routes', {
+      description: `Dogu (${props.stage}) HTTP API routes, derived from the route table`,
+    });
+    for (const { key, handler } of apiRouteKeys(props.routes ?? deployableRoutes())) {
+      const target = `integrations/${integrationOf(handler).integrationId}`;
+      // `$default` keeps its place in the main stack, at the construct path (so the logical id) it
+      // had as an HttpRoute: a route key is unique per API, and a second `$default` made in the
+      // nested stack before the old one is deleted would fail the update.
+      const scope = key === '$default' ? new Construct(this, 'notFoundRoute') : this.routesStack;
+      new CfnRoute(scope, key === '$default' ? 'Resource' : routeIdOf(key), {
+        apiId: this.api.apiId,
+        routeKey: key,
+        target,
+        authorizationType: 'NONE',
       });
     }
   }
@@ -138,3 +122,6 @@ export class DoguHttpApi extends Construct {
 /** `review-requests` → `ReviewRequests`: a construct id per handler module. */
 const handlerIdOf = (handler: string) =>
   handler.replace(/(^|-)([a-z])/g, (_match, _dash, letter: string) => letter.toUpperCase());
+
+/** `ANY /api/v1/{proxy+}` → `ANY |api|v1|{proxy+}`: the route key as a construct id (which may hold no `/`). */
+const routeIdOf = (key: string) => key.replaceAll('/', '|');

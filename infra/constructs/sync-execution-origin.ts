@@ -6,9 +6,10 @@
  * cuts a run at 57 s so it is recorded and answered before CloudFront gives up.
  *
  * The URL's auth type is NONE (with IAM and origin access control every POST client would have to
- * send a body hash); CloudFront adds the stack's origin-verify header (the same secret the API uses
- * to trust the viewer address, decision 0053), and the handler refuses function-URL requests
- * without it (shared/http/function-url.ts). ConsoleHosting adds the viewer-address function.
+ * send a body hash); the API paths' viewer-request function, which ConsoleHosting adds to these
+ * behaviors too, sets the stack's origin-verify header (the same secret the API uses to trust the
+ * viewer address, decision 0053; read from a KeyValueStore, decision 0171), and the handler refuses
+ * function-URL requests without it (shared/http/function-url.ts).
  */
 import { Duration } from 'aws-cdk-lib';
 import {
@@ -21,7 +22,6 @@ import {
 import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { FunctionUrlAuthType, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { originVerifyHeader } from '../../shared/http/viewer-ip.ts';
 
 /** CloudFront's origin read timeout without a quota increase. */
 export const originReadTimeout = Duration.seconds(60);
@@ -36,21 +36,13 @@ export class SyncExecutionOrigin extends Construct {
   /** Behaviors to place before the general API ones (CloudFront takes the first that matches). */
   readonly behaviors: Record<string, BehaviorOptions>;
 
-  /**
-   * `originVerify`: the stack's origin-verify value (a dynamic reference: the template holds no value);
-   * the functions read the secret itself at run time (decision 0170).
-   */
-  constructor(scope: Construct, id: string, props: { executeAction: LambdaFunction; originVerify: string }) {
+  constructor(scope: Construct, id: string, props: { executeAction: LambdaFunction }) {
     super(scope, id);
-    const value = props.originVerify;
     const url = props.executeAction.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
     props.executeAction.addEnvironment('DOGU_MAX_URL_EXECUTION_MS', String(maxFunctionUrlExecutionMs));
     this.behaviors = {
       [executionPathPattern]: {
-        origin: new FunctionUrlOrigin(url, {
-          readTimeout: originReadTimeout,
-          customHeaders: { [originVerifyHeader]: value },
-        }),
+        origin: new FunctionUrlOrigin(url, { readTimeout: originReadTimeout }),
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_ALL,
         cachePolicy: CachePolicy.CACHING_DISABLED,

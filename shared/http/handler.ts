@@ -19,6 +19,7 @@ import { fieldSentence, readableIssues } from '../domain/readable-issues.ts';
 import { type Composition, type CoreServices, coreOnly, getServices } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
 import { functionUrlPathParameters, isFunctionUrlEvent } from './function-url.ts';
+import { refuseUnservedRequest } from './not-found.ts';
 import { requireCloudFront } from './origin-proof.ts';
 import { checkPathParameters } from './path-parameters.ts';
 import { problemResponse, toDoguError } from './problem.ts';
@@ -75,7 +76,7 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
   const byKey = new Map(
     Object.entries(functions).map(([name, run]) => {
       const route = routeNamed(name as RouteName);
-      return [routeKeyOf(route), { route, run: run! }];
+      return [routeKeyOf(route), { route, run: run! } as Target<S>];
     }),
   );
   // Last resort: a handler about to outlive its function's budget answers 504 Problem Details, not a
@@ -89,15 +90,10 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
       ),
   })
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .handler(async (event, context) => {
-      const requestId = event.requestContext?.requestId ?? context.awsRequestId;
-      // A function URL sends route key `$default` (function-url.ts): its path says which route it is.
-      const target =
-        byKey.get(event.routeKey) ??
-        (isFunctionUrlEvent(event)
-          ? byKey.get(routeKeyOf(matchRoute(event.requestContext.http.method, event.rawPath).route))
-          : undefined) ??
-        (byKey.size === 1 ? [...byKey.values()][0] : undefined);
+    .handler(async (received, context) => {
+      const requestId = received.requestContext?.requestId ?? context.awsRequestId;
+      let event = received;
+      let target = byKey.get(event.routeKey);
       let services: S | undefined;
       let principal: Principal | undefined;
       const audit = async (status: number, body: unknown) => {
@@ -106,14 +102,27 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
         }
       };
       try {
-        if (!target) throw new DoguError('internal_error', `No function serves route ${event.routeKey}.`);
+        let pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
+        if (!target || isFunctionUrlEvent(event)) {
+          // API Gateway's route keys cover whole subtrees of the table (decision 0165), and a
+          // function URL sends `$default` (function-url.ts): the route is found here, in the same
+          // table, by method and path.
+          try {
+            ({ target, pathParameters } = routeOfPath(event, functions));
+          } catch (error) {
+            // A path that cannot be matched is refused as a direct request first, as any other.
+            await requireCloudFront(event, unserved.route);
+            throw error;
+          }
+        }
         const { route, run } = target;
         // On AWS only requests through CloudFront are served; they alone have a believable viewer address.
         await requireCloudFront(event, route);
         // Through a function URL (decision 0055) the route's parameters come from the path itself.
-        const pathParameters = isFunctionUrlEvent(event)
-          ? functionUrlPathParameters(event, route)
-          : ((event.pathParameters ?? {}) as Record<string, string>);
+        if (isFunctionUrlEvent(event)) pathParameters = functionUrlPathParameters(event, route);
+        // What the path names, as the table names it, for everything downstream (audit included);
+        // the spread keeps the enumerable mark of the origin check (viewer-ip.ts).
+        event = { ...event, pathParameters };
         checkPathParameters(pathParameters);
         services = await getServices(composition);
         principal = await authenticate(route, event, services);
@@ -160,6 +169,35 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
         return response;
       }
     });
+}
+
+interface Target<S extends CoreServices> {
+  route: Route;
+  run: RouteFunction<S>;
+}
+
+/** What no route of the table serves gets the catch-all's answer, from whichever function it reached. */
+const unserved: Target<CoreServices> = {
+  route: routeNamed('notFound'),
+  run: async (request, services) => refuseUnservedRequest(request.event, services.settings.localLogin),
+};
+
+/** The route of the table at the event's method and path, if this function serves it. */
+function routeOfPath<S extends CoreServices>(
+  event: APIGatewayProxyEventV2,
+  functions: Partial<Record<RouteName, RouteFunction<S>>>,
+): { target: Target<S>; pathParameters: Record<string, string> } {
+  const match = matchRoute(event.requestContext.http.method, event.rawPath);
+  const run = functions[match.route.name as RouteName];
+  if (run) return { target: { route: match.route, run }, pathParameters: match.pathParameters };
+  if (match.route.path === '$default' || match.route.localOnly) {
+    return { target: unserved as Target<S>, pathParameters: {} };
+  }
+  // API Gateway sent another function's route here: the deployed route keys and the table disagree.
+  throw new DoguError(
+    'internal_error',
+    `Route '${match.route.name}' belongs to the function of '${match.route.handler}', which did not receive it.`,
+  );
 }
 
 async function authenticate(route: Route, event: APIGatewayProxyEventV2, services: CoreServices) {

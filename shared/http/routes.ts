@@ -1,7 +1,8 @@
 /**
- * The single source of truth for HTTP routes. The CDK stack makes one HTTP
- * API route and one Lambda function per entry from it; the embedded runtime
- * registers the same entries on its Node server and calls the same handlers.
+ * The single source of truth for HTTP routes. The CDK stack makes one Lambda
+ * function per handler and the HTTP API's route keys from it (one per subtree a
+ * handler serves, infra/api-route-keys.ts); the embedded runtime registers the
+ * same entries on its Node server and calls the same handlers.
  *
  * `handler` names the module `functions/<handler>.ts`, which exports `handler`.
  */

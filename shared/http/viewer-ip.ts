@@ -1,17 +1,24 @@
 /**
  * The address of the person behind a request. Through CloudFront, API Gateway's `sourceIp` is an edge
  * server's; CloudFront's viewer-request function puts the viewer's in `x-dogu-viewer-ip`
- * (infra/console-hosting.ts) and the origin sends `x-dogu-origin-verify`. The header is trusted only
- * for a request whose origin proof was accepted (shared/http/origin-proof.ts), so a caller going to
- * the API directly cannot choose the address the audit records (decision 0053).
+ * (infra/console-hosting.ts), and `x-dogu-origin-verify` from a KeyValueStore (decision 0171). The
+ * address is trusted only for a request whose origin proof was accepted (shared/http/origin-proof.ts),
+ * so a caller going to the API directly cannot choose the address the audit records (decision 0053).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
 /** The ARN of the secret whose values CloudFront may send (decision 0170); unset in the embedded runtime. */
 export const originVerifySecretEnv = 'DOGU_ORIGIN_VERIFY_SECRET_ARN';
+/** The ARN of the KeyValueStore the rotation writes CloudFront's copy to (decision 0171); rotation function only. */
+export const originVerifyStoreEnv = 'DOGU_ORIGIN_VERIFY_STORE_ARN';
 export const viewerIpHeader = 'x-dogu-viewer-ip';
 export const originVerifyHeader = 'x-dogu-origin-verify';
+/**
+ * The key under which CloudFront's KeyValueStore holds the value its viewer-request function sends
+ * as `originVerifyHeader` (decision 0171): written by the rotation, read at the edge.
+ */
+export const originVerifyStoreKey = 'origin-verify';
 
 /** Compares a presented secret without leaking, through timing, how much of it matched. */
 export const sameSecret = (a: string, b: string) => {

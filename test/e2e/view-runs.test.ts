@@ -93,8 +93,14 @@ describe('runs per interaction', () => {
     await query.getByLabel('Action').selectOption('search-orders');
     await expect.poll(() => runsOf('search-orders').length).toBe(1);
     // Typed a key at a time: one run once the typing pauses, not one per key.
-    await query.getByLabel(/^Arguments/).pressSequentially("customer: ''\nstatus: 'paid'", { delay: 40 });
-    await expect.poll(() => runsOf('search-orders').length).toBe(2);
+    const typed = "customer: ''\nstatus: 'paid'";
+    await query.getByLabel(/^Arguments/).pressSequentially(typed, { delay: 40 });
+    await expect.poll(() => runsOf('search-orders').length).toBeGreaterThanOrEqual(2);
+    await settle();
+    // One run per pause: a loaded machine can stall the browser past the 400 ms pause once while
+    // typing (one more run), never anywhere near one run per key.
+    const afterTyping = runsOf('search-orders').length;
+    expect(afterTyping).toBeLessThanOrEqual(3);
 
     // Layout edits do not change the query: nothing runs again.
     await page
@@ -107,7 +113,7 @@ describe('runs per interaction', () => {
     await expect.poll(() => previewRows.count()).toBeGreaterThan(0);
     expect(await previewRows.first().innerText()).toContain('paid');
     await settle();
-    expect(runsOf('search-orders')).toHaveLength(2);
+    expect(runsOf('search-orders')).toHaveLength(afterTyping);
     expect(refused()).toEqual([]);
   });
 });

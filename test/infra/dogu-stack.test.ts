@@ -11,6 +11,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { apiRouteKeys } from '../../infra/api-route-keys.ts';
 import { HandlerFunction } from '../../infra/constructs/handler-function.ts';
 import { actionRunners, DoguStack, handlerBudgetMarginSeconds } from '../../infra/dogu-stack.ts';
 import { composedGroups, needsOf, readOnlyHandlers } from '../../infra/function-needs.ts';
@@ -18,6 +19,7 @@ import { schedulingEnv } from '../../shared/adapters/aws/aws-scheduling.ts';
 import { tableSchema } from '../../shared/adapters/dynamodb/table-schema.ts';
 import { connectors } from '../../shared/connectors/index.ts';
 import { type Route, routeKeyOf, routes } from '../../shared/http/routes.ts';
+import { deployedRoutes } from '../support/deployed-routes.ts';
 
 interface Resource {
   Type: string;
@@ -275,30 +277,45 @@ describe('signing key secret', () => {
 });
 
 describe('HTTP API', () => {
-  const routeKeys = () =>
-    resourcesOf(prodTemplate, 'AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey);
+  const deployed = () => deployedRoutes(production);
 
-  it('has exactly one route per deployable entry of the route table', () => {
-    expect(routeKeys().sort()).toEqual(deployable.map(routeKeyOf).sort());
-    expect(routeKeys()).toContain('$default');
+  it('has the route keys of the table: one per subtree one handler serves, $default to the catch-all', () => {
+    const described = (keys: { key: string; handler: string }[]) =>
+      keys.map((r) => `${r.key} → ${r.handler}`).sort();
+    expect(described(deployed())).toEqual(described(apiRouteKeys(deployable)));
+    expect(deployed().filter((r) => r.key === '$default')).toMatchObject([
+      { handler: 'not-found', stack: 'main' },
+    ]);
+    // Every other route lives in the nested stack, on the main stack's API.
+    const [apiId] = onlyResource(prodTemplate, 'AWS::ApiGatewayV2::Api');
+    expect(deployed().filter((r) => r.stack === 'main')).toHaveLength(1);
+    for (const route of deployed()) expect(route.api, route.key).toBe(apiId);
+  });
+
+  it('reaches every handler of the table, and only those', () => {
+    expect([...new Set(deployed().map((r) => r.handler))].sort()).toEqual([...expectedHandlers].sort());
   });
 
   it('deploys no localOnly route', () => {
     expect(localOnly.length).toBeGreaterThan(0);
-    for (const route of localOnly) expect(routeKeys()).not.toContain(routeKeyOf(route));
+    const keys = deployed().map((r) => r.key);
+    for (const route of localOnly) {
+      expect(keys).not.toContain(routeKeyOf(route));
+      // Nor a subtree that covers it (its top segment is no deployable route's): it falls to $default.
+      const top = `/${route.path.split('/')[1]}`;
+      expect(
+        keys.filter((key) => key.split(' ')[1]?.startsWith(top)),
+        route.name,
+      ).toEqual([]);
+    }
   });
 
   it("sends each route to its handler's function with payload format 2.0 and no authorizer", () => {
-    const routeResources = resourcesOf(prodTemplate, 'AWS::ApiGatewayV2::Route');
-    for (const route of deployable) {
-      const [, resource] = routeResources.find(([, r]) => r.Properties.RouteKey === routeKeyOf(route))!;
-      expect(resource.Properties.AuthorizationType, route.name).toBe('NONE');
-      // Target is {"Fn::Join": ["", ["integrations/", {"Ref": <integration>}]]}.
-      const integrationId = field(resource, 'Properties', 'Target', 'Fn::Join', 1, 1, 'Ref') as string;
-      const integration = resourceById(prodTemplate, integrationId);
-      expect(integration.Properties.IntegrationType).toBe('AWS_PROXY');
-      expect(integration.Properties.PayloadFormatVersion).toBe('2.0');
-      expect(integration.Properties.IntegrationUri).toEqual({
+    for (const route of deployed()) {
+      expect(route.authorizationType, route.key).toBe('NONE');
+      expect(route.integration.IntegrationType).toBe('AWS_PROXY');
+      expect(route.integration.PayloadFormatVersion).toBe('2.0');
+      expect(route.integration.IntegrationUri).toEqual({
         'Fn::GetAtt': [functionIdOf(route.handler), 'Arn'],
       });
     }
@@ -423,8 +440,8 @@ describe('Lambda functions', () => {
     expect(logGroup.DeletionPolicy).toBe('Retain');
     const devLogGroups = resourcesOf(devTemplate, 'AWS::Logs::LogGroup');
     // Plus one shared by the six workers of infra/scheduling.ts (four scheduling, the notification
-    // drain, the sweeper of abandoned work; decision 0073), the API's access log and one per state
-    // machine (infra/constructs/operations.ts).
+    // drain, the sweeper of abandoned work; decision 0073) and the origin-verify rotation (0171),
+    // the API's access log and one per state machine (infra/constructs/operations.ts).
     expect(devLogGroups).toHaveLength(1 + 1 + 1 + 2);
     for (const [, group] of devLogGroups) expect(group.DeletionPolicy).toBe('Delete');
   });
@@ -668,21 +685,19 @@ describe('function bundles', () => {
 });
 
 /**
- * CloudFormation's limit is 500. Decision 0023 kept Dogu under 300; alarms, the dashboard, access
- * logs, roles per need and the origin proof added ~40 fixed resources, and VPC mode adds up to ~45
- * more (test/infra/production-grade.test.ts), so the budget is 400 and the fixed part 140
- * (decision 0051): still 100 below the hard limit, and a new route still costs one.
+ * CloudFormation's limit is 500 resources per template; Dogu keeps each at or under 300 in every
+ * variant (test/infra/resource-budget.test.ts, decision 0165). A new route costs the nested Routes
+ * stack at most one resource and the main stack none; a new handler costs the main stack two.
  */
-const resourceBudget = 400;
-
 describe('resource budget', () => {
-  it('stays under 400 resources: one per route, two per function, the rest fixed', () => {
+  it('costs the main stack two resources per function and none per route, the Routes stack one per route key', () => {
     const resources = Object.keys(prodTemplate.toJSON().Resources).length;
-    expect(resources).toBeLessThan(resourceBudget);
-    // The function and its integration per handler; the route per entry.
-    const perRouteAndHandler = deployable.length + 2 * expectedHandlers.length;
-    // Production grade (issue 19): roles per need, alarms, logs, payload bucket, sweeper, function URL.
-    expect(resources - perRouteAndHandler, 'fixed resources').toBeLessThanOrEqual(140);
+    expect(resources).toBeLessThanOrEqual(300);
+    // The function and its integration per handler; production grade (issue 19): roles per need,
+    // alarms, logs, payload bucket, sweeper, function URL; $default and the nested stack itself.
+    expect(resources - 2 * expectedHandlers.length, 'fixed resources').toBeLessThanOrEqual(140);
+    const routesTemplate = Template.fromStack(production.httpApi.routesStack);
+    expect(Object.keys(routesTemplate.toJSON().Resources).length).toBe(apiRouteKeys(deployable).length - 1);
   });
 });
 
@@ -881,7 +896,8 @@ describe('synchronous executions up to a minute (decision 0055)', () => {
     expect(patterns.indexOf('/public/*')).toBeGreaterThan(0);
     const origin = config.Origins.find((o) => o.Id === config.CacheBehaviors[0]!.TargetOriginId)!;
     expect(origin.CustomOriginConfig?.OriginReadTimeout).toBe(60);
-    expect(JSON.stringify(origin.OriginCustomHeaders)).toContain('x-dogu-origin-verify');
+    // The origin proof comes from the viewer-request function, not the origin (decision 0171).
+    expect(JSON.stringify(origin.OriginCustomHeaders ?? [])).not.toContain('x-dogu-origin-verify');
     expect(config.CacheBehaviors[0]!.AllowedMethods).toContain('POST');
   });
 });

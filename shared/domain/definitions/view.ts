@@ -9,8 +9,8 @@
  *               | { kind: "code",   parameters, source, actionIds }        // a React component
  *   Query       { id, actionId, arguments: { [parameter]: Expr }, runOn: "load" | "manual",
  *                 transformer?: Expr, paging?: { limitParameter, offsetParameter, pageSize } }
- *   Component   { id, type, ...props } — table, detail, form, button, text, markdown, media, tabs, grid
- *   Event       runQuery | runAction (onSuccess?) | refresh | navigate | toast
+ *   Component   { id, type, ...props } — table, detail, form, button, text, markdown, media, tabs, grid, chart, modal, input
+ *   Event       runQuery | runAction (onSuccess?) | refresh | navigate | toast | setState | openModal | closeModal
  *   Expr        a string holding a JavaScript-like expression, evaluated by the console WITHOUT eval
  *               over { panel: { args }, row, user, components: { <id>: { value } },
  *               queries: { <id>: { rows, result } } }. Where a text is expected (`content`, labels)
@@ -138,6 +138,9 @@ const fieldDisplaySchema = z.strictObject({
   format: z.enum(viewValueFormats).optional(),
 });
 
+/** Chart kinds (Chart.js; decision 0210). `area` is a filled line. */
+export const viewChartKinds = ['bar', 'line', 'area', 'pie', 'scatter'] as const;
+
 export const viewFormFieldTypes = [
   'text',
   'multiline',
@@ -194,6 +197,20 @@ export type ViewComponent = Common &
     | { type: 'media'; url: string; kind?: 'image' | 'video' | 'audio' }
     | { type: 'tabs'; tabs: { label: string; children: ViewComponent[] }[] }
     | { type: 'grid'; columns: number; children: ViewComponent[] }
+    | {
+        type: 'chart';
+        chartType: (typeof viewChartKinds)[number];
+        /** Rows from a query of the view … */
+        query?: string;
+        /** … or from an expression yielding an array of objects. */
+        value?: string;
+        /** The field (dot path) of each row on the x axis (the slice labels of a pie). */
+        x: string;
+        /** One series per field; a pie shows only the first. */
+        y: string[];
+        /** Events after a click on a point (or Enter on its data-table row); `components.<id>.value` is the point. */
+        pointClick?: ViewEvent[];
+      }
     /** Hidden until an `openModal` event; a centred dialog or a `drawer` at the side (its `title` heads it). */
     | { type: 'modal'; variant?: 'dialog' | 'drawer'; children: ViewComponent[] }
     | ViewInputComponent
@@ -322,6 +339,16 @@ export const viewComponentSchema: z.ZodType<ViewComponent> = z
         type: z.literal('grid'),
         columns: z.number().int().min(1).max(12),
         children: childrenSchema(),
+      }),
+      z.strictObject({
+        ...common,
+        type: z.literal('chart'),
+        chartType: z.enum(viewChartKinds),
+        query: viewLocalIdSchema.optional(),
+        value: expressionSchema.optional(),
+        x: z.string().min(1).max(200),
+        y: z.array(z.string().min(1).max(200)).min(1).max(20),
+        pointClick: eventsSchema.optional(),
       }),
       z.strictObject({
         ...common,

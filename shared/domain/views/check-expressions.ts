@@ -90,6 +90,10 @@ export function expressionFields(
       case 'detail':
         add(`${pointer}/value`, component.value, 'binding');
         break;
+      case 'chart':
+        add(`${pointer}/value`, component.value, 'binding');
+        events(component.pointClick, `${pointer}/pointClick`);
+        break;
       case 'form':
         for (const [i, field] of (component.fields ?? []).entries()) {
           add(`${pointer}/fields/${i}/default`, field.default, 'binding');

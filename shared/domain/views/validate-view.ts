@@ -316,6 +316,7 @@ function checkVisual(
     switch (component.type) {
       case 'table':
       case 'detail':
+      case 'chart':
         if (component.query !== undefined && component.value !== undefined) {
           problems.push(
             problem(
@@ -333,6 +334,10 @@ function checkVisual(
           for (const [i, item] of (component.rowMenu ?? []).entries()) {
             checkEvents(item.events, `${pointer}/rowMenu/${i}/events`, 0);
           }
+        }
+        if (component.type === 'chart') {
+          checkUnique(component.y, (i) => `${pointer}/y/${i}`, 'y field', 'y フィールド', problems);
+          checkEvents(component.pointClick, `${pointer}/pointClick`, 0);
         }
         break;
       case 'form':

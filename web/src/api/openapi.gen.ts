@@ -2789,6 +2789,19 @@ export type components = {
       /** @constant */
       type: "grid";
     } | ({
+      /** @enum {string} */
+      chartType: "bar" | "line" | "area" | "pie" | "scatter";
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      pointClick?: components["schemas"]["ViewEvent"][];
+      query?: string;
+      title?: string;
+      /** @constant */
+      type: "chart";
+      value?: components["schemas"]["ViewExpression"];
+      x: string;
+      y: string[];
+    }) | ({
       children: components["schemas"]["ViewComponent"][];
       hidden?: components["schemas"]["ViewExpression"];
       id: string;

@@ -5,6 +5,7 @@
 import { useT } from '../../../i18n/index.tsx';
 import type { ViewComponent } from '../view-api.ts';
 import { useBuilderChoices } from './builder-context.ts';
+import { ChartProperties } from './ChartProperties.tsx';
 import { EventsEditor } from './EventsEditor.tsx';
 import { InputProperties } from './InputProperties.tsx';
 import { LinesField, Text } from './property-fields.tsx';
@@ -304,6 +305,7 @@ export function ComponentProperties({
           onChange={(v) => onChange({ ...c, columns: Math.max(1, Math.min(12, Math.floor(Number(v)) || 1)) })}
         />
       ) : null}
+      {c.type === 'chart' ? <ChartProperties component={c} onChange={onChange} /> : null}
       {c.type === 'tabs' ? (
         <LinesField
           label={t('views.builder.prop.tabLabels')}

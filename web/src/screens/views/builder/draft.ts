@@ -15,6 +15,7 @@ export const palette: ComponentType[] = [
   'modal',
   'tabs',
   'grid',
+  'chart',
 ];
 
 export const isContainer = (
@@ -61,6 +62,8 @@ export function newComponent(type: ComponentType, id: string): ViewComponent {
       return { id, type, tabs: [{ label: 'Tab 1', children: [] }] };
     case 'grid':
       return { id, type, columns: 2, children: [] };
+    case 'chart':
+      return { id, type, chartType: 'bar', x: 'x', y: ['y'] };
     case 'input':
       return { id, type, inputType: 'text' };
     case 'modal':

@@ -1,6 +1,7 @@
 /** One renderer per component type (adding a type: its file here plus one line). */
 import type { ComponentType } from 'react';
 import type { ViewComponent } from '../../view-api.ts';
+import { ChartComponent } from './ChartComponent.tsx';
 import { ButtonComponent, MarkdownComponent, MediaComponent, TextComponent } from './ContentComponents.tsx';
 import { DetailComponent } from './DetailComponent.tsx';
 import { FormComponent } from './FormComponent.tsx';
@@ -23,6 +24,7 @@ export const componentRenderers: Renderers = {
   media: MediaComponent,
   tabs: TabsComponent,
   grid: GridComponent,
+  chart: ChartComponent,
   input: InputComponent,
   modal: ModalComponent,
 };
