@@ -116,6 +116,149 @@ describe('view validation', () => {
     ]);
   });
 
+  it('checks standalone inputs: choices only on selects, one source of them, known queries, events and expressions', () => {
+    const input = view({
+      queries: [listQuery],
+      layout: layout([
+        { id: 'ok1', type: 'input', inputType: 'select', optionsQuery: 'q', optionValue: 'id' },
+        {
+          id: 'ok2',
+          type: 'input',
+          inputType: 'text',
+          default: "'paid'",
+          onChange: [{ type: 'runQuery', query: 'q' }],
+        },
+        { id: 'none', type: 'input', inputType: 'multiselect' },
+        {
+          id: 'both',
+          type: 'input',
+          inputType: 'select',
+          options: [{ value: 1, label: 'One' }],
+          optionsQuery: 'q',
+        },
+        { id: 'notASelect', type: 'input', inputType: 'checkbox', options: [{ value: 1, label: 'One' }] },
+        { id: 'ghost', type: 'input', inputType: 'select', optionsQuery: 'nope' },
+        { id: 'badEvent', type: 'input', inputType: 'date', onChange: [{ type: 'runQuery', query: 'nope' }] },
+        { id: 'badDefault', type: 'input', inputType: 'number', default: 'components.missing.value' },
+      ]),
+    });
+    expect(pointers(input)).toEqual([
+      '#/definition/layout/children/2/options',
+      '#/definition/layout/children/3/options',
+      '#/definition/layout/children/4/options',
+      '#/definition/layout/children/5/optionsQuery',
+      '#/definition/layout/children/6/onChange/0/query',
+      '#/definition/layout/children/7/default',
+    ]);
+    expect(() => view({ layout: layout([{ id: 'i', type: 'input', inputType: 'colour' }]) })).toThrow();
+    expect(() =>
+      view({ layout: layout([{ id: 'i', type: 'input', inputType: 'text', debounceMs: 60_000 }]) }),
+    ).toThrow();
+  });
+
+  it('checks toast messages and confirmation questions as templates naming what exists', () => {
+    const input = view({
+      queries: [listQuery],
+      layout: layout([
+        {
+          id: 'b',
+          type: 'button',
+          label: 'Go',
+          events: [
+            {
+              type: 'runAction',
+              actionId: 'ship',
+              arguments: { id: '1' },
+              confirm: 'Ship {{ components.b.value }}?',
+              onSuccess: [{ type: 'toast', message: 'Shipped {{ queries.q.rows.length }}', kind: 'success' }],
+            },
+            { type: 'toast', message: '{{ queries.nope.rows }}' },
+            {
+              type: 'runAction',
+              actionId: 'ship',
+              arguments: { id: '1' },
+              confirm: 'Sure {{ components.ghost.value }}',
+            },
+            { type: 'toast', message: 'Broken {{ ( }}' },
+          ],
+        },
+      ]),
+    });
+    expect(pointers(input)).toEqual([
+      '#/definition/layout/children/0/events/1/message',
+      '#/definition/layout/children/0/events/2/confirm',
+      '#/definition/layout/children/0/events/3/message',
+    ]);
+    expect(() =>
+      view({
+        layout: layout([{ id: 'b', type: 'button', label: 'x', events: [{ type: 'toast', message: '' }] }]),
+      }),
+    ).toThrow();
+    expect(() =>
+      view({
+        layout: layout([
+          { id: 'b', type: 'button', label: 'x', events: [{ type: 'toast', message: 'a', kind: 'loud' }] },
+        ]),
+      }),
+    ).toThrow();
+  });
+
+  it('checks modals: open and close events name a modal of the view, its children are checked', () => {
+    const input = view({
+      layout: layout([
+        {
+          id: 'b',
+          type: 'button',
+          label: 'Open',
+          events: [
+            { type: 'openModal', modal: 'm1' },
+            { type: 'openModal', modal: 'b' },
+            { type: 'closeModal', modal: 'nope' },
+          ],
+        },
+        {
+          id: 'm1',
+          type: 'modal',
+          variant: 'drawer',
+          children: [{ id: 'inner', type: 'text', content: '{{ components.ghost.value }}' }],
+        },
+      ]),
+    });
+    expect(pointers(input)).toEqual([
+      '#/definition/layout/children/0/events/1/modal',
+      '#/definition/layout/children/0/events/2/modal',
+      '#/definition/layout/children/1/children/0/content',
+    ]);
+    expect(() =>
+      view({ layout: layout([{ id: 'm', type: 'modal', variant: 'popup', children: [] }]) }),
+    ).toThrow();
+  });
+
+  it('checks state first values and setState values as expressions, timers against queries and the 5 s minimum', () => {
+    const input = view({
+      queries: [listQuery],
+      state: { ok: '1', bad: 'components.ghost.value' },
+      timers: [{ everySeconds: 5, queries: ['q', 'nope'] }],
+      layout: layout([
+        {
+          id: 'b',
+          type: 'button',
+          label: 'x',
+          events: [
+            { type: 'setState', name: 'ok', value: 'state.ok + 1' },
+            { type: 'setState', name: 'ok', value: '((' },
+          ],
+        },
+      ]),
+    });
+    expect(pointers(input)).toEqual([
+      '#/definition/timers/0/queries/1',
+      '#/definition/state/bad',
+      '#/definition/layout/children/0/events/1/value',
+    ]);
+    expect(() => view({ timers: [{ everySeconds: 4, queries: ['q'] }], layout: layout([]) })).toThrow();
+  });
+
   it('checks arguments and paging parameters against the action', () => {
     const input = view({
       queries: [

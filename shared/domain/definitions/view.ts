@@ -9,8 +9,8 @@
  *               | { kind: "code",   parameters, source, actionIds }        // a React component
  *   Query       { id, actionId, arguments: { [parameter]: Expr }, runOn: "load" | "manual",
  *                 transformer?: Expr, paging?: { limitParameter, offsetParameter, pageSize } }
- *   Component   { id, type, ...props } — table, detail, form, button, text, markdown, media, tabs, grid, chart
- *   Event       runQuery | runAction (onSuccess?) | refresh | navigate
+ *   Component   { id, type, ...props } — table, detail, form, button, text, markdown, media, tabs, grid, chart, modal, input
+ *   Event       runQuery | runAction (onSuccess?) | refresh | navigate | toast | setState | openModal | closeModal
  *   Expr        a string holding a JavaScript-like expression, evaluated by the console WITHOUT eval
  *               over { panel: { args }, row, user, components: { <id>: { value } },
  *               queries: { <id>: { rows, result } } }. Where a text is expected (`content`, labels)
@@ -66,12 +66,21 @@ export type ViewEvent =
       type: 'runAction';
       actionId: string;
       arguments?: Record<string, string>;
+      /** A question (a template) the viewer answers before the action runs; the run is then sent confirmed. */
+      confirm?: string;
       onSuccess?: ViewEvent[];
     }
   /** Runs the named queries again (all `load` queries when omitted). */
   | { type: 'refresh'; queries?: string[] }
   /** Opens another view or action (with arguments), or a URL (an expression). */
-  | { type: 'navigate'; to: ViewNavigationTarget; arguments?: Record<string, string> };
+  | { type: 'navigate'; to: ViewNavigationTarget; arguments?: Record<string, string> }
+  /** Opens or closes a modal or drawer component of this view. */
+  /** Sets the view state variable `state.<name>` to the value of an expression. */
+  | { type: 'setState'; name: string; value: string }
+  | { type: 'openModal'; modal: string }
+  | { type: 'closeModal'; modal: string }
+  /** Shows a short message (a template) in the console's polite live region. */
+  | { type: 'toast'; message: string; kind?: 'success' | 'info' | 'error' };
 
 const navigationTargetSchema = z.union([
   z.strictObject({ view: resourceIdSchema }),
@@ -87,6 +96,7 @@ export const viewEventSchema: z.ZodType<ViewEvent> = z
         type: z.literal('runAction'),
         actionId: resourceIdSchema,
         arguments: argumentsSchema.optional(),
+        confirm: z.string().min(1).max(1000).optional(),
         onSuccess: z.array(viewEventSchema).max(20).optional(),
       }),
       z.strictObject({ type: z.literal('refresh'), queries: z.array(viewLocalIdSchema).max(50).optional() }),
@@ -94,6 +104,14 @@ export const viewEventSchema: z.ZodType<ViewEvent> = z
         type: z.literal('navigate'),
         to: navigationTargetSchema,
         arguments: argumentsSchema.optional(),
+      }),
+      z.strictObject({ type: z.literal('setState'), name: nameSchema, value: expressionSchema }),
+      z.strictObject({ type: z.literal('openModal'), modal: viewLocalIdSchema }),
+      z.strictObject({ type: z.literal('closeModal'), modal: viewLocalIdSchema }),
+      z.strictObject({
+        type: z.literal('toast'),
+        message: z.string().min(1).max(1000),
+        kind: z.enum(['success', 'info', 'error']).optional(),
       }),
     ]),
   )
@@ -197,7 +215,42 @@ export type ViewComponent = Common &
         /** Events after a click on a point (or Enter on its data-table row); `components.<id>.value` is the point. */
         pointClick?: ViewEvent[];
       }
+    /** Hidden until an `openModal` event; a centred dialog or a `drawer` at the side (its `title` heads it). */
+    | { type: 'modal'; variant?: 'dialog' | 'drawer'; children: ViewComponent[] }
+    | ViewInputComponent
   );
+
+export const viewInputKinds = [
+  'text',
+  'number',
+  'select',
+  'multiselect',
+  'checkbox',
+  'switch',
+  'date',
+] as const;
+/**
+ * A standalone input (issue 29): its value is `components.<id>.value`. A `load` query whose
+ * arguments read it runs again once the typing pauses (search as you type); `onChange` events run
+ * after the same pause.
+ */
+export type ViewInputComponent = {
+  type: 'input';
+  inputType: (typeof viewInputKinds)[number];
+  label?: string;
+  placeholder?: string;
+  /** The first value (an expression); empty, `false` or `[]` by kind when omitted. */
+  default?: string;
+  /** A select's choices: this list … */
+  options?: { value: string | number | boolean; label: string }[];
+  /** … or the rows of a query (`optionValue`/`optionLabel` name their fields). */
+  optionsQuery?: string;
+  optionValue?: string;
+  optionLabel?: string;
+  /** Milliseconds of quiet after the last change before queries and `onChange` run (400 by default). */
+  debounceMs?: number;
+  onChange?: ViewEvent[];
+};
 export type ViewComponentType = ViewComponent['type'];
 
 const common = {
@@ -305,6 +358,34 @@ export const viewComponentSchema: z.ZodType<ViewComponent> = z
         y: z.array(z.string().min(1).max(200)).min(1).max(20),
         pointClick: eventsSchema.optional(),
       }),
+      z.strictObject({
+        ...common,
+        type: z.literal('modal'),
+        variant: z.enum(['dialog', 'drawer']).optional(),
+        children: childrenSchema(),
+      }),
+      z.strictObject({
+        ...common,
+        type: z.literal('input'),
+        inputType: z.enum(viewInputKinds),
+        label: z.string().max(200).optional(),
+        placeholder: z.string().max(200).optional(),
+        default: expressionSchema.optional(),
+        options: z
+          .array(
+            z.strictObject({
+              value: z.union([z.string(), z.number(), z.boolean()]),
+              label: z.string().min(1).max(200),
+            }),
+          )
+          .max(500)
+          .optional(),
+        optionsQuery: viewLocalIdSchema.optional(),
+        optionValue: z.string().min(1).max(200).optional(),
+        optionLabel: z.string().min(1).max(200).optional(),
+        debounceMs: z.number().int().min(0).max(5000).optional(),
+        onChange: eventsSchema.optional(),
+      }),
     ]),
   )
   .meta({ id: 'ViewComponent', description: 'One component of a visual view; tabs and grids hold more' });
@@ -339,6 +420,21 @@ export const visualViewDefinitionSchema = z.strictObject({
   queries: z.array(viewQuerySchema).max(viewLimits.maxQueries).default([]),
   /** The root component (usually a grid). */
   layout: viewComponentSchema,
+  /** View state variables (`state.<name>`) and their first values (expressions); `setState` events change them. */
+  state: z.record(nameSchema, expressionSchema).optional(),
+  /**
+   * Queries run again every `everySeconds` (at least 5) while the view is open. Like on-load queries
+   * they are sent unconfirmed, so only reading actions run (the server refuses changing ones).
+   */
+  timers: z
+    .array(
+      z.strictObject({
+        everySeconds: z.number().int().min(5).max(86_400),
+        queries: z.array(viewLocalIdSchema).min(1).max(50),
+      }),
+    )
+    .max(10)
+    .optional(),
 });
 
 export const codeViewDefinitionSchema = z.strictObject({

@@ -49,6 +49,9 @@ export function expressionFields(
     for (const [name, text] of Object.entries(args ?? {}))
       add(`${pointer}/${escapePointer(name)}`, text, 'binding');
   };
+  for (const [name, text] of Object.entries(definition.state ?? {})) {
+    add(`#/definition/state/${escapePointer(name)}`, text, 'binding');
+  }
   definition.queries.forEach((query, index) => {
     addArguments(`#/definition/queries/${index}/arguments`, query.arguments);
     add(`#/definition/queries/${index}/transformer`, query.transformer, 'expression');
@@ -59,10 +62,15 @@ export function expressionFields(
       const at = `${pointer}/${index}`;
       if (event.type === 'runAction') {
         addArguments(`${at}/arguments`, event.arguments);
+        add(`${at}/confirm`, event.confirm, 'template');
         events(event.onSuccess, `${at}/onSuccess`);
       } else if (event.type === 'navigate') {
         if ('url' in event.to) add(`${at}/to/url`, event.to.url, 'binding');
         addArguments(`${at}/arguments`, event.arguments);
+      } else if (event.type === 'setState') {
+        add(`${at}/value`, event.value, 'binding');
+      } else if (event.type === 'toast') {
+        add(`${at}/message`, event.message, 'template');
       }
     }
   };
@@ -109,7 +117,12 @@ export function expressionFields(
         }
         break;
       case 'grid':
+      case 'modal':
         for (const [c, child] of component.children.entries()) visit(child, `${pointer}/children/${c}`);
+        break;
+      case 'input':
+        add(`${pointer}/default`, component.default, 'binding');
+        events(component.onChange, `${pointer}/onChange`);
         break;
     }
   };

@@ -220,6 +220,9 @@ function checkVisual(
   });
 
   const componentIds = new Set<string>();
+  /** Checked once every component is known: an event may open a modal further down the layout. */
+  const modalIds = new Set<string>();
+  const modalRefs: { pointer: string; id: string }[] = [];
   let count = 0;
   const queryReference = (pointer: string, queryId: string) => {
     if (!queryIds.has(queryId)) {
@@ -260,6 +263,10 @@ function checkVisual(
             argumentNames: Object.keys(event.arguments ?? {}),
           });
           checkEvents(event.onSuccess, `${at}/onSuccess`, depth + 1);
+          break;
+        case 'openModal':
+        case 'closeModal':
+          modalRefs.push({ pointer: `${at}/modal`, id: event.modal });
           break;
         case 'navigate':
           if ('view' in event.to) viewRefs.push({ pointer: `${at}/to/view`, viewId: event.to.view });
@@ -368,13 +375,54 @@ function checkVisual(
         }
         break;
       case 'grid':
+      case 'modal':
+        if (component.type === 'modal') modalIds.add(component.id);
         for (const [c, child] of component.children.entries())
           visit(child, `${pointer}/children/${c}`, depth + 1);
         break;
+      case 'input': {
+        const choices = component.inputType === 'select' || component.inputType === 'multiselect';
+        const given = component.options !== undefined || component.optionsQuery !== undefined;
+        if (choices && (component.options !== undefined) === (component.optionsQuery !== undefined)) {
+          problems.push(
+            problem(
+              `${pointer}/options`,
+              'a select needs either options or optionsQuery',
+              '選択肢には options か optionsQuery のどちらか一方が必要です',
+            ),
+          );
+        } else if (!choices && given) {
+          problems.push(
+            problem(
+              `${pointer}/options`,
+              `a ${component.inputType} input has no options`,
+              `${component.inputType} の入力に選択肢は指定できません`,
+            ),
+          );
+        }
+        if (component.optionsQuery !== undefined)
+          queryReference(`${pointer}/optionsQuery`, component.optionsQuery);
+        checkEvents(component.onChange, `${pointer}/onChange`, 0);
+        break;
+      }
       default:
         break;
     }
   };
   visit(definition.layout, '#/definition/layout', 1);
+  for (const [t, timer] of (definition.timers ?? []).entries()) {
+    for (const [i, q] of timer.queries.entries()) queryReference(`#/definition/timers/${t}/queries/${i}`, q);
+  }
+  for (const ref of modalRefs) {
+    if (!modalIds.has(ref.id)) {
+      problems.push(
+        problem(
+          ref.pointer,
+          `no modal '${ref.id}' in this view`,
+          `このビューにモーダル '${ref.id}' はありません`,
+        ),
+      );
+    }
+  }
   problems.push(...checkViewExpressions(definition));
 }

@@ -2803,6 +2803,35 @@ export type components = {
       value?: components["schemas"]["ViewExpression"];
       x: string;
       y: string[];
+    }) | ({
+      children: components["schemas"]["ViewComponent"][];
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      title?: string;
+      /** @constant */
+      type: "modal";
+      /** @enum {string} */
+      variant?: "dialog" | "drawer";
+    }) | ({
+      debounceMs?: number;
+      default?: components["schemas"]["ViewExpression"];
+      hidden?: components["schemas"]["ViewExpression"];
+      id: string;
+      /** @enum {string} */
+      inputType: "text" | "number" | "select" | "multiselect" | "checkbox" | "switch" | "date";
+      label?: string;
+      onChange?: components["schemas"]["ViewEvent"][];
+      optionLabel?: string;
+      options?: ({
+          label: string;
+          value: string | number | boolean;
+        })[];
+      optionsQuery?: string;
+      optionValue?: string;
+      placeholder?: string;
+      title?: string;
+      /** @constant */
+      type: "input";
     });
     /** @description A visual layout of components, or the source of a code view */
     ViewDefinition: OneOf<[{
@@ -2831,6 +2860,13 @@ export type components = {
           runOn?: "load" | "manual";
           transformer?: components["schemas"]["ViewExpression"];
         })[];
+      state?: {
+        [key: string]: components["schemas"]["ViewExpression"];
+      };
+      timers?: {
+          everySeconds: number;
+          queries: string[];
+        }[];
     }, {
       /** @default [] */
       actionIds?: string[];
@@ -2841,23 +2877,24 @@ export type components = {
       source: string;
     }]>;
     /** @description What a button, row click, row menu or form submit does */
-    ViewEvent: OneOf<[{
+    ViewEvent: {
       query: string;
       /** @constant */
       type: "runQuery";
-    }, {
+    } | {
       actionId: string;
       arguments?: {
         [key: string]: components["schemas"]["ViewExpression"];
       };
+      confirm?: string;
       onSuccess?: components["schemas"]["ViewEvent"][];
       /** @constant */
       type: "runAction";
-    }, {
+    } | {
       queries?: string[];
       /** @constant */
       type: "refresh";
-    }, {
+    } | ({
       arguments?: {
         [key: string]: components["schemas"]["ViewExpression"];
       };
@@ -2870,7 +2907,26 @@ export type components = {
       };
       /** @constant */
       type: "navigate";
-    }]>;
+    }) | {
+      name: string;
+      /** @constant */
+      type: "setState";
+      value: components["schemas"]["ViewExpression"];
+    } | {
+      modal: string;
+      /** @constant */
+      type: "openModal";
+    } | {
+      modal: string;
+      /** @constant */
+      type: "closeModal";
+    } | ({
+      /** @enum {string} */
+      kind?: "success" | "info" | "error";
+      message: string;
+      /** @constant */
+      type: "toast";
+    });
     /** @description An expression (or a {{ expr }} template where text is expected) */
     ViewExpression: string;
     ViewInput: {

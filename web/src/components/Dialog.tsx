@@ -19,14 +19,27 @@ export interface DialogProps {
   onCancel: () => void;
   /** Without `onConfirm` the dialog only shows content with a close button. */
   footer?: ReactNode;
+  /** Extra class of the panel (a view's drawer slides in at the side). */
+  className?: string;
 }
 
 const focusable =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export function Dialog(props: DialogProps) {
-  const { open, title, children, confirmLabel, cancelLabel, danger, busy, onConfirm, onCancel, footer } =
-    props;
+  const {
+    open,
+    title,
+    children,
+    confirmLabel,
+    cancelLabel,
+    danger,
+    busy,
+    onConfirm,
+    onCancel,
+    footer,
+    className,
+  } = props;
   const t = useT();
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -74,7 +87,7 @@ export function Dialog(props: DialogProps) {
     >
       <div
         ref={panel}
-        className="dialog"
+        className={className ? `dialog ${className}` : 'dialog'}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

@@ -10,6 +10,8 @@ export interface RunToConfirm {
   actionName: string;
   environmentName: string;
   arguments: Record<string, unknown>;
+  /** A view author's own question for this run (a view's runAction `confirm`), shown first. */
+  message?: string;
 }
 
 export function ConfirmRunDialog(props: {
@@ -28,13 +30,19 @@ export function ConfirmRunDialog(props: {
         action: subject?.actionName ?? '',
         environment: subject?.environmentName ?? '',
       })}
-      confirmLabel={t('confirmRun.confirm')}
+      confirmLabel={subject?.message ? t('confirmRun.confirmAsked') : t('confirmRun.confirm')}
       danger
       busy={props.busy}
       onConfirm={props.onConfirm}
       onCancel={props.onCancel}
     >
-      <p>{t('confirmRun.detail', { environment: subject?.environmentName ?? '' })}</p>
+      {subject?.message ? <p className="confirm-message">{subject.message}</p> : null}
+      {/* The author's question may come before a reading action too: it does not claim data changes. */}
+      <p>
+        {t(subject?.message ? 'confirmRun.detailAsked' : 'confirmRun.detail', {
+          environment: subject?.environmentName ?? '',
+        })}
+      </p>
       {entries.length ? (
         <dl className="confirm-arguments">
           {entries.map(([name, value]) => (

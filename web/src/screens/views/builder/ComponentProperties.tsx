@@ -2,12 +2,13 @@
  * The side panel of the builder: the selected component's properties. Text fields that hold
  * expressions are monospace; columns and fields are `field | label | format` lines.
  */
-import { useState } from 'react';
 import { useT } from '../../../i18n/index.tsx';
 import type { ViewComponent } from '../view-api.ts';
 import { useBuilderChoices } from './builder-context.ts';
 import { ChartProperties } from './ChartProperties.tsx';
 import { EventsEditor } from './EventsEditor.tsx';
+import { InputProperties } from './InputProperties.tsx';
+import { LinesField, Text } from './property-fields.tsx';
 
 type Of<T extends ViewComponent['type']> = Extract<ViewComponent, { type: T }>;
 type Columns = NonNullable<Of<'table'>['columns']>;
@@ -32,43 +33,6 @@ function textToColumns(text: string): Columns {
     }));
 }
 
-function Text({
-  label,
-  value,
-  onChange,
-  mono,
-  multiline,
-}: {
-  label: string;
-  value: string | undefined;
-  onChange(v: string): void;
-  mono?: boolean;
-  multiline?: boolean;
-}) {
-  return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control is one of the two branches below
-    <label className="builder-field">
-      <span>{label}</span>
-      {multiline ? (
-        <textarea
-          aria-label={label}
-          className={mono ? 'mono' : undefined}
-          rows={4}
-          value={value ?? ''}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      ) : (
-        <input
-          aria-label={label}
-          className={mono ? 'mono' : undefined}
-          value={value ?? ''}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      )}
-    </label>
-  );
-}
-
 function Check({
   label,
   value,
@@ -81,34 +45,6 @@ function Check({
   return (
     <label className="builder-check">
       <input type="checkbox" checked={Boolean(value)} onChange={(e) => onChange(e.target.checked)} /> {label}
-    </label>
-  );
-}
-
-/** Lines kept as typed (an empty line or a half-typed column must not vanish while typing). */
-function LinesField({
-  label,
-  initial,
-  onChange,
-}: {
-  label: string;
-  initial: string;
-  onChange(text: string): void;
-}) {
-  const [text, setText] = useState(initial);
-  return (
-    <label className="builder-field">
-      <span>{label}</span>
-      <textarea
-        aria-label={label}
-        className="mono"
-        rows={4}
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value);
-          onChange(e.target.value);
-        }}
-      />
     </label>
   );
 }
@@ -357,6 +293,20 @@ export function ComponentProperties({
             </select>
           </label>
         </>
+      ) : null}
+      {c.type === 'input' ? <InputProperties component={c} onChange={onChange} /> : null}
+      {c.type === 'modal' ? (
+        <label className="builder-field">
+          <span>{t('views.builder.prop.modalVariant')}</span>
+          <select
+            aria-label={t('views.builder.prop.modalVariant')}
+            value={c.variant ?? 'dialog'}
+            onChange={(e) => set({ variant: e.target.value === 'drawer' ? 'drawer' : undefined })}
+          >
+            <option value="dialog">{t('views.builder.prop.modalVariant.dialog')}</option>
+            <option value="drawer">{t('views.builder.prop.modalVariant.drawer')}</option>
+          </select>
+        </label>
       ) : null}
       {c.type === 'grid' ? (
         <Text

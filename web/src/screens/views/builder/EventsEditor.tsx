@@ -9,7 +9,16 @@ import type { ViewEvent } from '../view-api.ts';
 import { useBuilderChoices } from './builder-context.ts';
 import { argumentsToText, textToArguments } from './draft.ts';
 
-const eventTypes: ViewEvent['type'][] = ['runAction', 'runQuery', 'refresh', 'navigate'];
+const eventTypes: ViewEvent['type'][] = [
+  'runAction',
+  'runQuery',
+  'refresh',
+  'navigate',
+  'toast',
+  'setState',
+  'openModal',
+  'closeModal',
+];
 
 function newEvent(type: ViewEvent['type']): ViewEvent {
   switch (type) {
@@ -21,6 +30,13 @@ function newEvent(type: ViewEvent['type']): ViewEvent {
       return { type };
     case 'navigate':
       return { type, to: { view: '' }, arguments: {} };
+    case 'toast':
+      return { type, message: 'Done' };
+    case 'openModal':
+    case 'closeModal':
+      return { type, modal: '' };
+    case 'setState':
+      return { type, name: 'x', value: 'true' };
   }
 }
 
@@ -148,6 +164,17 @@ function EventFields({
           value={event.arguments}
           onChange={(args) => onChange({ ...event, arguments: args })}
         />
+        <label className="builder-field">
+          <span>{t('views.builder.confirmQuestion')}</span>
+          <input
+            aria-label={t('views.builder.confirmQuestion')}
+            value={event.confirm ?? ''}
+            onChange={(e) => {
+              const { confirm: _, ...rest } = event;
+              onChange(e.target.value ? { ...rest, confirm: e.target.value } : rest);
+            }}
+          />
+        </label>
         {depth < 3 ? (
           <EventsEditor
             label={t('views.builder.onSuccess')}
@@ -159,6 +186,77 @@ function EventFields({
             }}
           />
         ) : null}
+      </>
+    );
+  }
+  if (event.type === 'setState') {
+    return (
+      <>
+        <label className="builder-field">
+          <span>{t('views.builder.stateName')}</span>
+          <input
+            aria-label={t('views.builder.stateName')}
+            className="mono"
+            value={event.name}
+            onChange={(e) => onChange({ ...event, name: e.target.value })}
+          />
+        </label>
+        <label className="builder-field">
+          <span>{t('views.builder.stateValue')}</span>
+          <input
+            aria-label={t('views.builder.stateValue')}
+            className="mono"
+            value={event.value}
+            onChange={(e) => onChange({ ...event, value: e.target.value })}
+          />
+        </label>
+      </>
+    );
+  }
+  if (event.type === 'openModal' || event.type === 'closeModal') {
+    return (
+      <label className="builder-field">
+        <span>{t('views.builder.modal')}</span>
+        <select
+          aria-label={t('views.builder.modal')}
+          value={event.modal}
+          onChange={(e) => onChange({ ...event, modal: e.target.value })}
+        >
+          <option value="">—</option>
+          {(choices.modals ?? []).map((id) => (
+            <option key={id} value={id}>
+              {id}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  }
+  if (event.type === 'toast') {
+    return (
+      <>
+        <label className="builder-field">
+          <span>{t('views.builder.toastMessage')}</span>
+          <input
+            aria-label={t('views.builder.toastMessage')}
+            value={event.message}
+            onChange={(e) => onChange({ ...event, message: e.target.value })}
+          />
+        </label>
+        <label className="builder-field">
+          <span>{t('views.builder.toastKind')}</span>
+          <select
+            aria-label={t('views.builder.toastKind')}
+            value={event.kind ?? 'success'}
+            onChange={(e) => onChange({ ...event, kind: e.target.value as 'success' })}
+          >
+            {(['success', 'info', 'error'] as const).map((k) => (
+              <option key={k} value={k}>
+                {t(`views.builder.toastKind.${k}`)}
+              </option>
+            ))}
+          </select>
+        </label>
       </>
     );
   }

@@ -48,6 +48,7 @@ import { historyKey, useHistory } from './history.ts';
 import { QueriesEditor } from './QueriesEditor.tsx';
 import { RenameField } from './RenameField.tsx';
 import { renameComponent } from './rename-component.ts';
+import { StateTimersEditor } from './StateTimersEditor.tsx';
 
 /** The preview's allow-list when neither answer has one (a stable value for the provider). */
 const noHosts: string[] = [];
@@ -405,7 +406,10 @@ function VisualBuilder({
   const previewArgs = useMemo(() => ({}), []);
   const viewer = useMemo(() => ({ id: user.id, email: user.email, name: user.name }), [user]);
   const environmentId = previewEnvironment(workspace);
-  const choices = { queries: definition.queries.map((q) => q.id) };
+  const choices = {
+    queries: definition.queries.map((q) => q.id),
+    modals: flatten(root).flatMap(({ component }) => (component.type === 'modal' ? [component.id] : [])),
+  };
 
   return (
     <BuilderChoicesContext.Consumer>
@@ -531,6 +535,7 @@ function VisualBuilder({
                 queries={definition.queries}
                 onChange={(queries) => onChange({ ...definition, queries })}
               />
+              <StateTimersEditor definition={definition} onChange={onChange} />
             </aside>
           </div>
         </BuilderChoicesContext.Provider>

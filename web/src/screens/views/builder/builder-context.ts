@@ -5,6 +5,8 @@ export interface BuilderChoices {
   actions: { id: string; name: string }[];
   views: { id: string; name: string }[];
   queries: string[];
+  /** The draft's modal and drawer components (for open/close events). */
+  modals?: string[];
 }
 
 export const BuilderChoicesContext = createContext<BuilderChoices>({ actions: [], views: [], queries: [] });

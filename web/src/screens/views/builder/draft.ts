@@ -11,18 +11,23 @@ export const palette: ComponentType[] = [
   'text',
   'markdown',
   'media',
+  'input',
+  'modal',
   'tabs',
   'grid',
   'chart',
 ];
 
-export const isContainer = (c: ViewComponent): c is Extract<ViewComponent, { type: 'grid' | 'tabs' }> =>
-  c.type === 'grid' || c.type === 'tabs';
+export const isContainer = (
+  c: ViewComponent,
+): c is Extract<ViewComponent, { type: 'grid' | 'tabs' | 'modal' }> =>
+  c.type === 'grid' || c.type === 'tabs' || c.type === 'modal';
 
 /** Every component, depth first, with its depth (the outline). */
 export function flatten(root: ViewComponent, depth = 0): { component: ViewComponent; depth: number }[] {
   const out = [{ component: root, depth }];
-  if (root.type === 'grid') for (const child of root.children) out.push(...flatten(child, depth + 1));
+  if (root.type === 'grid' || root.type === 'modal')
+    for (const child of root.children) out.push(...flatten(child, depth + 1));
   if (root.type === 'tabs')
     for (const tab of root.tabs) for (const child of tab.children) out.push(...flatten(child, depth + 1));
   return out;
@@ -59,6 +64,10 @@ export function newComponent(type: ComponentType, id: string): ViewComponent {
       return { id, type, columns: 2, children: [] };
     case 'chart':
       return { id, type, chartType: 'bar', x: 'x', y: ['y'] };
+    case 'input':
+      return { id, type, inputType: 'text' };
+    case 'modal':
+      return { id, type, title: 'Details', children: [] };
   }
 }
 
@@ -70,7 +79,7 @@ export function mapComponent(
 ): ViewComponent {
   const visit = (c: ViewComponent): ViewComponent | undefined => {
     if (c.id === id) return fn(c);
-    if (c.type === 'grid')
+    if (c.type === 'grid' || c.type === 'modal')
       return { ...c, children: c.children.map(visit).filter(Boolean) as ViewComponent[] };
     if (c.type === 'tabs') {
       return {
@@ -94,7 +103,7 @@ export function addChild(
   tabIndex = 0,
 ): ViewComponent {
   return mapComponent(root, containerId, (c) => {
-    if (c.type === 'grid') return { ...c, children: [...c.children, child] };
+    if (c.type === 'grid' || c.type === 'modal') return { ...c, children: [...c.children, child] };
     if (c.type === 'tabs') {
       return {
         ...c,
@@ -116,7 +125,7 @@ export function moveComponent(root: ViewComponent, id: string, offset: -1 | 1): 
     return copy;
   };
   const visit = (c: ViewComponent): ViewComponent => {
-    if (c.type === 'grid') return { ...c, children: shift(c.children) };
+    if (c.type === 'grid' || c.type === 'modal') return { ...c, children: shift(c.children) };
     if (c.type === 'tabs')
       return { ...c, tabs: c.tabs.map((tab) => ({ ...tab, children: shift(tab.children) })) };
     return c;
@@ -128,7 +137,7 @@ export function moveComponent(root: ViewComponent, id: string, offset: -1 | 1): 
 export function parentOf(root: ViewComponent, id: string): ViewComponent | undefined {
   return flatten(root).find(
     ({ component: c }) =>
-      (c.type === 'grid' && c.children.some((x) => x.id === id)) ||
+      ((c.type === 'grid' || c.type === 'modal') && c.children.some((x) => x.id === id)) ||
       (c.type === 'tabs' && c.tabs.some((tab) => tab.children.some((x) => x.id === id))),
   )?.component;
 }

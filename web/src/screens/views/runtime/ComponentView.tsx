@@ -12,7 +12,11 @@ import { ViewProblem } from './ViewProblem.tsx';
 export function ComponentView({ component }: { component: ViewComponent }) {
   const runtime = useViewRuntime();
   return (
-    <Boundary key={JSON.stringify(component)} id={component.id} resetKey={[runtime.queries, runtime.values]}>
+    <Boundary
+      key={JSON.stringify(component)}
+      id={component.id}
+      resetKey={[runtime.queries, runtime.values, runtime.state]}
+    >
       <ComponentBody component={component} />
     </Boundary>
   );
@@ -22,6 +26,8 @@ function ComponentBody({ component }: { component: ViewComponent }) {
   const runtime = useViewRuntime();
   if (component.hidden && isHidden(component.hidden, runtime)) return null;
   const Renderer = componentRenderers[component.type] as (props: { component: ViewComponent }) => ReactNode;
+  // A modal draws its own dialog (titled) at the end of the page: no caption, no box where it sits.
+  if (component.type === 'modal') return <Renderer component={component} />;
   const title = component.title ? templateText(component.title, runtime.context()) : '';
   return (
     <section

@@ -66,7 +66,14 @@ export function useConfirmedRun() {
         where: { projectId: string; environmentId: string; viewId: string },
         actionId: string,
         args: Record<string, unknown>,
+        /** The author's question (runAction `confirm`): asked before anything is sent, then sent confirmed. */
+        question?: string,
       ): Promise<ActionOutcome> => {
+        if (question !== undefined && ask) {
+          const agreed = await ask({ actionName: actionId, arguments: args, message: question });
+          if (!agreed) throw new RunDeclined(actionId);
+          return runViewAction(where, actionId, args, { confirm: true });
+        }
         try {
           return await runViewAction(where, actionId, args);
         } catch (error) {

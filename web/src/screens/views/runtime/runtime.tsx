@@ -16,6 +16,7 @@ import {
 } from 'react';
 import type { Execution, Parameter, ReviewRequested } from '../../../api/types.ts';
 import { navigate as go } from '../../../app/router.tsx';
+import { useToast } from '../../../components/Toast.tsx';
 import { flatten } from '../builder/draft.ts';
 import { evaluate, renderTemplate } from '../expressions/evaluate.ts';
 import {
@@ -28,6 +29,7 @@ import {
   type VisualViewDefinition,
 } from '../view-api.ts';
 import { useConfirmedRun } from './confirm-run.tsx';
+import { queriesReading } from './input-changes.ts';
 import { useOutsideHosts } from './outside-hosts.tsx';
 import { isNotThereYet, missingArguments } from './query-readiness.ts';
 
@@ -64,6 +66,16 @@ export interface ViewRuntime {
   setValue(componentId: string, value: unknown): void;
   /** Other properties a component shows to expressions (`components.<id>.selectedRows`). */
   setComponentState(componentId: string, state: Record<string, unknown>): void;
+  /** The view state variables (`state.<name>`), set by `setState` events. */
+  state: Record<string, unknown>;
+  /** The modal and drawer components open now (by `openModal` events, until `closeModal` or Escape). */
+  openModals: string[];
+  closeModal(modalId: string): void;
+  /**
+   * A standalone input changed: its value now, and once the changes pause (`pause` ms) the
+   * queries that read it run again (once) and its `onChange` events run.
+   */
+  changeInput(componentId: string, value: unknown, pause?: number, onChange?: ViewEvent[]): void;
   /** The names expressions use, plus `extra` (`row` in a table). */
   context(extra?: Record<string, unknown>): Record<string, unknown>;
   /** An argument or other expression; a text with `{{ }}` is a template. */
@@ -81,8 +93,8 @@ export function useViewRuntime(): ViewRuntime {
   return runtime;
 }
 
-/** How long an edited query waits for the next key before the preview runs it (ms). */
-const editPause = 400;
+/** How long an edited query (or a typed search) waits for the next key before it runs (ms). */
+export const editPause = 400;
 
 const idle: QueryState = { status: 'idle', rows: [], result: undefined, page: 0 };
 
@@ -133,6 +145,25 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
   const { definition, args, user, viewId, projectId, environmentId, href } = props;
   const [queries, setQueries] = useState<Record<string, QueryState>>({});
   const [values, setValues] = useState<Record<string, unknown>>({});
+  const [openModals, setOpenModals] = useState<string[]>([]);
+  // View state variables: their first values are read once per view (without `state` itself).
+  const [state, setStateVars] = useState<Record<string, unknown>>(() => {
+    const out: Record<string, unknown> = {};
+    for (const [name, text] of Object.entries(definition.state ?? {})) {
+      try {
+        out[name] = bindValue(text, { panel: { args }, user, components: {}, queries: {} });
+      } catch {
+        out[name] = undefined;
+      }
+    }
+    return out;
+  });
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const closeModal = useCallback(
+    (modalId: string) => setOpenModals((open) => open.filter((id) => id !== modalId)),
+    [],
+  );
   const componentIds = useMemo(
     () => flatten(definition.layout).map((entry) => entry.component.id),
     [definition],
@@ -172,7 +203,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
           page: state.page,
         };
       }
-      return { panel: { args }, user, components, queries: q, ...extra };
+      return { panel: { args }, user, components, queries: q, state: stateRef.current, ...extra };
     },
     [args, user, definition, componentIds, tableIds],
   );
@@ -185,6 +216,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
   const where = useMemo(() => ({ projectId, environmentId, viewId }), [projectId, environmentId, viewId]);
   const confirmedRun = useConfirmedRun();
   const outside = useOutsideHosts();
+  const toast = useToast();
 
   // The actions' parameters, read once per action: which arguments a query must have before it runs
   // by itself. Unreadable (no right to read the definition): the query runs as it is.
@@ -338,15 +370,32 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
   runQueryRef.current = runQuery;
   const definitionRef = useRef(definition);
   definitionRef.current = definition;
+  /** Inputs changed but not yet settled: the queries reading them wait for the pause (below). */
+  const pendingInputs = useRef(new Set<string>());
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new value is the reason to look again
   useEffect(() => {
     if (loadPending.current) return;
+    const pendingReaders = new Set(queriesReading(definitionRef.current.queries, pendingInputs.current));
     for (const query of definitionRef.current.queries) {
+      if (pendingReaders.has(query.id)) continue;
       if (queriesRef.current[query.id]?.status === 'waiting') {
         void runQueryRef.current(query.id, undefined, false, true);
       }
     }
   }, [values]);
+
+  // Timers run their queries again while the view is open, like a refresh (unconfirmed: reading
+  // actions only), at least 5 s apart (the schema's minimum).
+  const timersKey = JSON.stringify(definition.timers ?? []);
+  useEffect(() => {
+    const timers = JSON.parse(timersKey) as NonNullable<VisualViewDefinition['timers']>;
+    const handles = timers.map((timer) =>
+      setInterval(() => void loadQueriesRef.current(timer.queries), Math.max(5, timer.everySeconds) * 1000),
+    );
+    return () => {
+      for (const handle of handles) clearInterval(handle);
+    };
+  }, [timersKey]);
 
   const runEvents = useCallback(
     async (events: ViewEvent[], extra: Record<string, unknown> = {}): Promise<EventOutcome> => {
@@ -366,7 +415,8 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
             for (const [name, expression] of Object.entries(event.arguments ?? {})) {
               actionArgs[name] = bindValue(expression, ctx);
             }
-            const outcome: ActionOutcome = await confirmedRun(where, event.actionId, actionArgs);
+            const question = event.confirm === undefined ? undefined : templateText(event.confirm, ctx);
+            const outcome: ActionOutcome = await confirmedRun(where, event.actionId, actionArgs, question);
             if (outcome.kind === 'review') return { kind: 'review', review: outcome.review };
             last = { kind: 'done', actionRan: true };
             if (event.onSuccess?.length) {
@@ -376,6 +426,17 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
               });
               if (after.kind !== 'done') return after;
             }
+          } else if (event.type === 'setState') {
+            const value = bindValue(event.value, context(extra));
+            stateRef.current = { ...stateRef.current, [event.name]: value };
+            setStateVars(stateRef.current);
+          } else if (event.type === 'openModal') {
+            const id = event.modal;
+            setOpenModals((open) => (open.includes(id) ? open : [...open, id]));
+          } else if (event.type === 'closeModal') {
+            closeModal(event.modal);
+          } else if (event.type === 'toast') {
+            toast(templateText(event.message, context(extra)), event.kind ?? 'success');
           } else if (event.type === 'navigate') {
             const ctx = context(extra);
             const query = new URLSearchParams();
@@ -403,7 +464,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       }
       return last;
     },
-    [context, loadQueries, runQuery, where, href, confirmedRun, outside],
+    [context, loadQueries, runQuery, where, href, confirmedRun, outside, toast, closeModal],
   );
 
   const setValue = useCallback((componentId: string, value: unknown) => {
@@ -421,6 +482,43 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
     setValues(valuesRef.current);
   }, []);
 
+  // One timer per input: each change restarts it, so a pause in typing makes one run, not one per key.
+  const inputTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const runEventsRef = useRef(runEvents);
+  runEventsRef.current = runEvents;
+  const changeInput = useCallback(
+    (componentId: string, value: unknown, pause = editPause, onChange?: ViewEvent[]) => {
+      pendingInputs.current.add(componentId);
+      setValue(componentId, value);
+      const timers = inputTimers.current;
+      clearTimeout(timers.get(componentId));
+      timers.set(
+        componentId,
+        setTimeout(() => {
+          timers.delete(componentId);
+          pendingInputs.current.delete(componentId);
+          for (const id of queriesReading(definitionRef.current.queries, new Set([componentId]))) {
+            const query = definitionRef.current.queries.find((q) => q.id === id);
+            const status = queriesRef.current[id]?.status;
+            // A manual query nobody ran yet stays manual; the others follow the input (page 1 again).
+            if (query?.runOn === 'load' || (status !== undefined && status !== 'idle')) {
+              void runQueryRef.current(id, 0, false, true);
+            }
+          }
+          if (onChange?.length) void runEventsRef.current(onChange);
+        }, pause),
+      );
+    },
+    [setValue],
+  );
+  useEffect(() => {
+    const timers = inputTimers.current;
+    return () => {
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+    };
+  }, []);
+
   const runtime = useMemo<ViewRuntime>(
     () => ({
       viewId,
@@ -432,6 +530,10 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       values,
       setValue,
       setComponentState,
+      state,
+      openModals,
+      closeModal,
+      changeInput,
       context,
       bind: (expression, extra) => bindValue(expression, context(extra)),
       runQuery,
@@ -448,6 +550,10 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
       values,
       setValue,
       setComponentState,
+      state,
+      openModals,
+      closeModal,
+      changeInput,
       context,
       runQuery,
       runEvents,

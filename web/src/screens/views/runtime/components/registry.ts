@@ -5,7 +5,9 @@ import { ChartComponent } from './ChartComponent.tsx';
 import { ButtonComponent, MarkdownComponent, MediaComponent, TextComponent } from './ContentComponents.tsx';
 import { DetailComponent } from './DetailComponent.tsx';
 import { FormComponent } from './FormComponent.tsx';
+import { InputComponent } from './InputComponent.tsx';
 import { GridComponent, TabsComponent } from './LayoutComponents.tsx';
+import { ModalComponent } from './ModalComponent.tsx';
 import { TableComponent } from './TableComponent.tsx';
 
 type Renderers = {
@@ -23,4 +25,6 @@ export const componentRenderers: Renderers = {
   tabs: TabsComponent,
   grid: GridComponent,
   chart: ChartComponent,
+  input: InputComponent,
+  modal: ModalComponent,
 };

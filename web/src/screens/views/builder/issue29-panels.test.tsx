@@ -1,0 +1,70 @@
+// @vitest-environment jsdom
+/** The builder's panels for inputs, state and timers: what typed lines become in the definition. */
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { I18nProvider } from '../../../i18n/index.tsx';
+import type { ViewComponent, VisualViewDefinition } from '../view-api.ts';
+import { InputProperties, textToOptions } from './InputProperties.tsx';
+import { StateTimersEditor, textToTimers } from './StateTimersEditor.tsx';
+
+afterEach(cleanup);
+
+describe('lines to definitions', () => {
+  it('reads choices with typed values and timers with the 5 s floor', () => {
+    expect(textToOptions('1 | One\ntrue | Yes\npaid\n\n')).toEqual([
+      { value: 1, label: 'One' },
+      { value: true, label: 'Yes' },
+      { value: 'paid', label: 'paid' },
+    ]);
+    expect(textToTimers('30 | stats, orders\n2 | fast\n10 |\nx | q')).toEqual([
+      { everySeconds: 30, queries: ['stats', 'orders'] },
+      { everySeconds: 5, queries: ['fast'] },
+      { everySeconds: 5, queries: ['q'] },
+    ]);
+  });
+});
+
+describe('panels', () => {
+  it('an input becomes a select with static choices, then loses them as a checkbox', () => {
+    let current = { id: 'i1', type: 'input', inputType: 'text' } as Extract<ViewComponent, { type: 'input' }>;
+    const { rerender } = render(
+      <I18nProvider>
+        <InputProperties component={current} onChange={(next) => (current = next)} />
+      </I18nProvider>,
+    );
+    fireEvent.change(screen.getByLabelText('Kind'), { target: { value: 'select' } });
+    expect(current).toEqual({ id: 'i1', type: 'input', inputType: 'select', options: [] });
+    rerender(
+      <I18nProvider>
+        <InputProperties component={current} onChange={(next) => (current = next)} />
+      </I18nProvider>,
+    );
+    fireEvent.change(screen.getByLabelText(/^Choices \(value/), { target: { value: 'a | A\nb | B' } });
+    expect(current.options).toEqual([
+      { value: 'a', label: 'A' },
+      { value: 'b', label: 'B' },
+    ]);
+    fireEvent.change(screen.getByLabelText('Kind'), { target: { value: 'checkbox' } });
+    expect(current).toEqual({ id: 'i1', type: 'input', inputType: 'checkbox' });
+  });
+
+  it('state and timer lines go into the definition and leave it when emptied', () => {
+    let current: VisualViewDefinition = {
+      kind: 'visual',
+      parameters: [],
+      queries: [],
+      layout: { id: 'root', type: 'grid', columns: 1, children: [] },
+    };
+    render(
+      <I18nProvider>
+        <StateTimersEditor definition={current} onChange={(next) => (current = next)} />
+      </I18nProvider>,
+    );
+    fireEvent.change(screen.getByLabelText(/^State variables/), { target: { value: 'count: 0' } });
+    expect(current.state).toEqual({ count: '0' });
+    fireEvent.change(screen.getByLabelText(/^Timers/), { target: { value: '30 | stats' } });
+    expect(current.timers).toEqual([{ everySeconds: 30, queries: ['stats'] }]);
+    fireEvent.change(screen.getByLabelText(/^Timers/), { target: { value: '' } });
+    expect('timers' in current).toBe(false);
+  });
+});
