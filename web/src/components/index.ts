@@ -12,3 +12,4 @@ export { ToastProvider, useToast } from './Toast.tsx';
 export { useAsync } from './useAsync.ts';
 export { type Confirmation, useConfirmation } from './useConfirmation.ts';
 export { dueSoon, refreshIntervalMs, useRefreshWhile } from './useRefreshWhile.ts';
+export { VersionPairPicker } from './VersionPairPicker.tsx';

@@ -15,6 +15,7 @@ import {
   useAsync,
   useConfirmation,
   useToast,
+  VersionPairPicker,
 } from '../../components/index.ts';
 import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
@@ -201,25 +202,14 @@ export function VersionsScreen({ params }: { params: Record<string, string> }) {
           />
 
           <h2 className="section-title">{t('governance.diff.compare')}</h2>
-          <div className="inline-fields">
-            {(
-              [
-                ['from', from, setFrom],
-                ['to', to, setTo],
-              ] as const
-            ).map(([key, value, set]) => (
-              <label key={key} className="inline-field">
-                <span>{t(`governance.diff.${key}`)}</span>
-                <select value={value} onChange={(event) => set(Number(event.target.value))}>
-                  {data.versions.map((version) => (
-                    <option key={version.version} value={version.version}>
-                      v{version.version}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            ))}
-          </div>
+          <VersionPairPicker
+            versions={data.versions}
+            from={from}
+            to={to}
+            onFrom={setFrom}
+            onTo={setTo}
+            labels={{ from: t('governance.diff.from'), to: t('governance.diff.to') }}
+          />
           <ErrorBanner error={diff.error} />
           {diff.data ? <DiffView changes={diff.data} from={from} to={to} /> : null}
         </>

@@ -1,10 +1,10 @@
 /** The builder's properties of a chart: kind, rows (a query or an expression), x and y fields, point-click events. */
-import { useState } from 'react';
 import { viewChartKinds } from '../../../../../shared/domain/definitions/view.ts';
 import { useT } from '../../../i18n/index.tsx';
 import type { ViewComponent } from '../view-api.ts';
 import { useBuilderChoices } from './builder-context.ts';
 import { EventsEditor } from './EventsEditor.tsx';
+import { LinesField, Text } from './property-fields.tsx';
 
 type Chart = Extract<ViewComponent, { type: 'chart' }>;
 
@@ -17,8 +17,6 @@ export function ChartProperties({
 }) {
   const t = useT();
   const choices = useBuilderChoices();
-  // The y lines as typed: an empty line while typing must not vanish.
-  const [yText, setYText] = useState(c.y.join('\n'));
   const set = (patch: Partial<Chart>) => {
     const next = { ...c, ...patch } as Record<string, unknown>;
     for (const [k, v] of Object.entries(patch)) if (v === undefined || v === '') delete next[k];
@@ -55,41 +53,26 @@ export function ChartProperties({
           ))}
         </select>
       </label>
-      <label className="builder-field">
-        <span>{t('views.builder.prop.value')}</span>
-        <input
-          aria-label={t('views.builder.prop.value')}
-          className="mono"
-          value={c.value ?? ''}
-          onChange={(e) => set({ value: e.target.value || undefined })}
-        />
-      </label>
-      <label className="builder-field">
-        <span>{t('views.builder.prop.chartX')}</span>
-        <input
-          aria-label={t('views.builder.prop.chartX')}
-          className="mono"
-          value={c.x}
-          onChange={(e) => onChange({ ...c, x: e.target.value })}
-        />
-      </label>
-      <label className="builder-field">
-        <span>{t('views.builder.prop.chartY')}</span>
-        <textarea
-          aria-label={t('views.builder.prop.chartY')}
-          className="mono"
-          rows={3}
-          value={yText}
-          onChange={(e) => {
-            setYText(e.target.value);
-            const y = e.target.value
+      <Text
+        label={t('views.builder.prop.value')}
+        mono
+        value={c.value}
+        onChange={(value) => set({ value: value || undefined })}
+      />
+      <Text label={t('views.builder.prop.chartX')} mono value={c.x} onChange={(x) => onChange({ ...c, x })} />
+      <LinesField
+        label={t('views.builder.prop.chartY')}
+        initial={c.y.join('\n')}
+        onChange={(text) =>
+          onChange({
+            ...c,
+            y: text
               .split('\n')
               .map((s) => s.trim())
-              .filter(Boolean);
-            onChange({ ...c, y });
-          }}
-        />
-      </label>
+              .filter(Boolean),
+          })
+        }
+      />
       <EventsEditor
         label={t('views.builder.prop.pointClick')}
         events={c.pointClick ?? []}

@@ -16,6 +16,7 @@ import {
   useAsync,
   useConfirmation,
   useToast,
+  VersionPairPicker,
 } from '../../../components/index.ts';
 import { formatTime } from '../../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../../i18n/index.tsx';
@@ -126,25 +127,14 @@ export function ViewVersionsScreen({ params }: { params: Record<string, string> 
           />
 
           <h2 className="section-title">{t('views.versions.compare')}</h2>
-          <div className="inline-fields">
-            {(
-              [
-                ['from', from, setFrom],
-                ['to', to, setTo],
-              ] as const
-            ).map(([key, value, set]) => (
-              <label key={key} className="inline-field">
-                <span>{t(`views.versions.${key}`)}</span>
-                <select value={value} onChange={(event) => set(Number(event.target.value))}>
-                  {data.versions.map((version) => (
-                    <option key={version.version} value={version.version}>
-                      v{version.version}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            ))}
-          </div>
+          <VersionPairPicker
+            versions={data.versions}
+            from={from}
+            to={to}
+            onFrom={setFrom}
+            onTo={setTo}
+            labels={{ from: t('views.versions.from'), to: t('views.versions.to') }}
+          />
           <ErrorBanner error={pair.error} />
           {pair.data ? <VersionDiff before={pair.data[0]} after={pair.data[1]} /> : null}
         </>
