@@ -29,7 +29,8 @@ beforeAll(async () => {
   console_ = await startConsole();
   token = await loginToken(console_.runtime);
   admin = await console_.newPage();
-  admin.setDefaultTimeout(10_000);
+  // 20 s: in a full run these pages load beside CDK bundling on 2 cores (10 s ran out once).
+  admin.setDefaultTimeout(20_000);
 }, 90_000);
 
 afterAll(async () => {
@@ -73,7 +74,7 @@ describe('accounts (Chromium, embedded runtime)', () => {
 
   it('the colleague sets a password through the link (a weak one is refused), then cannot reuse it', async () => {
     const sora = await console_.newPage();
-    sora.setDefaultTimeout(10_000);
+    sora.setDefaultTimeout(20_000);
     await sora.goto(invitationUrl);
     await sora.getByText('You were invited to Dogu as sora@example.com').waitFor();
     await sora.getByLabel(/^New password/).fill('password1234');
@@ -105,7 +106,7 @@ describe('accounts (Chromium, embedded runtime)', () => {
 
   it('changes the password on the account page; the new one signs in', async () => {
     const sora = await console_.newPage();
-    sora.setDefaultTimeout(10_000);
+    sora.setDefaultTimeout(20_000);
     await passwordSignIn(sora, 'sora@example.com', 'blue kite over the harbour');
     await sora.goto('/account');
     await sora.getByLabel(/^Current password/).fill('blue kite over the harbour');
@@ -116,7 +117,7 @@ describe('accounts (Chromium, embedded runtime)', () => {
     await sora.getByRole('link', { name: 'Back to the console' }).click();
     await sora.locator('.app-header').waitFor();
     const fresh = await console_.newPage();
-    fresh.setDefaultTimeout(10_000);
+    fresh.setDefaultTimeout(20_000);
     await passwordSignIn(fresh, 'sora@example.com', 'red kite under the bridge');
     await fresh.goto('/account');
     await fresh.getByRole('heading', { name: 'Your account' }).waitFor();
@@ -166,7 +167,7 @@ describe('accounts (Chromium, embedded runtime)', () => {
     await admin.getByRole('link', { name: /Open review request/ }).waitFor();
 
     const reviewer = await console_.newPage();
-    reviewer.setDefaultTimeout(10_000);
+    reviewer.setDefaultTimeout(20_000);
     await passwordSignIn(reviewer, 'reviewer@dogu.local', demoPassword);
     await reviewer.getByRole('link', { name: 'Reviews' }).click();
     await reviewer
