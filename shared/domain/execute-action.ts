@@ -498,7 +498,7 @@ interface RunInput {
 }
 
 /** The bridge a run goes through, recorded on its execution (audit and history). */
-function bridgeOf(dataSource: DataSource, environmentId: string): { bridgeId?: string } {
+export function bridgeOf(dataSource: DataSource, environmentId: string): { bridgeId?: string } {
   const via = dataSource.environments[environmentId]?.via;
   return typeof via === 'string' && via !== '' ? { bridgeId: via } : {};
 }
@@ -717,7 +717,7 @@ export async function masterDataOf(deps: Pick<ExecutionDeps, 'store'>, action: A
 }
 
 /** Only the variables and secrets the action (and its data source's headers) refer to are read and decrypted. */
-async function configurationValues(
+export async function configurationValues(
   deps: ExecutionDeps,
   action: Action,
   dataSource: DataSource,
@@ -756,7 +756,7 @@ const missing = (what: string, name: string, environmentId: string) =>
   );
 
 /** File contents are not kept in the history: their name, type and size are. */
-function recordable(bound: Record<string, unknown>): Record<string, unknown> {
+export function recordable(bound: Record<string, unknown>): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(bound)) {
     const file = value as FileValue | null;

@@ -197,6 +197,25 @@ export interface EngineRun {
   bridge?: BridgeRoute;
 }
 
+/** Rows of a batch run as one group: `run.values` is unused, each row brings its own values. */
+export interface RowGroupRun {
+  run: EngineRun;
+  rows: Record<string, unknown>[];
+  /** Called once the group will run, before anything of it runs. */
+  beforeRun(): Promise<void>;
+}
+
+/**
+ * `not_grouped`: the kind or the statement cannot run as a group, nothing ran. `committed`: each
+ * row's results, the successful rows committed together. `rolled_back`: nothing committed, the rows
+ * may run one at a time. `unknown`: the connection was lost at COMMIT.
+ */
+export type RowGroupResult =
+  | { kind: 'not_grouped' }
+  | { kind: 'committed'; rows: StatementResult[][] }
+  | { kind: 'rolled_back'; reason: { code: string; message: string } }
+  | { kind: 'unknown'; reason: { code: string; message: string } };
+
 /**
  * A data source environment reached through a bridge the customer runs (docs/bridge.md): where
  * it listens, what is trusted for its TLS certificate, and fresh per-connection tokens.
@@ -274,6 +293,8 @@ export interface ActionEngines {
   /** The action kind a data-source kind runs (e.g. postgresql → sql); undefined for an unknown kind. */
   actionKindOf(dataSourceKind: string): string | undefined;
   run(run: EngineRun): Promise<StatementResult[]>;
+  /** Batch rows of one action in one transaction, a savepoint per row (decision 0255). */
+  runRowGroup(group: RowGroupRun): Promise<RowGroupResult>;
   /** Every {{ reference }} of the action and, when given, of one environment's connection. */
   references(action: ActionInput, dataSource?: DataSource, environmentId?: string): Set<string>;
   /** The kind's own save-time checks of an action (the common ones are the domain's). */

@@ -62,7 +62,7 @@ export const failedResult = (title: string, failure: DoguError): StatementResult
 });
 
 /** Database messages speak of `$2`; the user wrote `{{ since }}`. Say that, and how to fix the commonest case. */
-function explain(error: DoguError, placeholderNames: string[]): DoguError {
+export function explain(error: DoguError, placeholderNames: string[]): DoguError {
   let message = error.message.replace(/\$(\d+)\b/g, (whole, n: string) => {
     const name = placeholderNames[Number(n) - 1];
     return name ? `{{ ${name} }}` : whole;
