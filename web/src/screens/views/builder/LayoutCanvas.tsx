@@ -123,11 +123,27 @@ function Zone({ slot, container, ...shared }: Shared & { slot: Slot; container: 
         {children.map((child) => (
           <CanvasItem key={child.id} component={child} {...shared} />
         ))}
-        {children.length === 0 ? (
-          <li className="canvas-empty muted">{t('views.builder.dnd.empty')}</li>
-        ) : null}
+        <EndOfZone slot={slot} disabled={shared.moving.has(slot.containerId)} empty={children.length === 0} />
       </ul>
     </SortableContext>
+  );
+}
+
+/**
+ * The strip after a box's last child: dropping there puts the component at the end. The keyboard
+ * reaches the end of a box through it (the box itself starts above its children).
+ */
+function EndOfZone({ slot, disabled, empty }: { slot: Slot; disabled: boolean; empty: boolean }) {
+  const t = useT();
+  const { setNodeRef, isOver } = useDroppable({
+    id: `end:${slot.containerId}:${slot.tab}`,
+    data: { kind: 'zone', slot, end: true } satisfies DragData,
+    disabled,
+  });
+  return (
+    <li ref={setNodeRef} className={`canvas-end${empty ? ' muted' : ''}${isOver ? ' is-over' : ''}`}>
+      {empty ? t('views.builder.dnd.empty') : null}
+    </li>
   );
 }
 

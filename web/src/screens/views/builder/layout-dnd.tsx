@@ -7,11 +7,11 @@
 import {
   type Announcements,
   type CollisionDetection,
-  closestCorners,
   DndContext,
   type DragEndEvent,
   DragOverlay,
   type DragStartEvent,
+  type KeyboardCoordinateGetter,
   KeyboardSensor,
   type Over,
   PointerSensor,
@@ -34,13 +34,48 @@ import { childrenOf, insertAt, moveTo, type Place, placeOf, type Slot, sameSlot 
 export type DragData =
   | { kind: 'palette'; type: ComponentType }
   | { kind: 'component' }
-  | { kind: 'zone'; slot: Slot };
+  /** A box (`end`: the strip after its last child, the one the keyboard reaches): the end of the slot. */
+  | { kind: 'zone'; slot: Slot; end?: boolean };
 
 export const zoneId = (slot: Slot) => `zone:${slot.containerId}:${slot.tab}`;
 const paletteId = (type: ComponentType) => `palette:${type}`;
 
 /** The keys of the keyboard way: Enter stays the buttons' own (select, add to the selection). */
 const keyboardCodes = { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] };
+
+const near = (a: number, b: number) => Math.abs(a - b) < 1.5;
+
+/**
+ * dnd-kit's sortable keyboard coordinates, with two changes for nested boxes. It chooses among the
+ * components and the ends of the boxes only: a whole box starts above its first child, so an arrow
+ * key would jump to its end too early. And the dragged box always lands on the chosen one's
+ * top-left corner: the sortable getter lays it bottom to bottom on a later item of its own list,
+ * which for a container would skip everything the container holds on the next arrow key.
+ */
+const keyboardCoordinates: KeyboardCoordinateGetter = (event, args) => {
+  const all = args.context.droppableContainers;
+  const reachable = {
+    getEnabled: () => all.getEnabled().filter((c) => !isWholeBox(c)),
+    get: (id: UniqueIdentifier) => all.get(id),
+  } as unknown as typeof all;
+  const next = sortableKeyboardCoordinates(event, {
+    ...args,
+    context: { ...args.context, droppableContainers: reachable },
+  });
+  const box = args.context.collisionRect;
+  if (!next || !box) return next;
+  for (const container of reachable.getEnabled()) {
+    const rect = args.context.droppableRects.get(container.id);
+    if (rect && near(rect.right, next.x + box.width) && near(rect.bottom, next.y + box.height))
+      return { x: rect.left, y: rect.top };
+  }
+  return next;
+};
+
+const isWholeBox = (container: { data: { current?: unknown } }) => {
+  const data = dataOf(container);
+  return data?.kind === 'zone' && !data.end;
+};
 
 const dataOf = (item: { data: { current?: unknown } } | null | undefined) =>
   item?.data.current as DragData | undefined;
@@ -59,9 +94,8 @@ export function placeFor(root: ViewComponent, over: Pick<Over, 'id' | 'data'> | 
 
 /**
  * The innermost droppable under the pointer (a child before the grid that holds it). With the
- * keyboard there is no pointer: sortableKeyboardCoordinates lays the dragged box on the droppable
- * it chose (top-left corners together, or bottom-right ones after the active item in its list), so
- * that one is taken; closest corners otherwise.
+ * keyboard there is no pointer: the keyboard coordinates lay the dragged box's top-left corner on
+ * the droppable they chose, so that one is taken.
  */
 export const innermostCollision: CollisionDetection = (args) => {
   const area = (id: UniqueIdentifier) => {
@@ -72,18 +106,12 @@ export const innermostCollision: CollisionDetection = (args) => {
     [...list].sort((a, b) => area(a.id) - area(b.id));
   if (args.pointerCoordinates) return smallestFirst(pointerWithin(args)).slice(0, 1);
   const box = args.collisionRect;
-  const near = (a: number, b: number) => Math.abs(a - b) < 1.5;
   const aligned = args.droppableContainers.filter((container) => {
     const rect = args.droppableRects.get(container.id);
-    if (!rect) return false;
-    return (
-      (near(rect.left, box.left) && near(rect.top, box.top)) ||
-      (near(rect.right, box.left + box.width) && near(rect.bottom, box.top + box.height))
-    );
+    return rect ? near(rect.left, box.left) && near(rect.top, box.top) : false;
   });
-  if (aligned.length > 0)
-    return smallestFirst(aligned.map((c) => ({ id: c.id, data: { droppableContainer: c } })));
-  return closestCorners(args);
+  // Nothing aligned: a palette item just picked up is over nowhere until an arrow key moves it.
+  return smallestFirst(aligned.map((c) => ({ id: c.id, data: { droppableContainer: c } })));
 };
 
 function wordsFor(t: Translate, root: ViewComponent) {
@@ -159,7 +187,7 @@ export function LayoutDnd({
   const sensors = useSensors(
     // A click (a press that moves less than 6 px) still selects or adds.
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates, keyboardCodes }),
+    useSensor(KeyboardSensor, { coordinateGetter: keyboardCoordinates, keyboardCodes }),
   );
   const accessibility = useMemo(
     () => ({
