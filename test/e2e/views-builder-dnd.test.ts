@@ -194,6 +194,19 @@ describe('drag and drop in the visual builder', () => {
     expect(cspViolations).toEqual([]);
   }, 120_000);
 
+  it('fits the builder and its layout canvas into 390 px without sideways scrolling', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/views/dnd-layout/edit`);
+    await expect.poll(() => order('grid root')).toEqual(['button1', 'modal1', 'grid1', 'tabs1']);
+    const widths = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(
+      '({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })',
+    );
+    expect(widths.scrollWidth).toBeLessThanOrEqual(widths.innerWidth);
+    const canvas = await page.locator('.canvas-tree').boundingBox();
+    expect(canvas!.width).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 1000 });
+  }, 60_000);
+
   it('loads dnd-kit with the builder only, never with a view', async () => {
     const holdsDndKit = async (path: string) =>
       (await (await fetch(`${console_.url}${path}`)).text()).includes('DndLiveRegion');

@@ -17,8 +17,8 @@ import { useT } from '../../../i18n/index.tsx';
 import type { ViewComponent } from '../view-api.ts';
 import { findComponent, flatten } from './draft.ts';
 import type { DragData } from './layout-dnd.tsx';
-import { zoneId } from './layout-dnd.tsx';
-import { type Slot, slotsOf } from './layout-moves.ts';
+import { slotLabel, zoneId } from './layout-dnd.tsx';
+import { childrenIn, type Slot, slotsOf } from './layout-moves.ts';
 
 interface CanvasProps {
   root: ViewComponent;
@@ -91,22 +91,14 @@ function Zones({ component, ...shared }: Shared & { component: ViewComponent }) 
 function Zone({ slot, container, ...shared }: Shared & { slot: Slot; container: ViewComponent }) {
   const t = useT();
   const id = zoneId(slot);
-  const children =
-    container.type === 'tabs'
-      ? (container.tabs[slot.tab]?.children ?? [])
-      : container.type === 'grid' || container.type === 'modal'
-        ? container.children
-        : [];
+  const children = childrenIn(container, slot.tab) ?? [];
   const columns = container.type === 'grid' ? container.columns : 1;
   const { setNodeRef, isOver } = useDroppable({
     id,
     data: { kind: 'zone', slot } satisfies DragData,
     disabled: shared.moving.has(slot.containerId),
   });
-  const label =
-    container.type === 'tabs'
-      ? t('views.builder.dnd.slot.tab', { id: container.id, label: container.tabs[slot.tab]?.label ?? '' })
-      : t(`views.builder.dnd.slot.${container.type === 'modal' ? 'modal' : 'grid'}`, { id: container.id });
+  const label = slotLabel(t, container, slot.tab);
   return (
     <SortableContext
       id={id}

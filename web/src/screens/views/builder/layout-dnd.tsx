@@ -114,6 +114,13 @@ export const innermostCollision: CollisionDetection = (args) => {
   return smallestFirst(aligned.map((c) => ({ id: c.id, data: { droppableContainer: c } })));
 };
 
+/** A box's name for people: "grid root", "tab "First" of pages", "modal details". */
+export function slotLabel(t: Translate, container: ViewComponent, tab: number): string {
+  if (container.type === 'tabs')
+    return t('views.builder.dnd.slot.tab', { id: container.id, label: container.tabs[tab]?.label ?? '' });
+  return t(`views.builder.dnd.slot.${container.type === 'modal' ? 'modal' : 'grid'}`, { id: container.id });
+}
+
 function wordsFor(t: Translate, root: ViewComponent) {
   const what = (id: UniqueIdentifier, data: DragData | undefined) => {
     if (data?.kind === 'palette')
@@ -125,14 +132,7 @@ function wordsFor(t: Translate, root: ViewComponent) {
   };
   const slotName = (slot: Slot) => {
     const container = findComponent(root, slot.containerId);
-    if (container?.type === 'tabs')
-      return t('views.builder.dnd.slot.tab', {
-        id: container.id,
-        label: container.tabs[slot.tab]?.label ?? '',
-      });
-    return t(`views.builder.dnd.slot.${container?.type === 'modal' ? 'modal' : 'grid'}`, {
-      id: slot.containerId,
-    });
+    return container ? slotLabel(t, container, slot.tab) : slot.containerId;
   };
   /** Position and count as they will be after the drop. */
   const where = (activeId: UniqueIdentifier, data: DragData | undefined, place: Place) => {

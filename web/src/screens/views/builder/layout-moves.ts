@@ -17,14 +17,18 @@ export interface Place {
   index: number;
 }
 
+/** The children of a container's slot `tab` (0 for grids and modals), undefined when there is none. */
+export function childrenIn(container: ViewComponent, tab: number): ViewComponent[] | undefined {
+  if (container.type === 'grid' || container.type === 'modal')
+    return tab === 0 ? container.children : undefined;
+  if (container.type === 'tabs') return container.tabs[tab]?.children;
+  return undefined;
+}
+
 /** The children of a slot, or undefined when the slot does not exist. */
 export function childrenOf(root: ViewComponent, slot: Slot): ViewComponent[] | undefined {
   const container = findComponent(root, slot.containerId);
-  if (!container) return undefined;
-  if (container.type === 'grid' || container.type === 'modal')
-    return slot.tab === 0 ? container.children : undefined;
-  if (container.type === 'tabs') return container.tabs[slot.tab]?.children;
-  return undefined;
+  return container ? childrenIn(container, slot.tab) : undefined;
 }
 
 /** The slots a component offers to children (none for a component that is not a container). */
