@@ -86,8 +86,17 @@ async function keyboardMove(focus: Locator, keys: { first?: Arrow; key: Arrow },
   await expect.poll(announced).toMatch(/^Picked up|would go to/);
   const heard: string[] = [];
   const press = async (key: Arrow) => {
+    const before = await announced();
     await page.keyboard.press(key);
-    await page.waitForTimeout(150);
+    // Wait for the announcement of this step before the next key, so a slow render never makes the
+    // loop overshoot; a step that lands on a place worded like the last one changes nothing.
+    await page
+      .waitForFunction(
+        `document.querySelector('[id^="DndLiveRegion"]')?.textContent !== ${JSON.stringify(before)}`,
+        undefined,
+        { timeout: 2_000 },
+      )
+      .catch(() => undefined);
     heard.push(`${key}: ${await announced()}`);
   };
   if (keys.first) await press(keys.first);
