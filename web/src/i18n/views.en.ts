@@ -155,6 +155,15 @@ export const viewsEn: Record<string, string> = {
   'views.code.notDeclaredTitle': 'Action not declared',
   'views.code.notDeclared':
     'The view may call only the actions it declares; "{actionId}" is not one of them.',
+  'views.code.declinedTitle': 'Not run',
+  'views.code.declined': 'The viewer did not confirm "{actionId}": nothing was run.',
+  'views.code.questionPendingTitle': 'A question is open',
+  'views.code.questionPending':
+    'The view already asks the viewer something; it may ask one question at a time. "{actionId}" was not run.',
+  'views.code.tooManyQuestionsTitle': 'Too many questions',
+  'views.code.tooManyQuestions':
+    'The viewer declined {count} of this view\'s questions within a minute; it may ask again later. "{actionId}" was not run.',
+  'views.code.libraryFailed': 'The chart library could not be loaded: {detail}',
 
   'views.builder.new.visual': 'New visual view',
   'views.builder.new.code': 'New code view',

@@ -155,6 +155,15 @@ export const viewsJa: Record<string, string> = {
     'このビューはアクションを実行しすぎています。1 人の閲覧者につき 1 分あたり {limit} 回までです。{seconds} 秒後にもう一度お試しください。',
   'views.code.notDeclaredTitle': '宣言されていないアクション',
   'views.code.notDeclared': 'ビューが呼べるのは宣言したアクションだけです。"{actionId}" は含まれていません。',
+  'views.code.declinedTitle': '実行していません',
+  'views.code.declined': '閲覧者が "{actionId}" を確認しなかったため、何も実行していません。',
+  'views.code.questionPendingTitle': '確認を表示中です',
+  'views.code.questionPending':
+    'ビューはすでに閲覧者に確認を求めています。確認は一度に一つだけです。"{actionId}" は実行していません。',
+  'views.code.tooManyQuestionsTitle': '確認が多すぎます',
+  'views.code.tooManyQuestions':
+    '閲覧者が 1 分以内にこのビューの確認を {count} 回断りました。しばらくしてからもう一度お試しください。"{actionId}" は実行していません。',
+  'views.code.libraryFailed': 'グラフのライブラリを読み込めませんでした: {detail}',
 
   'views.builder.new.visual': 'ビジュアルビューを作成',
   'views.builder.new.code': 'コードビューを作成',
