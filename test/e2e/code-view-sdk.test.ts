@@ -243,8 +243,8 @@ describe('a code view with the SDK', () => {
     const modal = frame.getByRole('dialog', { name: 'Details' });
     await expect.poll(() => modal.innerText()).toContain('Inside the modal');
     const focusInside = () =>
-      frame.evaluate(
-        () => document.querySelector('[role=dialog]')?.contains(document.activeElement) ?? false,
+      frame.evaluate<boolean>(
+        "document.querySelector('[role=dialog]')?.contains(document.activeElement) ?? false",
       );
     expect(await focusInside()).toBe(true);
     await page.keyboard.press('Tab');
