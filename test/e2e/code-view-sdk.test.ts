@@ -40,7 +40,9 @@ async function record(response: Response) {
   }
 }
 const runsOf = (actionId: string) => runs.filter((r) => r.actionId === actionId);
-const chartScripts = () => scripts.filter((s) => s.text.includes('__doguChartJs'));
+/** Chart.js's banner, which its bundle keeps: the library is in the text that carries it. */
+const chartJsBanner = 'Chart.js v';
+const chartScripts = () => scripts.filter((s) => s.text.includes(chartJsBanner));
 /** Long enough for a duplicate run (an effect or a timer firing again) to show up. */
 const settle = () => page.waitForTimeout(1500);
 
@@ -132,7 +134,10 @@ beforeAll(async () => {
   page.on('pageerror', (error) => console.error('page error:', error.message));
   page.on('response', (response) => void record(response));
   page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    const text = message.text();
+    // The frame's own proof that its script lock holds (close-channels.ts) is refused on purpose.
+    if (/inline event handler/.test(text) && /'strict-dynamic'/.test(text)) return;
+    if (/Content Security Policy|Refused to/i.test(text)) violations.push(text);
   });
   await login(page, 'admin@dogu.local', `${base}/views`);
 }, 180_000);
@@ -146,7 +151,7 @@ describe('a code view without a chart', () => {
     const frameDocument = await fetch(`${console_.url}/view-frame.html`);
     expect(frameDocument.headers.get('content-security-policy')).toContain(viewFrameCsp);
     const html = await frameDocument.text();
-    expect(html).not.toContain('__doguChartJs');
+    expect(html).not.toContain(chartJsBanner);
     await page.goto(`${base}/views/sdk-plain`);
     const frame = await frameOf();
     await expect
