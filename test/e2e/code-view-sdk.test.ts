@@ -4,9 +4,11 @@
  * never fetches it, and the frame's document does not carry it), an `<Input debounceMs>` driving
  * `useAction` (one run per pause in typing, counted from the server's answers), `toast()` shown by
  * the console outside the frame, `runAction(…, { confirm })` asked in the console's dialog (Cancel
- * sends nothing, Run sends one confirmed run), and a `<Modal>` inside the frame. The frame's CSP
+ * sends nothing, Run sends one confirmed run), a `<Modal>` inside the frame, and a table's CSV file,
+ * which the console downloads (the sandbox may not). The frame's CSP
  * still holds: no policy violation is reported while all of it runs.
  */
+import { readFile } from 'node:fs/promises';
 import type { Frame, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewFrameCsp } from '../../shared/http/console-policies.ts';
@@ -98,7 +100,7 @@ export default function SdkTour() {
       <Text>Searching: {search}</Text>
       <Chart type="bar" rows={rows} x="customer" y="total_yen" title="Totals" onPointClick={(p) => setPicked(String(p.x))} />
       <Text>Picked: {picked}</Text>
-      <Table rows={rows} columns={['id', 'customer']} />
+      <Table rows={rows} columns={['id', 'customer']} exportCsv="orders" />
       <Stack direction="row">
         <Button onClick={() => toast('Hello from the view', 'info')}>Say hello</Button>
         <Button variant="danger" onClick={touch}>Touch order 1</Button>
@@ -171,9 +173,7 @@ describe('a code view with the SDK', () => {
     frame = await frameOf();
     const canvas = frame.locator('canvas[role="img"]');
     await expect.poll(() => canvas.getAttribute('aria-label'), { timeout: 20_000 }).toBe('Bar chart: Totals');
-    await expect
-      .poll(() => frame.locator('table.dg-table').last().locator('tbody tr').count())
-      .toBeGreaterThan(0);
+    await expect.poll(() => frame.locator('.dg-table-wrap table tbody tr').count()).toBeGreaterThan(0);
     // Chart.js came as one chunk of the console's, fetched once, and drew into the frame's canvas.
     expect(chartScripts()).toHaveLength(1);
     // Where Chart.js drew the first bar (the middle of it), read from its chart instance.
@@ -263,5 +263,19 @@ describe('a code view with the SDK', () => {
     await settle();
     expect(runs).toEqual([]);
     expect(violations).toEqual([]);
+  }, 30_000);
+
+  it("downloads the table's CSV through the console", async () => {
+    const shown = await frame.locator('.dg-table-wrap table tbody tr').count();
+    const download = page.waitForEvent('download');
+    await frame.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('orders.csv');
+    const lines = (await readFile((await file.path())!, 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toBe('id,customer');
+    expect(lines).toHaveLength(shown + 1);
   }, 30_000);
 });
