@@ -226,7 +226,7 @@ export const viewsEn: Record<string, string> = {
   'views.builder.actionIds': 'Actions the code may run',
   'views.builder.source': 'Source (React, default export)',
   'views.builder.sdkHint':
-    "Import from 'dogu': args, user, runAction(id, args), useAction(id, args), navigate(to, args), Table, Detail, Button, Text, Stack, Field.",
+    "Import from 'dogu': args, user, runAction(id, args, { confirm }), useAction(id, args), useDebounced, useInterval, navigate(to, args), toast, exportCsv, Table, Chart, Input, NumberInput, DateRange, Select, MultiSelect, Checkbox, Switch, Modal, Drawer, Detail, Button, Text, Stack, Field (docs/views.md).",
   'views.builder.prop.title': 'Title (template)',
   'views.builder.prop.hidden': 'Hidden when (expression)',
   'views.builder.prop.value': 'Value (expression, instead of a query)',

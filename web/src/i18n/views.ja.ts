@@ -227,7 +227,7 @@ export const viewsJa: Record<string, string> = {
   'views.builder.actionIds': 'コードが実行できるアクション',
   'views.builder.source': 'ソース（React、default export）',
   'views.builder.sdkHint':
-    "'dogu' から import できるもの: args, user, runAction(id, args), useAction(id, args), navigate(to, args), Table, Detail, Button, Text, Stack, Field。",
+    "'dogu' から import できるもの: args, user, runAction(id, args, { confirm }), useAction(id, args), useDebounced, useInterval, navigate(to, args), toast, exportCsv, Table, Chart, Input, NumberInput, DateRange, Select, MultiSelect, Checkbox, Switch, Modal, Drawer, Detail, Button, Text, Stack, Field（docs/views.md）。",
   'views.builder.prop.title': 'タイトル（テンプレート）',
   'views.builder.prop.hidden': '非表示にする条件（式）',
   'views.builder.prop.value': '値（式。クエリの代わり）',

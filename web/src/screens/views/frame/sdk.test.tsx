@@ -13,9 +13,14 @@ import type { FrameActionOutcome } from './protocol.ts';
 import {
   ActionError,
   connect,
+  DateRange,
+  type DateRangeValue,
   Input,
   Modal,
+  MultiSelect,
   runAction,
+  Select,
+  Switch,
   Table,
   toast,
   useAction,
@@ -117,6 +122,57 @@ describe('searching as one types', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Set' }));
     await screen.findByText('done');
     expect(calls).toEqual([{ actionId: 'search-orders', args: { customer: 'ada' } }]);
+  });
+});
+
+describe('choices', () => {
+  it('Select takes its options from rows, MultiSelect toggles values, Switch is a switch', () => {
+    const picked: unknown[] = [];
+    function Choices() {
+      const [status, setStatus] = useState('');
+      const [tags, setTags] = useState<string[]>(['a']);
+      const [on, setOn] = useState(false);
+      const [range, setRange] = useState<DateRangeValue>({ from: '', to: '' });
+      picked.push({ status, tags, on, range });
+      return (
+        <>
+          <Select
+            label="Status"
+            value={status}
+            onChange={setStatus}
+            rows={[
+              { code: 'paid', name: 'Paid' },
+              { code: 'shipped', name: 'Shipped' },
+            ]}
+            optionValue="code"
+            optionLabel="name"
+          />
+          <MultiSelect
+            label="Tags"
+            value={tags}
+            onChange={setTags}
+            options={['a', { value: 'b', label: 'Bee' }]}
+          />
+          <Switch label="Only open" checked={on} onChange={setOn} />
+          <DateRange label="Ordered" value={range} onChange={setRange} />
+        </>
+      );
+    }
+    render(<Choices />);
+    const select = screen.getByLabelText('Status') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['', 'Paid', 'Shipped']);
+    fireEvent.change(select, { target: { value: 'shipped' } });
+    fireEvent.click(screen.getByLabelText('Bee'));
+    fireEvent.click(screen.getByLabelText('a'));
+    fireEvent.click(screen.getByRole('switch', { name: 'Only open' }));
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-01' } });
+    expect(picked.at(-1)).toEqual({
+      status: 'shipped',
+      tags: ['b'],
+      on: true,
+      range: { from: '2026-11-01', to: '' },
+    });
+    expect((screen.getByLabelText('To') as HTMLInputElement).min).toBe('2026-11-01');
   });
 });
 
