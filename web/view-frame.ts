@@ -3,7 +3,8 @@
  * (React, the `dogu` SDK, the message bridge) bundled by esbuild into one inline classic script,
  * with the frame's CSP as a meta tag (the servers also send it as a header). One self-contained
  * file: a sandboxed frame has an opaque origin, so it could not load module scripts from /assets
- * without CORS headers, and needs none this way.
+ * without CORS headers, and needs none this way. Chart.js is not in it: `frameLibrariesPlugin`
+ * makes it a chunk of the console's, whose text the console sends to a frame that draws a chart.
  */
 import { build } from 'esbuild';
 import type { Plugin } from 'vite';
