@@ -253,7 +253,8 @@ describe('Table', () => {
     fireEvent.click(screen.getByText('Grace'));
     fireEvent.keyDown(screen.getByText('Linus').closest('tr')!, { key: 'Enter' });
     expect(selections).toEqual([[2], [3]]);
-    expect(screen.getByText('Grace').closest('tr')!.getAttribute('aria-selected')).toBe('false');
+    expect(screen.getByText('Grace').closest('tr')!.getAttribute('aria-current')).toBeNull();
+    expect(screen.getByText('Linus').closest('tr')!.getAttribute('aria-current')).toBe('true');
     expect(screen.getByText('Page 1 of 3')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));

@@ -239,7 +239,8 @@ export function Table({
                     : undefined
                 }
                 tabIndex={clickable ? 0 : undefined}
-                aria-selected={selection ? isSelected : undefined}
+                // As visual tables mark theirs (multi-select rows say it with their checkbox).
+                aria-current={selection === 'single' && isSelected ? 'true' : undefined}
                 className={
                   `${clickable ? 'dg-click' : ''}${isSelected ? ' dg-selected' : ''}`.trim() || undefined
                 }
