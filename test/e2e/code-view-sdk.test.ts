@@ -5,7 +5,8 @@
  * `useAction` (one run per pause in typing, counted from the server's answers), `toast()` shown by
  * the console outside the frame, `runAction(…, { confirm })` asked in the console's dialog (Cancel
  * sends nothing, Run sends one confirmed run), a `<Modal>` inside the frame, and a table's CSV file,
- * which the console downloads (the sandbox may not). The frame's CSP
+ * which the console downloads (the sandbox may not). A view cannot keep the viewer in dialogs: a
+ * second question while one is open is refused, and after three declines the next is not asked. The frame's CSP
  * still holds: no policy violation is reported while all of it runs.
  */
 import { readFile } from 'node:fs/promises';
@@ -94,6 +95,11 @@ export default function SdkTour() {
       (result) => { setNote('touched ' + result.rows.length); toast('Order 1 touched'); },
       (error) => setNote(error.code),
     );
+  const askTwice = () =>
+    Promise.allSettled([
+      runAction('sdk-touch', { order_id: 1 }, { confirm: 'First question?' }),
+      runAction('sdk-touch', { order_id: 1 }, { confirm: 'Second question?' }),
+    ]).then((results) => setNote(results.map((r) => (r.status === 'rejected' ? r.reason.code : 'ran')).join(', ')));
   return (
     <Stack>
       <Input label="Customer search" value={search} onChange={setSearch} debounceMs={400} />
@@ -105,6 +111,7 @@ export default function SdkTour() {
         <Button onClick={() => toast('Hello from the view', 'info')}>Say hello</Button>
         <Button variant="danger" onClick={touch}>Touch order 1</Button>
         <Button onClick={() => setOpen(true)}>Open details</Button>
+        <Button onClick={askTwice}>Ask twice</Button>
       </Stack>
       <Text>Note: {note}</Text>
       <Modal open={open} onClose={() => setOpen(false)} title="Details">
@@ -278,4 +285,28 @@ describe('a code view with the SDK', () => {
     expect(lines[0]).toBe('id,customer');
     expect(lines).toHaveLength(shown + 1);
   }, 30_000);
+
+  it('asks one question at a time, and stops asking after three declines', async () => {
+    // A fresh frame: its limits start afresh.
+    await page.reload();
+    frame = await frameOf();
+    runs.length = 0;
+    const dialog = page.getByRole('dialog');
+    const note = () => frame.getByText(/^Note:/).innerText();
+    await frame.getByRole('button', { name: 'Ask twice' }).click({ timeout: 20_000 });
+    await expect.poll(() => dialog.innerText()).toContain('First question?');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(note).toBe('Note: run_declined, question_pending');
+    for (let declines = 2; declines <= 3; declines++) {
+      await frame.getByRole('button', { name: 'Touch order 1' }).click();
+      await expect.poll(() => dialog.innerText()).toContain('Touch order 1?');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => dialog.count()).toBe(0);
+    }
+    await frame.getByRole('button', { name: 'Touch order 1' }).click();
+    await expect.poll(note).toBe('Note: too_many_questions');
+    expect(await dialog.count()).toBe(0);
+    await settle();
+    expect(runsOf('sdk-touch')).toEqual([]);
+  }, 60_000);
 });
