@@ -1,9 +1,13 @@
 /**
  * Modal and drawer inside the view's frame (they cover the view, not the console): focus moves in
- * and stays in (Tab wraps), Escape or Close closes, focus returns to what opened it. While one is
- * open the frame is at least as tall as it, so the console does not cut it off.
+ * and stays in (Tab wraps), Escape or Close closes, focus returns to what opened it.
+ *
+ * The console makes the frame as tall as its content, so the frame has no viewport of its own to
+ * centre in: a panel at the frame's top could be far above where the viewer is looking. The panel
+ * opens level with what opened it (the button just clicked is on screen), and while it is open the
+ * frame is at least tall enough to hold it, so the console does not cut it off.
  */
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { text } from './sdk-texts.ts';
 
 const focusable =
@@ -31,15 +35,19 @@ function Overlay({
   const latestClose = useRef(onClose);
   latestClose.current = onClose;
 
-  useEffect(() => {
+  // Before the first paint, so the panel never shows at the top first.
+  useLayoutEffect(() => {
     if (!open) return;
     const before = document.activeElement as HTMLElement | null;
     const element = panel.current;
+    const openerTop =
+      before && before !== document.body ? before.getBoundingClientRect().top + window.scrollY : 0;
+    const top = Math.max(8, Math.round(openerTop) - 40);
+    if (element) element.style.marginTop = `${top}px`;
     (element?.querySelector<HTMLElement>(focusable) ?? element)?.focus();
-    // The frame grows to the panel while it is open (the console sizes the frame to its content).
     const body = document.body;
     const growToPanel = () => {
-      body.style.minHeight = element ? `${element.scrollHeight + 32}px` : '';
+      body.style.minHeight = element ? `${top + element.scrollHeight + 32}px` : '';
     };
     growToPanel();
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(growToPanel) : undefined;

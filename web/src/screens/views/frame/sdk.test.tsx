@@ -15,6 +15,7 @@ import {
   connect,
   DateRange,
   type DateRangeValue,
+  Drawer,
   Input,
   Modal,
   MultiSelect,
@@ -290,6 +291,28 @@ describe('Modal', () => {
     fireEvent.keyDown(dialog, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(opener);
+  });
+});
+
+describe('Drawer', () => {
+  it('is the same dialog at the edge, with the footer before Close', () => {
+    const closed: string[] = [];
+    render(
+      <Drawer
+        open
+        title="Filters"
+        onClose={() => closed.push('x')}
+        footer={<button type="button">Apply</button>}
+      >
+        <p>Narrow the list</p>
+      </Drawer>,
+    );
+    const drawer = screen.getByRole('dialog', { name: 'Filters' });
+    expect(drawer.className).toContain('dg-drawer');
+    expect([...drawer.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Apply', 'Close']);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Apply' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(closed).toEqual(['x']);
   });
 });
 
