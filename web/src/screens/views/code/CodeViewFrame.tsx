@@ -159,8 +159,9 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
         case 'exportCsv':
           if (exports.take()) {
             const rows = message.rows;
-            void tableCsv(message.columns, rows).then((text) =>
-              downloadCsv(message.fileName.replace(/\.csv$/i, ''), text),
+            tableCsv(message.columns, rows).then(
+              (text) => downloadCsv(message.fileName.replace(/\.csv$/i, ''), text),
+              (error: unknown) => setErrors((list) => [...list.slice(-4), String(error)]),
             );
           }
           break;
