@@ -12,6 +12,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FrameActionOutcome } from './protocol.ts';
 import {
   ActionError,
+  Chart,
+  type ChartPoint,
   connect,
   DateRange,
   type DateRangeValue,
@@ -291,6 +293,42 @@ describe('Modal', () => {
     fireEvent.keyDown(dialog, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(opener);
+  });
+});
+
+describe('Chart', () => {
+  it('has a named canvas and a data table of its points, where Enter picks a point', () => {
+    // Chart.js never arrives here (jsdom has no canvas): the text alternative works without it.
+    connect({ send: () => {}, call: async () => answer, library: () => new Promise<string>(() => {}) });
+    const picked: ChartPoint[] = [];
+    const rows = [
+      { month: 'Jan', total: '1200', count: 3 },
+      { month: 'Feb', total: 900, count: 'n/a' },
+    ];
+    render(
+      <Chart
+        type="line"
+        rows={rows}
+        x="month"
+        y={['total', 'count']}
+        title="Sales"
+        onPointClick={(p) => picked.push(p)}
+      />,
+    );
+    expect(screen.getByRole('img', { name: 'Line chart: Sales' }).tagName).toBe('CANVAS');
+    const toggle = screen.getByRole('button', { name: 'Show data' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    const table = screen.getByRole('table', { name: 'Data of Sales' });
+    const cells = [...table.querySelectorAll('tbody tr')].map((tr) =>
+      [...tr.children].map((c) => c.textContent),
+    );
+    expect(cells).toEqual([
+      ['Jan', (1200).toLocaleString(), '3'],
+      ['Feb', (900).toLocaleString(), '—'],
+    ]);
+    fireEvent.keyDown(table.querySelectorAll('tbody tr')[1]!, { key: 'Enter' });
+    expect(picked).toEqual([{ x: 'Feb', y: 900, series: 'total', index: 1, row: rows[1] }]);
   });
 });
 
