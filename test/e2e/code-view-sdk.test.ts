@@ -14,7 +14,7 @@ import type { Frame, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewFrameCsp } from '../../shared/http/console-policies.ts';
 import { loginToken } from '../support/runtime.ts';
-import { type ConsoleUnderTest, login, startConsole } from './support/browser.ts';
+import { type ConsoleUnderTest, login, screenshot, startConsole } from './support/browser.ts';
 
 const base = '/p/demo/e/development';
 let console_: ConsoleUnderTest;
@@ -239,6 +239,8 @@ describe('a code view with the SDK', () => {
     expect(runsOf('sdk-touch')).toEqual([]);
 
     await frame.getByRole('button', { name: 'Touch order 1' }).click();
+    await expect.poll(() => dialog.innerText()).toContain('Touch order 1?');
+    await screenshot(page, 'views-code-sdk-confirm');
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
     await expect.poll(() => frame.getByText(/^Note:/).innerText()).toBe('Note: touched 1');
     await expect.poll(() => page.locator('.toasts').innerText()).toContain('Order 1 touched');
