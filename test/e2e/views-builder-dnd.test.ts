@@ -9,6 +9,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginToken } from '../support/runtime.ts';
+import { axeFindings } from './support/axe.ts';
 import { type ConsoleUnderTest, login, startConsole } from './support/browser.ts';
 
 const base = '/p/demo/e/development';
@@ -90,12 +91,9 @@ async function keyboardMove(focus: Locator, keys: { first?: Arrow; key: Arrow },
     await page.keyboard.press(key);
     // Wait for the announcement of this step before the next key, so a slow render never makes the
     // loop overshoot; a step that lands on a place worded like the last one changes nothing.
-    await page
-      .waitForFunction(
-        `document.querySelector('[id^="DndLiveRegion"]')?.textContent !== ${JSON.stringify(before)}`,
-        undefined,
-        { timeout: 2_000 },
-      )
+    await expect
+      .poll(announced, { timeout: 2_000 })
+      .not.toBe(before)
       .catch(() => undefined);
     heard.push(`${key}: ${await announced()}`);
   };
@@ -202,6 +200,12 @@ describe('drag and drop in the visual builder', () => {
     await expect.poll(() => order('tab "Tab 1" of tabs1')).toEqual(['text1']);
     expect(cspViolations).toEqual([]);
   }, 120_000);
+
+  it('has no axe-core findings on the builder with its layout canvas (WCAG 2.1 AA)', async () => {
+    await page.goto(`${base}/views/dnd-layout/edit`);
+    await expect.poll(() => order('grid root')).toEqual(['button1', 'modal1', 'grid1', 'tabs1']);
+    expect(await axeFindings(page)).toEqual([]);
+  }, 60_000);
 
   it('fits the builder and its layout canvas into 390 px without sideways scrolling', async () => {
     await page.setViewportSize({ width: 390, height: 844 });

@@ -44,6 +44,8 @@ const paletteId = (type: ComponentType) => `palette:${type}`;
 const keyboardCodes = { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] };
 
 const near = (a: number, b: number) => Math.abs(a - b) < 1.5;
+/** How far (px) the dragged box's corner may be from a target's for the keyboard to be over it. */
+const keyboardReach = 8;
 
 /**
  * dnd-kit's sortable keyboard coordinates, with two changes for nested boxes. It chooses among the
@@ -95,7 +97,7 @@ export function placeFor(root: ViewComponent, over: Pick<Over, 'id' | 'data'> | 
 /**
  * The innermost droppable under the pointer (a child before the grid that holds it). With the
  * keyboard there is no pointer: the keyboard coordinates lay the dragged box's top-left corner on
- * the droppable they chose, so that one is taken.
+ * the component or end strip they chose, so that one is taken.
  */
 export const innermostCollision: CollisionDetection = (args) => {
   const area = (id: UniqueIdentifier) => {
@@ -105,13 +107,19 @@ export const innermostCollision: CollisionDetection = (args) => {
   const smallestFirst = <T extends { id: UniqueIdentifier }>(list: T[]) =>
     [...list].sort((a, b) => area(a.id) - area(b.id));
   if (args.pointerCoordinates) return smallestFirst(pointerWithin(args)).slice(0, 1);
+  // The keyboard's target: the reachable droppable whose top-left corner is nearest the dragged
+  // box's (the same corner, give or take what scrolling moved while the page followed the key).
   const box = args.collisionRect;
-  const aligned = args.droppableContainers.filter((container) => {
+  let nearest: { id: UniqueIdentifier; distance: number } | undefined;
+  for (const container of args.droppableContainers) {
     const rect = args.droppableRects.get(container.id);
-    return rect ? near(rect.left, box.left) && near(rect.top, box.top) : false;
-  });
-  // Nothing aligned: a palette item just picked up is over nowhere until an arrow key moves it.
-  return smallestFirst(aligned.map((c) => ({ id: c.id, data: { droppableContainer: c } })));
+    if (!rect || isWholeBox(container)) continue;
+    const distance = Math.hypot(rect.left - box.left, rect.top - box.top);
+    if (distance <= keyboardReach && (!nearest || distance < nearest.distance))
+      nearest = { id: container.id, distance };
+  }
+  // None near: a palette item just picked up is over nowhere until an arrow key moves it.
+  return nearest ? [{ id: nearest.id, data: { value: nearest.distance } }] : [];
 };
 
 /** A box's name for people: "grid root", "tab "First" of pages", "modal details". */

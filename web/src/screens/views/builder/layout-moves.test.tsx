@@ -114,9 +114,13 @@ describe('which box a drag is over', () => {
     ['zone:g:0', rect(20, 40, 360, 160)],
     ['b', rect(30, 50, 160, 30)],
   ]);
-  const containers = [...rects.keys()].map(
-    (id) => ({ id, data: { current: undefined } }) as unknown as DroppableContainer,
-  );
+  const containers = [...rects.keys()].map((id) => {
+    const [, containerId] = id.split(':');
+    const data = id.startsWith('zone:')
+      ? { kind: 'zone', slot: { containerId, tab: 0 } }
+      : { kind: 'component' };
+    return { id, data: { current: data } } as unknown as DroppableContainer;
+  });
   const args = (pointer: { x: number; y: number } | null, box: ClientRect = rect(0, 0, 50, 20)) => ({
     active: { id: 'x', data: { current: undefined }, rect: { current: { initial: null, translated: null } } },
     collisionRect: box,
@@ -134,9 +138,12 @@ describe('which box a drag is over', () => {
     expect(innermostCollision(args({ x: 500, y: 500 }) as never)).toEqual([]);
   });
 
-  it('takes the box the keyboard laid the dragged box on (top-left corners together), else none', () => {
-    expect(first(innermostCollision(args(null, rect(20, 40, 50, 20)) as never))).toBe('zone:g:0');
+  it('takes the component or end strip the keyboard laid the dragged box on, never a whole box, else none', () => {
     expect(first(innermostCollision(args(null, rect(30, 50, 50, 20)) as never))).toBe('b');
+    // A few pixels off (the page scrolled to follow the key): still that one.
+    expect(first(innermostCollision(args(null, rect(33, 46, 50, 20)) as never))).toBe('b');
+    // The whole box g:0 starts at (20, 40): the keyboard never targets it, and nothing else is near.
+    expect(innermostCollision(args(null, rect(20, 40, 50, 20)) as never)).toEqual([]);
     expect(innermostCollision(args(null, rect(140, 60, 50, 20)) as never)).toEqual([]);
   });
 });
