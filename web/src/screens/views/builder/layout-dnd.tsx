@@ -195,7 +195,13 @@ export function LayoutDnd({
   const sensors = useSensors(
     // A click (a press that moves less than 6 px) still selects or adds.
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: keyboardCoordinates, keyboardCodes }),
+    // Instant scrolling: with smooth scrolling, a key pressed while the page still scrolls starts
+    // from a box between two places and is over nothing.
+    useSensor(KeyboardSensor, {
+      coordinateGetter: keyboardCoordinates,
+      keyboardCodes,
+      scrollBehavior: 'auto',
+    }),
   );
   const accessibility = useMemo(
     () => ({
