@@ -6,7 +6,7 @@ export const agentsEn: Record<string, string> = {
   'agents.settings.intro':
     'Assistants reach this project through its MCP server as a person or service account, and only ever see actions that principal may run. Narrow that further here.',
   'agents.settings.readOnly':
-    'Read-only: changing these settings needs the manage project right (your roles: {roles}).',
+    "You can see the agent settings but not change them: your roles ({roles}) lack the right 'manage_project' (administrators and development leads hold it, directly or through a user group).",
   'agents.settings.visible': 'Actions agents may see',
   'agents.settings.visible.all': 'Every action the principal may run',
   'agents.settings.visible.listed': 'Only the actions and action groups chosen below',

@@ -6,7 +6,7 @@ export const agentsJa: Record<string, string> = {
   'agents.settings.intro':
     'アシスタントはユーザーまたはサービスアカウントとして MCP サーバー経由でこのプロジェクトに接続し、そのプリンシパルが実行できるアクションだけを参照します。ここでさらに絞り込めます。',
   'agents.settings.readOnly':
-    '読み取り専用: この設定の変更にはプロジェクト管理の権限が必要です (あなたのロール: {roles})。',
+    'エージェントの設定を見ることはできますが、変更はできません。あなたのロール（{roles}）には権限「manage_project」がありません（管理者と開発リーダーが、直接またはユーザーグループを通じて持っています）。',
   'agents.settings.visible': 'エージェントに見せるアクション',
   'agents.settings.visible.all': 'プリンシパルが実行できるすべてのアクション',
   'agents.settings.visible.listed': '下で選んだアクションとアクショングループだけ',
