@@ -8,7 +8,6 @@
 import { createHash } from 'node:crypto';
 import {
   isInitializedNotification,
-  isInitializeRequest,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
@@ -58,7 +57,7 @@ export class ToolListWatch {
   /** Looks at a message from the assistant on its way to the endpoint. */
   fromAssistant(message: JSONRPCMessage): void {
     if (isJSONRPCRequest(message)) {
-      if (isInitializeRequest(message)) this.#initializeId = message.id;
+      if (message.method === 'initialize') this.#initializeId = message.id;
       else if (message.method === 'tools/list') this.#assistantLists.add(message.id);
     } else if (isInitializedNotification(message)) this.#start();
   }
