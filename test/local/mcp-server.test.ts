@@ -196,6 +196,17 @@ describe.each(mcpTransports)('over %s', (transport) => {
       executedBy: { kind: 'service_account', id: serviceAccountId },
     });
     expect(outcome.execution.results[0].rowCount).toBe(1);
+    // The approval's audit entry names the approver, the run and the agent's client.
+    const approvals = await runtime.services.audit.list({
+      projectId: 'demo',
+      event: 'review.approve',
+      limit: 1,
+    });
+    expect(approvals.entries[0]).toMatchObject({
+      actor: { email: 'admin@dogu.local' },
+      target: { id: answer.reviewRequest.id },
+      details: { executionId: outcome.execution.id, via: 'review', client },
+    });
     expect((await sql('SELECT status FROM orders WHERE id = $1', [orderId])).rows[0]!.status).toBe('shipped');
   }, 60_000);
 
