@@ -118,6 +118,8 @@ export class ToolListWatch {
   #start(): void {
     if (this.pollSeconds <= 0 || this.#timer) return;
     this.#timer = setInterval(() => void this.poll(), this.pollSeconds * 1000);
+    // Polling alone never keeps `dogu mcp` running.
+    this.#timer.unref();
   }
 
   async #compare(fingerprint: string): Promise<void> {

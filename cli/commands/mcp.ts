@@ -39,6 +39,9 @@ export async function mcpStdio(options: McpOptions): Promise<number> {
   const done = new Promise<number>((resolve) => {
     local.onclose = () => resolve(0);
   });
+  // The assistant quitting closes our stdin: stop then, rather than poll for nobody
+  // (the SDK's stdio transport does not notice the end of its input by itself).
+  process.stdin.once('end', () => void local.close());
   const watch = new ToolListWatch(
     {
       upstream: (message) => upstream.send(message),

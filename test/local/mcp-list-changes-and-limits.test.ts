@@ -3,6 +3,8 @@
  * assistant when its tool list changed (decision 0235), and tool calls are limited per client,
  * principal and project (decision 0236) — both with the SDK's own client against a real runtime.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import type { Principal } from '../../shared/domain/model.ts';
 import { apiClient } from '../support/api.ts';
 import { type McpConnectOptions, mcpClient, mcpTransports } from '../support/mcp.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { repoRoot } from '../support/process.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
 const toolCallsPerMinute = 3;
@@ -140,6 +143,40 @@ describe('list-changed notifications', () => {
     });
     expect(republished.status, JSON.stringify(republished.body)).toBe(200);
     expect(await watch.next()).toContain('list-orders');
+  }, 60_000);
+});
+
+describe('npx dogu mcp ends with its assistant', () => {
+  it('exits by itself when its input ends, though it was polling', async () => {
+    const relay = spawn(process.execPath, ['cli/bin.js', 'mcp', '--project', 'demo', '--poll-seconds', '1'], {
+      cwd: repoRoot,
+      env: { ...process.env, DOGU_URL: runtime.url, DOGU_TOKEN: memberToken },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const exited = once(relay, 'exit');
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'quitter', version: '1' },
+      },
+    };
+    relay.stdin.write(`${JSON.stringify(initialize)}\n`);
+    const [answer] = (await once(relay.stdout, 'data')) as [Buffer];
+    expect(JSON.parse(answer.toString().split('\n')[0]!)).toMatchObject({
+      id: 1,
+      result: { capabilities: { tools: { listChanged: true } } },
+    });
+    relay.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    // Let a poll or two happen, then quit as an assistant does: by closing the relay's input.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    relay.stdin.end();
+    const [code, signal] = await exited;
+    expect(signal).toBeNull();
+    expect(code).toBe(0);
   }, 60_000);
 });
 
