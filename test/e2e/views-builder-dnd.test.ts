@@ -50,6 +50,16 @@ const order = (name: string) =>
   zone(name)
     .locator(':scope > li[data-component-id]')
     .evaluateAll((items) => items.map((li) => li.getAttribute('data-component-id')));
+/**
+ * Space, then wait until dnd-kit's keyboard sensor listens: it adds its key listener in a 0 ms timer
+ * after the pick-up, and under load Chromium handles the next keys before that timer (they would
+ * scroll the page instead). A 0 ms timer set now runs after it.
+ */
+async function pickUp() {
+  await page.keyboard.press('Space');
+  await page.evaluate('new Promise((resolve) => setTimeout(resolve, 0))');
+}
+
 /** What dnd-kit's live region says now (it keeps the last announcement). */
 const announced = () => page.locator('[id^="DndLiveRegion"]').innerText();
 
@@ -82,7 +92,7 @@ type Arrow = 'ArrowDown' | 'ArrowUp' | 'ArrowRight' | 'ArrowLeft';
  */
 async function keyboardMove(focus: Locator, keys: { first?: Arrow; key: Arrow }, wanted: RegExp) {
   await focus.focus();
-  await page.keyboard.press('Space');
+  await pickUp();
   // Picked up: said first, then where it would go (a component starts over its own place).
   await expect.poll(announced).toMatch(/^Picked up|would go to/);
   const heard: string[] = [];
@@ -165,7 +175,7 @@ describe('drag and drop in the visual builder', () => {
 
     // Escape cancels a pick-up: nothing moves.
     await head('modal1').focus();
-    await page.keyboard.press('Space');
+    await pickUp();
     await expect.poll(announced).toMatch(/^Modal or drawer modal1 would go to position 3 of 4 in grid root/);
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Escape');
