@@ -155,6 +155,15 @@ export const viewsEn: Record<string, string> = {
   'views.code.notDeclaredTitle': 'Action not declared',
   'views.code.notDeclared':
     'The view may call only the actions it declares; "{actionId}" is not one of them.',
+  'views.code.declinedTitle': 'Not run',
+  'views.code.declined': 'The viewer did not confirm "{actionId}": nothing was run.',
+  'views.code.questionPendingTitle': 'A question is open',
+  'views.code.questionPending':
+    'The view already asks the viewer something; it may ask one question at a time. "{actionId}" was not run.',
+  'views.code.tooManyQuestionsTitle': 'Too many questions',
+  'views.code.tooManyQuestions':
+    'The viewer declined {count} of this view\'s questions within a minute; it may ask again later. "{actionId}" was not run.',
+  'views.code.libraryFailed': 'The chart library could not be loaded: {detail}',
 
   'views.builder.new.visual': 'New visual view',
   'views.builder.new.code': 'New code view',
@@ -173,6 +182,24 @@ export const viewsEn: Record<string, string> = {
   'views.builder.up': 'Up',
   'views.builder.down': 'Down',
   'views.builder.remove': 'Remove',
+  'views.builder.dnd.hint':
+    'Drag a component onto the layout, or focus it and press Space, move it with the arrow keys, and press Space to drop it.',
+  'views.builder.dnd.instructions':
+    'To move it, press Space to pick it up, the arrow keys to move it, and Space or Enter to drop it; Escape cancels. Enter alone selects a component of the layout, or adds a component of the palette to the selected container.',
+  'views.builder.dnd.roleDescription': 'movable component',
+  'views.builder.dnd.newComponent': 'a new {type}',
+  'views.builder.dnd.component': '{type} {id}',
+  'views.builder.dnd.slot.grid': 'grid {id}',
+  'views.builder.dnd.slot.modal': 'modal {id}',
+  'views.builder.dnd.slot.tab': 'tab "{label}" of {id}',
+  'views.builder.dnd.untitledTab': 'Untitled tab',
+  'views.builder.dnd.empty': 'Drop components here',
+  'views.builder.dnd.pickedUp': 'Picked up {what}.',
+  'views.builder.dnd.over': '{what} would go to position {position} of {count} in {slot}.',
+  'views.builder.dnd.nowhere': '{what} is not over a place it can go.',
+  'views.builder.dnd.dropped': '{what} dropped at position {position} of {count} in {slot}.',
+  'views.builder.dnd.droppedNowhere': '{what} dropped outside the layout: nothing changed.',
+  'views.builder.dnd.cancelled': 'Moving {what} was cancelled: nothing changed.',
   'views.builder.undo': 'Undo',
   'views.builder.redo': 'Redo',
   'views.builder.rename.label': 'Component id',
@@ -217,7 +244,7 @@ export const viewsEn: Record<string, string> = {
   'views.builder.actionIds': 'Actions the code may run',
   'views.builder.source': 'Source (React, default export)',
   'views.builder.sdkHint':
-    "Import from 'dogu': args, user, runAction(id, args), useAction(id, args), navigate(to, args), Table, Detail, Button, Text, Stack, Field.",
+    "Import from 'dogu': args, user, runAction(id, args, { confirm }), useAction(id, args), useDebounced, useInterval, navigate(to, args), toast, exportCsv, Table, Chart, Input, NumberInput, DateRange, Select, MultiSelect, Checkbox, Switch, Modal, Drawer, Detail, Button, Text, Stack, Field (docs/views.md).",
   'views.builder.prop.title': 'Title (template)',
   'views.builder.prop.hidden': 'Hidden when (expression)',
   'views.builder.prop.value': 'Value (expression, instead of a query)',
