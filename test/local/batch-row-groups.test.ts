@@ -94,11 +94,17 @@ beforeAll(async () => {
       `CREATE TABLE items (k int PRIMARY KEY, label varchar(40) NOT NULL CHECK (CHAR_LENGTH(label) <= 10),
         trx varchar(40) NULL) ENGINE=InnoDB`,
     );
-    // Which session wrote the row, and whether inside an explicit transaction (0 with autocommit).
     await c.query(
-      `CREATE TRIGGER items_trx BEFORE INSERT ON items FOR EACH ROW
-        SET NEW.trx = CONCAT(CONNECTION_ID(), ':', @@in_transaction)`,
+      `CREATE TABLE slow_items (k int PRIMARY KEY, label varchar(40) NOT NULL, trx varchar(40) NULL)
+        ENGINE=InnoDB`,
     );
+    // Which session wrote the row, and whether inside an explicit transaction (0 with autocommit).
+    for (const table of ['items', 'slow_items']) {
+      await c.query(
+        `CREATE TRIGGER ${table}_trx BEFORE INSERT ON ${table} FOR EACH ROW
+          SET NEW.trx = CONCAT(CONNECTION_ID(), ':', @@in_transaction)`,
+      );
+    }
   });
   runtime = await startTestRuntime(dir.path, { demoDatabaseUrl: database.url, maxExecutionMs: limitMs });
   api = apiClient(runtime, await loginToken(runtime));
@@ -122,6 +128,21 @@ beforeAll(async () => {
     'actions/maria-insert',
     insertAction('maria-insert', 'maria', 'INSERT INTO items (k, label) VALUES ({{ k }}, {{ label }})'),
   );
+  await saved(
+    'actions/maria-slow-insert',
+    insertAction(
+      'maria-slow-insert',
+      'maria',
+      'INSERT INTO slow_items (k, label) SELECT {{ k }}, {{ label }} FROM DUAL WHERE SLEEP(0.5) = 0',
+    ),
+  );
+  await saved('actions/pg-two-statements', {
+    ...insertAction('pg-two-statements', 'pg', 'INSERT INTO items (k, label) VALUES ({{ k }}, {{ label }})'),
+    statements: [
+      { title: 'insert', sql: 'INSERT INTO items (k, label) VALUES ({{ k }}, {{ label }})' },
+      { title: 'count', sql: 'SELECT count(*) AS n FROM items' },
+    ],
+  });
   await saved(
     'actions/pg-slow-insert',
     insertAction(
@@ -185,20 +206,32 @@ describe('batch rows as one group on PostgreSQL', () => {
   });
 
   it('a group past its time limit is rolled back and its rows run one at a time', async () => {
-    // Six rows of 0.5 s: 3 s as one group reach the 3 s limit; one at a time each takes 0.5 s.
+    // Eight rows of 0.5 s: 4 s as one group pass the 3 s limit; one at a time each takes 0.5 s.
     const rows = await runBatch(
       'pg-slow-insert',
-      Array.from({ length: 6 }, (_, i) => ({ k: i + 1, label: `slow ${i + 1}` })),
+      Array.from({ length: 8 }, (_, i) => ({ k: i + 1, label: `slow ${i + 1}` })),
     );
     expect(rows.map((r) => r.status)).toEqual(rows.map(() => 'success'));
     const stored = await onPostgres((c) =>
       c.query<{ k: number; trx: string }>('SELECT k, trx::text FROM slow_items ORDER BY k'),
     );
-    expect(stored.rows.map((r) => r.k)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(stored.rows.map((r) => r.k)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     // Nothing of the rolled-back group remained: each row committed on its own.
-    expect(new Set(stored.rows.map((r) => r.trx)).size).toBe(6);
+    expect(new Set(stored.rows.map((r) => r.trx)).size).toBe(8);
     for (const row of rows) expect((await execution(row.executionId!))?.status).toBe('succeeded');
   }, 60_000);
+
+  it('an action of more than one statement runs its rows one at a time, as before', async () => {
+    const rows = await runBatch(
+      'pg-two-statements',
+      [101, 102, 103].map((k) => ({ k, label: `solo ${k}` })),
+    );
+    expect(rows.map((r) => r.status)).toEqual(['success', 'success', 'success']);
+    const stored = await onPostgres((c) =>
+      c.query<{ trx: string }>('SELECT trx::text FROM items WHERE k > 100 ORDER BY k'),
+    );
+    expect(new Set(stored.rows.map((r) => r.trx)).size).toBe(3);
+  });
 });
 
 describe('batch rows as one group on MariaDB', () => {
@@ -221,4 +254,19 @@ describe('batch rows as one group on MariaDB', () => {
     expect(new Set(stored.map((r) => r.trx)).size).toBe(1);
     expect(stored[0]!.trx).toMatch(/^\d+:1$/);
   });
+
+  it('a group past its time limit is rolled back and its rows run one at a time', async () => {
+    const rows = await runBatch(
+      'maria-slow-insert',
+      Array.from({ length: 8 }, (_, i) => ({ k: i + 1, label: `slow ${i + 1}` })),
+    );
+    expect(rows.map((r) => r.status)).toEqual(rows.map(() => 'success'));
+    const stored = await maria.admin(async (c) => {
+      const [found] = await c.query('SELECT k, trx FROM slow_items ORDER BY k');
+      return found as { k: number; trx: string }[];
+    });
+    expect(stored.map((r) => r.k)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // Each row committed on its own (autocommit), nothing of the killed group remained.
+    expect(stored.every((r) => r.trx.endsWith(':0'))).toBe(true);
+  }, 60_000);
 });
