@@ -43,7 +43,12 @@ afterAll(async () => {
 });
 
 const dialects = () => [
-  { name: 'PostgreSQL', connector: postgres, insert: 'INSERT INTO entries (k) VALUES ($1)', duplicate: /23505/ },
+  {
+    name: 'PostgreSQL',
+    connector: postgres,
+    insert: 'INSERT INTO entries (k) VALUES ($1)',
+    duplicate: /23505/,
+  },
   {
     name: 'MariaDB',
     connector: mysql,
