@@ -63,6 +63,8 @@ export const apiPathPatterns = [
   '/healthz',
   '/v1/upload_protoset',
   '/mcp/*',
+  '/oauth/*',
+  '/.well-known/*',
 ] as const;
 
 export const consoleDistDir = join(repoRoot, 'web', 'dist');

@@ -31,6 +31,7 @@ import { networkPolicySchema, ruleInputSchema, targetInputSchema } from '../doma
 import { cronJobInputSchema, schedulePreviewSchema } from '../domain/scheduling/cron-job-input.ts';
 import { reservationInputSchema } from '../domain/scheduling/reservations.ts';
 import { accountOperations } from './openapi-accounts.ts';
+import { mcpOAuthOperations } from './openapi-mcp-oauth.ts';
 import {
   action,
   actionGroup,
@@ -785,6 +786,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     ok: { status: '200', schema: auditVerification },
   },
   ...accountOperations,
+  ...mcpOAuthOperations,
   // Notifications (docs/notifications.md)
   getNotificationSettings: {
     summary: 'Targets (secrets never returned, only hasSecret), rules and the private-network policy',

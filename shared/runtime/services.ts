@@ -8,6 +8,7 @@
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AccountServices } from '../domain/accounts/deps.ts';
+import type { OAuthStore } from '../domain/agents/oauth/store.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { FileStorage } from '../domain/files/model.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
@@ -84,6 +85,8 @@ export interface Services extends CoreServices {
   sandbox: ScriptSandbox;
   /** Execution arguments and results too large to record or answer inline (decision 0056). */
   payloads: PayloadStore;
+  /** Dogu's authorization server for MCP clients: clients, codes, grants, refresh tokens (decision 0230). */
+  mcpOAuth: OAuthStore;
 }
 
 export const coreServiceKeys = [
