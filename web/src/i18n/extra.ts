@@ -15,6 +15,8 @@ import { hardeningEn } from './hardening.en.ts';
 import { hardeningJa } from './hardening.ja.ts';
 import { identityEn } from './identity.en.ts';
 import { identityJa } from './identity.ja.ts';
+import { mcpOAuthEn } from './mcp-oauth.en.ts';
+import { mcpOAuthJa } from './mcp-oauth.ja.ts';
 import { notificationsEn } from './notifications.en.ts';
 import { notificationsJa } from './notifications.ja.ts';
 import { objectsEn } from './objects.en.ts';
@@ -36,6 +38,7 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...objectsEn,
     ...viewsEn,
     ...environmentsEn,
+    ...mcpOAuthEn,
   },
   ja: {
     ...schedulingJa,
@@ -48,5 +51,6 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...objectsJa,
     ...viewsJa,
     ...environmentsJa,
+    ...mcpOAuthJa,
   },
 };

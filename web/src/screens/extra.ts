@@ -7,6 +7,7 @@ import { accountScreens } from './accounts/screens.ts';
 import { editorScreens } from './editors/screens.ts';
 import { governanceScreens } from './governance/screens.ts';
 import { identityScreens } from './identity/screens.ts';
+import { mcpOAuthScreens } from './mcp-oauth/screens.ts';
 import { notificationScreens } from './notifications/screens.ts';
 import type { Screen } from './registry.ts';
 import { schedulingScreens } from './scheduling/screens.ts';
@@ -20,4 +21,5 @@ export const extraScreens: Screen[] = [
   ...accountScreens,
   ...notificationScreens,
   ...viewScreens,
+  ...mcpOAuthScreens,
 ];
