@@ -24,7 +24,7 @@ import { DoguError, notFound } from '../shared/domain/errors.ts';
 import { tooManyRequests } from '../shared/domain/rate-limit.ts';
 import { originOf } from '../shared/http/audit-recording.ts';
 import { defineRoutes, type HttpRequest, type HttpResult } from '../shared/http/handler.ts';
-import { requestOrigin } from '../shared/http/session-cookie.ts';
+import { oauthOrigin } from '../shared/http/mcp/oauth-challenge.ts';
 import { viewerIpOf } from '../shared/http/viewer-ip.ts';
 import { oauthRecords } from '../shared/runtime/groups/oauth.ts';
 import { type CoreServices, compose, type Services } from '../shared/runtime/services.ts';
@@ -110,14 +110,14 @@ export const handler = defineRoutes(
       }
       return {
         status: 200,
-        body: protectedResourceMetadata(requestOrigin(request.event), projectId!, environmentId!),
+        body: protectedResourceMetadata(oauthOrigin(request.event), projectId!, environmentId!),
         headers: openToAnyOrigin,
       };
     },
     /** GET /.well-known/oauth-authorization-server (RFC 8414). */
     mcpAuthorizationServerMetadata: async (request) => ({
       status: 200,
-      body: authorizationServerMetadata(requestOrigin(request.event)),
+      body: authorizationServerMetadata(oauthOrigin(request.event)),
       headers: openToAnyOrigin,
     }),
     /** POST /oauth/register (RFC 7591): public clients with https or loopback redirect URIs. */
@@ -135,7 +135,7 @@ export const handler = defineRoutes(
     /** GET /oauth/authorize: checks the request, then the console's consent screen (sign-in first if needed). */
     authorizeMcpClient: async (request, services) => {
       await limitPerAddress(services, request.event);
-      const origin = requestOrigin(request.event);
+      const origin = oauthOrigin(request.event);
       const params = Object.fromEntries(new URLSearchParams(request.event.rawQueryString ?? ''));
       try {
         const requestId = await startAuthorization(depsOf(services), params, origin);
@@ -175,7 +175,7 @@ export const handler = defineRoutes(
         requestId,
         person,
         decision === 'allow',
-        requestOrigin(request.event),
+        oauthOrigin(request.event),
       );
       await services.audit.append({
         id: services.ids.next('aud'),

@@ -9,12 +9,19 @@ import { isMcpToken, mcpTokenClaims } from '../../domain/agents/oauth/tokens.ts'
 import { DoguError, unauthorized } from '../../domain/errors.ts';
 import type { Route } from '../routes.ts';
 import { requestOrigin } from '../session-cookie.ts';
+import { viewerOriginOf } from '../viewer-ip.ts';
+
+/**
+ * The origin MCP clients see, the issuer's and every resource's: on AWS the host they asked
+ * CloudFront for (decision 0233), in the embedded runtime the request's own.
+ */
+export const oauthOrigin = (event: APIGatewayProxyEventV2) => viewerOriginOf(event) ?? requestOrigin(event);
 
 /** A 401 of the MCP route with `WWW-Authenticate: Bearer resource_metadata="…"`; other errors as they are. */
 export function withOAuthChallenge(route: Route, event: APIGatewayProxyEventV2, error: unknown): unknown {
   if (route.name !== 'mcp' || !(error instanceof DoguError) || error.status !== 401) return error;
   const { projectId, environmentId } = (event.pathParameters ?? {}) as Record<string, string>;
-  const metadata = `${requestOrigin(event)}${protectedResourceMetadataPath(projectId!, environmentId!)}`;
+  const metadata = `${oauthOrigin(event)}${protectedResourceMetadataPath(projectId!, environmentId!)}`;
   const sentToken = /^Bearer\s+\S/i.test(event.headers.authorization ?? '');
   // RFC 6750 3.1: no error code when no token was sent; `invalid_token` for one refused.
   const challenge = `Bearer resource_metadata="${metadata}"${sentToken ? `, error="invalid_token", error_description="${error.message.replace(/["\\]/g, "'")}"` : ''}`;
