@@ -204,6 +204,16 @@ describe('connecting as a person', () => {
     expect(refresh).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
+  it('revoking the access token (no client_id: holding it is enough) ends its grant', async () => {
+    const { provider, client } = await connectWithOAuth(adminToken);
+    expect((await toolNames(client)).length).toBeGreaterThan(0);
+    const revoked = await postForm(`${runtime.url}/oauth/revoke`, { token: provider.saved!.access_token });
+    expect(revoked.status).toBe(200);
+    await expect(client.listTools()).rejects.toThrow(/401|revoked/);
+    const unknown = await postForm(`${runtime.url}/oauth/revoke`, { token: 'not-a-token-of-ours' });
+    expect(unknown.status).toBe(200);
+  });
+
   it('a refresh token presented twice revokes the grant (a replayed, stolen token)', async () => {
     const { provider } = await connectWithOAuth(adminToken);
     const old = provider.saved!;

@@ -177,17 +177,19 @@ async function grantRefusal(deps: OAuthDeps, grant: GrantRecord): Promise<string
  */
 export async function revokeToken(deps: OAuthDeps, params: TokenParameters): Promise<void> {
   const now = nowSeconds(deps);
-  const client = await clientOf(deps, params);
+  // Holding the token is proof enough to end it; a client that names itself must be the token's.
+  const clientId = params.client_id === undefined ? undefined : (await clientOf(deps, params)).clientId;
+  const issuedTo = (tokenClient: unknown) => clientId === undefined || tokenClient === clientId;
   if (!params.token) throw new OAuthError('invalid_request', "'token' is required.");
   const refreshRecord = await deps.oauth.getRefreshToken(hashOf(params.token), now);
   if (refreshRecord) {
-    if (refreshRecord.clientId === client.clientId) await deps.oauth.deleteGrant(refreshRecord.grantId);
+    if (issuedTo(refreshRecord.clientId)) await deps.oauth.deleteGrant(refreshRecord.grantId);
     return;
   }
   try {
     const { claims } = await deps.tokens.verifyWithClaims(params.token);
     const grantId = claims[mcpTokenClaims.grant];
-    if (typeof grantId === 'string' && claims[mcpTokenClaims.client] === client.clientId) {
+    if (typeof grantId === 'string' && issuedTo(claims[mcpTokenClaims.client])) {
       await deps.oauth.deleteGrant(grantId);
     }
   } catch {
