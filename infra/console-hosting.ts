@@ -114,8 +114,10 @@ export interface ConsoleHostingProps {
  * MCP endpoint names its OAuth metadata under it; decision 0233).
  */
 export const viewerAddressHeader = `function handler(event) {
-  event.request.headers['${viewerIpHeader}'] = { value: event.viewer.ip };
-  event.request.headers['${viewerHostHeader}'] = { value: event.request.headers.host.value };
+  var headers = event.request.headers;
+  headers['${viewerIpHeader}'] = { value: event.viewer.ip };
+  delete headers['${viewerHostHeader}'];
+  if (headers.host) headers['${viewerHostHeader}'] = { value: headers.host.value };
   return event.request;
 }`;
 
@@ -136,7 +138,8 @@ const store = cf.kvs();
 async function handler(event) {
   var headers = event.request.headers;
   headers['${viewerIpHeader}'] = { value: event.viewer.ip };
-  headers['${viewerHostHeader}'] = { value: headers.host.value };
+  delete headers['${viewerHostHeader}'];
+  if (headers.host) headers['${viewerHostHeader}'] = { value: headers.host.value };
   delete headers['${originVerifyHeader}'];
   try {
     headers['${originVerifyHeader}'] = { value: await store.get('${originVerifyStoreKey}') };
