@@ -6,7 +6,7 @@
  * error JSON; the consent screen's API answers Problem Details as the rest of the console's.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   decideAuthorization,
   describeAuthorization,
