@@ -167,6 +167,15 @@ describe('connecting as a person', () => {
     });
     const execution = (result.structuredContent as { execution: Record<string, unknown> }).execution;
     expect(execution).toMatchObject({ status: 'succeeded', via: 'mcp', agent: { client: 'Member Desk' } });
+    const audit = await apiClient(runtime, adminToken).get('/api/v1/projects/demo/audit-log?limit=200');
+    const consents = (audit.body.data as { event: string; actor: { id: string }; details: object }[]).filter(
+      (entry) => entry.event === 'mcp_client.authorize',
+    );
+    expect(consents.map((entry) => entry.actor.id)).toContain(member.id);
+    expect(consents.find((entry) => entry.actor.id === member.id)?.details).toMatchObject({
+      clientName: 'Member Desk',
+      redirectHost: '127.0.0.1:47999',
+    });
     const recorded = await apiClient(runtime, adminToken).get(
       `/public/v1/projects/demo/environments/development/executions/${execution.id}`,
     );
