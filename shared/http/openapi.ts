@@ -31,7 +31,6 @@ import { networkPolicySchema, ruleInputSchema, targetInputSchema } from '../doma
 import { cronJobInputSchema, schedulePreviewSchema } from '../domain/scheduling/cron-job-input.ts';
 import { reservationInputSchema } from '../domain/scheduling/reservations.ts';
 import { accountOperations } from './openapi-accounts.ts';
-import { mcpOAuthOperations } from './openapi-mcp-oauth.ts';
 import {
   action,
   actionGroup,
@@ -72,6 +71,7 @@ import {
   recordedExecution,
 } from './openapi-components.ts';
 import { errorResponsesOf } from './openapi-errors.ts';
+import { mcpOAuthOperations } from './openapi-mcp-oauth.ts';
 import * as more from './openapi-more-answers.ts';
 import type { OperationSpec } from './openapi-spec.ts';
 import { type Route, type RouteName, routes } from './routes.ts';

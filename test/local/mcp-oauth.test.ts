@@ -68,11 +68,11 @@ async function connectWithOAuth(token: string, clientName = 'Test Agent', enviro
 const toolNames = async (client: Client) => (await client.listTools()).tools.map((t) => t.name).sort();
 
 /** A code as the consent screen would give it, for the refusals of the token endpoint. */
-async function freshCode(token = adminToken) {
+async function freshCode() {
   const provider = new MemoryOAuthProvider(redirectUrl);
   const result = await auth(provider, { serverUrl: endpoint() });
   expect(result).toBe('REDIRECT');
-  const { redirectTo } = await consent(provider.authorizationUrl!, token);
+  const { redirectTo } = await consent(provider.authorizationUrl!, adminToken);
   return { provider, code: redirectTo.searchParams.get('code')!, clientId: provider.client!.client_id };
 }
 

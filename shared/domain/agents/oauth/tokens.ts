@@ -3,6 +3,7 @@
  * key and checks as the console's), with claims that bind them to one MCP endpoint and one grant
  * (decision 0231); refresh tokens are random values, stored hashed and rotated on each use.
  */
+import { generationClaim } from '../../accounts/user-access.ts';
 import {
   hashOf,
   lifetimes,
@@ -17,8 +18,6 @@ import type { GrantRecord } from './store.ts';
 
 /** Claims of an MCP access token: the resource it is for, the grant and the client behind it. */
 export const mcpTokenClaims = { resource: 'mcp_res', grant: 'mcp_grant', client: 'mcp_client' } as const;
-/** The account generation claim of user tokens (accounts/user-access.ts). */
-const generationClaim = 'ugen';
 
 export type TokenParameters = Record<string, string | undefined>;
 

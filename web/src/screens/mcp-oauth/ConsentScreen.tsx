@@ -66,7 +66,9 @@ export function ConsentScreen({ params }: { params: Record<string, string> }) {
           <p className="muted">{t('common.loading')}</p>
         ) : (
           <>
-            <p>{t('mcpOAuth.asks', { client: request.data.client.name, email: user.email ?? user.name ?? '' })}</p>
+            <p>
+              {t('mcpOAuth.asks', { client: request.data.client.name, email: user.email ?? user.name ?? '' })}
+            </p>
             <dl className="consent-facts">
               <dt>{t('mcpOAuth.client')}</dt>
               <dd>{request.data.client.name}</dd>
