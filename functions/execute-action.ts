@@ -13,7 +13,6 @@ import { serveMcp } from '../shared/http/mcp/serve-mcp.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
 import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
-import { oauthRecords } from '../shared/runtime/groups/oauth.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
@@ -195,7 +194,6 @@ export const handler = defineRoutes(
     notificationCenter,
     fileStorage,
     executionPayloads,
-    oauthRecords,
   ),
 );
 

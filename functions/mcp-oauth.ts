@@ -26,10 +26,9 @@ import { originOf } from '../shared/http/audit-recording.ts';
 import { defineRoutes, type HttpRequest, type HttpResult } from '../shared/http/handler.ts';
 import { oauthOrigin } from '../shared/http/mcp/oauth-challenge.ts';
 import { viewerIpOf } from '../shared/http/viewer-ip.ts';
-import { oauthRecords } from '../shared/runtime/groups/oauth.ts';
-import { type CoreServices, compose, type Services } from '../shared/runtime/services.ts';
+import type { CoreServices } from '../shared/runtime/services.ts';
 
-type OAuthServices = CoreServices & Pick<Services, 'mcpOAuth'>;
+type OAuthServices = CoreServices;
 
 const depsOf = (services: OAuthServices): OAuthDeps => ({ ...services, oauth: services.mcpOAuth });
 
@@ -100,108 +99,101 @@ async function limitPerAddress(services: OAuthServices, event: APIGatewayProxyEv
 
 const decisionSchema = z.object({ decision: z.enum(['allow', 'deny']) }).strict();
 
-export const handler = defineRoutes(
-  {
-    /** GET /.well-known/oauth-protected-resource/mcp/projects/{p}/environments/{e} (RFC 9728). */
-    mcpProtectedResourceMetadata: async (request, services) => {
-      const { projectId, environmentId } = request.pathParameters as Record<string, string>;
-      if (!(await services.definitions.getEnvironment(projectId!, environmentId!))) {
-        throw notFound('Environment', `${projectId}/${environmentId}`);
-      }
-      return {
-        status: 200,
-        body: protectedResourceMetadata(oauthOrigin(request.event), projectId!, environmentId!),
-        headers: openToAnyOrigin,
-      };
-    },
-    /** GET /.well-known/oauth-authorization-server (RFC 8414). */
-    mcpAuthorizationServerMetadata: async (request) => ({
+export const handler = defineRoutes({
+  /** GET /.well-known/oauth-protected-resource/mcp/projects/{p}/environments/{e} (RFC 9728). */
+  mcpProtectedResourceMetadata: async (request, services) => {
+    const { projectId, environmentId } = request.pathParameters as Record<string, string>;
+    if (!(await services.definitions.getEnvironment(projectId!, environmentId!))) {
+      throw notFound('Environment', `${projectId}/${environmentId}`);
+    }
+    return {
       status: 200,
-      body: authorizationServerMetadata(oauthOrigin(request.event)),
+      body: protectedResourceMetadata(oauthOrigin(request.event), projectId!, environmentId!),
       headers: openToAnyOrigin,
-    }),
-    /** POST /oauth/register (RFC 7591): public clients with https or loopback redirect URIs. */
-    registerMcpClient: (request, services) =>
-      oauthEndpoint(request, async () => {
-        await limitPerAddress(services, request.event);
-        let body: unknown;
-        try {
-          body = request.jsonBody();
-        } catch (error) {
-          throw new OAuthError('invalid_client_metadata', (error as Error).message);
-        }
-        return oauthJson(201, await registerClient(depsOf(services), body));
-      }),
-    /** GET /oauth/authorize: checks the request, then the console's consent screen (sign-in first if needed). */
-    authorizeMcpClient: async (request, services) => {
-      await limitPerAddress(services, request.event);
-      const origin = oauthOrigin(request.event);
-      const params = Object.fromEntries(new URLSearchParams(request.event.rawQueryString ?? ''));
-      try {
-        const requestId = await startAuthorization(depsOf(services), params, origin);
-        return { status: 302, headers: { location: `/connect/${requestId}`, ...noStore } };
-      } catch (error) {
-        if (error instanceof RedirectableOAuthError) {
-          const target = new URL(error.redirectUri);
-          target.searchParams.set('error', error.error);
-          target.searchParams.set('error_description', error.description);
-          if (error.state !== undefined) target.searchParams.set('state', error.state);
-          target.searchParams.set('iss', origin);
-          return { status: 302, headers: { location: target.href, ...noStore } };
-        }
-        if (error instanceof OAuthError) return { status: error.status, body: error.body, headers: noStore };
-        throw error;
-      }
-    },
-    /** GET /oauth/requests/{requestId}: what the consent screen shows (the signed-in person). */
-    getMcpAuthorization: async (request, services) => ({
-      status: 200,
-      body: await describeAuthorization(
-        depsOf(services),
-        request.pathParameters.requestId!,
-        request.caller(),
-      ),
-      headers: noStore,
-    }),
-    /** POST /oauth/requests/{requestId} `{"decision": "allow" | "deny"}`: where the browser goes next. */
-    decideMcpAuthorization: async (request, services) => {
-      const { decision } = request.parseBody(decisionSchema);
-      const deps = depsOf(services);
-      const person = request.caller();
-      const requestId = request.pathParameters.requestId!;
-      const shown = await describeAuthorization(deps, requestId, person);
-      const answer = await decideAuthorization(
-        deps,
-        requestId,
-        person,
-        decision === 'allow',
-        oauthOrigin(request.event),
-      );
-      await services.audit.append({
-        id: services.ids.next('aud'),
-        projectId: shown.projectId,
-        at: services.clock.now().toISOString(),
-        actor: { kind: person.kind, id: person.id, email: person.email },
-        origin: originOf(request.event),
-        event: decision === 'allow' ? 'mcp_client.authorize' : 'mcp_client.deny',
-        target: { type: 'mcp_client', id: shown.client.id },
-        environmentId: shown.environmentId,
-        outcome: 'succeeded',
-        details: { clientName: shown.client.name, redirectHost: shown.redirectHost },
-      });
-      return { status: 200, body: answer, headers: noStore };
-    },
-    /** POST /oauth/token: authorization_code (with code_verifier) or refresh_token. */
-    mcpToken: (request, services) =>
-      oauthEndpoint(request, async () =>
-        oauthJson(200, await exchangeToken(depsOf(services), formOf(request.event))),
-      ),
-    /** POST /oauth/revoke (RFC 7009): ends the grant of the token; 200 whatever the token was. */
-    revokeMcpToken: (request, services) =>
-      oauthEndpoint(request, async () => {
-        await revokeToken(depsOf(services), formOf(request.event));
-        return oauthJson(200, {});
-      }),
+    };
   },
-  compose(oauthRecords),
-);
+  /** GET /.well-known/oauth-authorization-server (RFC 8414). */
+  mcpAuthorizationServerMetadata: async (request) => ({
+    status: 200,
+    body: authorizationServerMetadata(oauthOrigin(request.event)),
+    headers: openToAnyOrigin,
+  }),
+  /** POST /oauth/register (RFC 7591): public clients with https or loopback redirect URIs. */
+  registerMcpClient: (request, services) =>
+    oauthEndpoint(request, async () => {
+      await limitPerAddress(services, request.event);
+      let body: unknown;
+      try {
+        body = request.jsonBody();
+      } catch (error) {
+        throw new OAuthError('invalid_client_metadata', (error as Error).message);
+      }
+      return oauthJson(201, await registerClient(depsOf(services), body));
+    }),
+  /** GET /oauth/authorize: checks the request, then the console's consent screen (sign-in first if needed). */
+  authorizeMcpClient: async (request, services) => {
+    await limitPerAddress(services, request.event);
+    const origin = oauthOrigin(request.event);
+    const params = Object.fromEntries(new URLSearchParams(request.event.rawQueryString ?? ''));
+    try {
+      const requestId = await startAuthorization(depsOf(services), params, origin);
+      return { status: 302, headers: { location: `/connect/${requestId}`, ...noStore } };
+    } catch (error) {
+      if (error instanceof RedirectableOAuthError) {
+        const target = new URL(error.redirectUri);
+        target.searchParams.set('error', error.error);
+        target.searchParams.set('error_description', error.description);
+        if (error.state !== undefined) target.searchParams.set('state', error.state);
+        target.searchParams.set('iss', origin);
+        return { status: 302, headers: { location: target.href, ...noStore } };
+      }
+      if (error instanceof OAuthError) return { status: error.status, body: error.body, headers: noStore };
+      throw error;
+    }
+  },
+  /** GET /oauth/requests/{requestId}: what the consent screen shows (the signed-in person). */
+  getMcpAuthorization: async (request, services) => ({
+    status: 200,
+    body: await describeAuthorization(depsOf(services), request.pathParameters.requestId!, request.caller()),
+    headers: noStore,
+  }),
+  /** POST /oauth/requests/{requestId} `{"decision": "allow" | "deny"}`: where the browser goes next. */
+  decideMcpAuthorization: async (request, services) => {
+    const { decision } = request.parseBody(decisionSchema);
+    const deps = depsOf(services);
+    const person = request.caller();
+    const requestId = request.pathParameters.requestId!;
+    const shown = await describeAuthorization(deps, requestId, person);
+    const answer = await decideAuthorization(
+      deps,
+      requestId,
+      person,
+      decision === 'allow',
+      oauthOrigin(request.event),
+    );
+    await services.audit.append({
+      id: services.ids.next('aud'),
+      projectId: shown.projectId,
+      at: services.clock.now().toISOString(),
+      actor: { kind: person.kind, id: person.id, email: person.email },
+      origin: originOf(request.event),
+      event: decision === 'allow' ? 'mcp_client.authorize' : 'mcp_client.deny',
+      target: { type: 'mcp_client', id: shown.client.id },
+      environmentId: shown.environmentId,
+      outcome: 'succeeded',
+      details: { clientName: shown.client.name, redirectHost: shown.redirectHost },
+    });
+    return { status: 200, body: answer, headers: noStore };
+  },
+  /** POST /oauth/token: authorization_code (with code_verifier) or refresh_token. */
+  mcpToken: (request, services) =>
+    oauthEndpoint(request, async () =>
+      oauthJson(200, await exchangeToken(depsOf(services), formOf(request.event))),
+    ),
+  /** POST /oauth/revoke (RFC 7009): ends the grant of the token; 200 whatever the token was. */
+  revokeMcpToken: (request, services) =>
+    oauthEndpoint(request, async () => {
+      await revokeToken(depsOf(services), formOf(request.event));
+      return oauthJson(200, {});
+    }),
+});

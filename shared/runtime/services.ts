@@ -63,6 +63,11 @@ export interface CoreServices {
   rateLimiter?: ClientRateLimiter;
   /** Runs per viewer and view and minute (decision 0151); no limit when absent. */
   viewRunLimit?: ViewRunLimit;
+  /**
+   * Dogu's authorization server for MCP clients: clients, codes, grants, refresh tokens (decision
+   * 0230). A core service, not a group: two functions use it, and a group would give each a role of its own.
+   */
+  mcpOAuth: OAuthStore;
 }
 
 export interface Services extends CoreServices {
@@ -85,8 +90,6 @@ export interface Services extends CoreServices {
   sandbox: ScriptSandbox;
   /** Execution arguments and results too large to record or answer inline (decision 0056). */
   payloads: PayloadStore;
-  /** Dogu's authorization server for MCP clients: clients, codes, grants, refresh tokens (decision 0230). */
-  mcpOAuth: OAuthStore;
 }
 
 export const coreServiceKeys = [
@@ -101,6 +104,7 @@ export const coreServiceKeys = [
   'accounts',
   'rateLimiter',
   'viewRunLimit',
+  'mcpOAuth',
 ] as const satisfies readonly (keyof CoreServices)[];
 
 /** Services a function may compose beside the core ones (one module each in shared/runtime/groups/). */

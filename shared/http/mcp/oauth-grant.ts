@@ -5,13 +5,13 @@
  */
 import { isMcpToken, liveGrant } from '../../domain/agents/oauth/tokens.ts';
 import { unauthorized } from '../../domain/errors.ts';
-import type { CoreServices, Services } from '../../runtime/services.ts';
+import type { CoreServices } from '../../runtime/services.ts';
 import type { HttpRequest } from '../handler.ts';
 import { withOAuthChallenge } from './oauth-challenge.ts';
 
 export async function oauthClientOf(
   request: HttpRequest,
-  services: CoreServices & Pick<Services, 'mcpOAuth'>,
+  services: CoreServices,
 ): Promise<string | undefined> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(request.event.headers.authorization ?? '')?.[1];
   if (!token) return undefined;

@@ -10,7 +10,7 @@ import { doguMcpServer } from './mcp-server.ts';
 import { oauthClientOf } from './oauth-grant.ts';
 
 /** What serving MCP needs: the services of a function that runs actions (execute-action's). */
-type McpServices = CoreServices & Pick<Services, 'engines' | 'secrets' | 'mcpOAuth'>;
+type McpServices = CoreServices & Pick<Services, 'engines' | 'secrets'>;
 
 /**
  * `/mcp/projects/{projectId}/environments/{environmentId}`: the MCP server (Streamable HTTP) for AI
