@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryOAuthProvider } from '../support/mcp-oauth-client.ts';
 import { axeFindings } from './support/axe.ts';
-import { type ConsoleUnderTest, startConsole } from './support/browser.ts';
+import { type ConsoleUnderTest, screenshot, startConsole } from './support/browser.ts';
 
 let console_: ConsoleUnderTest;
 let callback: Server;
@@ -78,6 +78,7 @@ describe('consent screen', () => {
     expect(text).toContain('development');
     expect(text).toContain('admin@dogu.local');
     expect(await axeFindings(page)).toEqual([]);
+    await screenshot(page, 'mcp-consent');
 
     await pressWithKeyboard(page, /^Allow$/);
     await page.waitForURL((url) => url.href.startsWith(redirectUrl), step);
