@@ -9,6 +9,7 @@
 import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AccountServices } from '../domain/accounts/deps.ts';
 import type { OAuthStore } from '../domain/agents/oauth/store.ts';
+import type { ToolCallLimit } from '../domain/agents/tool-call-limit.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { FileStorage } from '../domain/files/model.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
@@ -68,6 +69,8 @@ export interface CoreServices {
    * 0230). A core service, not a group: two functions use it, and a group would give each a role of its own.
    */
   mcpOAuth: OAuthStore;
+  /** Tool calls per MCP client, principal, project and minute (decision 0236); no limit when absent. */
+  mcpToolCallLimit?: ToolCallLimit;
 }
 
 export interface Services extends CoreServices {
@@ -105,6 +108,7 @@ export const coreServiceKeys = [
   'rateLimiter',
   'viewRunLimit',
   'mcpOAuth',
+  'mcpToolCallLimit',
 ] as const satisfies readonly (keyof CoreServices)[];
 
 /** Services a function may compose beside the core ones (one module each in shared/runtime/groups/). */

@@ -4,6 +4,7 @@
  */
 
 import { accountScreens } from './accounts/screens.ts';
+import { agentScreens } from './agents/screens.ts';
 import { editorScreens } from './editors/screens.ts';
 import { governanceScreens } from './governance/screens.ts';
 import { identityScreens } from './identity/screens.ts';
@@ -22,4 +23,5 @@ export const extraScreens: Screen[] = [
   ...notificationScreens,
   ...viewScreens,
   ...mcpOAuthScreens,
+  ...agentScreens,
 ];
