@@ -132,6 +132,18 @@ describe('discovery', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('lets browser-based clients in: CORS on the metadata and a preflight of registration', async () => {
+    const metadata = await fetch(`${runtime.url}/.well-known/oauth-authorization-server`);
+    expect(metadata.headers.get('access-control-allow-origin')).toBe('*');
+    const preflight = await fetch(`${runtime.url}/oauth/register`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('content-type');
+  });
+
   it('names the refused token in the challenge', async () => {
     const response = await fetch(endpoint(), {
       method: 'POST',
