@@ -148,7 +148,12 @@ describe('inline edit', () => {
     fireEvent.change(input, { target: { value: 'lost' } });
     fireEvent.keyDown(input, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('textbox', { name: 'New Status' })).toBeNull());
-    await waitFor(() => expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit Status: paid'));
+    await waitFor(
+      () => expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit Status: paid'),
+      {
+        timeout: 5000,
+      },
+    );
     expect(runsOf('set-status')).toEqual([]);
     expect(toasts()).toBe('');
 

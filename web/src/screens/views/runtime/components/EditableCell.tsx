@@ -18,7 +18,7 @@ type Row = Record<string, unknown>;
 type Edit = NonNullable<ViewTableColumn['edit']>;
 
 /** The typed text as the value the action gets: a number for a number cell, a select's own value. */
-function valueOf(edit: Edit, text: string): unknown {
+function typedValue(edit: Edit, text: string): unknown {
   if (edit.inputType === 'number') return text.trim() === '' ? null : Number(text);
   if (edit.inputType === 'select') {
     return edit.options?.find((option) => String(option.value) === text)?.value ?? text;
@@ -75,7 +75,7 @@ export function EditableCell({
         onSuccess: [{ type: 'refresh', ...(queryId ? { queries: [queryId] } : {}) }],
       },
     ];
-    const result = await runtime.runEvents(events, { row, value: valueOf(edit, text) });
+    const result = await runtime.runEvents(events, { row, value: typedValue(edit, text) });
     setSaving(false);
     if (result.kind === 'done') stop();
     else setOutcome(result);
