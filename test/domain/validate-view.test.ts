@@ -6,6 +6,11 @@ import {
   demoScriptActions,
   demoSqlActions,
 } from '../../local/demo-definitions.ts';
+import {
+  demoOperationsActions,
+  demoOperationsGroup,
+  demoOperationsView,
+} from '../../local/demo-operations.ts';
 import { demoViewActions, demoViews } from '../../local/demo-views.ts';
 import { type ViewInput, viewInputSchema, viewLimits } from '../../shared/domain/definitions/view.ts';
 import { compileCodeView } from '../../shared/domain/views/compile-code-view.ts';
@@ -613,13 +618,15 @@ describe('expressions at save', () => {
       ...demoGrpcActions,
       ...demoScriptActions,
       ...demoViewActions,
+      ...demoOperationsActions,
     ];
+    const views = [...demoViews, demoOperationsView];
     const demo: ViewReferenceContext = {
       actions: new Map(actions.map((a) => [a.id, a])),
-      viewIds: new Set(demoViews.map((v) => v.id)),
-      groupIds: new Set(),
+      viewIds: new Set(views.map((v) => v.id)),
+      groupIds: new Set([demoOperationsGroup.id]),
     };
-    for (const input of demoViews) expect(checkView(viewInputSchema.parse(input), demo)).toEqual([]);
+    for (const input of views) expect(checkView(viewInputSchema.parse(input), demo)).toEqual([]);
   });
 });
 

@@ -99,6 +99,7 @@ export const viewsEn: Record<string, string> = {
   'views.table.next': 'Next',
   'views.table.page': 'Page {page}',
   'views.table.pageOf': 'Page {page} of {pages}',
+  'views.table.noRows': '0 rows',
   'views.table.first': 'First',
   'views.table.last': 'Last',
   'views.table.rowsOf': 'Rows {from}–{to} of {total}',

@@ -100,6 +100,7 @@ export const viewsJa: Record<string, string> = {
   'views.table.next': '次へ',
   'views.table.page': '{page} ページ',
   'views.table.pageOf': '{page} / {pages} ページ',
+  'views.table.noRows': '0 件',
   'views.table.first': '最初',
   'views.table.last': '最後',
   'views.table.rowsOf': '{total} 件中 {from}–{to} 件目',

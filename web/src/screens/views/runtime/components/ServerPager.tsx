@@ -62,9 +62,11 @@ export function ServerPager({
       <span className="muted small" aria-live="polite">
         {total === undefined
           ? t('views.table.page', { page: page + 1 })
-          : rows.length === 0
-            ? t('views.table.noRowsOf', { total })
-            : t('views.table.rowsOf', { from, to: from + rows.length - 1, total })}
+          : total === 0
+            ? t('views.table.noRows')
+            : rows.length === 0
+              ? t('views.table.noRowsOf', { total })
+              : t('views.table.rowsOf', { from, to: from + rows.length - 1, total })}
       </span>
       <Button disabled={atEnd || loading} onClick={() => go(page + 1)}>
         {t('views.table.next')}
