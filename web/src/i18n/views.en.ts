@@ -127,7 +127,7 @@ export const viewsEn: Record<string, string> = {
     'Arguments see row (the row) and value (the new value), e.g. order_id: row.id',
   'views.builder.prop.addCellEdit': 'Make a column editable',
   'views.builder.prop.removeCellEdit': 'Stop editing {column} inline',
-  'views.views.inGroup': 'Views',
+  'actions.viewBadge': 'View',
   'actions.groupViews': 'Views in this group',
   'views.table.empty': 'No rows.',
   'views.query.waiting': 'Waits for its arguments: {names}',

@@ -128,7 +128,7 @@ export const viewsJa: Record<string, string> = {
     '引数では row（その行）と value（新しい値）が使えます。例: order_id: row.id',
   'views.builder.prop.addCellEdit': '列を編集できるようにする',
   'views.builder.prop.removeCellEdit': '{column} の直接編集をやめる',
-  'views.views.inGroup': 'ビュー',
+  'actions.viewBadge': 'ビュー',
   'actions.groupViews': 'このグループのビュー',
   'views.table.empty': '行がありません。',
   'views.query.waiting': '引数の入力を待っています：{names}',
