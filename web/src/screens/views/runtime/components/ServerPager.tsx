@@ -28,7 +28,8 @@ export function ServerPager({
 }) {
   const t = useT();
   const runtime = useViewRuntime();
-  const page = state?.page ?? 0;
+  // What the table shows: while the next page loads, the rows (and so the text) are the last page's.
+  const page = state?.rowsPage ?? state?.page ?? 0;
   const rows = state?.rows ?? [];
   const loading = state?.status === 'loading';
   let total: number | undefined;
