@@ -176,7 +176,7 @@ describe('the operations dashboard at 1280 px', () => {
 
   it('edits a total in its cell with the keyboard, shows a refusal in the cell, then saves', async () => {
     runs.length = 0;
-    const cell = table().getByRole('button', { name: 'Edit Total (¥): 12345' });
+    const cell = table().getByRole('button', { name: 'Edit Total (¥): 12,345' });
     await cell.focus();
     await page.keyboard.press('F2');
     const input = table().getByRole('spinbutton', { name: 'New Total (¥)' });

@@ -107,7 +107,7 @@ export const viewsEn: Record<string, string> = {
   'views.table.lastPage': 'Last page ({page})',
   'views.table.firstPage': 'First page',
   'views.table.totalProblem': 'The total count could not be read: {detail}',
-  'views.table.editCell': 'Edit {column}: {value}',
+  'views.table.editCell': 'Edit {column}:',
   'views.table.editHint': 'Enter or F2 edits, Enter saves, Escape cancels',
   'views.table.editValue': 'New {column}',
   'views.table.save': 'Save',

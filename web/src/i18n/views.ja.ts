@@ -108,7 +108,7 @@ export const viewsJa: Record<string, string> = {
   'views.table.lastPage': '最後のページ（{page}）',
   'views.table.firstPage': '最初のページ',
   'views.table.totalProblem': '総件数を読めませんでした: {detail}',
-  'views.table.editCell': '{column} を編集: {value}',
+  'views.table.editCell': '{column} を編集:',
   'views.table.editHint': 'Enter か F2 で編集、Enter で保存、Esc で取り消し',
   'views.table.editValue': '新しい {column}',
   'views.table.save': '保存',

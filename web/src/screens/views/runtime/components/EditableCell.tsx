@@ -98,7 +98,6 @@ export function EditableCell({
         ref={opener}
         type="button"
         className="view-cell-edit"
-        aria-label={t('views.table.editCell', { column: name, value: plainText(value) })}
         title={t('views.table.editHint')}
         onClick={start}
         onKeyDown={(event) => {
@@ -109,6 +108,8 @@ export function EditableCell({
           }
         }}
       >
+        {/* The name says what the button does and still holds the visible value (WCAG 2.5.3). */}
+        <span className="visually-hidden">{t('views.table.editCell', { column: name })} </span>
         {formatValue(value, column.format)}
       </button>
     );
