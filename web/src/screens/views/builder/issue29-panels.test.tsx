@@ -3,10 +3,11 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { I18nProvider } from '../../../i18n/index.tsx';
-import type { ViewComponent, VisualViewDefinition } from '../view-api.ts';
+import type { ViewComponent, ViewQuery, VisualViewDefinition } from '../view-api.ts';
 import { BuilderChoicesContext } from './builder-context.ts';
 import { ComponentProperties } from './ComponentProperties.tsx';
 import { InputProperties, textToOptions } from './InputProperties.tsx';
+import { QueriesEditor } from './QueriesEditor.tsx';
 import { StateTimersEditor, textToTimers } from './StateTimersEditor.tsx';
 
 afterEach(cleanup);
@@ -130,5 +131,35 @@ describe('inline edit panel', () => {
     rerender(panel());
     fireEvent.click(screen.getByRole('button', { name: 'Stop editing State inline' }));
     expect(current.columns).toEqual([{ field: 'status', label: 'State' }, { field: 'id' }]);
+  });
+});
+
+describe('server paging total count', () => {
+  it('sets and clears paging.totalCount of a query', () => {
+    let queries: ViewQuery[] = [
+      {
+        id: 'q',
+        actionId: 'list',
+        arguments: {},
+        runOn: 'load',
+        paging: { limitParameter: 'limit', offsetParameter: 'offset', pageSize: 20 },
+      },
+    ];
+    const panel = () => (
+      <I18nProvider>
+        <QueriesEditor queries={queries} onChange={(next) => (queries = next)} />
+      </I18nProvider>
+    );
+    const { rerender } = render(panel());
+    fireEvent.change(screen.getByLabelText(/^Total count/), { target: { value: 'rows[0]?.total_count' } });
+    expect(queries[0]!.paging).toEqual({
+      limitParameter: 'limit',
+      offsetParameter: 'offset',
+      pageSize: 20,
+      totalCount: 'rows[0]?.total_count',
+    });
+    rerender(panel());
+    fireEvent.change(screen.getByLabelText(/^Total count/), { target: { value: '' } });
+    expect(queries[0]!.paging).toEqual({ limitParameter: 'limit', offsetParameter: 'offset', pageSize: 20 });
   });
 });
