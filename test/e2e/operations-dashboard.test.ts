@@ -156,7 +156,7 @@ describe('the operations dashboard at 1280 px', () => {
       .poll(() => page.locator('.toasts').innerText(), poll)
       .toContain('Saved order 123: delivered');
     await expect.poll(() => page.getByRole('dialog').count(), poll).toBe(0);
-    await expect.poll(() => row.innerText(), poll).toMatch(/delivered\s+12,345/);
+    await expect.poll(() => row.innerText(), poll).toMatch(/delivered\s+Edit Total \(¥\):\s+12,345/);
     expect(runsOf('update-order')).toEqual([
       {
         actionId: 'update-order',
@@ -202,7 +202,9 @@ describe('the operations dashboard at 1280 px', () => {
     await page.keyboard.press('Enter');
     await confirm.getByRole('button', { name: 'Run and change data' }).click();
     await expect.poll(() => input.count(), poll).toBe(0);
-    await expect.poll(() => bodyRows().first().innerText(), poll).toMatch(/delivered\s+777/);
+    await expect
+      .poll(() => bodyRows().first().innerText(), poll)
+      .toMatch(/delivered\s+Edit Total \(¥\):\s+777/);
     const saved = runsOf('update-order').filter((r) => r.status === 200);
     expect(saved.map((r) => r.body)).toEqual([
       {
