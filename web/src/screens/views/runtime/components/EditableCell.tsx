@@ -41,6 +41,8 @@ export function EditableCell({
   const t = useT();
   const runtime = useViewRuntime();
   const [editing, setEditing] = useState(false);
+  // The row as it was when the edit began: a search or a refresh meanwhile must not retarget the save.
+  const [target, setTarget] = useState<Row>(row);
   const [text, setText] = useState('');
   const [saving, setSaving] = useState(false);
   const [outcome, setOutcome] = useState<EventOutcome>();
@@ -54,6 +56,7 @@ export function EditableCell({
   }, [editing]);
 
   const start = () => {
+    setTarget(row);
     setText(value === undefined || value === null ? '' : plainText(value));
     setOutcome(undefined);
     setEditing(true);
@@ -75,7 +78,7 @@ export function EditableCell({
         onSuccess: [{ type: 'refresh', ...(queryId ? { queries: [queryId] } : {}) }],
       },
     ];
-    const result = await runtime.runEvents(events, { row, value: typedValue(edit, text) });
+    const result = await runtime.runEvents(events, { row: target, value: typedValue(edit, text) });
     setSaving(false);
     if (result.kind === 'done') stop();
     else setOutcome(result);
