@@ -258,6 +258,7 @@ describe('inside its action group', () => {
     await page.getByRole('button', { name: 'Operations' }).click();
     const inGroup = page.getByRole('list', { name: 'Views in this group' });
     await expect.poll(() => inGroup.innerText(), poll).toContain('Operations dashboard');
+    await screenshot(page, 'views-in-action-group');
 
     await page.goto(`${base}/action-groups/operations`);
     await expect
