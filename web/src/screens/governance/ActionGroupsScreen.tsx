@@ -127,7 +127,7 @@ function GroupViews({ views }: { views: ViewSummary[] }) {
   const t = useT();
   if (views.length === 0) return null;
   return (
-    <section aria-labelledby="group-views-title">
+    <section className="group-views" aria-labelledby="group-views-title">
       <h3 id="group-views-title" className="section-title">
         {t('actions.groupViews')}
       </h3>
