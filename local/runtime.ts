@@ -17,6 +17,7 @@ import { DynamoDbAccountStore } from '../shared/adapters/dynamodb/dynamodb-accou
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
 import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
+import { DynamoDbOAuthStore } from '../shared/adapters/dynamodb/dynamodb-oauth-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
@@ -285,6 +286,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       // Large execution arguments and results (decision 0056), served by the authorised payload route.
       payloads: await localPayloads(options.dataDir),
       sandbox,
+      mcpOAuth: new DynamoDbOAuthStore(dynamo.client, tableName),
     };
     provideServices(async () => services);
 
