@@ -28,6 +28,8 @@ const coreKeys = [
   'oidc',
   'accounts',
   'viewRunLimit',
+  'mcpOAuth',
+  'mcpToolCallLimit',
 ];
 
 function countingGroup(name: string, key: string) {
