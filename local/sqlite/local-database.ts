@@ -139,7 +139,7 @@ export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
  * used here is stable in later Node versions; only that one warning is held back, any other is
  * emitted as usual.
  */
-function loadSqlite(): typeof import('node:sqlite') {
+export function loadSqlite(): typeof import('node:sqlite') {
   const emitWarning = process.emitWarning;
   process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
     const message = typeof warning === 'string' ? warning : warning.message;
