@@ -124,9 +124,8 @@ try {
   await dynamo.close();
   for (const synchronous of ['NORMAL', 'FULL'] as const) {
     const local = await openLocalDatabase(join(dir, `${synchronous}.sqlite`), { synchronous });
-    const { db } = local;
-    const executions = new SqliteExecutions(db);
-    const audit = new SqliteAuditLog(db);
+    const executions = new SqliteExecutions(local);
+    const audit = new SqliteAuditLog(local);
     await measure(`SQLite in-process, synchronous=${synchronous}`, {
       async write(n) {
         const { running, done, entry } = records(n);

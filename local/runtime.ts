@@ -175,8 +175,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // (decision 0250); the rest of the store stays in dynalite.
     const localDb = await openLocalDatabase(join(options.dataDir, 'local.sqlite'));
     closers.push(() => localDb.close());
-    const executions = new SqliteExecutions(localDb.db);
-    const audit = new SqliteAuditLog(localDb.db);
+    const executions = new SqliteExecutions(localDb);
+    const audit = new SqliteAuditLog(localDb);
     await takeOverEarlierRecords({
       db: localDb.db,
       executions,

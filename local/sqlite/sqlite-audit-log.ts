@@ -27,24 +27,36 @@ import type {
 } from '../../shared/domain/audit.ts';
 import { headOf, linkAfter } from '../../shared/domain/audit-chain/link.ts';
 import { AlreadyExistsError } from '../../shared/domain/ports.ts';
-import { type DatabaseSync, inTransaction } from './local-database.ts';
+import { type DatabaseSync, type GroupCommits, inTransaction, type LocalDatabase } from './local-database.ts';
 
 type Linked = AuditEntry & { chain: ChainLink };
 
 export class SqliteAuditLog implements AuditLog {
-  /** Heads read or written by this process; one process owns the file, so they stay exact. */
-  private readonly heads_ = new Map<string, ChainHead | undefined>();
+  /**
+   * Where the next entry of a project links: the stored head, or the last entry linked and waiting
+   * for its commit. One process owns the file, so this stays exact.
+   */
+  private readonly linkedHeads = new Map<string, ChainHead | undefined>();
+  /** Entries linked and waiting for their commit, by project and sort key. */
+  private readonly waiting = new Set<string>();
   private readonly insertEntry;
+  private readonly entryExists;
   private readonly insertEntryIfNew;
   private readonly readHead;
   private readonly writeHead;
   private readonly allHeads;
+  private readonly commits: GroupCommits;
+  private readonly db: DatabaseSync;
 
-  constructor(private readonly db: DatabaseSync) {
+  constructor(local: Pick<LocalDatabase, 'db' | 'commits'>) {
+    const { db } = local;
+    this.db = db;
+    this.commits = local.commits;
     const insert = `INTO audit_entries (project_id, sort_key, actor_id, event, target_id, entry)
       VALUES (?, ?, ?, ?, ?, ?)`;
     this.insertEntry = db.prepare(`INSERT ${insert}`);
     this.insertEntryIfNew = db.prepare(`INSERT OR IGNORE ${insert}`);
+    this.entryExists = db.prepare('SELECT 1 FROM audit_entries WHERE project_id = ? AND sort_key = ?');
     this.readHead = db.prepare('SELECT seq, hash, entry_id, at FROM audit_heads WHERE project_id = ?');
     // A head never moves back: a replayed or migrated older entry leaves a newer head in place.
     this.writeHead = db.prepare(
@@ -56,22 +68,38 @@ export class SqliteAuditLog implements AuditLog {
     this.allHeads = db.prepare('SELECT project_id, seq, hash, entry_id, at FROM audit_heads');
   }
 
-  /** Stored and linked when this resolves; AlreadyExistsError for an entry with this time and id. */
+  /**
+   * Stored and linked when this resolves; AlreadyExistsError for an entry with this time and id. The
+   * entry is linked at once (so entries of one turn of the event loop share a commit) and written
+   * with the head in one commit, which checks that the head is still the one it linked after: if an
+   * earlier entry's write failed, the entries linked after it fail too rather than break the chain.
+   */
   async append(entry: AuditEntry): Promise<void> {
     const { chain: _given, ...fields } = entry;
     checkAuditTime(fields.at);
-    const linked = linkAfter(this.headOf(fields.projectId), fields);
-    inTransaction(this.db, () => {
-      try {
+    const { projectId } = fields;
+    const sortKey = auditSortKey(fields);
+    const key = `${projectId}\u0000${sortKey}`;
+    if (this.waiting.has(key) || this.entryExists.get(projectId, sortKey))
+      throw new AlreadyExistsError(`audit entry ${fields.id}`);
+    const linked = linkAfter(this.linkedHead(projectId), fields);
+    this.linkedHeads.set(projectId, headOf(linked));
+    this.waiting.add(key);
+    try {
+      await this.commits.write(() => {
+        const stored = this.storedHead(projectId);
+        if ((stored?.seq ?? 0) !== linked.chain.seq - 1 || (stored && stored.hash !== linked.chain.prevHash))
+          throw new Error(`The audit chain of ${projectId} moved before entry ${fields.id} was written.`);
         this.insertEntry.run(...rowOf(linked));
-      } catch (error) {
-        if ((error as { errcode?: number }).errcode === sqlitePrimaryKeyConflict)
-          throw new AlreadyExistsError(`audit entry ${fields.id}`);
-        throw error;
-      }
-      this.moveHead(headOf(linked));
-    });
-    this.heads_.set(fields.projectId, headOf(linked));
+        this.moveHead(headOf(linked));
+      });
+    } catch (error) {
+      // Link the next entry after what is stored.
+      this.linkedHeads.delete(projectId);
+      throw error;
+    } finally {
+      this.waiting.delete(key);
+    }
   }
 
   /**
@@ -86,7 +114,7 @@ export class SqliteAuditLog implements AuditLog {
         if (entry.chain) this.moveHead(headOf(entry as Linked));
       }
     });
-    this.heads_.clear();
+    this.linkedHeads.clear();
   }
 
   /** Sets heads read from elsewhere (dynalite's head items), unless a later one is here. */
@@ -94,11 +122,12 @@ export class SqliteAuditLog implements AuditLog {
     inTransaction(this.db, () => {
       for (const head of heads) this.moveHead(head);
     });
-    this.heads_.clear();
+    this.linkedHeads.clear();
   }
 
+  /** The head as stored (committed), like the entries every read answers with. */
   async head(projectId: string): Promise<ChainHead | undefined> {
-    return this.headOf(projectId);
+    return this.storedHead(projectId);
   }
 
   async heads(): Promise<ChainHead[]> {
@@ -122,7 +151,7 @@ export class SqliteAuditLog implements AuditLog {
       )
       .all(query.projectId, after, limit + 1);
     const page = rows.slice(0, limit);
-    const head = this.headOf(query.projectId);
+    const head = this.storedHead(query.projectId);
     return {
       entries: page.map((row) => auditEntryOf(JSON.parse(row.entry as string))),
       ...(rows.length > limit ? { nextCursor: encodeAuditCursor(String(page.at(-1)!.sort_key)) } : {}),
@@ -165,10 +194,14 @@ export class SqliteAuditLog implements AuditLog {
     };
   }
 
-  private headOf(projectId: string): ChainHead | undefined {
-    if (this.heads_.has(projectId)) return this.heads_.get(projectId);
+  private linkedHead(projectId: string): ChainHead | undefined {
+    if (!this.linkedHeads.has(projectId)) this.linkedHeads.set(projectId, this.storedHead(projectId));
+    return this.linkedHeads.get(projectId);
+  }
+
+  private storedHead(projectId: string): ChainHead | undefined {
     const row = this.readHead.get(projectId);
-    const head = row
+    return row
       ? {
           projectId,
           seq: Number(row.seq),
@@ -177,17 +210,12 @@ export class SqliteAuditLog implements AuditLog {
           at: String(row.at),
         }
       : undefined;
-    this.heads_.set(projectId, head);
-    return head;
   }
 
   private moveHead(head: ChainHead): void {
     this.writeHead.run(head.projectId, head.seq, head.hash, head.entryId, head.at);
   }
 }
-
-/** SQLITE_CONSTRAINT_PRIMARYKEY: an entry with this project, time and id is stored already. */
-const sqlitePrimaryKeyConflict = 1555;
 
 function rowOf(entry: AuditEntry): [string, string, string, string, string, string] {
   return [

@@ -7,7 +7,7 @@
 import { DelegatingStore } from '../../shared/adapters/delegating-store.ts';
 import type { Execution } from '../../shared/domain/model.ts';
 import type { Store } from '../../shared/domain/ports.ts';
-import { type DatabaseSync, inTransaction } from './local-database.ts';
+import type { GroupCommits, LocalDatabase } from './local-database.ts';
 
 export type ExecutionRecords = Pick<
   Store,
@@ -18,8 +18,11 @@ export class SqliteExecutions implements ExecutionRecords {
   private readonly upsert;
   private readonly byId;
   private readonly overdue;
+  private readonly commits: GroupCommits;
 
-  constructor(private readonly db: DatabaseSync) {
+  constructor(local: Pick<LocalDatabase, 'db' | 'commits'>) {
+    const { db } = local;
+    this.commits = local.commits;
     this.upsert = db.prepare(
       `INSERT INTO executions (id, status, deadline_at, record) VALUES (?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, deadline_at = excluded.deadline_at,
@@ -33,15 +36,18 @@ export class SqliteExecutions implements ExecutionRecords {
     );
   }
 
-  /** Stored when this resolves: the caller is answered after the commit (synchronous, in this thread). */
-  async putExecution(execution: Execution): Promise<void> {
-    this.write(execution);
+  /** Stored when this resolves: the caller is answered after the commit. */
+  putExecution(execution: Execution): Promise<void> {
+    // Taken now: the caller may change the object while the commit waits for its turn.
+    const row = rowOf(execution);
+    return this.commits.write(() => this.upsert.run(...row));
   }
 
-  async putExecutions(executions: Execution[]): Promise<void> {
-    if (executions.length === 0) return;
-    inTransaction(this.db, () => {
-      for (const execution of executions) this.write(execution);
+  /** All or none of them. */
+  putExecutions(executions: Execution[]): Promise<void> {
+    const rows = executions.map(rowOf);
+    return this.commits.write(() => {
+      for (const row of rows) this.upsert.run(...row);
     });
   }
 
@@ -54,11 +60,14 @@ export class SqliteExecutions implements ExecutionRecords {
   async listOverdueExecutions(deadlineBefore: string): Promise<Execution[]> {
     return this.overdue.all(deadlineBefore).map((row) => JSON.parse(row.record as string) as Execution);
   }
-
-  private write(execution: Execution): void {
-    this.upsert.run(execution.id, execution.status, execution.deadlineAt ?? null, JSON.stringify(execution));
-  }
 }
+
+const rowOf = (execution: Execution): [string, string, string | null, string] => [
+  execution.id,
+  execution.status,
+  execution.deadlineAt ?? null,
+  JSON.stringify(execution),
+];
 
 /** The store with its execution records in SQLite and everything else where `inner` keeps it. */
 export class StoreWithLocalExecutions extends DelegatingStore {

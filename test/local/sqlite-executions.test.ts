@@ -12,7 +12,7 @@ let executions: SqliteExecutions;
 beforeAll(async () => {
   dir = await tempDir('sqlite-executions');
   local = await openLocalDatabase(join(dir.path, 'local.sqlite'));
-  executions = new SqliteExecutions(local.db);
+  executions = new SqliteExecutions(local);
 });
 afterAll(async () => {
   await local?.close();

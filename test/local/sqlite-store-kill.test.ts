@@ -82,8 +82,8 @@ describe('kill -9 while the embedded SQLite store is written', () => {
 
       const local = await openLocalDatabase(path);
       try {
-        const executions = new SqliteExecutions(local.db);
-        const audit = new SqliteAuditLog(local.db);
+        const executions = new SqliteExecutions(local);
+        const audit = new SqliteAuditLog(local);
         const missing: string[] = [];
         for (const id of all.running) {
           const record = await executions.getExecution(`exe_${id}`);

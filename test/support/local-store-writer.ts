@@ -11,8 +11,8 @@ import type { Execution } from '../../shared/domain/model.ts';
 
 const [path, prefix] = process.argv.slice(2) as [string, string];
 const local = await openLocalDatabase(path);
-const executions = new SqliteExecutions(local.db);
-const audit = new SqliteAuditLog(local.db);
+const executions = new SqliteExecutions(local);
+const audit = new SqliteAuditLog(local);
 
 const execution = (n: number, status: Execution['status']): Execution => ({
   id: `exe_${prefix}_${n}`,
