@@ -95,6 +95,8 @@ export async function openLocalDatabase(
     commits: new GroupCommits(db),
     async close() {
       if (checkpoints) {
+        // Kept alive until it answers, even when nothing else is left in the event loop.
+        checkpoints.ref();
         checkpoints.postMessage('close');
         await once(checkpoints, 'message');
         await checkpoints.terminate();
