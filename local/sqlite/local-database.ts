@@ -90,10 +90,12 @@ export async function openLocalDatabase(
     db.close();
     throw error;
   }
+  const commits = new GroupCommits(db);
   return {
     db,
-    commits: new GroupCommits(db),
+    commits,
     async close() {
+      commits.commitWaiting();
       if (checkpoints) {
         // Kept alive until it answers, even when nothing else is left in the event loop.
         checkpoints.ref();
@@ -160,8 +162,14 @@ export class GroupCommits {
     });
   }
 
+  /** Commits what is waiting now rather than at the end of this turn (before the database closes). */
+  commitWaiting(): void {
+    if (this.queue.length > 0) this.commit();
+  }
+
   private commit(): void {
     this.scheduled = false;
+    if (this.queue.length === 0) return;
     const writes = this.queue;
     this.queue = [];
     const written: typeof writes = [];

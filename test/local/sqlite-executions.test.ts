@@ -83,4 +83,13 @@ describe('SqliteExecutions', () => {
     await expect(executions.putExecutions([execution('exe_batch_1'), bad])).rejects.toThrow();
     expect(await executions.getExecution('exe_batch_1')).toBeUndefined();
   });
+
+  it('commits a write still waiting for its turn when the database closes', async () => {
+    const written = executions.putExecution(execution('exe_at_close'));
+    await local.close();
+    await written;
+    local = await openLocalDatabase(join(dir.path, 'local.sqlite'));
+    executions = new SqliteExecutions(local);
+    expect(await executions.getExecution('exe_at_close')).toEqual(execution('exe_at_close'));
+  });
 });
