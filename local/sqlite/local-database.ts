@@ -150,8 +150,19 @@ export function inTransaction<T>(db: DatabaseSync, work: () => T): T {
 export class GroupCommits {
   private queue: { work: () => void; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private scheduled = false;
+  /** Prepared once: `exec` would parse each of them again for every write. */
+  private readonly sql;
 
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(private readonly db: DatabaseSync) {
+    const prepared = (text: string) => db.prepare(text);
+    this.sql = {
+      begin: prepared('BEGIN IMMEDIATE'),
+      commit: prepared('COMMIT'),
+      savepoint: prepared('SAVEPOINT one_write'),
+      release: prepared('RELEASE one_write'),
+      rollbackTo: prepared('ROLLBACK TO one_write'),
+    };
+  }
 
   write(work: () => void): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -173,21 +184,22 @@ export class GroupCommits {
     const writes = this.queue;
     this.queue = [];
     const written: typeof writes = [];
+    const { sql } = this;
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      sql.begin.run();
       for (const write of writes) {
-        this.db.exec('SAVEPOINT one_write');
+        sql.savepoint.run();
         try {
           write.work();
-          this.db.exec('RELEASE one_write');
+          sql.release.run();
           written.push(write);
         } catch (error) {
-          this.db.exec('ROLLBACK TO one_write');
-          this.db.exec('RELEASE one_write');
+          sql.rollbackTo.run();
+          sql.release.run();
           write.reject(error);
         }
       }
-      this.db.exec('COMMIT');
+      sql.commit.run();
     } catch (error) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
       for (const write of written) write.reject(error);

@@ -40,7 +40,6 @@ export class SqliteAuditLog implements AuditLog {
   /** Entries linked and waiting for their commit, by project and sort key. */
   private readonly waiting = new Set<string>();
   private readonly insertEntry;
-  private readonly entryExists;
   private readonly insertEntryIfNew;
   private readonly readHead;
   private readonly writeHead;
@@ -56,7 +55,6 @@ export class SqliteAuditLog implements AuditLog {
       VALUES (?, ?, ?, ?, ?, ?)`;
     this.insertEntry = db.prepare(`INSERT ${insert}`);
     this.insertEntryIfNew = db.prepare(`INSERT OR IGNORE ${insert}`);
-    this.entryExists = db.prepare('SELECT 1 FROM audit_entries WHERE project_id = ? AND sort_key = ?');
     this.readHead = db.prepare('SELECT seq, hash, entry_id, at FROM audit_heads WHERE project_id = ?');
     // A head never moves back: a replayed or migrated older entry leaves a newer head in place.
     this.writeHead = db.prepare(
@@ -80,8 +78,7 @@ export class SqliteAuditLog implements AuditLog {
     const { projectId } = fields;
     const sortKey = auditSortKey(fields);
     const key = `${projectId}\u0000${sortKey}`;
-    if (this.waiting.has(key) || this.entryExists.get(projectId, sortKey))
-      throw new AlreadyExistsError(`audit entry ${fields.id}`);
+    if (this.waiting.has(key)) throw new AlreadyExistsError(`audit entry ${fields.id}`);
     const linked = linkAfter(this.linkedHead(projectId), fields);
     this.linkedHeads.set(projectId, headOf(linked));
     this.waiting.add(key);
@@ -90,7 +87,13 @@ export class SqliteAuditLog implements AuditLog {
         const stored = this.storedHead(projectId);
         if ((stored?.seq ?? 0) !== linked.chain.seq - 1 || (stored && stored.hash !== linked.chain.prevHash))
           throw new Error(`The audit chain of ${projectId} moved before entry ${fields.id} was written.`);
-        this.insertEntry.run(...rowOf(linked));
+        try {
+          this.insertEntry.run(...rowOf(linked));
+        } catch (error) {
+          if ((error as { errcode?: number }).errcode === primaryKeyConflict)
+            throw new AlreadyExistsError(`audit entry ${fields.id}`);
+          throw error;
+        }
         this.moveHead(headOf(linked));
       });
     } catch (error) {
@@ -227,3 +230,6 @@ function rowOf(entry: AuditEntry): [string, string, string, string, string, stri
     JSON.stringify(entry),
   ];
 }
+
+/** SQLITE_CONSTRAINT_PRIMARYKEY: an entry with this project, time and id is stored already. */
+const primaryKeyConflict = 1555;
