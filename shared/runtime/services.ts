@@ -8,6 +8,7 @@
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AccountServices } from '../domain/accounts/deps.ts';
+import type { ToolCallLimit } from '../domain/agents/tool-call-limit.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { FileStorage } from '../domain/files/model.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
@@ -62,6 +63,8 @@ export interface CoreServices {
   rateLimiter?: ClientRateLimiter;
   /** Runs per viewer and view and minute (decision 0151); no limit when absent. */
   viewRunLimit?: ViewRunLimit;
+  /** Tool calls per MCP client, principal, project and minute (decision 0236); no limit when absent. */
+  mcpToolCallLimit?: ToolCallLimit;
 }
 
 export interface Services extends CoreServices {
@@ -98,6 +101,7 @@ export const coreServiceKeys = [
   'accounts',
   'rateLimiter',
   'viewRunLimit',
+  'mcpToolCallLimit',
 ] as const satisfies readonly (keyof CoreServices)[];
 
 /** Services a function may compose beside the core ones (one module each in shared/runtime/groups/). */
