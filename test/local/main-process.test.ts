@@ -88,8 +88,8 @@ describe('local/main.ts', { timeout: 3 * processStartMs }, () => {
   });
 
   it('after kill -9, takes over the lock and has lost no answered execution', async () => {
-    // Records stay in the journal only: the store never sees them before the kill.
-    const crashed = startMain({ DOGU_JOURNAL_FLUSH_MS: '600000' });
+    // Execution records are committed to the SQLite file before each answer (decision 0250).
+    const crashed = startMain();
     const [, crashedUrl] = await waitForOutput(crashed, /Dogu is running at (http:\/\/\S+)/, processStartMs);
     const login = await fetch(`${crashedUrl}/local/v1/login`, { method: 'POST' });
     const { token } = (await login.json()) as { token: string };
@@ -130,8 +130,8 @@ describe('local/main.ts', { timeout: 3 * processStartMs }, () => {
   });
 
   it('after kill -9 during a run, the run is recorded and ends as interrupted at the next start', async () => {
-    // Journaled only (no flush before the kill): the record before the run is a journal append.
-    const crashed = startMain({ DOGU_JOURNAL_FLUSH_MS: '600000' });
+    // The record before the run is a commit to the SQLite file, read below from outside the process.
+    const crashed = startMain();
     const [, crashedUrl] = await waitForOutput(crashed, /Dogu is running at (http:\/\/\S+)/, processStartMs);
     const login = await fetch(`${crashedUrl}/local/v1/login`, { method: 'POST' });
     const { token } = (await login.json()) as { token: string };
