@@ -1,6 +1,7 @@
 /**
  * The embedded runtime: the whole service in one Node process. The same
- * handlers as on AWS, with dynalite for DynamoDB, PGlite for the demo
+ * handlers as on AWS, with dynalite for DynamoDB (execution records and audit
+ * entries in a SQLite file instead, decision 0250), PGlite for the demo
  * database, all under one data directory; the keys may live elsewhere (local/key-files.ts).
  */
 import { once } from 'node:events';
