@@ -2686,6 +2686,18 @@ export type components = {
     /** @description One component of a visual view; tabs and grids hold more */
     ViewComponent: ({
       columns?: ({
+          edit?: {
+            actionId: string;
+            arguments: {
+              [key: string]: components["schemas"]["ViewExpression"];
+            };
+            /** @enum {string} */
+            inputType?: "text" | "number" | "select";
+            options?: ({
+                label: string;
+                value: string | number | boolean;
+              })[];
+          };
           field: string;
           /** @enum {string} */
           format?: "auto" | "text" | "number" | "date" | "datetime" | "boolean" | "json" | "media";
@@ -2856,6 +2868,7 @@ export type components = {
             limitParameter: string;
             offsetParameter: string;
             pageSize: number;
+            totalCount?: components["schemas"]["ViewExpression"];
           };
           /**
            * @default manual
