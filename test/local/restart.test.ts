@@ -39,9 +39,9 @@ describe('embedded runtime restart', () => {
     // The execution's final record is stored before the answer.
     const { execution, ...definitions } = await itemCounts(runtime);
     expect(execution).toBe(1);
-    // Seeded once: the demo's records (nine seed steps: nine markers; one cron job; the
-    // administrator and the reviewer, each with an account and a membership; two views, each
-    // with its version record).
+    // Seeded once: the demo's records (ten seed steps: ten markers; one cron job; the
+    // administrator and the reviewer, each with an account and a membership; three views, the
+    // operations dashboard included, each with its version record).
     expect(definitions).toMatchObject({
       project: 1,
       environment: 2,
@@ -49,10 +49,10 @@ describe('embedded runtime restart', () => {
       userEmail: 2,
       account: 2,
       membership: 2,
-      marker: 9,
+      marker: 10,
       cronJob: 1,
-      view: 2,
-      viewVersion: 2,
+      view: 3,
+      viewVersion: 3,
     });
     expect(definitions.action).toBeGreaterThanOrEqual(9);
     await runtime.close();
