@@ -17,6 +17,7 @@ import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbAccountStore } from '../shared/adapters/dynamodb/dynamodb-account-store.ts';
 import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
 import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
+import { DynamoDbOAuthStore } from '../shared/adapters/dynamodb/dynamodb-oauth-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
@@ -297,6 +298,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       // Large execution arguments and results (decision 0056), served by the authorised payload route.
       payloads: await localPayloads(options.dataDir),
       sandbox,
+      mcpOAuth: new DynamoDbOAuthStore(dynamo.client, tableName),
     };
     provideServices(async () => services);
 
