@@ -10,6 +10,7 @@ import { executionBody } from '../shared/http/execution-response.ts';
 import { isFunctionUrlEvent } from '../shared/http/function-url.ts';
 import { defineRoutes, type HttpRequest, type HttpResult } from '../shared/http/handler.ts';
 import { serveMcp } from '../shared/http/mcp/serve-mcp.ts';
+import type { CoreServices } from '../shared/runtime/core-services.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
 import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
@@ -18,7 +19,7 @@ import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
 import { scriptSandbox } from '../shared/runtime/groups/script-sandbox.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
-import { type CoreServices, compose, schedulingDeps } from '../shared/runtime/services.ts';
+import { compose, schedulingDeps } from '../shared/runtime/services.ts';
 
 /**
  * POST …/actions/{actionId}/executions: run an action with `{"arguments": {...}}`.

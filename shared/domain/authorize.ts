@@ -6,10 +6,11 @@
  */
 import { isProtectedEnvironment, nothingPublished } from './environments.ts';
 import { DoguError, notFound } from './errors.ts';
-import { resolveMembership } from './manage/user-groups.ts';
-import type { Action, Environment, Membership, Principal, Project, Role } from './model.ts';
+import { resolveMembership } from './manage/resolve-membership.ts';
+import type { Action, Environment, Membership, Principal, Project } from './model.ts';
 import type { Store } from './ports.ts';
 import { requireRight } from './rights.ts';
+import type { Role } from './roles.ts';
 
 export interface ActionTarget {
   project: Project;

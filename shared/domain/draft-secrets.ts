@@ -6,7 +6,7 @@
  * `SELECT {{ secrets.x }}` and running it. Publishing (right `publish_versions`) is the review that lets it run.
  */
 import { DoguError } from './errors.ts';
-import { resolveMembership } from './manage/user-groups.ts';
+import { resolveMembership } from './manage/resolve-membership.ts';
 import type { Action } from './model.ts';
 import type { ActionEngines, Store } from './ports.ts';
 import { rightsOfRole } from './rights.ts';

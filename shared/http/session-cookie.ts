@@ -9,7 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { forbidden, unauthorized } from '../domain/errors.ts';
 import type { Principal } from '../domain/model.ts';
-import type { CoreServices } from '../runtime/services.ts';
+import type { CoreServices } from '../runtime/core-services.ts';
 
 export const sessionCookieNames = { secure: '__Host-dogu_session', plain: 'dogu_session' };
 export const flowCookieName = 'dogu_sso_flow';

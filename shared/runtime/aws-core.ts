@@ -16,7 +16,7 @@ import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
 import { DynamoDbRateLimiter } from '../adapters/rate-limit/dynamodb-rate-limiter.ts';
 import { rateLimitPerMinuteFromEnv } from '../domain/rate-limit.ts';
 import { viewRunsPerMinuteFromEnv } from '../domain/views/view-run-limit.ts';
-import type { CoreServices } from './services.ts';
+import type { CoreServices } from './core-services.ts';
 
 export function requiredEnv(name: string): string {
   const value = process.env[name];

@@ -7,8 +7,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
-import { effectiveRole, resolveMembership } from '../../shared/domain/manage/user-groups.ts';
-import type { Principal, Role } from '../../shared/domain/model.ts';
+import { effectiveRole, resolveMembership } from '../../shared/domain/manage/resolve-membership.ts';
+import type { Principal } from '../../shared/domain/model.ts';
+import type { Role } from '../../shared/domain/roles.ts';
 import { apiClient } from '../support/api.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 

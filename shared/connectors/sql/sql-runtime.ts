@@ -5,7 +5,7 @@ import type { SqlActionInput, SqlConnection } from './definition.ts';
 import type { ConnectorOpener } from './open-connector.ts';
 import { previewSqlStatements } from './preview-sql.ts';
 import { runSqlStatements } from './run-sql.ts';
-import type { SqlDialect } from './sql-ports.ts';
+import type { SqlDialect } from './sql-dialect.ts';
 
 export function sqlRuntime(
   dialect: SqlDialect,

@@ -7,7 +7,7 @@ import { type ActionEffect, effectOf } from '../action-effect.ts';
 import { resolveExecutableAction } from '../authorize.ts';
 import { isProtectedEnvironment } from '../environments.ts';
 import { DoguError, notFound } from '../errors.ts';
-import { resolveMembership } from '../manage/user-groups.ts';
+import { resolveMembership } from '../manage/resolve-membership.ts';
 import type { Action, Principal } from '../model.ts';
 import type { Store } from '../ports.ts';
 import { requireRight } from '../rights.ts';

@@ -10,11 +10,13 @@ import type { AccountDeps } from '../accounts/deps.ts';
 import { createAccount } from '../accounts/manage-accounts.ts';
 import { kindOfPrincipal, principalIdSchema, type UserGroup } from '../definitions/governance.ts';
 import { badRequest, DoguError, notFound } from '../errors.ts';
-import type { Membership, Principal, PrincipalKind, Role, User } from '../model.ts';
+import type { Membership, Principal, PrincipalKind, User } from '../model.ts';
 import type { Clock, IdGenerator, Store } from '../ports.ts';
+import type { Role } from '../roles.ts';
 import { authorize } from './access.ts';
 import { underLease } from './lease.ts';
-import { effectiveRole, requireAdminToTouchAdmin } from './user-groups.ts';
+import { effectiveRole } from './resolve-membership.ts';
+import { requireAdminToTouchAdmin } from './user-groups.ts';
 
 export interface MembersDeps {
   store: Store;

@@ -9,8 +9,9 @@
 import type { ServiceAccountCreateInput, ServiceAccountUpdateInput } from '../definitions/service-account.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { ServiceAccount } from '../identity/model.ts';
-import type { Principal, Role } from '../model.ts';
+import type { Principal } from '../model.ts';
 import { AlreadyExistsError, type Clock, type IdGenerator, type Store } from '../ports.ts';
+import type { Role } from '../roles.ts';
 import { authorize } from './access.ts';
 import { underLease } from './lease.ts';
 import { removeMember } from './members.ts';

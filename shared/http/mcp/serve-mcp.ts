@@ -1,7 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { badRequest } from '../../domain/errors.ts';
-import type { CoreServices, Services } from '../../runtime/services.ts';
+import type { CoreServices } from '../../runtime/core-services.ts';
+import type { Services } from '../../runtime/services.ts';
 import { originOf } from '../audit-recording.ts';
 import type { HttpRequest, HttpResult } from '../handler.ts';
 import { requestOrigin } from '../session-cookie.ts';

@@ -8,8 +8,8 @@ import { editorScreens } from './editors/screens.ts';
 import { governanceScreens } from './governance/screens.ts';
 import { identityScreens } from './identity/screens.ts';
 import { notificationScreens } from './notifications/screens.ts';
-import type { Screen } from './registry.ts';
 import { schedulingScreens } from './scheduling/screens.ts';
+import type { Screen } from './screen.ts';
 import { viewScreens } from './views/screens.ts';
 
 export const extraScreens: Screen[] = [
