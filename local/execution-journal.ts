@@ -3,22 +3,19 @@
  * (decision 7): the request waits for a file append, not for the store.
  * Records not yet stored are served from memory.
  */
-import { DelegatingStore } from '../shared/adapters/delegating-store.ts';
 import type { AuditEntry, AuditLog, AuditQuery, ChainHead, ChainPageQuery } from '../shared/domain/audit.ts';
 import { headOf, linkAfter } from '../shared/domain/audit-chain/link.ts';
 import type { Execution } from '../shared/domain/model.ts';
-import type { Store } from '../shared/domain/ports.ts';
+import type { ExecutionStore } from '../shared/domain/ports.ts';
 import { WriteBehindJournal } from './write-behind-journal.ts';
 
-export class JournaledExecutionStore extends DelegatingStore {
+export class JournaledExecutionStore implements ExecutionStore {
   private constructor(
-    inner: Store,
+    private readonly inner: ExecutionStore,
     private readonly journal: WriteBehindJournal<Execution>,
-  ) {
-    super(inner);
-  }
+  ) {}
 
-  static async open(inner: Store, path: string): Promise<JournaledExecutionStore> {
+  static async open(inner: ExecutionStore, path: string): Promise<JournaledExecutionStore> {
     const journal = await WriteBehindJournal.open<Execution>(
       path,
       (records) => inner.putExecutions(records),
@@ -27,23 +24,23 @@ export class JournaledExecutionStore extends DelegatingStore {
     return new JournaledExecutionStore(inner, journal);
   }
 
-  override putExecution(execution: Execution): Promise<void> {
+  putExecution(execution: Execution): Promise<void> {
     return this.journal.append(execution);
   }
 
-  override async putExecutions(executions: Execution[]): Promise<void> {
+  async putExecutions(executions: Execution[]): Promise<void> {
     for (const execution of executions) await this.journal.append(execution);
   }
 
-  override async getExecution(executionId: string): Promise<Execution | undefined> {
+  async getExecution(executionId: string): Promise<Execution | undefined> {
     const pending = this.journal.pending.get(executionId);
-    return pending ? structuredClone(pending) : super.getExecution(executionId);
+    return pending ? structuredClone(pending) : this.inner.getExecution(executionId);
   }
 
   /** Stores what is pending first, so a run recorded only in the journal is seen too. */
-  override async listOverdueExecutions(deadlineBefore: string): Promise<Execution[]> {
+  async listOverdueExecutions(deadlineBefore: string): Promise<Execution[]> {
     await this.journal.flush();
-    return super.listOverdueExecutions(deadlineBefore);
+    return this.inner.listOverdueExecutions(deadlineBefore);
   }
 
   flush(): Promise<void> {

@@ -15,6 +15,7 @@ import { LocalBlobStore } from '../shared/adapters/blobs/local-blob-store.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbAccountStore } from '../shared/adapters/dynamodb/dynamodb-account-store.ts';
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbExecutionStore } from '../shared/adapters/dynamodb/dynamodb-execution-store.ts';
 import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
 import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
@@ -166,11 +167,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const dynamo = await startEmbeddedDynamoDb(join(options.dataDir, 'dynamodb'), tableName);
     closers.push(() => dynamo.close());
 
-    const journal = await JournaledExecutionStore.open(
-      new DynamoDbStore(dynamo.client, tableName),
+    const executions = await JournaledExecutionStore.open(
+      new DynamoDbExecutionStore(dynamo.client, tableName),
       join(options.dataDir, 'executions.journal'),
     );
-    closers.push(() => journal.close());
+    closers.push(() => executions.close());
     const audit = await JournaledAuditLog.open(
       new DynamoDbAuditLog(dynamo.client, tableName),
       join(options.dataDir, 'audit.journal'),
@@ -186,7 +187,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     closers.push(() => schedules.close());
     // One process owns the data directory, so evicting on write keeps the cache exact; the TTL
     // only bounds memory for definitions nobody asks for any more.
-    const store = new CachingStore(journal, 5 * 60_000);
+    const store = new CachingStore(new DynamoDbStore(dynamo.client, tableName), 5 * 60_000);
     const engines = createActionEngines(
       { poolSize: options.demoDatabaseUrl ? 10 : 4 },
       {
@@ -239,6 +240,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           }
         : {}),
       store,
+      executions,
       definitions: store,
       tokens: new TokenService(await loadKey(options.dataDir, 'signing-key')),
       engines,
@@ -286,7 +288,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ready,
       undefined,
       () => ({
-        executionJournal: journal.stats(),
+        executionJournal: executions.stats(),
         auditJournal: audit.stats(),
         definitionCache: store.stats(),
       }),

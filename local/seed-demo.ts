@@ -89,9 +89,9 @@ async function seedProductionPublications(deps: SeedDeps, _targets: DemoTargets,
   const publishedBy = { id: admin.id, email: admin.email };
   const publishedAt = deps.clock.now().toISOString();
   for (const action of await deps.store.listActions(projectId)) {
-    if (await deps.store.getPublication(projectId, action.id, environmentId)) continue;
+    if (await deps.store.actionVersions.getPublication(projectId, action.id, environmentId)) continue;
     await ensureVersionRecorded(deps, action);
-    await deps.store.putPublication({
+    await deps.store.actionVersions.putPublication({
       projectId,
       actionId: action.id,
       environmentId,
@@ -101,8 +101,8 @@ async function seedProductionPublications(deps: SeedDeps, _targets: DemoTargets,
     });
   }
   for (const view of await deps.store.listViews(projectId)) {
-    if (await deps.store.getViewPublication(projectId, view.id, environmentId)) continue;
-    await deps.store.putViewPublication({
+    if (await deps.store.viewVersions.getPublication(projectId, view.id, environmentId)) continue;
+    await deps.store.viewVersions.putPublication({
       projectId,
       viewId: view.id,
       environmentId,

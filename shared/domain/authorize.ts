@@ -38,7 +38,7 @@ export async function resolveExecutableAction(
     store.getProject(ids.projectId),
     store.getEnvironment(ids.projectId, ids.environmentId),
     store.getAction(ids.projectId, ids.actionId),
-    store.getPublication(ids.projectId, ids.actionId, ids.environmentId),
+    store.actionVersions.getPublication(ids.projectId, ids.actionId, ids.environmentId),
   ]);
   if (!project) throw notFound('Project', ids.projectId);
   requireRight(membership, ids.projectId, 'execute');
@@ -66,7 +66,7 @@ export async function actionForEnvironment(
 ): Promise<Action> {
   const [environment, publication] = await Promise.all([
     store.getEnvironment(head.projectId, environmentId),
-    store.getPublication(head.projectId, head.id, environmentId),
+    store.actionVersions.getPublication(head.projectId, head.id, environmentId),
   ]);
   if (!environment) throw notFound('Environment', environmentId);
   if (!publication && isProtectedEnvironment(environment)) {
@@ -77,7 +77,7 @@ export async function actionForEnvironment(
 
 async function versionToRun(store: Store, head: Action, version: number | undefined): Promise<Action> {
   if (version === undefined || version === head.version) return head;
-  const stored = await store.getActionVersion(head.projectId, head.id, version);
+  const stored = await store.actionVersions.getVersion(head.projectId, head.id, version);
   if (!stored) {
     throw new DoguError(
       'state_conflict',

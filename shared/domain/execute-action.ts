@@ -29,6 +29,7 @@ import { bindArguments, type MasterData } from './parameters.ts';
 import type {
   ActionEngines,
   Clock,
+  ExecutionStore,
   IdGenerator,
   PayloadStore,
   ScriptLane,
@@ -44,6 +45,8 @@ import { type SecretValues, secretContext } from './secret-values.ts';
 
 export interface ExecutionDeps {
   store: Store;
+  /** Where the run is recorded as it starts and as it ends. */
+  executions: ExecutionStore;
   /** Runs each data-source kind's actions (shared/connectors/ behind this port). */
   engines: ActionEngines;
   secrets: SecretValues;
@@ -248,14 +251,14 @@ export async function executeAction(
       const recorded = await recordableArguments(deps.payloads, executionId, recordable(boundArguments));
       base.arguments = recorded.arguments;
       if (recorded.payload) base.payloads = { arguments: recorded.payload };
-      await deps.store.putExecution({ ...base, status: 'running', statements: [] });
+      await deps.executions.putExecution({ ...base, status: 'running', statements: [] });
       recordedRunning = true;
     },
   }).catch(async (error: unknown) => {
     // An error the run did not turn into a failed result still ends the record it started.
     if (recordedRunning) {
       const at = deps.clock.now();
-      await deps.store.putExecution({
+      await deps.executions.putExecution({
         ...base,
         status: error instanceof DoguError && error.code === 'execution_timeout' ? 'timed_out' : 'failed',
         statements: [],
@@ -301,7 +304,7 @@ export async function executeAction(
   else results = limitResults(results, inlineResultBudget(execution));
   // Stored results are read through their link; the job's result parts hold only inline ones.
   if (!storedResults) await request.keepResults?.(executionId, results);
-  await deps.store.putExecution(execution);
+  await deps.executions.putExecution(execution);
   // A batch reports once, when it finishes (its rules are the batch's), not once per row.
   const shareableError = execution.error && {
     code: execution.error.code,

@@ -18,8 +18,9 @@ import type {
   User,
 } from './model.ts';
 import type { ReviewStore } from './reviews.ts';
-import type { VersionStore } from './versions.ts';
-import type { ViewStore } from './views/store.ts';
+import type { VersionedDocuments } from './versioned-documents.ts';
+import type { ActionVersion, Publication } from './versions.ts';
+import type { ViewPublication, ViewStore, ViewVersion } from './views/store.ts';
 
 export interface DefinitionReader {
   getProject(projectId: string): Promise<Project | undefined>;
@@ -42,7 +43,17 @@ export class AlreadyExistsError extends Error {
   }
 }
 
-export interface Store extends DefinitionReader, VersionStore, ViewStore, ReviewStore, IdentityStore {
+/**
+ * The definitions of projects: projects, environments, members and groups, data sources, actions and
+ * views with their versions, configuration, reviews, service accounts. Execution records, audit
+ * entries, scheduling, accounts and files are ports of their own (ExecutionStore below, AuditLog,
+ * SchedulingStore, AccountStore, FileStorage).
+ */
+export interface Store extends DefinitionReader, ViewStore, ReviewStore, IdentityStore {
+  /** Versions and publications of actions (docs/governance.md). */
+  readonly actionVersions: VersionedDocuments<ActionVersion, Publication>;
+  /** Versions and publications of views, kept the same way. */
+  readonly viewVersions: VersionedDocuments<ViewVersion, ViewPublication>;
   createProject(project: Project): Promise<void>;
   /** Replaces an existing project's record (its settings). */
   updateProject(project: Project): Promise<void>;
@@ -87,13 +98,6 @@ export interface Store extends DefinitionReader, VersionStore, ViewStore, Review
   /** Creates the user and returns it as stored; AlreadyExistsError when the e-mail address is taken. */
   createUser(user: User): Promise<User>;
 
-  putExecution(execution: Execution): Promise<void>;
-  /** Writes many executions in as few requests as the store allows (idempotent per id). */
-  putExecutions(executions: Execution[]): Promise<void>;
-  getExecution(executionId: string): Promise<Execution | undefined>;
-  /** Executions still `running` whose `deadlineAt` is before this ISO time (read by index, not Scan). */
-  listOverdueExecutions(deadlineBefore: string): Promise<Execution[]>;
-
   /** Claims a one-time marker (e.g. a seed); false when it was claimed before. */
   claimMarker(name: string, at: string): Promise<boolean>;
   hasMarker(name: string): Promise<boolean>;
@@ -124,6 +128,16 @@ export interface Store extends DefinitionReader, VersionStore, ViewStore, Review
   /** Saves only if the stored version is `expectedVersion` (0: must not exist yet); false on conflict. */
   saveActionGroup(group: ActionGroup, expectedVersion: number): Promise<boolean>;
   deleteActionGroup(projectId: string, groupId: string): Promise<boolean>;
+}
+
+/** Port: the records of runs (the history), written as a run starts and again as it ends. */
+export interface ExecutionStore {
+  putExecution(execution: Execution): Promise<void>;
+  /** Writes many executions in as few requests as the store allows (idempotent per id). */
+  putExecutions(executions: Execution[]): Promise<void>;
+  getExecution(executionId: string): Promise<Execution | undefined>;
+  /** Executions still `running` whose `deadlineAt` is before this ISO time (read by index, not Scan). */
+  listOverdueExecutions(deadlineBefore: string): Promise<Execution[]>;
 }
 
 /**

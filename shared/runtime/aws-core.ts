@@ -10,6 +10,7 @@ import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
 import { DynamoDbAccountStore } from '../adapters/dynamodb/dynamodb-account-store.ts';
 import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbExecutionStore } from '../adapters/dynamodb/dynamodb-execution-store.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
@@ -54,6 +55,7 @@ export async function createAwsCore(): Promise<CoreServices> {
         }
       : {}),
     store,
+    executions: new DynamoDbExecutionStore(sharedDocumentClient(), tableName),
     definitions: store,
     tokens: new TokenService(new TextEncoder().encode(signingKey)),
     audit: new DynamoDbAuditLog(sharedDocumentClient(), tableName),

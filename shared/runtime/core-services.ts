@@ -6,7 +6,7 @@ import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AccountServices } from '../domain/accounts/deps.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
-import type { Clock, DefinitionReader, IdGenerator, Store } from '../domain/ports.ts';
+import type { Clock, DefinitionReader, ExecutionStore, IdGenerator, Store } from '../domain/ports.ts';
 import type { ClientRateLimiter } from '../domain/rate-limit.ts';
 import type { ViewRunLimit } from '../domain/views/view-run-limit.ts';
 
@@ -27,7 +27,10 @@ export interface RuntimeSettings {
 
 /** What every handler has: authentication, the store, the audit log. */
 export interface CoreServices {
+  /** Definitions: projects, environments, members, data sources, actions and views with their versions. */
   store: Store;
+  /** Execution records: written by every run, read by the history and the sweeper. */
+  executions: ExecutionStore;
   /** Reads of definitions; may be cached in front of the store. */
   definitions: DefinitionReader;
   tokens: TokenService;
@@ -48,6 +51,7 @@ export interface CoreServices {
 
 export const coreServiceKeys = [
   'store',
+  'executions',
   'definitions',
   'tokens',
   'audit',

@@ -1,6 +1,7 @@
 /** The DynamoDB store against the embedded DynamoDB (dynalite on disk). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../local/embedded-dynamodb.ts';
+import { DynamoDbExecutionStore } from '../../shared/adapters/dynamodb/dynamodb-execution-store.ts';
 import { DynamoDbStore } from '../../shared/adapters/dynamodb/dynamodb-store.ts';
 import type { Execution } from '../../shared/domain/model.ts';
 import { AlreadyExistsError } from '../../shared/domain/ports.ts';
@@ -84,7 +85,8 @@ describe('DynamoDbStore', () => {
       durationMs: 0,
       statements: [{ title: 'Orders', status: 'succeeded', rowCount: 2, messages: [] }],
     };
-    await store.putExecution(execution);
-    expect(await store.getExecution('exe_1')).toEqual(execution);
+    const executions = new DynamoDbExecutionStore(dynamo.client, 'dogu');
+    await executions.putExecution(execution);
+    expect(await executions.getExecution('exe_1')).toEqual(execution);
   });
 });

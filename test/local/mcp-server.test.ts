@@ -161,7 +161,7 @@ describe('running', () => {
     )[0]!;
     expect(statement.rows.length).toBe(2);
     expect(statement.columns.find((c) => c.name === 'status')).toEqual({ name: 'status', type: 'string' });
-    const stored = await runtime.services.store.getExecution(execution.id as string);
+    const stored = await runtime.services.executions.getExecution(execution.id as string);
     expect(stored).toMatchObject({
       via: 'mcp',
       agent: { client: 'claude-test' },
@@ -375,7 +375,7 @@ describe('npx dogu mcp (stdio)', () => {
     expect(names).toContain('list-orders');
     const result = await client.callTool({ name: 'list-orders', arguments: { status: 'paid', limit: 1 } });
     const execution = (result.structuredContent as { execution: { id: string } }).execution;
-    expect(await runtime.services.store.getExecution(execution.id)).toMatchObject({
+    expect(await runtime.services.executions.getExecution(execution.id)).toMatchObject({
       via: 'mcp',
       agent: { client: 'stdio-assistant' },
       principal: { id: 'usr_mcpmember' },

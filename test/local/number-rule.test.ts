@@ -93,12 +93,12 @@ describe('numbers beyond what is kept exactly', () => {
 
     runtime = await startTestRuntime(dir.path);
     for (const id of [kept.body.id, later.body.id]) {
-      expect((await runtime.services.store.getExecution(id))?.status).toBe('succeeded');
+      expect((await runtime.services.executions.getExecution(id))?.status).toBe('succeeded');
     }
   }, 120_000);
 
   it('a record the store refuses is quarantined once; the others and the next start go on', async () => {
-    const store = runtime!.services.store;
+    const store = runtime!.services.executions;
     const token = await loginToken(runtime!);
     await store.putExecution(poisoned('exe_poison_live'));
     const after = await run(runtime!, token, '{"arguments":{"min_total":7}}');
@@ -114,7 +114,7 @@ describe('numbers beyond what is kept exactly', () => {
     );
     runtime = await startTestRuntime(dir.path);
     for (const id of ['exe_before', 'exe_after', after.body.id]) {
-      expect(await runtime.services.store.getExecution(id), id).toBeDefined();
+      expect(await runtime.services.executions.getExecution(id), id).toBeDefined();
     }
     const quarantine = await readFile(join(dir.path, 'quarantine', 'executions.jsonl'), 'utf8');
     const lines = quarantine

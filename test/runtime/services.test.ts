@@ -19,6 +19,7 @@ async function freshServices(): Promise<ServicesModule> {
 
 const coreKeys = [
   'store',
+  'executions',
   'definitions',
   'tokens',
   'audit',

@@ -177,7 +177,7 @@ export async function recoverChunk(deps: SchedulingDeps, chunk: BatchChunk): Pro
       rows.push(row);
       continue;
     }
-    const execution = row.executionId ? await deps.store.getExecution(row.executionId) : undefined;
+    const execution = row.executionId ? await deps.executions.getExecution(row.executionId) : undefined;
     if (!execution) {
       // Its execution was never recorded running, so nothing of it ran (the record is written before
       // anything runs, decision 0056): it waits for the next claim.

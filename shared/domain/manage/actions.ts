@@ -88,8 +88,8 @@ function checkPermissionHolder(input: ActionInput, holder: Action | undefined): 
  * versioning existed): the head holds the definition, so nothing is lost.
  */
 export async function ensureVersionRecorded(deps: ActionDeps, head: Action, message = ''): Promise<void> {
-  if (await deps.store.getActionVersion(head.projectId, head.id, head.version)) return;
-  await deps.store.createActionVersion(versionOf(head, message)).catch((error) => {
+  if (await deps.store.actionVersions.getVersion(head.projectId, head.id, head.version)) return;
+  await deps.store.actionVersions.createVersion(versionOf(head, message)).catch((error) => {
     if (!(error instanceof AlreadyExistsError)) throw error;
   });
 }

@@ -25,8 +25,8 @@ export async function listVersions(
   await authorize(deps.store, principal, projectId, 'view');
   const head = await headOf(deps, projectId, actionId);
   const [versions, publications] = await Promise.all([
-    deps.store.listActionVersions(projectId, actionId),
-    deps.store.listPublications(projectId, actionId),
+    deps.store.actionVersions.listVersions(projectId, actionId),
+    deps.store.actionVersions.listPublications(projectId, actionId),
   ]);
   if (!versions.some((v) => v.version === head.version)) versions.unshift(versionOf(head));
   return { latest: head.version, versions, publications };
@@ -57,7 +57,7 @@ export async function loadVersion(
     );
   }
   if (version === head.version) return versionOf(head);
-  const stored = await deps.store.getActionVersion(projectId, actionId, version);
+  const stored = await deps.store.actionVersions.getVersion(projectId, actionId, version);
   if (!stored)
     throw new DoguError('not_found', `Version ${version} of action '${actionId}' was not recorded.`);
   return stored;
@@ -89,14 +89,18 @@ export async function publishVersion(
   await authorize(deps.store, principal, scope.projectId, 'publish_versions');
   await requireEnvironment(deps.store, scope.projectId, scope.environmentId);
   await loadVersion(deps, scope.projectId, scope.actionId, version);
-  const previous = await deps.store.getPublication(scope.projectId, scope.actionId, scope.environmentId);
+  const previous = await deps.store.actionVersions.getPublication(
+    scope.projectId,
+    scope.actionId,
+    scope.environmentId,
+  );
   const publication: Publication = {
     ...scope,
     version,
     publishedBy: { id: principal.id, email: principal.email },
     publishedAt: deps.clock.now().toISOString(),
   };
-  await deps.store.putPublication(publication);
+  await deps.store.actionVersions.putPublication(publication);
   return { publication, previousVersion: previous?.version };
 }
 
@@ -107,7 +111,9 @@ export async function unpublish(
   scope: { projectId: string; actionId: string; environmentId: string },
 ) {
   await authorize(deps.store, principal, scope.projectId, 'publish_versions');
-  if (!(await deps.store.deletePublication(scope.projectId, scope.actionId, scope.environmentId))) {
+  if (
+    !(await deps.store.actionVersions.deletePublication(scope.projectId, scope.actionId, scope.environmentId))
+  ) {
     throw new DoguError(
       'not_found',
       `Action '${scope.actionId}' has no version published to '${scope.environmentId}'.`,

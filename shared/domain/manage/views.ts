@@ -97,8 +97,8 @@ const conflict = (viewId: string, currentVersion: number | undefined) =>
   );
 
 async function ensureViewVersionRecorded(deps: ViewDeps, head: View, message = ''): Promise<void> {
-  if (await deps.store.getViewVersion(head.projectId, head.id, head.version)) return;
-  await deps.store.createViewVersion(viewVersionOf(head, message)).catch((error: unknown) => {
+  if (await deps.store.viewVersions.getVersion(head.projectId, head.id, head.version)) return;
+  await deps.store.viewVersions.createVersion(viewVersionOf(head, message)).catch((error: unknown) => {
     if (!(error instanceof Error && error.name === 'AlreadyExistsError')) throw error;
   });
 }
@@ -159,8 +159,8 @@ export async function listViewVersions(
 ) {
   const head = await getView(deps, principal, projectId, viewId);
   const [versions, publications] = await Promise.all([
-    deps.store.listViewVersions(projectId, viewId),
-    deps.store.listViewPublications(projectId, viewId),
+    deps.store.viewVersions.listVersions(projectId, viewId),
+    deps.store.viewVersions.listPublications(projectId, viewId),
   ]);
   if (!versions.some((v) => v.version === head.version)) versions.unshift(viewVersionOf(head));
   return { latest: head.version, versions, publications };
@@ -185,7 +185,7 @@ async function loadViewVersion(deps: ViewDeps, head: View, version: number): Pro
     );
   }
   if (version === head.version) return viewVersionOf(head);
-  const stored = await deps.store.getViewVersion(head.projectId, head.id, version);
+  const stored = await deps.store.viewVersions.getVersion(head.projectId, head.id, version);
   if (!stored) throw new DoguError('not_found', `Version ${version} of view '${head.id}' was not recorded.`);
   return stored;
 }
@@ -200,14 +200,18 @@ export async function publishView(
   await authorize(deps.store, principal, scope.projectId, 'publish_versions');
   await requireEnvironment(deps.store, scope.projectId, scope.environmentId);
   await loadViewVersion(deps, await headOf(deps, scope.projectId, scope.viewId), version);
-  const previous = await deps.store.getViewPublication(scope.projectId, scope.viewId, scope.environmentId);
+  const previous = await deps.store.viewVersions.getPublication(
+    scope.projectId,
+    scope.viewId,
+    scope.environmentId,
+  );
   const publication: ViewPublication = {
     ...scope,
     version,
     publishedBy: { id: principal.id, email: principal.email },
     publishedAt: deps.clock.now().toISOString(),
   };
-  await deps.store.putViewPublication(publication);
+  await deps.store.viewVersions.putPublication(publication);
   return { publication, previousVersion: previous?.version };
 }
 
@@ -218,7 +222,9 @@ export async function unpublishView(
   scope: { projectId: string; viewId: string; environmentId: string },
 ) {
   await authorize(deps.store, principal, scope.projectId, 'publish_versions');
-  if (!(await deps.store.deleteViewPublication(scope.projectId, scope.viewId, scope.environmentId))) {
+  if (
+    !(await deps.store.viewVersions.deletePublication(scope.projectId, scope.viewId, scope.environmentId))
+  ) {
     throw new DoguError(
       'not_found',
       `View '${scope.viewId}' has no version published to '${scope.environmentId}'.`,
@@ -278,7 +284,7 @@ export async function resolveView(
     deps.store.getProject(scope.projectId),
     deps.store.getEnvironment(scope.projectId, scope.environmentId),
     deps.store.getView(scope.projectId, scope.viewId),
-    deps.store.getViewPublication(scope.projectId, scope.viewId, scope.environmentId),
+    deps.store.viewVersions.getPublication(scope.projectId, scope.viewId, scope.environmentId),
   ]);
   if (!environment) throw notFound('Environment', scope.environmentId);
   if (!head) throw notFound('View', scope.viewId);

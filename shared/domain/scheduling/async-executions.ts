@@ -111,7 +111,7 @@ export async function startAsyncExecution(
   // The job before its record: a crash in between leaves a job with no execution, which the next
   // start ends as never accepted. The other order would leave an execution `queued` for ever.
   await deps.schedules.createReservation(job);
-  await deps.store.putExecution(execution);
+  await deps.executions.putExecution(execution);
   await deps.jobs.startExecution(jobInput(job));
   return execution;
 }

@@ -98,7 +98,7 @@ export async function runHandedOffCronRun(
 ): Promise<CronRun | undefined> {
   const run = await deps.schedules.getCronRun(handed.jobId, handed.scheduledAt);
   if (run?.status !== 'running' || run.executionId !== handed.executionId) return undefined;
-  if (await deps.store.getExecution(handed.executionId)) return undefined;
+  if (await deps.executions.getExecution(handed.executionId)) return undefined;
   const job = await deps.schedules.getCronJob(handed.projectId, handed.jobId);
   if (!job) return undefined;
   const limit = Math.min(run.timeLimitMs ?? deps.maxJobExecutionMs, deps.maxJobExecutionMs);

@@ -235,8 +235,8 @@ export async function runReservation(
   try {
     const principal = await principalOfExecutor(deps.store, reservation.projectId, reservation.executor);
     if (async) {
-      await deps.store.putExecution({
-        ...(await deps.store.getExecution(executionId))!,
+      await deps.executions.putExecution({
+        ...(await deps.executions.getExecution(executionId))!,
         status: 'running',
       });
     }
@@ -295,8 +295,8 @@ export async function failQueuedExecution(
   executionId: string,
   error: { code: 'interrupted' | ErrorCode; message: string },
 ) {
-  const execution = await deps.store.getExecution(executionId);
+  const execution = await deps.executions.getExecution(executionId);
   if (!execution) return;
   const now = deps.clock.now().toISOString();
-  await deps.store.putExecution({ ...execution, status: 'failed', finishedAt: now, error });
+  await deps.executions.putExecution({ ...execution, status: 'failed', finishedAt: now, error });
 }

@@ -244,7 +244,7 @@ function awaitingReview(review: ReviewRequest, call: McpCall, effect: string) {
 async function reviewOutcome(deps: ExecutionDeps, principal: Principal, scope: AgentScope, reviewId: string) {
   const review = await reviews.getReview(deps, principal, scope.projectId, reviewId);
   if (review.environmentId !== scope.environmentId) throw notFound('Review request', reviewId);
-  const execution = review.executionId ? await deps.store.getExecution(review.executionId) : undefined;
+  const execution = review.executionId ? await deps.executions.getExecution(review.executionId) : undefined;
   return {
     reviewRequest: {
       id: review.id,
@@ -278,7 +278,7 @@ async function recentExecutions(deps: ExecutionDeps, call: McpCall, actionId: st
     .filter((e) => e.environmentId === call.scope.environmentId && typeof e.details?.executionId === 'string')
     .map((e) => e.details!.executionId as string);
   const found = await Promise.all(
-    [...new Set(ids)].slice(0, shownRuns).map((id) => deps.store.getExecution(id)),
+    [...new Set(ids)].slice(0, shownRuns).map((id) => deps.executions.getExecution(id)),
   );
   return found
     .filter((e) => e !== undefined)
