@@ -28,6 +28,7 @@ import type { Notifier } from './notifications/ports.ts';
 import { bindArguments, type MasterData } from './parameters.ts';
 import type {
   ActionEngines,
+  BridgeRoute,
   Clock,
   ExecutionStore,
   IdGenerator,
@@ -228,12 +229,7 @@ export async function executeAction(
     startedAt: started.toISOString(),
     deadlineAt: new Date(deadlineAt).toISOString(),
   };
-  let recordedRunning = false;
-  const {
-    bound,
-    results: raw,
-    values,
-  } = await prepareAndRun(runDeps, {
+  const input: RunInput = {
     action,
     dataSource,
     environmentId: environment.id,
@@ -242,36 +238,35 @@ export async function executeAction(
     system: { executionId, now: started.toISOString() },
     signal: AbortSignal.timeout(maxExecutionMs),
     deadlineAt,
-    runAction: (actionId, args) => runNested(deps, request, nesting, nestedExecutionIds, actionId, args),
+    depth: nesting.depth,
+    nested: { request, parent: nesting, executionIds: nestedExecutionIds },
     ...(request.dryRun ? { dryRun: true } : {}),
     ...(request.preview ? { preview: true } : {}),
-    // Recorded as running before anything runs (decision 0056): a crash mid-run still leaves a record,
-    // which the sweeper ends once its deadline has long passed. Large arguments go to the payload store.
-    beforeRun: async (boundArguments) => {
-      const recorded = await recordableArguments(deps.payloads, executionId, recordable(boundArguments));
-      base.arguments = recorded.arguments;
-      if (recorded.payload) base.payloads = { arguments: recorded.payload };
-      await deps.executions.putExecution({ ...base, status: 'running', statements: [] });
-      recordedRunning = true;
-    },
-  }).catch(async (error: unknown) => {
+  };
+  const prepared = await prepareRun(runDeps, input);
+  // Recorded as running before anything runs (decision 0056): a crash mid-run still leaves a record,
+  // which the sweeper ends once its deadline has long passed. Large arguments go to the payload store.
+  const recorded = await recordableArguments(deps.payloads, executionId, recordable(prepared.bound));
+  base.arguments = recorded.arguments;
+  if (recorded.payload) base.payloads = { arguments: recorded.payload };
+  await deps.executions.putExecution({ ...base, status: 'running', statements: [] });
+  const raw = await runPrepared(runDeps, input, prepared).catch(async (error: unknown) => {
     // An error the run did not turn into a failed result still ends the record it started.
-    if (recordedRunning) {
-      const at = deps.clock.now();
-      await deps.executions.putExecution({
-        ...base,
-        status: error instanceof DoguError && error.code === 'execution_timeout' ? 'timed_out' : 'failed',
-        statements: [],
-        finishedAt: at.toISOString(),
-        durationMs: at.getTime() - started.getTime(),
-        error:
-          error instanceof DoguError
-            ? { code: error.code, message: error.message }
-            : { code: 'internal_error', message: 'The run failed unexpectedly.' },
-      });
-    }
+    const at = deps.clock.now();
+    await deps.executions.putExecution({
+      ...base,
+      status: error instanceof DoguError && error.code === 'execution_timeout' ? 'timed_out' : 'failed',
+      statements: [],
+      finishedAt: at.toISOString(),
+      durationMs: at.getTime() - started.getTime(),
+      error:
+        error instanceof DoguError
+          ? { code: error.code, message: error.message }
+          : { code: 'internal_error', message: 'The run failed unexpectedly.' },
+    });
     throw error;
   });
+  const { bound, values } = prepared;
   // A preview shows what the statements did, not the transformer's view of it.
   let results = limitResults(request.preview ? raw : await transform(runDeps, action, raw, deadlineAt));
   results = namingTheLimit(results, deadlineAt - deps.clock.now().getTime(), nesting.limitMs);
@@ -490,14 +485,20 @@ interface RunInput {
   system: Record<string, string>;
   signal: AbortSignal;
   deadlineAt: number;
-  /** How many actions called this one (an authentication action is called by the action it serves). */
-  depth?: number;
-  /** `actions.run` for a JavaScript action run here. */
-  runAction?: (actionId: string, args: Record<string, unknown>) => Promise<unknown>;
+  /** Where the run stands in its tree: 1 for a run started directly (see `maxRunDepth`). */
+  depth: number;
+  /** What `actions.run` of a JavaScript action run here needs; absent for authentication actions. */
+  nested?: NestedRuns;
   dryRun?: boolean;
   preview?: boolean;
-  /** Called with the bound arguments once everything is prepared, just before the action runs. */
-  beforeRun?: (bound: Record<string, unknown>) => Promise<void>;
+}
+
+/** The runs a JavaScript action starts with `actions.run`: whose request they repeat, under which run. */
+interface NestedRuns {
+  request: ExecuteActionRequest;
+  parent: ParentRun;
+  /** Filled as nested runs start; recorded on the parent's execution. */
+  executionIds: string[];
 }
 
 /** The bridge a run goes through, recorded on its execution (audit and history). */
@@ -506,11 +507,44 @@ function bridgeOf(dataSource: DataSource, environmentId: string): { bridgeId?: s
   return typeof via === 'string' && via !== '' ? { bridgeId: via } : {};
 }
 
-/** Stops an action that, through authentication actions, ends up calling itself. */
-const maxCallDepth = 4;
+/**
+ * Spec 8 and loops: how deep runs may nest, whichever way one run starts another (`actions.run` of a
+ * JavaScript action, or a data source's authentication action): a run started directly is at depth
+ * 1, and a run that would start one deeper than this is refused. An action that ends up calling
+ * itself stops here.
+ */
+export const maxRunDepth = 4;
+/** Spec 8 and loops: `actions.run` calls in one top-level run, nested ones included. */
+export const maxCallsPerRun = 50;
 
-/** Binds the arguments, gathers what the action refers to and runs it. Also used for authentication actions. */
-async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
+/** The depth of a run that `parentDepth` starts, or the refusal (with the caller's error code) past the limit. */
+function childDepth(
+  parentDepth: number,
+  actionId: string,
+  code: 'argument_invalid' | 'data_source_error',
+): number {
+  const depth = parentDepth + 1;
+  if (depth > maxRunDepth) {
+    throw new DoguError(
+      code,
+      `Action '${actionId}' would run ${depth} levels deep; the limit is ${maxRunDepth} (does an action call itself?).`,
+    );
+  }
+  return depth;
+}
+
+/** What a run needs once its arguments are bound: the values of its references and an open connection. */
+interface PreparedRun {
+  bound: Record<string, unknown>;
+  values: Record<string, unknown>;
+  connection: Record<string, unknown>;
+  bridge: BridgeRoute | undefined;
+  /** The secrets this run holds: what the action refers to and the data source's secret fields. */
+  redactor: SecretRedactor;
+}
+
+/** Binds the arguments and gathers what the action refers to. Also used for authentication actions. */
+async function prepareRun(deps: ExecutionDeps, input: RunInput): Promise<PreparedRun> {
   const { action, dataSource, environmentId } = input;
   const currentUser = {
     'currentUser.id': input.caller.id,
@@ -526,15 +560,23 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
     ...currentUser,
     ...(await configurationValues(deps, action, dataSource, environmentId)),
   };
-
   const connection = await openConnection(deps, dataSource, environmentId);
   const bridge = await bridgeRouteFor(deps, dataSource, environmentId, connection);
-  // The secrets this run holds: what the action refers to and the data source's secret fields.
   const redactor = new SecretRedactor([
     ...Object.entries(values).flatMap(([name, value]) => (name.startsWith('secrets.') ? [value] : [])),
     ...deps.engines.secretFields(dataSource.kind).map((field) => connection[field]),
   ]);
-  await input.beforeRun?.(bound);
+  return { bound, values, connection, bridge, redactor };
+}
+
+/** Hands the prepared run to its kind's engine; results and errors come back without secret values. */
+async function runPrepared(
+  deps: ExecutionDeps,
+  input: RunInput,
+  prepared: PreparedRun,
+): Promise<StatementResult[]> {
+  const { action, dataSource, environmentId, nested } = input;
+  const { connection, bridge, redactor } = prepared;
   try {
     const results = await deps.engines.run({
       action,
@@ -542,14 +584,14 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
       environmentId,
       connection,
       key: `${dataSource.projectId}/${dataSource.id}/${environmentId}`,
-      values,
+      values: prepared.values,
       signal: input.signal,
       deadlineAt: input.deadlineAt,
       callAction: (actionId) => callAction(deps, input, actionId),
       ...(deps.idp
         ? { identityToken: identityTokenSource(deps.idp, dataSource.projectId, environmentId) }
         : {}),
-      ...(input.runAction ? { runAction: input.runAction } : {}),
+      ...(nested ? { runAction: (actionId, args) => runNested(deps, nested, actionId, args) } : {}),
       ...(input.dryRun ? { dryRun: true } : {}),
       ...(input.preview ? { preview: true } : {}),
       ...(bridge ? { bridge } : {}),
@@ -558,7 +600,7 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
         ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
         : {}),
     });
-    return { bound, results: redactor.results(results), values };
+    return redactor.results(results);
   } catch (error) {
     if (isLostGrant(error)) {
       await markReconnectNeeded(deps.store, dataSource, environmentId, deps.clock.now()).catch(() => {});
@@ -567,10 +609,6 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
   }
 }
 
-/** Spec 8 and loops: runs nested deeper than this, or more calls than this in one top-level run, are refused. */
-export const maxNestedDepth = 4;
-export const maxCallsPerRun = 50;
-
 /**
  * `actions.run` from a JavaScript action: the whole execution path again, as the same principal,
  * with the calling action as the permission's caller, in the time the caller has left; recorded
@@ -578,18 +616,11 @@ export const maxCallsPerRun = 50;
  */
 async function runNested(
   deps: ExecutionDeps,
-  request: ExecuteActionRequest,
-  parent: ParentRun,
-  nestedExecutionIds: string[],
+  { request, parent, executionIds: nestedExecutionIds }: NestedRuns,
   actionId: string,
   args: Record<string, unknown>,
 ): Promise<unknown> {
-  if (parent.depth >= maxNestedDepth) {
-    throw new DoguError(
-      'argument_invalid',
-      `actions.run('${actionId}') would nest runs ${parent.depth + 1} deep; the limit is ${maxNestedDepth} (does an action call itself?).`,
-    );
-  }
+  childDepth(parent.depth, actionId, 'argument_invalid');
   parent.calls.count += 1;
   if (parent.calls.count > maxCallsPerRun) {
     throw new DoguError(
@@ -669,13 +700,7 @@ async function callAction(
   input: RunInput,
   actionId: string,
 ): Promise<StatementResult[]> {
-  const depth = (input.depth ?? 0) + 1;
-  if (depth > maxCallDepth) {
-    throw new DoguError(
-      'data_source_error',
-      `Action '${actionId}' is called more than ${maxCallDepth} levels deep (does it call itself?).`,
-    );
-  }
+  const depth = childDepth(input.depth, actionId, 'data_source_error');
   const head = await deps.store.getAction(input.action.projectId, actionId);
   if (!head)
     throw new DoguError(
@@ -693,15 +718,11 @@ async function callAction(
     );
   }
   // An authentication action serves the action that called it: it runs no actions of its own (and
-  // would otherwise run them with its caller's identity as the permission's caller).
-  const {
-    runAction: _notForAuthActions,
-    beforeRun: _recordedByTheCaller,
-    preview: _aPreviewOfTheCallerOnly,
-    ...served
-  } = input;
-  return (await prepareAndRun(deps, { ...served, action: called, dataSource: source, arguments: {}, depth }))
-    .results;
+  // would otherwise run them with its caller's identity as the permission's caller), and only the
+  // caller is a preview.
+  const { nested: _notForAuthActions, preview: _aPreviewOfTheCallerOnly, ...served } = input;
+  const authInput: RunInput = { ...served, action: called, dataSource: source, arguments: {}, depth };
+  return runPrepared(deps, authInput, await prepareRun(deps, authInput));
 }
 
 /** The master data lists the action's parameters take their choices from. */
