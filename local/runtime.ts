@@ -17,6 +17,7 @@ import { DynamoDbAccountStore } from '../shared/adapters/dynamodb/dynamodb-accou
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbExecutionStore } from '../shared/adapters/dynamodb/dynamodb-execution-store.ts';
 import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
+import { DynamoDbIdentityStore } from '../shared/adapters/dynamodb/dynamodb-identity-store.ts';
 import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
@@ -188,6 +189,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     // One process owns the data directory, so evicting on write keeps the cache exact; the TTL
     // only bounds memory for definitions nobody asks for any more.
     const store = new CachingStore(new DynamoDbStore(dynamo.client, tableName), 5 * 60_000);
+    const identities = new DynamoDbIdentityStore(dynamo.client, tableName);
     const engines = createActionEngines(
       { poolSize: options.demoDatabaseUrl ? 10 : 4 },
       {
@@ -241,6 +243,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         : {}),
       store,
       executions,
+      identities,
       definitions: store,
       tokens: new TokenService(await loadKey(options.dataDir, 'signing-key')),
       engines,
@@ -254,7 +257,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         maxExecutionMs: options.maxExecutionMs ?? defaultMaxExecutionMs,
         maxJobExecutionMs: 30 * 60_000,
       },
-      oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
+      oidc: createOidcServices({ identities, clock: systemClock, env: process.env }),
       idp: await createLocalOwnIdp({
         dataDir: options.dataDir,
         baseUrl: () => baseUrl,

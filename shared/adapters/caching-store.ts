@@ -199,9 +199,4 @@ export class CachingStore extends DelegatingStore {
       super.deleteSecret(projectId, environmentId, name),
     );
   }
-
-  // Service accounts and trust policies
-  // Deliberately not cached here: on AWS a cached account or policy in another container would
-  // keep a revoked, disabled or deleted identity working until expiry. Callers that can afford a
-  // delay say how much themselves (BindingChecker's ttl); the exchange reads policies fresh.
 }

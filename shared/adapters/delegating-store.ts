@@ -2,7 +2,6 @@
 import type { ActionGroup, UserGroup } from '../domain/definitions/governance.ts';
 import type { MasterDataList } from '../domain/definitions/master-data.ts';
 import type { View } from '../domain/definitions/view.ts';
-import type { ServiceAccount, TrustPolicy } from '../domain/identity/model.ts';
 import type { Action, DataSource, Environment, Membership, Project, User } from '../domain/model.ts';
 import type { Store, StoredSecret } from '../domain/ports.ts';
 import type { ReviewRequest, ReviewStatus } from '../domain/reviews.ts';
@@ -179,36 +178,6 @@ export class DelegatingStore implements Store {
   }
 
   // Service accounts and trust policies
-  getServiceAccount(projectId: string, serviceAccountId: string): Promise<ServiceAccount | undefined> {
-    return this.inner.getServiceAccount(projectId, serviceAccountId);
-  }
-  getServiceAccountByEmail(email: string): Promise<ServiceAccount | undefined> {
-    return this.inner.getServiceAccountByEmail(email);
-  }
-  listServiceAccounts(projectId: string): Promise<ServiceAccount[]> {
-    return this.inner.listServiceAccounts(projectId);
-  }
-  saveServiceAccount(account: ServiceAccount, isNew: boolean): Promise<void> {
-    return this.inner.saveServiceAccount(account, isNew);
-  }
-  deleteServiceAccount(projectId: string, serviceAccountId: string): Promise<boolean> {
-    return this.inner.deleteServiceAccount(projectId, serviceAccountId);
-  }
-  getTrustPolicy(projectId: string, policyId: string): Promise<TrustPolicy | undefined> {
-    return this.inner.getTrustPolicy(projectId, policyId);
-  }
-  listTrustPolicies(projectId: string, serviceAccountId: string): Promise<TrustPolicy[]> {
-    return this.inner.listTrustPolicies(projectId, serviceAccountId);
-  }
-  listTrustPoliciesByIssuer(issuer: string): Promise<TrustPolicy[]> {
-    return this.inner.listTrustPoliciesByIssuer(issuer);
-  }
-  saveTrustPolicy(policy: TrustPolicy): Promise<void> {
-    return this.inner.saveTrustPolicy(policy);
-  }
-  deleteTrustPolicy(projectId: string, policyId: string): Promise<boolean> {
-    return this.inner.deleteTrustPolicy(projectId, policyId);
-  }
 
   getView(projectId: string, viewId: string): Promise<View | undefined> {
     return this.inner.getView(projectId, viewId);

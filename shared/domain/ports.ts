@@ -6,7 +6,6 @@
 import type { ActionInput } from './definitions/action.ts';
 import type { ActionGroup, UserGroup } from './definitions/governance.ts';
 import type { MasterDataList } from './definitions/master-data.ts';
-import type { IdentityStore } from './identity/model.ts';
 import type {
   Action,
   DataSource,
@@ -45,11 +44,11 @@ export class AlreadyExistsError extends Error {
 
 /**
  * The definitions of projects: projects, environments, members and groups, data sources, actions and
- * views with their versions, configuration, reviews, service accounts. Execution records, audit
- * entries, scheduling, accounts and files are ports of their own (ExecutionStore below, AuditLog,
- * SchedulingStore, AccountStore, FileStorage).
+ * views with their versions, configuration, reviews. Execution records, service accounts and trust
+ * policies, audit entries, scheduling, accounts and files are ports of their own (ExecutionStore
+ * below, IdentityStore, AuditLog, SchedulingStore, AccountStore, FileStorage).
  */
-export interface Store extends DefinitionReader, ViewStore, ReviewStore, IdentityStore {
+export interface Store extends DefinitionReader, ViewStore, ReviewStore {
   /** Versions and publications of actions (docs/governance.md). */
   readonly actionVersions: VersionedDocuments<ActionVersion, Publication>;
   /** Versions and publications of views, kept the same way. */

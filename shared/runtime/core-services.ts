@@ -5,6 +5,7 @@
 import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AccountServices } from '../domain/accounts/deps.ts';
 import type { AuditLog } from '../domain/audit.ts';
+import type { IdentityStore } from '../domain/identity/model.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
 import type { Clock, DefinitionReader, ExecutionStore, IdGenerator, Store } from '../domain/ports.ts';
 import type { ClientRateLimiter } from '../domain/rate-limit.ts';
@@ -31,6 +32,11 @@ export interface CoreServices {
   store: Store;
   /** Execution records: written by every run, read by the history and the sweeper. */
   executions: ExecutionStore;
+  /**
+   * Service accounts and trust policies, never cached here: on AWS a cached account or policy in
+   * another container would keep a revoked identity working (BindingChecker says how long it may).
+   */
+  identities: IdentityStore;
   /** Reads of definitions; may be cached in front of the store. */
   definitions: DefinitionReader;
   tokens: TokenService;
@@ -52,6 +58,7 @@ export interface CoreServices {
 export const coreServiceKeys = [
   'store',
   'executions',
+  'identities',
   'definitions',
   'tokens',
   'audit',

@@ -20,6 +20,7 @@ async function freshServices(): Promise<ServicesModule> {
 const coreKeys = [
   'store',
   'executions',
+  'identities',
   'definitions',
   'tokens',
   'audit',

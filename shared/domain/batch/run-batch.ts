@@ -66,7 +66,7 @@ async function runClaimedChunk(deps: SchedulingDeps, batch: Batch, claimed: Batc
   let principal: Awaited<ReturnType<typeof principalOfExecutor>> | undefined;
   let executorProblem: string | undefined;
   try {
-    principal = await principalOfExecutor(deps.store, batch.projectId, batch.executor);
+    principal = await principalOfExecutor(deps, batch.projectId, batch.executor);
   } catch (error) {
     executorProblem = error instanceof Error ? error.message : String(error);
   }

@@ -7,6 +7,7 @@
  */
 import { kindOfPrincipal, type UserGroup, type UserGroupInput } from '../definitions/governance.ts';
 import { DoguError, notFound } from '../errors.ts';
+import type { IdentityStore } from '../identity/model.ts';
 import type { Membership, Principal } from '../model.ts';
 import type { Clock, Store } from '../ports.ts';
 import type { Role } from '../roles.ts';
@@ -14,6 +15,7 @@ import { authorize } from './access.ts';
 
 export interface UserGroupsDeps {
   store: Store;
+  identities: IdentityStore;
   clock: Clock;
 }
 
@@ -58,7 +60,7 @@ export async function putUserGroup(
   const caller = await authorize(deps.store, principal, projectId, 'manage_members');
   const existing = await deps.store.getUserGroup(projectId, input.id);
   if (changesWhoIsAdmin(existing, input)) requireAdminToTouchAdmin(caller, [existing?.role, input.role]);
-  await requireExistingPrincipals(deps.store, projectId, input.members);
+  await requireExistingPrincipals(deps, projectId, input.members);
   const now = deps.clock.now().toISOString();
   const group: UserGroup = {
     ...input,
@@ -113,12 +115,16 @@ function changesWhoIsAdmin(existing: UserGroup | undefined, input: UserGroupInpu
  * as members.ts requires of members): 422 naming each unknown one. A service account of another
  * project would otherwise be given this project's role through the group.
  */
-async function requireExistingPrincipals(store: Store, projectId: string, members: readonly string[]) {
+async function requireExistingPrincipals(
+  { store, identities }: UserGroupsDeps,
+  projectId: string,
+  members: readonly string[],
+) {
   const userIds = members.filter((id) => kindOfPrincipal(id) === 'user');
   const accountIds = members.filter((id) => kindOfPrincipal(id) === 'service_account');
   const [users, accounts] = await Promise.all([
     userIds.length > 0 ? store.getUsers(userIds) : Promise.resolve([]),
-    Promise.all(accountIds.map((id) => store.getServiceAccount(projectId, id))),
+    Promise.all(accountIds.map((id) => identities.getServiceAccount(projectId, id))),
   ]);
   const found = new Set([...users.map((u) => u.id), ...accounts.flatMap((a) => (a ? [a.id] : []))]);
   const unknown = members.map((id, index) => ({ id, index })).filter(({ id }) => !found.has(id));

@@ -209,7 +209,7 @@ async function checkInput(
     });
   }
   const { executor, action: runnable } = await chooseExecutor(
-    deps.store,
+    deps,
     principal,
     { ...scope, actionId: input.actionId },
     input.executor,

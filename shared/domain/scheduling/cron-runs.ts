@@ -215,7 +215,7 @@ async function executeRun(
   let timedOut = false;
   let shareableReason: string | undefined;
   try {
-    const principal = await principalOfExecutor(deps.store, job.projectId, job.executor);
+    const principal = await principalOfExecutor(deps, job.projectId, job.executor);
     const result = await executeAction(deps, {
       principal,
       projectId: job.projectId,

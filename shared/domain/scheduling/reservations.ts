@@ -233,7 +233,7 @@ export async function runReservation(
   if (!(await deps.schedules.updateReservation(running, 'scheduled'))) return undefined;
   let finished: Reservation;
   try {
-    const principal = await principalOfExecutor(deps.store, reservation.projectId, reservation.executor);
+    const principal = await principalOfExecutor(deps, reservation.projectId, reservation.executor);
     if (async) {
       await deps.executions.putExecution({
         ...(await deps.executions.getExecution(executionId))!,
