@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
+import { frameLibrariesPlugin } from './web/view-frame.ts';
 
 export default defineConfig({
+  // Console code that imports the code-view frame's chart library resolves here as in the build.
+  plugins: [frameLibrariesPlugin()],
   test: {
     // Console component tests run in jsdom (per-file `// @vitest-environment jsdom`).
     include: ['test/**/*.test.ts', 'web/src/**/*.test.tsx'],

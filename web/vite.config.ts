@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { buildViewFrame } from './view-frame.ts';
+import { buildViewFrame, frameLibrariesPlugin } from './view-frame.ts';
 
 const root = new URL('.', import.meta.url).pathname;
 
@@ -65,7 +65,7 @@ function precompress(): Plugin {
 export default defineConfig({
   root,
   base: '/',
-  plugins: [react(), viewFrame(), precompress()],
+  plugins: [react(), viewFrame(), frameLibrariesPlugin(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

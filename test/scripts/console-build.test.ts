@@ -1,7 +1,8 @@
 /**
  * The console's build (web/vite.config.ts): one chunk per screen fetched on first use, so the first
- * page loads only the shell; and a brotli and a gzip copy beside every compressible file, identical
- * once decompressed (decision 0067).
+ * page loads only the shell; Chart.js for code views outside the frame document (decision 0225);
+ * and a brotli and a gzip copy beside every compressible file, identical once decompressed
+ * (decision 0067).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +33,16 @@ describe('console build', () => {
     // The entry names the screen chunks (dynamic imports) rather than containing them.
     const entry = readFileSync(join(dist, 'assets', initial[0]!), 'utf8');
     expect(entry).toMatch(/ActionEditorScreen-[\w-]+\.js/);
+  });
+
+  it("keeps Chart.js out of the code-view frame's document: a chunk of its own the console sends on demand", () => {
+    // Chart.js keeps its banner in the frame's bundle of it (decision 0225).
+    const banner = 'Chart.js v';
+    expect(readFileSync(join(dist, 'view-frame.html'), 'utf8')).not.toContain(banner);
+    const holders = assets
+      .filter((name) => name.endsWith('.js'))
+      .filter((name) => readFileSync(join(dist, 'assets', name), 'utf8').includes(banner));
+    expect(holders).toEqual([expect.stringMatching(/^_virtual_dogu-frame-chart-[\w-]+\.js$/)]);
   });
 
   it('writes .br and .gz copies of every compressible file over 1 KB, identical once decompressed', () => {

@@ -155,6 +155,15 @@ export const viewsEn: Record<string, string> = {
   'views.code.notDeclaredTitle': 'Action not declared',
   'views.code.notDeclared':
     'The view may call only the actions it declares; "{actionId}" is not one of them.',
+  'views.code.declinedTitle': 'Not run',
+  'views.code.declined': 'The viewer did not confirm "{actionId}": nothing was run.',
+  'views.code.questionPendingTitle': 'A question is open',
+  'views.code.questionPending':
+    'The view already asks the viewer something; it may ask one question at a time. "{actionId}" was not run.',
+  'views.code.tooManyQuestionsTitle': 'Too many questions',
+  'views.code.tooManyQuestions':
+    'The viewer declined {count} of this view\'s questions within a minute; it may ask again later. "{actionId}" was not run.',
+  'views.code.libraryFailed': 'The chart library could not be loaded: {detail}',
 
   'views.builder.new.visual': 'New visual view',
   'views.builder.new.code': 'New code view',
@@ -217,7 +226,7 @@ export const viewsEn: Record<string, string> = {
   'views.builder.actionIds': 'Actions the code may run',
   'views.builder.source': 'Source (React, default export)',
   'views.builder.sdkHint':
-    "Import from 'dogu': args, user, runAction(id, args), useAction(id, args), navigate(to, args), Table, Detail, Button, Text, Stack, Field.",
+    "Import from 'dogu': args, user, runAction(id, args, { confirm }), useAction(id, args), useDebounced, useInterval, navigate(to, args), toast, exportCsv, Table, Chart, Input, NumberInput, DateRange, Select, MultiSelect, Checkbox, Switch, Modal, Drawer, Detail, Button, Text, Stack, Field (docs/views.md).",
   'views.builder.prop.title': 'Title (template)',
   'views.builder.prop.hidden': 'Hidden when (expression)',
   'views.builder.prop.value': 'Value (expression, instead of a query)',

@@ -155,6 +155,15 @@ export const viewsJa: Record<string, string> = {
     'このビューはアクションを実行しすぎています。1 人の閲覧者につき 1 分あたり {limit} 回までです。{seconds} 秒後にもう一度お試しください。',
   'views.code.notDeclaredTitle': '宣言されていないアクション',
   'views.code.notDeclared': 'ビューが呼べるのは宣言したアクションだけです。"{actionId}" は含まれていません。',
+  'views.code.declinedTitle': '実行していません',
+  'views.code.declined': '閲覧者が "{actionId}" を確認しなかったため、何も実行していません。',
+  'views.code.questionPendingTitle': '確認を表示中です',
+  'views.code.questionPending':
+    'ビューはすでに閲覧者に確認を求めています。確認は一度に一つだけです。"{actionId}" は実行していません。',
+  'views.code.tooManyQuestionsTitle': '確認が多すぎます',
+  'views.code.tooManyQuestions':
+    '閲覧者が 1 分以内にこのビューの確認を {count} 回断りました。しばらくしてからもう一度お試しください。"{actionId}" は実行していません。',
+  'views.code.libraryFailed': 'グラフのライブラリを読み込めませんでした: {detail}',
 
   'views.builder.new.visual': 'ビジュアルビューを作成',
   'views.builder.new.code': 'コードビューを作成',
@@ -218,7 +227,7 @@ export const viewsJa: Record<string, string> = {
   'views.builder.actionIds': 'コードが実行できるアクション',
   'views.builder.source': 'ソース（React、default export）',
   'views.builder.sdkHint':
-    "'dogu' から import できるもの: args, user, runAction(id, args), useAction(id, args), navigate(to, args), Table, Detail, Button, Text, Stack, Field。",
+    "'dogu' から import できるもの: args, user, runAction(id, args, { confirm }), useAction(id, args), useDebounced, useInterval, navigate(to, args), toast, exportCsv, Table, Chart, Input, NumberInput, DateRange, Select, MultiSelect, Checkbox, Switch, Modal, Drawer, Detail, Button, Text, Stack, Field（docs/views.md）。",
   'views.builder.prop.title': 'タイトル（テンプレート）',
   'views.builder.prop.hidden': '非表示にする条件（式）',
   'views.builder.prop.value': '値（式。クエリの代わり）',

@@ -10,15 +10,18 @@ import { ApiError } from '../../../api/client.ts';
 import type { ReviewRequested } from '../../../api/types.ts';
 import { navigate as go } from '../../../app/router.tsx';
 import { problemTitle } from '../../../components/ErrorBanner.tsx';
-import { Button } from '../../../components/index.ts';
+import { Button, useToast } from '../../../components/index.ts';
 import { useLanguage, useT } from '../../../i18n/index.tsx';
 import { type FrameActionOutcome, framePath, parseFromFrame, type ToFrame } from '../frame/protocol.ts';
-import { useConfirmedRun } from '../runtime/confirm-run.tsx';
+import { downloadCsv, tableCsv } from '../runtime/components/table-csv.ts';
+import { type QuestionGate, RunDeclined, useConfirmedRun } from '../runtime/confirm-run.tsx';
 import { useOutsideHosts } from '../runtime/outside-hosts.tsx';
 import { ViewReviewNotice } from '../runtime/ReviewNotice.tsx';
 import { safeExternalUrl } from '../runtime/runtime.tsx';
 import { problemText } from '../runtime/ViewProblem.tsx';
 import { resultOf } from '../view-api.ts';
+import { loadFrameLibrary } from './frame-libraries.ts';
+import { declineLimit, exportLimit, questionGate, slidingWindow, toastLimit } from './frame-limits.ts';
 
 /** No heartbeat for this long after the view started: it is stopped (an endless loop). */
 export const heartbeatTimeoutMs = 3000;
@@ -57,6 +60,10 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
   const outside = useOutsideHosts();
   const outsideRef = useRef(outside);
   outsideRef.current = outside;
+  // The view's toasts are the console's (its live region, outside the frame): text only, rate-limited.
+  const toast = useToast();
+  const toastRef = useRef(toast);
+  toastRef.current = toast;
 
   const send = useCallback((message: ToFrame) => {
     // The frame's origin is opaque ("null"), so no narrower target origin exists; the frame can
@@ -75,6 +82,10 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
     setReviews([]);
     setRunLimit(undefined);
     runLimitRef.current = undefined;
+    // Per frame: a reloaded view starts with fresh limits (decision 0228).
+    const toasts = slidingWindow(toastLimit);
+    const exports = slidingWindow(exportLimit);
+    const questions = questionGate();
     const iframe = frame.current;
     const onLoad = () => {
       loads += 1;
@@ -142,11 +153,34 @@ export function CodeViewFrame(props: CodeViewFrameProps) {
           }
           break;
         }
+        case 'toast':
+          if (toasts.take()) toastRef.current(message.message, message.kind);
+          break;
+        case 'exportCsv':
+          if (exports.take()) {
+            const rows = message.rows;
+            tableCsv(message.columns, rows).then(
+              (text) => downloadCsv(message.fileName.replace(/\.csv$/i, ''), text),
+              (error: unknown) => setErrors((list) => [...list.slice(-4), String(error)]),
+            );
+          }
+          break;
+        case 'library': {
+          const name = message.name;
+          const answer = await loadFrameLibrary(name).then(
+            (source) => ({ source }),
+            (error: unknown) => ({ error: t('views.code.libraryFailed', { detail: String(error) }) }),
+          );
+          if (initialised) send({ dogu: 1, type: 'library', channel, name, ...answer });
+          break;
+        }
         case 'runAction': {
           const outcome = await callAction(
             current,
             message.actionId,
             message.arguments,
+            message.confirm,
+            questions,
             t,
             confirmedRunRef.current,
             {
@@ -257,10 +291,32 @@ function tooManyRuns(t: ReturnType<typeof useT>, limit: RunLimit): FrameActionOu
   };
 }
 
+/** Nothing ran: the viewer said no, or the view was not allowed to ask (decision 0228). */
+function declined(t: ReturnType<typeof useT>, actionId: string, error: RunDeclined): FrameActionOutcome {
+  if (error.refused === 'pending') {
+    const detail = t('views.code.questionPending', { actionId });
+    return {
+      ok: false,
+      error: { code: 'question_pending', title: t('views.code.questionPendingTitle'), detail },
+    };
+  }
+  if (error.refused === 'declinedTooOften') {
+    const detail = t('views.code.tooManyQuestions', { actionId, count: declineLimit.max });
+    return {
+      ok: false,
+      error: { code: 'too_many_questions', title: t('views.code.tooManyQuestionsTitle'), detail },
+    };
+  }
+  const detail = t('views.code.declined', { actionId });
+  return { ok: false, error: { code: 'run_declined', title: t('views.code.declinedTitle'), detail } };
+}
+
 async function callAction(
   props: CodeViewFrameProps,
   actionId: string,
   args: Record<string, unknown>,
+  question: string | undefined,
+  gate: QuestionGate,
   t: ReturnType<typeof useT>,
   run: ReturnType<typeof useConfirmedRun>,
   limits: { current(): RunLimit | undefined; refused(limit: RunLimit): void },
@@ -278,7 +334,7 @@ async function callAction(
     };
   }
   try {
-    const outcome = await run(props, actionId, args);
+    const outcome = await run(props, actionId, args, question, gate);
     if (outcome.kind === 'review') {
       return { ok: true, review: { id: outcome.review.reviewRequest.id }, reviewBody: outcome.review };
     }
@@ -291,6 +347,7 @@ async function callAction(
     }));
     return { ok: true, rows, result, results, executionId: outcome.execution.id };
   } catch (error) {
+    if (error instanceof RunDeclined) return declined(t, actionId, error);
     // The per-view limit names itself (limitPerMinute); the per-client limit (decision 0053) does not.
     if (error instanceof ApiError && error.status === 429 && typeof error.body.limitPerMinute === 'number') {
       const seconds = Number(error.body.retryAfterSeconds ?? 60);

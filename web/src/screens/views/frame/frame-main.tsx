@@ -15,24 +15,55 @@ import { Component, type ReactNode } from 'react';
 import * as jsxRuntime from 'react/jsx-runtime';
 import { createRoot } from 'react-dom/client';
 import { lockScripts, removeWebRtc } from './close-channels.ts';
-import type { FrameActionOutcome, ToFrame } from './protocol.ts';
+import type { FrameActionOutcome, FrameLibrary, ToFrame } from './protocol.ts';
 import * as sdk from './sdk.tsx';
+import { locale } from './sdk-bridge.ts';
 
 let channel = '';
 const pending = new Map<number, (outcome: FrameActionOutcome) => void>();
 let nextCall = 1;
+/** Libraries asked of the console (decision 0225), one request each. */
+const libraries = new Map<
+  FrameLibrary,
+  { promise: Promise<string>; settle(answer: { source?: string; error?: string }): void }
+>();
 
 const post = (message: Record<string, unknown>) =>
   window.parent.postMessage({ dogu: 1, channel, ...message }, '*');
 
 sdk.connect({
   send: post,
-  call: (actionId, args) =>
+  call: (actionId, args, confirm) =>
     new Promise((resolve) => {
       const callId = nextCall++;
       pending.set(callId, resolve);
-      post({ type: 'runAction', callId, actionId, arguments: args });
+      post({
+        type: 'runAction',
+        callId,
+        actionId,
+        arguments: args,
+        ...(confirm === undefined ? {} : { confirm }),
+      });
     }),
+  library: (name) => {
+    let entry = libraries.get(name);
+    if (!entry) {
+      let settle: (answer: { source?: string; error?: string }) => void = () => {};
+      const promise = new Promise<string>((resolve, reject) => {
+        settle = (answer) => {
+          if (typeof answer.source === 'string') resolve(answer.source);
+          else {
+            libraries.delete(name); // asked again by the next chart
+            reject(new Error(answer.error ?? 'not available'));
+          }
+        };
+      });
+      entry = { promise, settle };
+      libraries.set(name, entry);
+      post({ type: 'library', name });
+    }
+    return entry.promise;
+  },
 });
 
 const identifier = /^[A-Za-z_$][\w$]*$/;
@@ -85,6 +116,7 @@ async function start(message: Extract<ToFrame, { type: 'init' }>) {
   Object.assign(sdk.args, message.args);
   Object.assign(sdk.user, message.user);
   document.documentElement.lang = message.locale;
+  locale.current = message.locale;
   setInterval(() => post({ type: 'heartbeat' }), 250);
   new ResizeObserver(() => post({ type: 'resize', height: document.documentElement.scrollHeight })).observe(
     document.body,
@@ -150,6 +182,8 @@ window.addEventListener('message', (event) => {
   } else if (data.type === 'actionResult' && data.channel === channel) {
     pending.get(data.callId)?.(data.outcome);
     pending.delete(data.callId);
+  } else if (data.type === 'library' && data.channel === channel) {
+    libraries.get(data.name)?.settle(data);
   }
 });
 window.addEventListener('error', (event) => reportError(event.error ?? event.message));

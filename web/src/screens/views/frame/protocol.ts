@@ -4,6 +4,8 @@
  * shape; the host also checks the channel id it gave the frame and the view's declared actions.
  */
 
+import { z } from 'zod';
+
 export {
   viewFrameCsp as frameCsp,
   viewFramePath as framePath,
@@ -21,7 +23,12 @@ export type ToFrame =
       actionIds: string[];
       locale: string;
     }
-  | { dogu: 1; type: 'actionResult'; channel: string; callId: number; outcome: FrameActionOutcome };
+  | { dogu: 1; type: 'actionResult'; channel: string; callId: number; outcome: FrameActionOutcome }
+  | { dogu: 1; type: 'library'; channel: string; name: FrameLibrary; source?: string; error?: string };
+
+/** Libraries the frame loads only when a view uses them (the host sends their code; decision 0225). */
+export const frameLibraries = ['chart'] as const;
+export type FrameLibrary = (typeof frameLibraries)[number];
 
 export type FrameActionOutcome =
   | {
@@ -51,8 +58,40 @@ export type FromFrame =
       callId: number;
       actionId: string;
       arguments: Record<string, unknown>;
+      /** The view's own question, asked by the console before the run (decision 0227). */
+      confirm?: string;
     }
+  | ({ dogu: 1; type: 'toast'; channel: string } & z.infer<typeof toastShape>)
+  | { dogu: 1; type: 'library'; channel: string; name: FrameLibrary }
+  | ({ dogu: 1; type: 'exportCsv'; channel: string } & z.infer<typeof exportCsvShape>)
   | { dogu: 1; type: 'navigate'; channel: string; to: NavigateTarget; arguments: Record<string, unknown> };
+
+/** Longest toast text and author's question the console shows (longer ones are refused). */
+export const toastMaxLength = 300;
+export const confirmMaxLength = 500;
+/** What one CSV export may carry: a table's rows as the view shows them. */
+export const exportMaxRows = 10_000;
+export const exportMaxColumns = 100;
+
+const toastShape = z.object({
+  message: z.string().trim().min(1).max(toastMaxLength),
+  kind: z.enum(['success', 'info', 'error']).default('success'),
+});
+
+const exportCsvShape = z.object({
+  // A file name, not a path: letters, digits, spaces, dots, dashes and underscores.
+  fileName: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[\p{L}\p{N} ._-]+$/u),
+  columns: z
+    .array(z.object({ field: z.string().min(1).max(200), label: z.string().max(200).optional() }))
+    .min(1)
+    .max(exportMaxColumns),
+  rows: z.array(z.record(z.string(), z.unknown())).max(exportMaxRows),
+});
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -76,6 +115,10 @@ export function parseFromFrame(data: unknown): FromFrame | undefined {
     case 'runAction':
       if (typeof data.callId !== 'number' || typeof data.actionId !== 'string') return undefined;
       if (data.arguments !== undefined && !isRecord(data.arguments)) return undefined;
+      if (data.confirm !== undefined) {
+        if (typeof data.confirm !== 'string') return undefined;
+        if (!data.confirm.trim() || data.confirm.length > confirmMaxLength) return undefined;
+      }
       return {
         dogu: 1,
         type: 'runAction',
@@ -83,7 +126,20 @@ export function parseFromFrame(data: unknown): FromFrame | undefined {
         callId: data.callId,
         actionId: data.actionId,
         arguments: (data.arguments as Record<string, unknown>) ?? {},
+        ...(typeof data.confirm === 'string' ? { confirm: data.confirm.trim() } : {}),
       };
+    case 'toast': {
+      const parsed = toastShape.safeParse(data);
+      return parsed.success ? { dogu: 1, type: 'toast', channel, ...parsed.data } : undefined;
+    }
+    case 'library':
+      return (frameLibraries as readonly unknown[]).includes(data.name)
+        ? { dogu: 1, type: 'library', channel, name: data.name as FrameLibrary }
+        : undefined;
+    case 'exportCsv': {
+      const parsed = exportCsvShape.safeParse(data);
+      return parsed.success ? { dogu: 1, type: 'exportCsv', channel, ...parsed.data } : undefined;
+    }
     case 'navigate': {
       const to = data.to;
       if (!isRecord(to)) return undefined;

@@ -7,18 +7,30 @@
  */
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import { ConfirmRunDialog, needsConfirmation, type RunToConfirm } from '../../actions/ConfirmRunDialog.tsx';
+import type { QuestionRefusal } from '../code/frame-limits.ts';
 import { type ActionOutcome, runViewAction } from '../view-api.ts';
 
 type Ask = (subject: Omit<RunToConfirm, 'environmentName'>) => Promise<boolean>;
 
 const ConfirmContext = createContext<Ask | undefined>(undefined);
 
-/** The viewer said no: nothing ran. */
+/** The viewer said no (or, with `refused`, was not asked: the view asked too much): nothing ran. */
 export class RunDeclined extends Error {
-  constructor(actionName: string) {
+  readonly refused: QuestionRefusal | undefined;
+  constructor(actionName: string, refused?: QuestionRefusal) {
     super(`Not run: ${actionName} changes data and was not confirmed.`);
     this.name = 'RunDeclined';
+    this.refused = refused;
   }
+}
+
+/**
+ * What a code view's questions go through (code/frame-limits.ts): `begin` refuses a question
+ * (nothing is asked, nothing runs), `answered` hears the viewer's answer.
+ */
+export interface QuestionGate {
+  begin(): QuestionRefusal | undefined;
+  answered(agreed: boolean): void;
 }
 
 /** `environmentName`: what the dialog calls the environment the view runs in. */
@@ -68,10 +80,17 @@ export function useConfirmedRun() {
         args: Record<string, unknown>,
         /** The author's question (runAction `confirm`): asked before anything is sent, then sent confirmed. */
         question?: string,
+        gate?: QuestionGate,
       ): Promise<ActionOutcome> => {
+        const asked = async (subject: Omit<RunToConfirm, 'environmentName'>) => {
+          const refused = gate?.begin();
+          if (refused) throw new RunDeclined(subject.actionName, refused);
+          const agreed = await ask!(subject);
+          gate?.answered(agreed);
+          if (!agreed) throw new RunDeclined(subject.actionName);
+        };
         if (question !== undefined && ask) {
-          const agreed = await ask({ actionName: actionId, arguments: args, message: question });
-          if (!agreed) throw new RunDeclined(actionId);
+          await asked({ actionName: actionId, arguments: args, message: question });
           return runViewAction(where, actionId, args, { confirm: true });
         }
         try {
@@ -79,9 +98,7 @@ export function useConfirmedRun() {
         } catch (error) {
           if (!ask || !needsConfirmation(error)) throw error;
           const body = (error as { body: { actionName?: string } }).body;
-          const actionName = body.actionName ?? actionId;
-          const agreed = await ask({ actionName, arguments: args });
-          if (!agreed) throw new RunDeclined(actionName);
+          await asked({ actionName: body.actionName ?? actionId, arguments: args });
           return runViewAction(where, actionId, args, { confirm: true });
         }
       },

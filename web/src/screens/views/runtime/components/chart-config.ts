@@ -4,9 +4,11 @@
  * points as a table, which is also the chart's text alternative (decision 0210).
  */
 import type { ViewComponent } from '../../view-api.ts';
-import { fieldOf, plainText } from './format.tsx';
+import { fieldOf, plainText } from './row-fields.ts';
 
 export type Chart = Extract<ViewComponent, { type: 'chart' }>;
+/** What drawing needs of a chart: a visual view's component, or a code view's `<Chart>` props. */
+export type ChartShape = Pick<Chart, 'chartType' | 'x' | 'y'>;
 type Row = Record<string, unknown>;
 
 /** A clicked point: `components.<id>.value`. `row` is the row it came from. */
@@ -35,7 +37,7 @@ export function numberOf(value: unknown): number | null {
   return null;
 }
 
-export function chartSeries(chart: Chart, rows: readonly Row[]): ChartSeries {
+export function chartSeries(chart: ChartShape, rows: readonly Row[]): ChartSeries {
   const fields = chart.chartType === 'pie' ? chart.y.slice(0, 1) : chart.y;
   return {
     labels: rows.map((row) => plainText(fieldOf(row, chart.x))),
@@ -44,7 +46,7 @@ export function chartSeries(chart: Chart, rows: readonly Row[]): ChartSeries {
 }
 
 export function chartPoint(
-  chart: Chart,
+  chart: ChartShape,
   rows: readonly Row[],
   seriesIndex: number,
   index: number,
@@ -68,7 +70,7 @@ export const chartColors = [
 const colorAt = (i: number) => chartColors[i % chartColors.length]!;
 
 /** The Chart.js configuration (no functions in it but the click handler the component adds). */
-export function chartConfig(chart: Chart, rows: readonly Row[], label: string) {
+export function chartConfig(chart: ChartShape, rows: readonly Row[], label: string) {
   const { labels, series } = chartSeries(chart, rows);
   const kind = chart.chartType;
   const type = kind === 'area' ? 'line' : kind;

@@ -4,28 +4,15 @@ import { detectMedia } from '../../../../../../shared/domain/media.ts';
 import { browserTimeZone } from '../../../../i18n/format-time.ts';
 import { MediaCell } from '../../../actions/media.tsx';
 import { BlockedMedia, useOutsideHosts } from '../outside-hosts.tsx';
+import { fieldOf, plainText } from './row-fields.ts';
+
+export { fieldOf, plainText };
 
 export type ValueFormat = 'auto' | 'text' | 'number' | 'date' | 'datetime' | 'boolean' | 'json' | 'media';
-
-/** `customer.name` reads a nested member; own data only (as expressions do). */
-export function fieldOf(row: unknown, path: string): unknown {
-  let value: unknown = row;
-  for (const part of path.split('.')) {
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
-}
 
 export function hasField(rows: readonly unknown[], path: string): boolean {
   const head = path.split('.')[0]!;
   return rows.some((row) => row !== null && typeof row === 'object' && Object.hasOwn(row, head));
-}
-
-export function plainText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
 }
 
 export function formatValue(value: unknown, format: ValueFormat = 'auto'): ReactNode {

@@ -3,7 +3,7 @@
  * client-side page; the current page when the query pages on the server). csv-stringify's
  * self-contained browser build is loaded only when someone exports (its own chunk).
  */
-import { fieldOf, plainText } from './format.tsx';
+import { fieldOf, plainText } from './row-fields.ts';
 
 interface Column {
   field: string;
