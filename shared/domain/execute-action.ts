@@ -1,71 +1,35 @@
 /**
- * executeAction: the one path every way of running an action goes through.
- * Authorise, bind arguments, gather the variables and secrets the action
- * refers to, run it within the time limit, limit the result, record it.
+ * executeAction: the one path every way of running an action goes through. Authorise, prepare the
+ * run (run-preparation.ts: arguments, the variables and secrets it refers to, the connection),
+ * record it running, run it within the time limit, limit the result, record it, and tell the
+ * notification rules (execution-events.ts).
  */
 
 import { effectOf } from './action-effect.ts';
 import { actionForEnvironment, type RunContext, resolveExecutableAction } from './authorize.ts';
-import { bridgeRouteFor } from './bridges/bridge-route.ts';
 import { requireConfirmation } from './confirmation.ts';
 import type { FileValue } from './definitions/parameter.ts';
 import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
 import { DoguError } from './errors.ts';
+import type { ExecutionDeps } from './execution-deps.ts';
+import { executionEvent, redact, reviewEvent, sensitiveValues } from './execution-events.ts';
 import {
   enveloped,
   maxInlineResponseBytes,
   recordableArguments,
   storeLargeResults,
 } from './execution-payloads.ts';
-import type { FileStorage } from './files/model.ts';
 import { dataSourceFiles } from './files/versions.ts';
-import { identityTokenSource, type OwnIdp } from './identity/own-idp.ts';
-import { openConnection } from './manage/data-sources.ts';
+import { identityTokenSource } from './identity/own-idp.ts';
 import { isLostGrant, markReconnectNeeded } from './manage/oauth-stored.ts';
 import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
-import type { NotificationEvent } from './notifications/model.ts';
-import type { Notifier } from './notifications/ports.ts';
-import { bindArguments, type MasterData } from './parameters.ts';
-import type {
-  ActionEngines,
-  BridgeRoute,
-  Clock,
-  ExecutionStore,
-  IdGenerator,
-  PayloadStore,
-  ScriptLane,
-  ScriptSandbox,
-  Store,
-} from './ports.ts';
+import { bindArguments } from './parameters.ts';
+import type { ScriptLane, ScriptSandbox } from './ports.ts';
 import { limitResults } from './result-limits.ts';
 import { failedScriptResult, resultOfValue, valueOfResults } from './result-value.ts';
 import { type ReviewPreview, takeReviewPreview } from './review-preview.ts';
 import type { ReviewRequest } from './reviews.ts';
-import { SecretRedactor } from './secret-redaction.ts';
-import { type SecretValues, secretContext } from './secret-values.ts';
-
-export interface ExecutionDeps {
-  store: Store;
-  /** Where the run is recorded as it starts and as it ends. */
-  executions: ExecutionStore;
-  /** Runs each data-source kind's actions (shared/connectors/ behind this port). */
-  engines: ActionEngines;
-  secrets: SecretValues;
-  clock: Clock;
-  ids: IdGenerator;
-  /** Spec 8: a normal execution stops after one minute (less where the bridge cuts earlier). */
-  maxExecutionMs: number;
-  /** Reports finished runs and review requests to the project's notification rules (never blocks a run). */
-  notifications?: Notifier;
-  /** Uploaded files (protosets) of data sources whose kind keeps them. */
-  files?: FileStorage;
-  /** Dogu's own IdP: federated storage connections trade its ID tokens for cloud credentials. */
-  idp?: OwnIdp;
-  /** Runs JavaScript actions and result transformers in isolation (docs/javascript.md). */
-  sandbox?: ScriptSandbox;
-  /** Keeps arguments and results too large to record or answer inline (decision 0056). */
-  payloads?: PayloadStore;
-}
+import { masterDataOf, type PreparedRun, prepareRun, type RunSubject } from './run-preparation.ts';
 
 /** The JavaScript action run whose `actions.run` started this run (decision 0040). */
 export interface ParentRun {
@@ -363,81 +327,6 @@ export function previewForReview(deps: ExecutionDeps, request: ExecuteActionRequ
   );
 }
 
-/**
- * Argument and secret values a notification must not repeat: a database error may quote them
- * ("invalid input syntax for type integer: …"), and a notification leaves the service.
- */
-function sensitiveValues(bound: Record<string, unknown>, values: Record<string, unknown>): string[] {
-  const found = new Set<string>();
-  const collect = (value: unknown) => {
-    if (typeof value === 'string' && value.length >= 3) found.add(value);
-    else if (typeof value === 'number' || typeof value === 'bigint') found.add(String(value));
-    else if (Array.isArray(value)) value.forEach(collect);
-  };
-  for (const value of Object.values(bound)) collect(value);
-  for (const [name, value] of Object.entries(values)) if (name.startsWith('secrets.')) collect(value);
-  // Longest first, so a value containing another is hidden whole.
-  return [...found].filter((value) => value.length >= 3).sort((a, b) => b.length - a.length);
-}
-
-const redact = (text: string, sensitive: readonly string[]) =>
-  sensitive.reduce((result, value) => result.replaceAll(value, '[redacted]'), text);
-
-function executionEvent(
-  action: Action,
-  execution: Execution,
-  error: ExecutionOutcome['shareableError'],
-): NotificationEvent {
-  return {
-    projectId: execution.projectId,
-    environmentId: execution.environmentId,
-    subject: { kind: 'action', id: action.id, name: action.name, actionId: action.id },
-    outcome:
-      execution.status === 'succeeded'
-        ? 'succeeded'
-        : execution.status === 'timed_out'
-          ? 'timed_out'
-          : 'failed',
-    occurredAt: execution.finishedAt ?? execution.startedAt,
-    execution: {
-      id: execution.id,
-      status: execution.status,
-      via: execution.via,
-      ...(error ? { error } : {}),
-      startedAt: execution.startedAt,
-      ...(execution.finishedAt ? { finishedAt: execution.finishedAt } : {}),
-    },
-  };
-}
-
-/** A review request waiting for approval, or decided: ids and e-mail addresses, never its arguments. */
-export function reviewEvent(
-  action: Pick<Action, 'id' | 'name'> | { id: string; name?: string },
-  review: ReviewRequest,
-  outcome: 'review_waiting' | 'review_decided',
-  at: string,
-): NotificationEvent {
-  return {
-    projectId: review.projectId,
-    environmentId: review.environmentId,
-    subject: {
-      kind: 'action',
-      id: action.id,
-      ...(action.name ? { name: action.name } : {}),
-      actionId: action.id,
-    },
-    outcome,
-    occurredAt: at,
-    review: {
-      id: review.id,
-      status: review.status,
-      requestedBy: review.requestedBy.email,
-      ...(review.decidedBy ? { decidedBy: review.decidedBy.email } : {}),
-      expiresAt: review.expiresAt,
-    },
-  };
-}
-
 /** The sandbox as one run sees it: each script it runs carries the run's lane. */
 const inLane = (sandbox: ScriptSandbox, lane: ScriptLane): ScriptSandbox => ({
   run: (script) => sandbox.run({ ...script, lane }),
@@ -476,13 +365,7 @@ function inlineResultBudget(execution: Execution): number {
   return Math.max(0, maxInlineResponseBytes - enveloped(JSON.stringify(execution)));
 }
 
-interface RunInput {
-  action: Action;
-  dataSource: DataSource;
-  environmentId: string;
-  arguments: Record<string, unknown>;
-  caller: { id: string; name: string; email: string };
-  system: Record<string, string>;
+interface RunInput extends RunSubject {
   signal: AbortSignal;
   deadlineAt: number;
   /** Where the run stands in its tree: 1 for a run started directly (see `maxRunDepth`). */
@@ -531,42 +414,6 @@ function childDepth(
     );
   }
   return depth;
-}
-
-/** What a run needs once its arguments are bound: the values of its references and an open connection. */
-interface PreparedRun {
-  bound: Record<string, unknown>;
-  values: Record<string, unknown>;
-  connection: Record<string, unknown>;
-  bridge: BridgeRoute | undefined;
-  /** The secrets this run holds: what the action refers to and the data source's secret fields. */
-  redactor: SecretRedactor;
-}
-
-/** Binds the arguments and gathers what the action refers to. Also used for authentication actions. */
-async function prepareRun(deps: ExecutionDeps, input: RunInput): Promise<PreparedRun> {
-  const { action, dataSource, environmentId } = input;
-  const currentUser = {
-    'currentUser.id': input.caller.id,
-    'currentUser.name': input.caller.name,
-    'currentUser.email': input.caller.email,
-  };
-  const bound = bindArguments(action.parameters, input.arguments, {
-    system: { ...currentUser, ...input.system },
-    masterData: await masterDataOf(deps, action),
-  });
-  const values = {
-    ...bound,
-    ...currentUser,
-    ...(await configurationValues(deps, action, dataSource, environmentId)),
-  };
-  const connection = await openConnection(deps, dataSource, environmentId);
-  const bridge = await bridgeRouteFor(deps, dataSource, environmentId, connection);
-  const redactor = new SecretRedactor([
-    ...Object.entries(values).flatMap(([name, value]) => (name.startsWith('secrets.') ? [value] : [])),
-    ...deps.engines.secretFields(dataSource.kind).map((field) => connection[field]),
-  ]);
-  return { bound, values, connection, bridge, redactor };
 }
 
 /** Hands the prepared run to its kind's engine; results and errors come back without secret values. */
@@ -724,60 +571,6 @@ async function callAction(
   const authInput: RunInput = { ...served, action: called, dataSource: source, arguments: {}, depth };
   return runPrepared(deps, authInput, await prepareRun(deps, authInput));
 }
-
-/** The master data lists the action's parameters take their choices from. */
-export async function masterDataOf(deps: Pick<ExecutionDeps, 'store'>, action: Action): Promise<MasterData> {
-  const ids = new Set(
-    action.parameters.flatMap((p) => ('masterData' in p && p.masterData ? [p.masterData] : [])),
-  );
-  const lists: MasterData = {};
-  for (const id of ids) {
-    const list = await deps.store.getMasterData(action.projectId, id);
-    if (!list)
-      throw new DoguError('state_conflict', `The action's master data list '${id}' no longer exists.`);
-    lists[id] = list.entries;
-  }
-  return lists;
-}
-
-/** Only the variables and secrets the action (and its data source's headers) refer to are read and decrypted. */
-async function configurationValues(
-  deps: ExecutionDeps,
-  action: Action,
-  dataSource: DataSource,
-  environmentId: string,
-) {
-  const references = deps.engines.references(action, dataSource, environmentId);
-  const wanted = (scope: string) =>
-    [...references].filter((r) => r.startsWith(`${scope}.`)).map((r) => r.slice(scope.length + 1));
-  const [variableNames, secretNames] = [wanted('vars'), wanted('secrets')];
-  const values: Record<string, unknown> = {};
-  if (variableNames.length > 0) {
-    const variables = await deps.store.listVariables(action.projectId, environmentId);
-    for (const name of variableNames) {
-      if (!(name in variables)) throw missing('variable', name, environmentId);
-      values[`vars.${name}`] = variables[name];
-    }
-  }
-  if (secretNames.length > 0) {
-    const secrets = await deps.store.listSecrets(action.projectId, environmentId);
-    for (const name of secretNames) {
-      const secret = secrets[name];
-      if (!secret) throw missing('secret', name, environmentId);
-      values[`secrets.${name}`] = await deps.secrets.decrypt(
-        secret.ciphertext,
-        secretContext(action.projectId, environmentId, name),
-      );
-    }
-  }
-  return values;
-}
-
-const missing = (what: string, name: string, environmentId: string) =>
-  new DoguError(
-    'state_conflict',
-    `The action uses ${what} '${name}', which environment '${environmentId}' does not define.`,
-  );
 
 /** File contents are not kept in the history: their name, type and size are. */
 function recordable(bound: Record<string, unknown>): Record<string, unknown> {

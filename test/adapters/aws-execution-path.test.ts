@@ -18,7 +18,8 @@ import { DynamoDbExecutionStore } from '../../shared/adapters/dynamodb/dynamodb-
 import { DynamoDbSchedulingStore } from '../../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../../shared/adapters/dynamodb/dynamodb-store.ts';
 import { uuidV7Ids } from '../../shared/adapters/ids.ts';
-import { type ExecutionDeps, executeAction } from '../../shared/domain/execute-action.ts';
+import { executeAction } from '../../shared/domain/execute-action.ts';
+import type { ExecutionDeps } from '../../shared/domain/execution-deps.ts';
 import { payloadKey } from '../../shared/domain/execution-payloads.ts';
 import type { Action, Execution, Principal, StatementResult } from '../../shared/domain/model.ts';
 import type { ActionEngines, EngineRun } from '../../shared/domain/ports.ts';

@@ -5,13 +5,9 @@
  */
 import { checkActionPermission } from '../authorize.ts';
 import { DoguError, forbidden, notFound } from '../errors.ts';
-import {
-  type ExecutionDeps,
-  type ExecutionOutcome,
-  executeAction,
-  previewForReview,
-  reviewEvent,
-} from '../execute-action.ts';
+import { type ExecutionOutcome, executeAction, previewForReview } from '../execute-action.ts';
+import type { ExecutionDeps } from '../execution-deps.ts';
+import { reviewEvent } from '../execution-events.ts';
 import type { Principal } from '../model.ts';
 import { previewChange } from '../review-preview.ts';
 import { effectiveStatus, type ReviewRequest, type ReviewStatus } from '../reviews.ts';

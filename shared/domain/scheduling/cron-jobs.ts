@@ -4,10 +4,10 @@
  * repeated save converges when the scheduler call failed.
  */
 import { DoguError } from '../errors.ts';
-import { masterDataOf } from '../execute-action.ts';
 import { authorize, requireEnvironment } from '../manage/access.ts';
 import type { Principal } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
+import { masterDataOf } from '../run-preparation.ts';
 import type { CronJobInput } from './cron-job-input.ts';
 import { recordMissedRuns } from './cron-runs.ts';
 import type { SchedulingDeps } from './deps.ts';

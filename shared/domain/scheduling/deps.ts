@@ -1,5 +1,5 @@
 import type { AuditLog } from '../audit.ts';
-import type { ExecutionDeps } from '../execute-action.ts';
+import type { ExecutionDeps } from '../execution-deps.ts';
 import type { IdentityStore } from '../identity/model.ts';
 import type { JobRunner, Scheduler, SchedulingStore } from './ports.ts';
 

@@ -19,7 +19,8 @@ import { type AgentScope, agentAction, listAgentActions } from '../../domain/age
 import { inputSchemaOf } from '../../domain/agents/parameter-json-schema.ts';
 import type { AuditLog } from '../../domain/audit.ts';
 import { DoguError, notFound } from '../../domain/errors.ts';
-import { type ExecutionDeps, executeAction } from '../../domain/execute-action.ts';
+import { executeAction } from '../../domain/execute-action.ts';
+import type { ExecutionDeps } from '../../domain/execution-deps.ts';
 import * as reviews from '../../domain/manage/reviews.ts';
 import type { Action, Principal } from '../../domain/model.ts';
 import type { ReviewRequest } from '../../domain/reviews.ts';
