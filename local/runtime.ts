@@ -19,6 +19,7 @@ import { DynamoDbExecutionStore } from '../shared/adapters/dynamodb/dynamodb-exe
 import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
 import { DynamoDbIdentityStore } from '../shared/adapters/dynamodb/dynamodb-identity-store.ts';
 import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
+import { DynamoDbReviewStore } from '../shared/adapters/dynamodb/dynamodb-review-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
@@ -244,6 +245,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       store,
       executions,
       identities,
+      reviews: new DynamoDbReviewStore(dynamo.client, tableName),
       definitions: store,
       tokens: new TokenService(await loadKey(options.dataDir, 'signing-key')),
       engines,

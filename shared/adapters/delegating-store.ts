@@ -4,7 +4,6 @@ import type { MasterDataList } from '../domain/definitions/master-data.ts';
 import type { View } from '../domain/definitions/view.ts';
 import type { Action, DataSource, Environment, Membership, Project, User } from '../domain/model.ts';
 import type { Store, StoredSecret } from '../domain/ports.ts';
-import type { ReviewRequest, ReviewStatus } from '../domain/reviews.ts';
 
 export class DelegatingStore implements Store {
   constructor(protected readonly inner: Store) {}
@@ -90,19 +89,6 @@ export class DelegatingStore implements Store {
   }
   deleteSecret(projectId: string, environmentId: string, name: string): Promise<boolean> {
     return this.inner.deleteSecret(projectId, environmentId, name);
-  }
-  // Review requests
-  createReview(review: ReviewRequest): Promise<void> {
-    return this.inner.createReview(review);
-  }
-  getReview(projectId: string, reviewId: string): Promise<ReviewRequest | undefined> {
-    return this.inner.getReview(projectId, reviewId);
-  }
-  listReviews(projectId: string): Promise<ReviewRequest[]> {
-    return this.inner.listReviews(projectId);
-  }
-  updateReview(review: ReviewRequest, expected: ReviewStatus): Promise<boolean> {
-    return this.inner.updateReview(review, expected);
   }
 
   getMasterData(projectId: string, masterDataId: string): Promise<MasterDataList | undefined> {

@@ -308,7 +308,7 @@ async function requestReview(
     ...(taken ? { preview: taken } : {}),
     status: 'pending',
   };
-  await deps.store.createReview(review);
+  await deps.reviews.createReview(review);
   await deps.notifications?.notify(reviewEvent(action, review, 'review_waiting', now.toISOString()));
   return { kind: 'review_requested', review };
 }

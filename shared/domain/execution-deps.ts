@@ -11,12 +11,15 @@ import type {
   ScriptSandbox,
   Store,
 } from './ports.ts';
+import type { ReviewStore } from './reviews.ts';
 import type { SecretValues } from './secret-values.ts';
 
 export interface ExecutionDeps {
   store: Store;
   /** Where the run is recorded as it starts and as it ends. */
   executions: ExecutionStore;
+  /** Where a review-gated run files its request. */
+  reviews: ReviewStore;
   /** Runs each data-source kind's actions (shared/connectors/ behind this port). */
   engines: ActionEngines;
   secrets: SecretValues;

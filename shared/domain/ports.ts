@@ -16,7 +16,6 @@ import type {
   StatementResult,
   User,
 } from './model.ts';
-import type { ReviewStore } from './reviews.ts';
 import type { VersionedDocuments } from './versioned-documents.ts';
 import type { ActionVersion, Publication } from './versions.ts';
 import type { ViewPublication, ViewStore, ViewVersion } from './views/store.ts';
@@ -44,11 +43,12 @@ export class AlreadyExistsError extends Error {
 
 /**
  * The definitions of projects: projects, environments, members and groups, data sources, actions and
- * views with their versions, configuration, reviews. Execution records, service accounts and trust
- * policies, audit entries, scheduling, accounts and files are ports of their own (ExecutionStore
- * below, IdentityStore, AuditLog, SchedulingStore, AccountStore, FileStorage).
+ * views with their versions, configuration. Execution records, review requests, service accounts
+ * and trust policies, audit entries, scheduling, accounts and files are ports of their own
+ * (ExecutionStore below, ReviewStore, IdentityStore, AuditLog, SchedulingStore, AccountStore,
+ * FileStorage).
  */
-export interface Store extends DefinitionReader, ViewStore, ReviewStore {
+export interface Store extends DefinitionReader, ViewStore {
   /** Versions and publications of actions (docs/governance.md). */
   readonly actionVersions: VersionedDocuments<ActionVersion, Publication>;
   /** Versions and publications of views, kept the same way. */

@@ -12,6 +12,7 @@ import { DynamoDbAccountStore } from '../adapters/dynamodb/dynamodb-account-stor
 import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbExecutionStore } from '../adapters/dynamodb/dynamodb-execution-store.ts';
 import { DynamoDbIdentityStore } from '../adapters/dynamodb/dynamodb-identity-store.ts';
+import { DynamoDbReviewStore } from '../adapters/dynamodb/dynamodb-review-store.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
@@ -59,6 +60,7 @@ export async function createAwsCore(): Promise<CoreServices> {
     store,
     executions: new DynamoDbExecutionStore(sharedDocumentClient(), tableName),
     identities,
+    reviews: new DynamoDbReviewStore(sharedDocumentClient(), tableName),
     definitions: store,
     tokens: new TokenService(new TextEncoder().encode(signingKey)),
     audit: new DynamoDbAuditLog(sharedDocumentClient(), tableName),

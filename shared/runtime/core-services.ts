@@ -9,6 +9,7 @@ import type { IdentityStore } from '../domain/identity/model.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
 import type { Clock, DefinitionReader, ExecutionStore, IdGenerator, Store } from '../domain/ports.ts';
 import type { ClientRateLimiter } from '../domain/rate-limit.ts';
+import type { ReviewStore } from '../domain/reviews.ts';
 import type { ViewRunLimit } from '../domain/views/view-run-limit.ts';
 
 export interface RuntimeSettings {
@@ -37,6 +38,8 @@ export interface CoreServices {
    * another container would keep a revoked identity working (BindingChecker says how long it may).
    */
   identities: IdentityStore;
+  /** Review requests of review-gated actions (docs/governance.md). */
+  reviews: ReviewStore;
   /** Reads of definitions; may be cached in front of the store. */
   definitions: DefinitionReader;
   tokens: TokenService;
@@ -59,6 +62,7 @@ export const coreServiceKeys = [
   'store',
   'executions',
   'identities',
+  'reviews',
   'definitions',
   'tokens',
   'audit',

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../local/embedded-dynamodb.ts';
 import { S3PayloadStore } from '../../shared/adapters/blobs/s3-payload-store.ts';
 import { DynamoDbExecutionStore } from '../../shared/adapters/dynamodb/dynamodb-execution-store.ts';
+import { DynamoDbReviewStore } from '../../shared/adapters/dynamodb/dynamodb-review-store.ts';
 import { DynamoDbSchedulingStore } from '../../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../../shared/adapters/dynamodb/dynamodb-store.ts';
 import { uuidV7Ids } from '../../shared/adapters/ids.ts';
@@ -85,6 +86,7 @@ const engines = {
 const deps = (): ExecutionDeps => ({
   store,
   executions,
+  reviews: new DynamoDbReviewStore(dynamo.client, table),
   engines,
   secrets: { decrypt: async () => '', encrypt: async () => '' } as unknown as ExecutionDeps['secrets'],
   clock: { now: () => new Date() },

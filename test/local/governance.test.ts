@@ -326,8 +326,8 @@ describe('reviews', () => {
 
     await admin.put(`${base}/actions/refund`, { ...gated, review: { required: true, expiresInMinutes: 5 } });
     const third = (await requester.execute('refund', { order_id: 3 })).body.reviewRequest;
-    const stored = await runtime.services.store.getReview('demo', third.id);
-    await runtime.services.store.updateReview(
+    const stored = await runtime.services.reviews.getReview('demo', third.id);
+    await runtime.services.reviews.updateReview(
       { ...stored!, expiresAt: new Date(Date.now() - 1000).toISOString() },
       'pending',
     );

@@ -21,6 +21,7 @@ const coreKeys = [
   'store',
   'executions',
   'identities',
+  'reviews',
   'definitions',
   'tokens',
   'audit',

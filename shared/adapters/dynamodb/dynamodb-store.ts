@@ -11,7 +11,6 @@ import type { MasterDataList } from '../../domain/definitions/master-data.ts';
 import type { View } from '../../domain/definitions/view.ts';
 import type { Action, DataSource, Environment, Membership, Project, User } from '../../domain/model.ts';
 import { AlreadyExistsError, type Store, type StoredSecret } from '../../domain/ports.ts';
-import type { ReviewRequest, ReviewStatus } from '../../domain/reviews.ts';
 import type { VersionedDocuments } from '../../domain/versioned-documents.ts';
 import type { ActionVersion, Publication } from '../../domain/versions.ts';
 import type { ViewPublication, ViewVersion } from '../../domain/views/store.ts';
@@ -133,26 +132,6 @@ export class DynamoDbStore implements Store {
   }
   deleteAction(projectId: string, actionId: string) {
     return this.records.remove(keys.action(projectId, actionId));
-  }
-
-  // Review requests
-  createReview(review: ReviewRequest) {
-    return this.records.create(keys.review(review.projectId, review.id), 'review', review);
-  }
-  getReview(projectId: string, reviewId: string) {
-    return this.records.get<ReviewRequest>(keys.review(projectId, reviewId));
-  }
-  async listReviews(projectId: string): Promise<ReviewRequest[]> {
-    // Ids are UUIDv7: sorting by id is sorting by time.
-    const items = await this.records.queryProject<ReviewRequest>(projectId, 'REVIEW#');
-    return items.map(({ sk: _sk, ...r }) => r).sort((a, b) => (a.id < b.id ? 1 : -1));
-  }
-  updateReview(review: ReviewRequest, expected: ReviewStatus): Promise<boolean> {
-    return this.records.putIf(keys.review(review.projectId, review.id), 'review', review, {
-      ConditionExpression: '#status = :expected',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':expected': expected },
-    });
   }
 
   getMasterData(projectId: string, masterDataId: string) {
