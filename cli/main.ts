@@ -7,6 +7,7 @@ import { execute, parseArgumentPairs } from './commands/execute.ts';
 import { exportProject } from './commands/export.ts';
 import { login } from './commands/login.ts';
 import { mcpStdio } from './commands/mcp.ts';
+import { pollSecondsOf } from './commands/mcp-tool-watch.ts';
 import { accessToken } from './commands/print-access-token.ts';
 import { smoke } from './commands/smoke.ts';
 import { uploadProtoset } from './commands/upload-protoset.ts';
@@ -44,7 +45,9 @@ Commands:
                              --json        one JSON document instead of lines
   mcp                      Serve Dogu's MCP server on stdio for a local AI assistant
                              (docs/agents.md): --project P --env E; as the stored login,
-                             or $DOGU_TOKEN (e.g. a service account's access token)
+                             or $DOGU_TOKEN (e.g. a service account's access token);
+                             --poll-seconds N  look for a changed tool list every N s
+                             (default 30, or $DOGU_MCP_POLL_SECONDS; 0 = never)
   audit verify             Check a project's audit hash chain (--project P, --from ENTRY_ID);
                              names the first entry changed, removed or inserted; exit 1 then
   audit export [-o FILE]   Download the audit log with its hashes: --project P
@@ -90,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
       'echo-url': { type: 'string' },
       'wait-reservation': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      'poll-seconds': { type: 'string' },
       from: { type: 'string' },
       format: { type: 'string' },
       since: { type: 'string' },
@@ -190,6 +194,7 @@ async function main(argv: string[]): Promise<number> {
         project: values.project ?? defaultProject,
         environment: values.env!,
         ...(process.env.DOGU_TOKEN ? { token: process.env.DOGU_TOKEN } : {}),
+        pollSeconds: pollSecondsOf(values['poll-seconds'] ?? process.env.DOGU_MCP_POLL_SECONDS),
         stderr: (text) => process.stderr.write(text),
       });
     case 'audit': {

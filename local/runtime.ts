@@ -43,6 +43,7 @@ import { loadFileParser } from '../shared/connectors/file-parsers.ts';
 import { connectors as registeredConnectors } from '../shared/connectors/index.ts';
 import { loadConnectorRuntime } from '../shared/connectors/runtimes.ts';
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
+import { mcpToolCallsPerMinuteFromEnv } from '../shared/domain/agents/tool-call-limit.ts';
 import { NotificationCenter } from '../shared/domain/notifications/center.ts';
 import { rateLimitPerMinuteFromEnv } from '../shared/domain/rate-limit.ts';
 import { deliverCronRun } from '../shared/domain/scheduling/cron-runs.ts';
@@ -74,6 +75,8 @@ export interface LocalRuntimeOptions {
   rateLimitPerMinute?: number;
   /** Runs per viewer, view and minute (decision 0151); default DOGU_VIEW_RUNS_PER_MINUTE or 120, 0 = none. */
   viewRunsPerMinute?: number;
+  /** MCP tool calls per client, principal, project and minute (decision 0236); default DOGU_MCP_TOOL_CALLS_PER_MINUTE or 60, 0 = none. */
+  mcpToolCallsPerMinute?: number;
   /** Use this PostgreSQL for the demo instead of the embedded one (benchmarks, bigger demos). */
   demoDatabaseUrl?: string;
   tableName?: string;
@@ -232,6 +235,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     const perMinute = options.rateLimitPerMinute ?? rateLimitPerMinuteFromEnv(process.env);
     const viewRunsPerMinute = options.viewRunsPerMinute ?? viewRunsPerMinuteFromEnv(process.env);
+    const toolCallsPerMinute = options.mcpToolCallsPerMinute ?? mcpToolCallsPerMinuteFromEnv(process.env);
     const services: Services = {
       ...(perMinute > 0 ? { rateLimiter: new MemoryRateLimiter(perMinute) } : {}),
       ...(viewRunsPerMinute > 0
@@ -239,6 +243,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
             viewRunLimit: {
               limiter: new MemoryRateLimiter(viewRunsPerMinute),
               perMinute: viewRunsPerMinute,
+            },
+          }
+        : {}),
+      ...(toolCallsPerMinute > 0
+        ? {
+            mcpToolCallLimit: {
+              limiter: new MemoryRateLimiter(toolCallsPerMinute),
+              perMinute: toolCallsPerMinute,
             },
           }
         : {}),

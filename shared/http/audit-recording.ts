@@ -176,7 +176,12 @@ function detailsOf(routeName: string, status: number, body: Record<string, unkno
     };
   }
   if (routeName === 'approveReviewRequest') {
-    return { executionId: (body?.execution as { id?: string } | null)?.id ?? null };
+    const execution = body?.execution as { id?: string; agent?: { client: string } } | null | undefined;
+    // An agent's request: its client is named here too, as on the agent's own entry.
+    return {
+      executionId: execution?.id ?? null,
+      ...(execution?.agent ? { via: 'review', client: execution.agent.client } : {}),
+    };
   }
   return body && typeof body.version === 'number' ? { version: body.version } : undefined;
 }

@@ -233,6 +233,9 @@ export const reviewRequest = atLeast('ReviewRequest', {
   status: z.string(),
   preview: reviewPreview.optional().meta({ description: 'Taken when the request was made' }),
   previewAtApproval: reviewPreview.optional().meta({ description: 'Taken again when it was approved' }),
+  agent: z.object({ client: z.string() }).optional().meta({
+    description: "Proposed by an AI agent over MCP: the client's self-declared name (docs/agents.md)",
+  }),
 });
 export const actionGroup = atLeast('ActionGroup', { id: z.string(), name: z.string() });
 export const cronJob = atLeast('CronJob', {

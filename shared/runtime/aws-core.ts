@@ -17,6 +17,7 @@ import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
 import { DynamoDbRateLimiter } from '../adapters/rate-limit/dynamodb-rate-limiter.ts';
+import { mcpToolCallsPerMinuteFromEnv } from '../domain/agents/tool-call-limit.ts';
 import { rateLimitPerMinuteFromEnv } from '../domain/rate-limit.ts';
 import { viewRunsPerMinuteFromEnv } from '../domain/views/view-run-limit.ts';
 import type { CoreServices } from './core-services.ts';
@@ -45,6 +46,7 @@ export async function createAwsCore(): Promise<CoreServices> {
   if (typeof signingKey !== 'string') throw new Error('The signing key secret must be a string.');
   const perMinute = rateLimitPerMinuteFromEnv(process.env);
   const viewRunsPerMinute = viewRunsPerMinuteFromEnv(process.env);
+  const toolCallsPerMinute = mcpToolCallsPerMinuteFromEnv(process.env);
   return {
     ...(perMinute > 0
       ? { rateLimiter: new DynamoDbRateLimiter(sharedDocumentClient(), tableName, perMinute) }
@@ -54,6 +56,14 @@ export async function createAwsCore(): Promise<CoreServices> {
           viewRunLimit: {
             limiter: new DynamoDbRateLimiter(sharedDocumentClient(), tableName, viewRunsPerMinute),
             perMinute: viewRunsPerMinute,
+          },
+        }
+      : {}),
+    ...(toolCallsPerMinute > 0
+      ? {
+          mcpToolCallLimit: {
+            limiter: new DynamoDbRateLimiter(sharedDocumentClient(), tableName, toolCallsPerMinute),
+            perMinute: toolCallsPerMinute,
           },
         }
       : {}),

@@ -4,6 +4,7 @@
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AccountServices } from '../domain/accounts/deps.ts';
+import type { ToolCallLimit } from '../domain/agents/tool-call-limit.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { IdentityStore } from '../domain/identity/model.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
@@ -56,6 +57,8 @@ export interface CoreServices {
   rateLimiter?: ClientRateLimiter;
   /** Runs per viewer and view and minute (decision 0151); no limit when absent. */
   viewRunLimit?: ViewRunLimit;
+  /** Tool calls per MCP client, principal, project and minute (decision 0236); no limit when absent. */
+  mcpToolCallLimit?: ToolCallLimit;
 }
 
 export const coreServiceKeys = [
@@ -73,4 +76,5 @@ export const coreServiceKeys = [
   'accounts',
   'rateLimiter',
   'viewRunLimit',
+  'mcpToolCallLimit',
 ] as const satisfies readonly (keyof CoreServices)[];

@@ -114,6 +114,7 @@ beforeAll(async () => {
       '/settings/bridges',
       '/settings/allowed-hosts',
       '/settings/environments',
+      '/settings/agents',
       '/members',
       '/service-accounts',
       '/notifications',

@@ -30,6 +30,7 @@ export async function startTestRuntime(
       | 'connectors'
       | 'connectorRuntimes'
       | 'rateLimitPerMinute'
+      | 'mcpToolCallsPerMinute'
       | 'maxExecutionMs'
       | 'scriptConcurrency'
       | 'bodyTimeoutMs'

@@ -36,6 +36,8 @@ export interface McpCall {
   consoleOrigin: string;
   /** The project's audit log, where every run is listed by action (`execution.run`). */
   auditLog: Pick<AuditLog, 'list'>;
+  /** Counts one tool call against the client's budget (decision 0236); throws 429 past it. */
+  takeToolCall: () => Promise<void>;
   /** Called once per tool call, for the audit log. */
   audit: (entry: {
     actionId: string;
@@ -70,6 +72,9 @@ export function doguMcpServer(deps: ExecutionDeps, call: McpCall): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const actionId = request.params.name;
     const args = request.params.arguments ?? {};
+    // Over the limit is refused before anything is read or recorded: a runaway loop must not also
+    // flood the audit log.
+    await refusalsAsMcp(() => call.takeToolCall());
     try {
       const { action, effect, settings } = await agentAction(deps.store, principal, scope, actionId);
       const outcome = await executeAction(deps, {
@@ -312,7 +317,9 @@ function asMcpError(error: unknown): McpError {
       // Facts such as `reason: not_published` and `latestVersion` help the agent say what to do.
       ...Object.fromEntries(Object.entries(error.extra ?? {}).filter(([key]) => key !== 'execution')),
     };
-    const code = error.status === 403 ? ErrorCode.InvalidRequest : ErrorCode.InvalidParams;
+    // The request itself is refused (a right, the rate): InvalidRequest; otherwise its parameters.
+    const code =
+      error.status === 403 || error.status === 429 ? ErrorCode.InvalidRequest : ErrorCode.InvalidParams;
     return new McpError(code, error.message, problem);
   }
   return new McpError(ErrorCode.InternalError, 'The request could not be handled.');

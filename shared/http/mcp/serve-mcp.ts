@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { takeToolCall } from '../../domain/agents/tool-call-limit.ts';
 import { badRequest } from '../../domain/errors.ts';
 import type { CoreServices } from '../../runtime/core-services.ts';
 import type { Services } from '../../runtime/services.ts';
@@ -41,6 +42,12 @@ export const serveMcp = async (request: HttpRequest, services: McpServices): Pro
       client,
       consoleOrigin: requestOrigin(event),
       auditLog: services.audit,
+      takeToolCall: () =>
+        takeToolCall(
+          services.mcpToolCallLimit,
+          { projectId: projectId!, principalId: principal.id, client },
+          services.clock.now().getTime(),
+        ),
       audit: async ({ actionId, outcome, details }) => {
         await services.audit.append({
           id: services.ids.next('aud'),

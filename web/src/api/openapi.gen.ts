@@ -2207,6 +2207,10 @@ export type components = {
     };
     ReviewRequest: {
       actionId: string;
+      /** @description Proposed by an AI agent over MCP: the client's self-declared name (docs/agents.md) */
+      agent?: {
+        client: string;
+      };
       id: string;
       /** @description Taken when the request was made */
       preview?: components["schemas"]["ReviewPreview"];

@@ -86,6 +86,8 @@ export type ColumnType = ResultColumn['type'];
 export type MediaKind = Schemas['MediaKind'];
 export type StatementResult = Schemas['StatementResult'];
 export type Execution = Schemas['Execution'];
+/** What AI agents may see and do over MCP in a project (docs/agents.md). */
+export type AgentSettings = Schemas['AgentSettingsOutput'];
 
 export interface ReviewRequested {
   reviewRequest: { id: string; status: string; expiresAt?: string; [key: string]: unknown };

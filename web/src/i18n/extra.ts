@@ -3,8 +3,11 @@
  * Each area keeps `<area>.en.ts` and `<area>.ja.ts` next to this file; import both here and
  * spread them into `en` and `ja`. Keys are prefixed with the area (`editors.dataSources.title`).
  */
+
 import { accountsEn } from './accounts.en.ts';
 import { accountsJa } from './accounts.ja.ts';
+import { agentsEn } from './agents.en.ts';
+import { agentsJa } from './agents.ja.ts';
 import { editorsEn } from './editors.en.ts';
 import { editorsJa } from './editors.ja.ts';
 import { environmentsEn } from './environments.en.ts';
@@ -36,6 +39,7 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...objectsEn,
     ...viewsEn,
     ...environmentsEn,
+    ...agentsEn,
   },
   ja: {
     ...schedulingJa,
@@ -48,5 +52,6 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...objectsJa,
     ...viewsJa,
     ...environmentsJa,
+    ...agentsJa,
   },
 };

@@ -4,6 +4,7 @@
  */
 
 import { accountScreens } from './accounts/screens.ts';
+import { agentScreens } from './agents/screens.ts';
 import { editorScreens } from './editors/screens.ts';
 import { governanceScreens } from './governance/screens.ts';
 import { identityScreens } from './identity/screens.ts';
@@ -20,4 +21,5 @@ export const extraScreens: Screen[] = [
   ...accountScreens,
   ...notificationScreens,
   ...viewScreens,
+  ...agentScreens,
 ];

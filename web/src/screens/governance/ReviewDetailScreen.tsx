@@ -16,6 +16,7 @@ import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { PreviewView } from '../actions/PreviewView.tsx';
 import { ResultView } from '../actions/ResultView.tsx';
+import { RunPrincipal, RunVia } from '../agents/RunOrigin.tsx';
 import { governancePaths, type ReviewPreview, type ReviewRequest } from './api.ts';
 
 export function ReviewDetailScreen({ params }: { params: Record<string, string> }) {
@@ -99,8 +100,16 @@ export function ReviewDetailScreen({ params }: { params: Record<string, string> 
         <dd>{data.environmentId}</dd>
         <dt>{t('governance.reviews.requestedBy')}</dt>
         <dd>
-          {data.requestedBy.name} &lt;{data.requestedBy.email}&gt;
+          <RunPrincipal principal={data.requestedBy} />
         </dd>
+        {data.agent ? (
+          <>
+            <dt>{t('agents.requestedVia')}</dt>
+            <dd>
+              <RunVia via="mcp" agent={data.agent} />
+            </dd>
+          </>
+        ) : null}
         <dt>{t('governance.reviews.requestedAt')}</dt>
         <dd>{formatTime(data.requestedAt, language)}</dd>
         <dt>{t('governance.reviews.expiresAt')}</dt>

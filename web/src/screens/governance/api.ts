@@ -35,6 +35,8 @@ export interface ReviewRequest {
   preview?: ReviewPreview;
   /** Taken again when it was approved. */
   previewAtApproval?: ReviewPreview;
+  /** Proposed by an AI agent over MCP: its client's self-declared name (docs/agents.md). */
+  agent?: { client: string };
 }
 
 export type ReviewPreview = Schemas['ReviewPreview'];

@@ -10,6 +10,7 @@ import { ErrorBanner } from '../../components/index.ts';
 import { formatTime } from '../../i18n/format-time.ts';
 import { useLanguage, useT } from '../../i18n/index.tsx';
 import { ResultView } from '../actions/ResultView.tsx';
+import { RunPrincipal, RunVia } from '../agents/RunOrigin.tsx';
 import { schedulingPaths } from './api.ts';
 
 const unfinished = new Set(['queued', 'running']);
@@ -65,6 +66,14 @@ export function ExecutionStatusScreen({ params }: { params: Record<string, strin
               {unfinished.has(execution.status) ? (
                 <span className="muted small"> {t('scheduling.execution.polling')}</span>
               ) : null}
+            </dd>
+            <dt>{t('agents.runBy')}</dt>
+            <dd>
+              <RunPrincipal principal={execution.executedBy} />
+            </dd>
+            <dt>{t('agents.via.label')}</dt>
+            <dd>
+              <RunVia via={execution.via} agent={execution.agent} />
             </dd>
             <dt>{t('scheduling.execution.startedAt')}</dt>
             <dd>{formatTime(execution.startedAt, language)}</dd>
