@@ -31,6 +31,7 @@ const coreKeys = [
   'oidc',
   'accounts',
   'viewRunLimit',
+  'mcpToolCallLimit',
 ];
 
 function countingGroup(name: string, key: string) {
