@@ -15,6 +15,7 @@ import { LocalBlobStore } from '../shared/adapters/blobs/local-blob-store.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbAccountStore } from '../shared/adapters/dynamodb/dynamodb-account-store.ts';
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbCoordination } from '../shared/adapters/dynamodb/dynamodb-coordination.ts';
 import { DynamoDbExecutionStore } from '../shared/adapters/dynamodb/dynamodb-execution-store.ts';
 import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
 import { DynamoDbIdentityStore } from '../shared/adapters/dynamodb/dynamodb-identity-store.ts';
@@ -258,6 +259,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       executions,
       identities,
       reviews: new DynamoDbReviewStore(dynamo.client, tableName),
+      coordination: new DynamoDbCoordination(dynamo.client, tableName),
       definitions: store,
       tokens: new TokenService(await loadKey(options.dataDir, 'signing-key')),
       engines,

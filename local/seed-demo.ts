@@ -16,6 +16,7 @@ import {
   type ActionEngines,
   AlreadyExistsError,
   type Clock,
+  type Coordination,
   type IdGenerator,
   type Store,
 } from '../shared/domain/ports.ts';
@@ -38,6 +39,8 @@ export const demoIds = {
 
 export interface SeedDeps {
   store: Store;
+  /** Each seeding step claims its marker once, so a restart does not seed again. */
+  coordination: Coordination;
   clock: Clock;
   ids: IdGenerator;
   secrets: SecretValues;
@@ -219,9 +222,9 @@ export async function seedDemo(deps: SeedDeps, targets: DemoTargets): Promise<bo
   let ran = false;
   const admin = principalOf(await ensureLocalAdmin(deps));
   for (const step of steps) {
-    if (await deps.store.hasMarker(step.marker)) continue;
+    if (await deps.coordination.hasMarker(step.marker)) continue;
     await step.run(deps, targets, admin);
-    await deps.store.claimMarker(step.marker, deps.clock.now().toISOString());
+    await deps.coordination.claimMarker(step.marker, deps.clock.now().toISOString());
     ran = true;
   }
   await repointDemoDataSources(deps.store, targets, deps.clock.now().toISOString());

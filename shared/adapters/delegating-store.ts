@@ -112,12 +112,6 @@ export class DelegatingStore implements Store {
   createUser(user: User): Promise<User> {
     return this.inner.createUser(user);
   }
-  claimMarker(name: string, at: string): Promise<boolean> {
-    return this.inner.claimMarker(name, at);
-  }
-  hasMarker(name: string): Promise<boolean> {
-    return this.inner.hasMarker(name);
-  }
 
   // Members, user groups, action groups
   listMemberships(projectId: string): Promise<Membership[]> {
@@ -128,12 +122,6 @@ export class DelegatingStore implements Store {
   }
   getUsers(userIds: readonly string[]): Promise<User[]> {
     return this.inner.getUsers(userIds);
-  }
-  acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
-    return this.inner.acquireLock(name, holder, now, ttlMs);
-  }
-  releaseLock(name: string, holder: string): Promise<void> {
-    return this.inner.releaseLock(name, holder);
   }
   getUserGroup(projectId: string, groupId: string): Promise<UserGroup | undefined> {
     return this.inner.getUserGroup(projectId, groupId);

@@ -97,10 +97,6 @@ export interface Store extends DefinitionReader, ViewStore {
   /** Creates the user and returns it as stored; AlreadyExistsError when the e-mail address is taken. */
   createUser(user: User): Promise<User>;
 
-  /** Claims a one-time marker (e.g. a seed); false when it was claimed before. */
-  claimMarker(name: string, at: string): Promise<boolean>;
-  hasMarker(name: string): Promise<boolean>;
-
   // Members, user groups, action groups
   /** Direct memberships of a project, read consistently: the last-administrator check counts them. */
   listMemberships(projectId: string): Promise<Membership[]>;
@@ -108,13 +104,6 @@ export interface Store extends DefinitionReader, ViewStore {
   deleteMembership(projectId: string, principalId: string): Promise<boolean>;
   /** The users with these ids that exist, in no particular order. */
   getUsers(userIds: readonly string[]): Promise<User[]>;
-  /**
-   * Takes the named lease for `ttlMs` unless another holder's lease is still running (then false).
-   * Serialises changes that must see each other (member roles of one project) without transactions.
-   */
-  acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean>;
-  /** Gives the lease back if `holder` still holds it. */
-  releaseLock(name: string, holder: string): Promise<void>;
   getUserGroup(projectId: string, groupId: string): Promise<UserGroup | undefined>;
   listUserGroups(projectId: string): Promise<UserGroup[]>;
   /** The groups of a project that list the principal as a member (one Query and one batch read). */
@@ -127,6 +116,20 @@ export interface Store extends DefinitionReader, ViewStore {
   /** Saves only if the stored version is `expectedVersion` (0: must not exist yet); false on conflict. */
   saveActionGroup(group: ActionGroup, expectedVersion: number): Promise<boolean>;
   deleteActionGroup(projectId: string, groupId: string): Promise<boolean>;
+}
+
+/** Port: coordination between processes that share the store, without transactions. */
+export interface Coordination {
+  /** Claims a one-time marker (e.g. a seed); false when it was claimed before. */
+  claimMarker(name: string, at: string): Promise<boolean>;
+  hasMarker(name: string): Promise<boolean>;
+  /**
+   * Takes the named lease for `ttlMs` unless another holder's lease is still running (then false).
+   * Serialises changes that must see each other (member roles of one project) without transactions.
+   */
+  acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean>;
+  /** Gives the lease back if `holder` still holds it. */
+  releaseLock(name: string, holder: string): Promise<void>;
 }
 
 /** Port: the records of runs (the history), written as a run starts and again as it ends. */

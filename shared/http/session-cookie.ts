@@ -106,7 +106,7 @@ async function sessionEnded(services: CoreServices, csrf: string): Promise<boole
   const checkedAt = seenLive.get(marker);
   const now = services.clock.now().getTime();
   if (checkedAt !== undefined && now - checkedAt < liveFor) return false;
-  if (await services.store.hasMarker(marker)) {
+  if (await services.coordination.hasMarker(marker)) {
     seenEnded.add(marker);
     seenLive.delete(marker);
     return true;
@@ -120,7 +120,7 @@ export async function endSession(services: CoreServices, token: string): Promise
   const { claims } = await services.tokens.verifyWithClaims(token);
   if (typeof claims.csrf !== 'string') return;
   const marker = endedMarker(claims.csrf);
-  await services.store.claimMarker(marker, services.clock.now().toISOString());
+  await services.coordination.claimMarker(marker, services.clock.now().toISOString());
   seenEnded.add(marker);
   seenLive.delete(marker);
 }

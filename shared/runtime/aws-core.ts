@@ -10,6 +10,7 @@ import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
 import { DynamoDbAccountStore } from '../adapters/dynamodb/dynamodb-account-store.ts';
 import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbCoordination } from '../adapters/dynamodb/dynamodb-coordination.ts';
 import { DynamoDbExecutionStore } from '../adapters/dynamodb/dynamodb-execution-store.ts';
 import { DynamoDbIdentityStore } from '../adapters/dynamodb/dynamodb-identity-store.ts';
 import { DynamoDbReviewStore } from '../adapters/dynamodb/dynamodb-review-store.ts';
@@ -71,6 +72,7 @@ export async function createAwsCore(): Promise<CoreServices> {
     executions: new DynamoDbExecutionStore(sharedDocumentClient(), tableName),
     identities,
     reviews: new DynamoDbReviewStore(sharedDocumentClient(), tableName),
+    coordination: new DynamoDbCoordination(sharedDocumentClient(), tableName),
     definitions: store,
     tokens: new TokenService(new TextEncoder().encode(signingKey)),
     audit: new DynamoDbAuditLog(sharedDocumentClient(), tableName),

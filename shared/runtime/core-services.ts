@@ -8,7 +8,14 @@ import type { ToolCallLimit } from '../domain/agents/tool-call-limit.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { IdentityStore } from '../domain/identity/model.ts';
 import type { OidcServices } from '../domain/identity/token-exchange.ts';
-import type { Clock, DefinitionReader, ExecutionStore, IdGenerator, Store } from '../domain/ports.ts';
+import type {
+  Clock,
+  Coordination,
+  DefinitionReader,
+  ExecutionStore,
+  IdGenerator,
+  Store,
+} from '../domain/ports.ts';
 import type { ClientRateLimiter } from '../domain/rate-limit.ts';
 import type { ReviewStore } from '../domain/reviews.ts';
 import type { ViewRunLimit } from '../domain/views/view-run-limit.ts';
@@ -41,6 +48,8 @@ export interface CoreServices {
   identities: IdentityStore;
   /** Review requests of review-gated actions (docs/governance.md). */
   reviews: ReviewStore;
+  /** Leases and one-time markers shared by every process of the store (member changes, ended sessions). */
+  coordination: Coordination;
   /** Reads of definitions; may be cached in front of the store. */
   definitions: DefinitionReader;
   tokens: TokenService;
@@ -66,6 +75,7 @@ export const coreServiceKeys = [
   'executions',
   'identities',
   'reviews',
+  'coordination',
   'definitions',
   'tokens',
   'audit',

@@ -208,7 +208,7 @@ describe('members', () => {
 
 describe('the members lease', () => {
   it('has one holder until it is released or runs out; a late release does not free a successor', async () => {
-    const store = runtime.services.store;
+    const store = runtime.services.coordination;
     const t0 = new Date('2030-01-01T00:00:00Z');
     const later = (ms: number) => new Date(t0.getTime() + ms);
     expect(await store.acquireLock('test:lease', 'a', t0, 1000)).toBe(true);

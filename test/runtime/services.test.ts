@@ -22,6 +22,7 @@ const coreKeys = [
   'executions',
   'identities',
   'reviews',
+  'coordination',
   'definitions',
   'tokens',
   'audit',

@@ -3,9 +3,7 @@
  * versions and publications: dynamodb-versioned-documents.ts). Uses only operations that DynamoDB
  * and dynalite both support: uniqueness comes from conditional puts, never from transactions.
  */
-
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ActionGroup, UserGroup } from '../../domain/definitions/governance.ts';
 import type { MasterDataList } from '../../domain/definitions/master-data.ts';
 import type { View } from '../../domain/definitions/view.ts';
@@ -215,19 +213,6 @@ export class DynamoDbStore implements Store {
     return user;
   }
 
-  async claimMarker(name: string, at: string): Promise<boolean> {
-    try {
-      await this.records.create(keys.marker(name), 'marker', { name, at });
-      return true;
-    } catch (error) {
-      if (error instanceof AlreadyExistsError) return false;
-      throw error;
-    }
-  }
-  async hasMarker(name: string): Promise<boolean> {
-    return (await this.records.get(keys.marker(name))) !== undefined;
-  }
-
   listMemberships(projectId: string) {
     return this.records.listConsistently<Membership>(projectId, 'MEMBER#');
   }
@@ -236,40 +221,6 @@ export class DynamoDbStore implements Store {
   }
   async getUsers(userIds: readonly string[]): Promise<User[]> {
     return this.records.getMany<User>([...new Set(userIds)].map((id) => keys.user(id)));
-  }
-
-  acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
-    return this.records.putIf(
-      keys.lock(name),
-      'lock',
-      // `ttl` (seconds) lets DynamoDB remove a lease its holder never gave back, a day after it ran out.
-      {
-        name,
-        holder,
-        expiresAt: now.getTime() + ttlMs,
-        [tableSchema.timeToLiveAttribute]: Math.floor((now.getTime() + ttlMs) / 1000) + 86_400,
-      },
-      // Free, or the holder's lease ran out (it crashed or stalled): take it over.
-      {
-        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
-        ExpressionAttributeValues: { ':now': now.getTime() },
-      },
-    );
-  }
-  async releaseLock(name: string, holder: string): Promise<void> {
-    try {
-      await this.records.client.send(
-        new DeleteCommand({
-          TableName: this.records.tableName,
-          Key: keys.lock(name),
-          ConditionExpression: 'holder = :holder',
-          ExpressionAttributeValues: { ':holder': holder },
-        }),
-      );
-    } catch (error) {
-      // Our lease ran out and someone else holds it now: theirs is not ours to release.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
   }
 
   getUserGroup(projectId: string, groupId: string) {

@@ -12,7 +12,7 @@ import { kindOfPrincipal, principalIdSchema, type UserGroup } from '../definitio
 import { badRequest, DoguError, notFound } from '../errors.ts';
 import type { IdentityStore } from '../identity/model.ts';
 import type { Membership, Principal, PrincipalKind, User } from '../model.ts';
-import type { Clock, IdGenerator, Store } from '../ports.ts';
+import type { Clock, Coordination, IdGenerator, Store } from '../ports.ts';
 import type { Role } from '../roles.ts';
 import { authorize } from './access.ts';
 import { underLease } from './lease.ts';
@@ -22,6 +22,7 @@ import { requireAdminToTouchAdmin } from './user-groups.ts';
 export interface MembersDeps {
   store: Store;
   identities: IdentityStore;
+  coordination: Coordination;
   clock: Clock;
   ids: IdGenerator;
 }

@@ -10,7 +10,7 @@ import type { ServiceAccountCreateInput, ServiceAccountUpdateInput } from '../de
 import { DoguError, notFound } from '../errors.ts';
 import type { IdentityStore, ServiceAccount } from '../identity/model.ts';
 import type { Principal } from '../model.ts';
-import { AlreadyExistsError, type Clock, type IdGenerator, type Store } from '../ports.ts';
+import { AlreadyExistsError, type Clock, type Coordination, type IdGenerator, type Store } from '../ports.ts';
 import type { Role } from '../roles.ts';
 import { authorize } from './access.ts';
 import { underLease } from './lease.ts';
@@ -20,6 +20,7 @@ import { requireAdminToTouchAdmin } from './user-groups.ts';
 export interface ServiceAccountsDeps {
   store: Store;
   identities: IdentityStore;
+  coordination: Coordination;
   clock: Clock;
   ids: IdGenerator;
 }
@@ -31,7 +32,7 @@ export const serviceAccountEmail = (name: string, projectId: string) => `${name}
 
 /** Runs `work` holding the account's lease (shared with its trust policies). */
 export const underAccountLease = <T>(
-  deps: Pick<ServiceAccountsDeps, 'store' | 'clock'>,
+  deps: Pick<ServiceAccountsDeps, 'coordination' | 'clock'>,
   projectId: string,
   serviceAccountId: string,
   work: () => Promise<T>,

@@ -16,7 +16,7 @@ import type { Principal } from '../model.ts';
 import { authorize } from './access.ts';
 import { requireServiceAccount, type ServiceAccountsDeps, underAccountLease } from './service-accounts.ts';
 
-export type TrustPoliciesDeps = Pick<ServiceAccountsDeps, 'store' | 'identities' | 'clock'>;
+export type TrustPoliciesDeps = Pick<ServiceAccountsDeps, 'store' | 'identities' | 'coordination' | 'clock'>;
 
 /** Oldest first, the order in which the token exchange tries them. */
 export async function listTrustPolicies(
