@@ -20,6 +20,7 @@ import { DynamoDbExecutionStore } from '../shared/adapters/dynamodb/dynamodb-exe
 import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
 import { DynamoDbIdentityStore } from '../shared/adapters/dynamodb/dynamodb-identity-store.ts';
 import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
+import { DynamoDbOAuthStore } from '../shared/adapters/dynamodb/dynamodb-oauth-store.ts';
 import { DynamoDbReviewStore } from '../shared/adapters/dynamodb/dynamodb-review-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
@@ -294,6 +295,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       // Large execution arguments and results (decision 0056), served by the authorised payload route.
       payloads: await localPayloads(options.dataDir),
       sandbox,
+      mcpOAuth: new DynamoDbOAuthStore(dynamo.client, tableName),
     };
     provideServices(async () => services);
 

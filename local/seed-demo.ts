@@ -7,6 +7,7 @@
 
 import type { SqlConnection } from '../shared/connectors/sql/definition.ts';
 import { ensureLocalAdmin, principalOf } from '../shared/domain/local-login.ts';
+import { putActionGroup } from '../shared/domain/manage/action-groups.ts';
 import { ensureVersionRecorded, putAction } from '../shared/domain/manage/actions.ts';
 import { putSecret, putVariable } from '../shared/domain/manage/configuration.ts';
 import { putDataSource } from '../shared/domain/manage/data-sources.ts';
@@ -25,6 +26,7 @@ import type { SchedulingDeps } from '../shared/domain/scheduling/deps.ts';
 import type { SecretValues } from '../shared/domain/secret-values.ts';
 import { demoGrpcActions, demoHttpActions, demoScriptActions, demoSqlActions } from './demo-definitions.ts';
 import { demoMediaPath } from './demo-media.ts';
+import { demoOperationsActions, demoOperationsGroup, demoOperationsView } from './demo-operations.ts';
 import { demoViewActions, demoViews } from './demo-views.ts';
 
 export const demoIds = {
@@ -75,7 +77,27 @@ const steps: {
   { marker: 'seed:demo:v7', run: seedScriptExample },
   { marker: 'seed:demo:v8', run: seedViews },
   { marker: 'seed:demo:v9', run: seedProductionPublications },
+  { marker: 'seed:demo:v10', run: seedOperationsDashboard },
 ];
+
+/**
+ * The operations dashboard (docs/views.md), its actions and the "Operations" group listing both; a
+ * demo seeded before gets them too. Like every demo definition they are published to production.
+ */
+async function seedOperationsDashboard(
+  deps: SeedDeps,
+  targets: DemoTargets,
+  admin: Principal,
+): Promise<void> {
+  for (const action of demoOperationsActions) await putAction(deps, admin, demoIds.project, action);
+  if (!(await deps.store.getActionGroup(demoIds.project, demoOperationsGroup.id))) {
+    await putActionGroup(deps, admin, demoIds.project, demoOperationsGroup);
+  }
+  if (!(await deps.store.getView(demoIds.project, demoOperationsView.id))) {
+    await putView(deps, admin, demoIds.project, demoOperationsView, { message: 'Demo view' });
+  }
+  await seedProductionPublications(deps, targets, admin);
+}
 
 /**
  * Production is protected (docs/governance.md): only published versions run or show there. The demo

@@ -148,6 +148,12 @@ export const unauditedMutations: ReadonlySet<string> = new Set([
   'exchangeToken',
   // Audited inside, per tool call (execution.run with via mcp): most MCP messages change nothing.
   'mcp',
+  // Dogu's OAuth endpoints for MCP clients: the consent is audited inside (mcp_client.authorize or
+  // .deny, in the project); registration, tokens and revocation belong to no project and name no person.
+  'registerMcpClient',
+  'mcpToken',
+  'revokeMcpToken',
+  'decideMcpAuthorization',
   // Audited inside the use case (file_version.upload): the path names no project, the token does.
   'uploadProtoset',
 ]);

@@ -13,6 +13,7 @@ import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
 import { DynamoDbCoordination } from '../adapters/dynamodb/dynamodb-coordination.ts';
 import { DynamoDbExecutionStore } from '../adapters/dynamodb/dynamodb-execution-store.ts';
 import { DynamoDbIdentityStore } from '../adapters/dynamodb/dynamodb-identity-store.ts';
+import { DynamoDbOAuthStore } from '../adapters/dynamodb/dynamodb-oauth-store.ts';
 import { DynamoDbReviewStore } from '../adapters/dynamodb/dynamodb-review-store.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
@@ -76,6 +77,7 @@ export async function createAwsCore(): Promise<CoreServices> {
     definitions: store,
     tokens: new TokenService(new TextEncoder().encode(signingKey)),
     audit: new DynamoDbAuditLog(sharedDocumentClient(), tableName),
+    mcpOAuth: new DynamoDbOAuthStore(sharedDocumentClient(), tableName),
     clock: systemClock,
     ids: uuidV7Ids,
     settings: {

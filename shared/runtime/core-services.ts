@@ -4,6 +4,7 @@
  */
 import type { TokenService } from '../adapters/auth/token-service.ts';
 import type { AccountServices } from '../domain/accounts/deps.ts';
+import type { OAuthStore } from '../domain/agents/oauth/store.ts';
 import type { ToolCallLimit } from '../domain/agents/tool-call-limit.ts';
 import type { AuditLog } from '../domain/audit.ts';
 import type { IdentityStore } from '../domain/identity/model.ts';
@@ -66,6 +67,11 @@ export interface CoreServices {
   rateLimiter?: ClientRateLimiter;
   /** Runs per viewer and view and minute (decision 0151); no limit when absent. */
   viewRunLimit?: ViewRunLimit;
+  /**
+   * Dogu's authorization server for MCP clients: clients, codes, grants, refresh tokens (decision
+   * 0230). A core service, not a group: two functions use it, and a group would give each a role of its own.
+   */
+  mcpOAuth: OAuthStore;
   /** Tool calls per MCP client, principal, project and minute (decision 0236); no limit when absent. */
   mcpToolCallLimit?: ToolCallLimit;
 }
@@ -86,5 +92,6 @@ export const coreServiceKeys = [
   'accounts',
   'rateLimiter',
   'viewRunLimit',
+  'mcpOAuth',
   'mcpToolCallLimit',
 ] as const satisfies readonly (keyof CoreServices)[];

@@ -6,6 +6,11 @@ import {
   demoScriptActions,
   demoSqlActions,
 } from '../../local/demo-definitions.ts';
+import {
+  demoOperationsActions,
+  demoOperationsGroup,
+  demoOperationsView,
+} from '../../local/demo-operations.ts';
 import { demoViewActions, demoViews } from '../../local/demo-views.ts';
 import { type ViewInput, viewInputSchema, viewLimits } from '../../shared/domain/definitions/view.ts';
 import { compileCodeView } from '../../shared/domain/views/compile-code-view.ts';
@@ -613,13 +618,15 @@ describe('expressions at save', () => {
       ...demoGrpcActions,
       ...demoScriptActions,
       ...demoViewActions,
+      ...demoOperationsActions,
     ];
+    const views = [...demoViews, demoOperationsView];
     const demo: ViewReferenceContext = {
       actions: new Map(actions.map((a) => [a.id, a])),
-      viewIds: new Set(demoViews.map((v) => v.id)),
-      groupIds: new Set(),
+      viewIds: new Set(views.map((v) => v.id)),
+      groupIds: new Set([demoOperationsGroup.id]),
     };
-    for (const input of demoViews) expect(checkView(viewInputSchema.parse(input), demo)).toEqual([]);
+    for (const input of views) expect(checkView(viewInputSchema.parse(input), demo)).toEqual([]);
   });
 });
 
@@ -659,5 +666,76 @@ describe('nesting guard', () => {
     let fine: unknown = 'leaf';
     for (let i = 0; i < maxBodyNesting - 1; i++) fine = [fine];
     expect(() => refuseDeepNesting(fine)).not.toThrow();
+  });
+});
+
+describe('inline edit and total count (decisions 0220, 0221)', () => {
+  const editable = (edit: Record<string, unknown>) =>
+    view({
+      queries: [
+        {
+          ...listQuery,
+          paging: {
+            limitParameter: 'limit',
+            offsetParameter: 'offset',
+            pageSize: 10,
+            totalCount: 'rows[0]?.n',
+          },
+        },
+      ],
+      layout: layout([
+        { id: 't', type: 'table', query: 'q', columns: [{ field: 'id' }, { field: 'n', edit }] },
+      ]),
+    });
+
+  it('accepts an editable column whose action and arguments resolve, and a total count expression', () => {
+    expect(checkView(editable({ actionId: 'ship', arguments: { id: 'row.id' } }), context)).toEqual([]);
+    const select = editable({
+      actionId: 'ship',
+      arguments: { id: 'value' },
+      inputType: 'select',
+      options: [{ value: 'a', label: 'A' }],
+    });
+    expect(checkView(select, context)).toEqual([]);
+  });
+
+  it("refuses an edit's unknown action, unknown parameter, bad expression and a select without options", () => {
+    expect(pointers(editable({ actionId: 'nope', arguments: {} }))).toEqual([
+      '#/definition/layout/children/0/columns/1/edit/actionId',
+    ]);
+    expect(pointers(editable({ actionId: 'ship', arguments: { idd: 'row.id' } }))).toEqual([
+      '#/definition/layout/children/0/columns/1/edit/arguments/idd',
+    ]);
+    const broken = checkView(editable({ actionId: 'ship', arguments: { id: 'value +' } }), context);
+    expect(broken).toMatchObject([
+      { pointer: '#/definition/layout/children/0/columns/1/edit/arguments/id', line: 1, column: 8 },
+    ]);
+    expect(broken[0]!.ja).toContain('構文エラー');
+    expect(pointers(editable({ actionId: 'ship', arguments: { id: 'components.gone.value' } }))).toEqual([
+      '#/definition/layout/children/0/columns/1/edit/arguments/id',
+    ]);
+    expect(pointers(editable({ actionId: 'ship', arguments: {}, inputType: 'select' }))).toEqual([
+      '#/definition/layout/children/0/columns/1/edit/options',
+    ]);
+  });
+
+  it('refuses a total count that does not parse or names a query the view lacks', () => {
+    const input = (totalCount: string) =>
+      view({
+        queries: [
+          {
+            ...listQuery,
+            paging: { limitParameter: 'limit', offsetParameter: 'offset', pageSize: 10, totalCount },
+          },
+        ],
+        layout: layout([{ id: 't', type: 'table', query: 'q' }]),
+      });
+    expect(pointers(input('rows[0].'))).toEqual(['#/definition/queries/0/paging/totalCount']);
+    expect(checkView(input('queries.counts.rows[0].n'), context)).toMatchObject([
+      {
+        pointer: '#/definition/queries/0/paging/totalCount',
+        detail: expect.stringContaining("no query 'counts'"),
+      },
+    ]);
   });
 });

@@ -92,6 +92,8 @@ beforeAll(async () => {
       '/views/orders',
       '/views/orders/edit',
       '/views/sales-dashboard',
+      '/views/operations-dashboard',
+      '/action-groups/operations',
       '/reviews',
       `/reviews/${encodeURIComponent(review.reviewRequest.id)}`,
       '/action-groups',
@@ -287,6 +289,7 @@ describe('keyboard flows and small screens (Chromium)', () => {
       '/cron-jobs/new',
       '/data-sources',
       '/views/orders',
+      '/views/operations-dashboard',
     ]) {
       await narrow.goto(base + path);
       await settled(narrow);

@@ -72,13 +72,17 @@ const problemsOf = (body: { errors?: { pointer: string; detail: string; ja?: str
   Object.fromEntries((body.errors ?? []).map((e) => [e.pointer, e]));
 
 describe('the seeded demo views', () => {
-  it('lists the visual orders view and the code dashboard', async () => {
+  it('lists the visual orders view, the code dashboard and the operations dashboard in its group', async () => {
     const list = await api.get(`${p}/views`);
     expect(list.status).toBe(200);
     const byId = Object.fromEntries(list.body.data.map((v: { id: string }) => [v.id, v]));
     expect(byId.orders).toMatchObject({ name: 'Orders', kind: 'visual', version: 1 });
     expect(byId['sales-dashboard']).toMatchObject({ kind: 'code', version: 1 });
+    expect(byId['operations-dashboard']).toMatchObject({ kind: 'visual', version: 1, groupId: 'operations' });
     expect(byId.orders.definition).toBeUndefined();
+    // The dashboard is published to the protected production like the rest of the demo.
+    const resolved = await api.get(`${p}/environments/production/views/operations-dashboard`);
+    expect(resolved.body).toMatchObject({ published: true, version: 1 });
   });
 
   it('resolves the code view for an environment with its compiled module', async () => {
@@ -119,6 +123,51 @@ describe('the seeded demo views', () => {
     expect((await api.execute('order-detail', { order_id: orderId })).body.results[0].rows[0].status).toBe(
       'shipped',
     );
+  });
+});
+
+describe('the operations dashboard (seeded)', () => {
+  it('is listed with its actions in the Operations group, and its actions answer what its components show', async () => {
+    const group = (await api.get(`${p}/action-groups/operations`)).body;
+    expect(group.actionIds).toEqual(['orders-per-day', 'revenue-by-status', 'lookup-orders', 'update-order']);
+
+    const perDay = (await api.execute('orders-per-day', {})).body.results[0].rows;
+    expect(perDay[0]).toEqual({ day: expect.stringMatching(/^2026-03-\d\d$/), orders: expect.any(Number) });
+    expect(perDay.reduce((sum: number, row: { orders: number }) => sum + row.orders, 0)).toBe(300);
+    const byStatus = (await api.execute('revenue-by-status', {})).body.results[0].rows;
+    expect(byStatus.map((row: { status: string }) => row.status)).toEqual([
+      'cancelled',
+      'delivered',
+      'paid',
+      'pending',
+      'shipped',
+    ]);
+
+    // The search: every match counted in each row (count(*) over ()), a page at a time.
+    const all = (await api.execute('lookup-orders', { limit: 20, offset: 280 })).body.results[0].rows;
+    expect(all).toHaveLength(20);
+    expect(all[0].total_count).toBe(300);
+    const some = (await api.execute('lookup-orders', { q: 'customer 7', limit: 20, offset: 0 })).body
+      .results[0].rows;
+    expect(some.length).toBeGreaterThan(0);
+    expect(some.every((row: { customer: string }) => row.customer === 'Customer 7')).toBe(true);
+    expect(some[0].total_count).toBe(some.length);
+    const byNumber = (await api.execute('lookup-orders', { q: '250', limit: 20, offset: 0 })).body.results[0]
+      .rows;
+    expect(byNumber.map((row: { id: number }) => row.id)).toEqual([250]);
+
+    const updated = await api.execute('update-order', {
+      order_id: 250,
+      status: 'delivered',
+      total_yen: 4321,
+    });
+    expect(updated.body.results[0].rows).toEqual([{ id: 250, status: 'delivered', total_yen: 4321 }]);
+    const refused = await api.execute('update-order', { order_id: 250, status: 'lost', total_yen: -1 });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual([
+      '#/arguments/status',
+      '#/arguments/total_yen',
+    ]);
   });
 });
 

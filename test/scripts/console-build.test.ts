@@ -1,7 +1,7 @@
 /**
  * The console's build (web/vite.config.ts): one chunk per screen fetched on first use, so the first
  * page loads only the shell; Chart.js for code views outside the frame document (decision 0225);
- * and a brotli and a gzip copy beside every compressible file, identical once decompressed
+ * dnd-kit in the views builder's chunk only (decision 0216); and a brotli and a gzip copy beside every compressible file, identical once decompressed
  * (decision 0067).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -43,6 +43,14 @@ describe('console build', () => {
       .filter((name) => name.endsWith('.js'))
       .filter((name) => readFileSync(join(dist, 'assets', name), 'utf8').includes(banner));
     expect(holders).toEqual([expect.stringMatching(/^_virtual_dogu-frame-chart-[\w-]+\.js$/)]);
+  });
+
+  it("keeps dnd-kit in the views builder's chunk only (decision 0216)", () => {
+    // dnd-kit names its live region element; no other chunk, the view runtime's among them, holds it.
+    const holders = assets
+      .filter((name) => name.endsWith('.js'))
+      .filter((name) => readFileSync(join(dist, 'assets', name), 'utf8').includes('DndLiveRegion'));
+    expect(holders).toEqual([expect.stringMatching(/^ViewBuilderScreen-[\w-]+\.js$/)]);
   });
 
   it('writes .br and .gz copies of every compressible file over 1 KB, identical once decompressed', () => {

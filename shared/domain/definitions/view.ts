@@ -8,7 +8,7 @@
  *   definition  = { kind: "visual", parameters, queries, layout }          // built in the builder
  *               | { kind: "code",   parameters, source, actionIds }        // a React component
  *   Query       { id, actionId, arguments: { [parameter]: Expr }, runOn: "load" | "manual",
- *                 transformer?: Expr, paging?: { limitParameter, offsetParameter, pageSize } }
+ *                 transformer?: Expr, paging?: { limitParameter, offsetParameter, pageSize, totalCount?: Expr } }
  *   Component   { id, type, ...props } — table, detail, form, button, text, markdown, media, tabs, grid, chart, modal, input
  *   Event       runQuery | runAction (onSuccess?) | refresh | navigate | toast | setState | openModal | closeModal
  *   Expr        a string holding a JavaScript-like expression, evaluated by the console WITHOUT eval
@@ -138,6 +138,48 @@ const fieldDisplaySchema = z.strictObject({
   format: z.enum(viewValueFormats).optional(),
 });
 
+/** The kinds of input an editable table cell offers (decision 0220). */
+export const viewCellEditInputs = ['text', 'number', 'select'] as const;
+
+/**
+ * An editable column (issue 29, decision 0220): editing a cell runs `actionId` with `arguments`,
+ * expressions over `row` (the row as shown) and `value` (the new value); the table's query runs
+ * again (the same page) once it succeeded.
+ */
+export interface ViewCellEdit {
+  actionId: string;
+  arguments: Record<string, string>;
+  inputType?: (typeof viewCellEditInputs)[number];
+  /** A select's choices. */
+  options?: { value: string | number | boolean; label: string }[];
+}
+export type ViewTableColumn = {
+  field: string;
+  label?: string;
+  format?: (typeof viewValueFormats)[number];
+  edit?: ViewCellEdit;
+};
+
+const optionsSchema = z
+  .array(
+    z.strictObject({
+      value: z.union([z.string(), z.number(), z.boolean()]),
+      label: z.string().min(1).max(200),
+    }),
+  )
+  .max(500);
+
+const tableColumnSchema = fieldDisplaySchema.extend({
+  edit: z
+    .strictObject({
+      actionId: resourceIdSchema,
+      arguments: argumentsSchema,
+      inputType: z.enum(viewCellEditInputs).optional(),
+      options: optionsSchema.optional(),
+    })
+    .optional(),
+});
+
 /** Chart kinds (Chart.js; decision 0210). `area` is a filled line. */
 export const viewChartKinds = ['bar', 'line', 'area', 'pie', 'scatter'] as const;
 
@@ -160,7 +202,7 @@ export type ViewComponent = Common &
         query?: string;
         /** … or from an expression yielding an array of objects. */
         value?: string;
-        columns?: { field: string; label?: string; format?: (typeof viewValueFormats)[number] }[];
+        columns?: ViewTableColumn[];
         sortable?: boolean;
         filterable?: boolean;
         /** Rows per page shown (client-side); a query with `paging` pages on the server instead. */
@@ -270,7 +312,7 @@ export const viewComponentSchema: z.ZodType<ViewComponent> = z
         type: z.literal('table'),
         query: viewLocalIdSchema.optional(),
         value: expressionSchema.optional(),
-        columns: z.array(fieldDisplaySchema).max(100).optional(),
+        columns: z.array(tableColumnSchema).max(100).optional(),
         sortable: z.boolean().optional(),
         filterable: z.boolean().optional(),
         pageSize: z.number().int().min(1).max(1000).optional(),
@@ -406,6 +448,13 @@ export const viewQuerySchema = z.strictObject({
       limitParameter: nameSchema,
       offsetParameter: nameSchema,
       pageSize: z.number().int().min(1).max(1000),
+      /**
+       * The number of rows of every page together (decision 0221): an expression over this
+       * query's `rows` and `result` (`rows[0]?.total_count` from `count(*) over ()`) or another
+       * query (`queries.order_count.rows[0].n`). With it the table shows "rows X–Y of N" and a
+       * last-page button.
+       */
+      totalCount: expressionSchema.optional(),
     })
     .optional(),
 });

@@ -55,6 +55,7 @@ export function expressionFields(
   definition.queries.forEach((query, index) => {
     addArguments(`#/definition/queries/${index}/arguments`, query.arguments);
     add(`#/definition/queries/${index}/transformer`, query.transformer, 'expression');
+    add(`#/definition/queries/${index}/paging/totalCount`, query.paging?.totalCount, 'binding');
   });
 
   const events = (list: readonly ViewEvent[] | undefined, pointer: string) => {
@@ -82,6 +83,9 @@ export function expressionFields(
     switch (component.type) {
       case 'table':
         add(`${pointer}/value`, component.value, 'binding');
+        for (const [i, column] of (component.columns ?? []).entries()) {
+          addArguments(`${pointer}/columns/${i}/edit/arguments`, column.edit?.arguments);
+        }
         events(component.rowClick, `${pointer}/rowClick`);
         for (const [i, item] of (component.rowMenu ?? []).entries()) {
           events(item.events, `${pointer}/rowMenu/${i}/events`);

@@ -330,6 +330,23 @@ function checkVisual(
         }
         if (component.query !== undefined) queryReference(`${pointer}/query`, component.query);
         if (component.type === 'table') {
+          for (const [i, column] of (component.columns ?? []).entries()) {
+            if (!column.edit) continue;
+            actionRefs.push({
+              pointer: `${pointer}/columns/${i}/edit/actionId`,
+              actionId: column.edit.actionId,
+              argumentNames: Object.keys(column.edit.arguments),
+            });
+            if ((column.edit.inputType === 'select') !== (column.edit.options !== undefined)) {
+              problems.push(
+                problem(
+                  `${pointer}/columns/${i}/edit/options`,
+                  'a select cell needs options, and only a select cell has them',
+                  '選択のセルには options が必要で、選択以外のセルには指定できません',
+                ),
+              );
+            }
+          }
           checkEvents(component.rowClick, `${pointer}/rowClick`, 0);
           for (const [i, item] of (component.rowMenu ?? []).entries()) {
             checkEvents(item.events, `${pointer}/rowMenu/${i}/events`, 0);

@@ -92,6 +92,8 @@ export const governanceEn: Record<string, string> = {
   'governance.groups.title': 'Action groups',
   'governance.groups.none': 'No action groups yet.',
   'governance.groups.open': 'Open the group screen',
+  'governance.groups.viewsHint':
+    "Views whose groupId is this group (set in the view's definition: the API or dogu.yaml). They open as the viewer, like every view.",
   'governance.groups.reorderHint':
     'Drag an action to a new place, or use its ↑ ↓ buttons. Then save the order.',
   'governance.groups.orderOf': 'Order of {name}',

@@ -93,6 +93,8 @@ export const governanceJa: Record<string, string> = {
   'governance.groups.title': 'アクショングループ',
   'governance.groups.none': 'アクショングループはまだありません。',
   'governance.groups.open': 'グループ画面を開く',
+  'governance.groups.viewsHint':
+    'groupId がこのグループのビューです（ビューの定義で指定します: API または dogu.yaml）。どのビューとも同じく、見る人の権限で開きます。',
   'governance.groups.reorderHint':
     'アクションをドラッグするか ↑ ↓ ボタンで並べ替え、順序を保存してください。',
   'governance.groups.orderOf': '{name} の並び順',

@@ -8,6 +8,7 @@ import { agentScreens } from './agents/screens.ts';
 import { editorScreens } from './editors/screens.ts';
 import { governanceScreens } from './governance/screens.ts';
 import { identityScreens } from './identity/screens.ts';
+import { mcpOAuthScreens } from './mcp-oauth/screens.ts';
 import { notificationScreens } from './notifications/screens.ts';
 import { schedulingScreens } from './scheduling/screens.ts';
 import type { Screen } from './screen.ts';
@@ -21,5 +22,6 @@ export const extraScreens: Screen[] = [
   ...accountScreens,
   ...notificationScreens,
   ...viewScreens,
+  ...mcpOAuthScreens,
   ...agentScreens,
 ];

@@ -7,17 +7,22 @@ import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { EmptyState, ErrorBanner, useAsync } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
+import { GroupViewCards, loadViewSummaries, viewsOfGroup } from '../views/group-views.tsx';
+import type { ViewSummary } from '../views/view-api.ts';
 
 interface Section {
   id: string;
   title: string;
   actions: ActionDefinition[];
+  /** The views assigned to the group (none in "Other actions": views without a group are under Views). */
+  views: ViewSummary[];
 }
 
 export function groupActions(
   actions: ActionDefinition[],
   groups: ActionGroup[],
   otherTitle: string,
+  views: readonly ViewSummary[] = [],
 ): Section[] {
   const byId = new Map(actions.map((action) => [action.id, action]));
   const grouped = new Set<string>();
@@ -27,19 +32,22 @@ export function groupActions(
       .map((id) => byId.get(id))
       .filter((a): a is ActionDefinition => Boolean(a));
     for (const action of members) grouped.add(action.id);
-    if (members.length) sections.push({ id: group.id, title: group.name, actions: members });
+    const groupViews = viewsOfGroup(views, group.id);
+    if (members.length || groupViews.length) {
+      sections.push({ id: group.id, title: group.name, actions: members, views: groupViews });
+    }
   }
   const rest = actions
     .filter((action) => !grouped.has(action.id))
     .sort((a, b) => a.name.localeCompare(b.name));
-  if (rest.length) sections.push({ id: '', title: otherTitle, actions: rest });
+  if (rest.length) sections.push({ id: '', title: otherTitle, actions: rest, views: [] });
   return sections;
 }
 
-function matches(action: ActionDefinition, query: string): boolean {
+function matches(item: { id: string; name: string; description?: string }, query: string): boolean {
   const q = query.trim().toLowerCase();
   if (!q) return true;
-  return [action.id, action.name, action.description ?? ''].some((text) => text.toLowerCase().includes(q));
+  return [item.id, item.name, item.description ?? ''].some((text) => text.toLowerCase().includes(q));
 }
 
 export function ActionListScreen() {
@@ -47,11 +55,12 @@ export function ActionListScreen() {
   const workspace = useWorkspace();
   const [query, setQuery] = useState('');
   const loaded = useAsync(async () => {
-    const [actions, groups] = await Promise.all([
+    const [actions, groups, views] = await Promise.all([
       api.get<ListOf<ActionDefinition>>(apiPaths.actions(workspace.projectId)),
       api.get<ListOf<ActionGroup>>(apiPaths.actionGroups(workspace.projectId)).catch(() => ({ data: [] })),
+      loadViewSummaries(workspace.projectId),
     ]);
-    return { actions: actions.data, groups: groups.data };
+    return { actions: actions.data, groups: groups.data, views };
   }, [workspace.projectId]);
   const sections = useMemo(() => {
     if (!loaded.data) return [];
@@ -61,6 +70,7 @@ export function ActionListScreen() {
       filtered,
       groups,
       groups.length ? t('actions.otherActions') : t('actions.allActions'),
+      loaded.data.views.filter((view) => matches(view, query)),
     );
   }, [loaded.data, query, t]);
 
@@ -106,6 +116,7 @@ export function ActionListScreen() {
               </li>
             ))}
           </ul>
+          <GroupViewCards views={section.views} />
         </section>
       ))}
     </section>

@@ -17,6 +17,7 @@ import { useT } from '../../i18n/index.tsx';
 import { ParameterGrid } from '../actions/ParameterGrid.tsx';
 import { type Drafts, errorsByParameter, initialDrafts, toArguments } from '../actions/parameter-values.ts';
 import { ResultView } from '../actions/ResultView.tsx';
+import { GroupViewCards, loadViewSummaries, viewsOfGroup } from '../views/group-views.tsx';
 import { type ActionGroupDetail, governancePaths } from './api.ts';
 
 export function ActionGroupRunScreen({ params }: { params: Record<string, string> }) {
@@ -33,7 +34,8 @@ export function ActionGroupRunScreen({ params }: { params: Record<string, string
       const lists = await api.get<ListOf<MasterDataList>>(apiPaths.masterData(workspace.projectId));
       for (const list of lists.data) masterData[list.id] = list.entries;
     }
-    return { group, masterData };
+    const views = viewsOfGroup(await loadViewSummaries(workspace.projectId), groupId);
+    return { group, masterData, views };
   }, [workspace.projectId, groupId]);
   return (
     <section className="screen" aria-labelledby="group-run-title">
@@ -47,6 +49,7 @@ export function ActionGroupRunScreen({ params }: { params: Record<string, string
           {t('governance.groups.missing', { ids: loaded.data.group.missingActionIds.join(', ') })}
         </p>
       ) : null}
+      <GroupViewCards views={loaded.data?.views ?? []} />
       {(loaded.data?.group.actions ?? []).map((action, index) => (
         <GroupEntry
           key={action.id}

@@ -11,6 +11,8 @@ import { Link } from '../../app/router.tsx';
 import { useWorkspace } from '../../app/workspace.tsx';
 import { Button, EmptyState, ErrorBanner, Field, useAsync, useToast } from '../../components/index.ts';
 import { useT } from '../../i18n/index.tsx';
+import { GroupViewCards, loadViewSummaries, viewsOfGroup } from '../views/group-views.tsx';
+import type { ViewSummary } from '../views/view-api.ts';
 import { type ActionGroupDetail, governancePaths } from './api.ts';
 import { ReorderList } from './ReorderList.tsx';
 
@@ -27,6 +29,7 @@ export function ActionGroupsScreen() {
     () => api.get<ListOf<ActionDefinition>>(apiPaths.actions(projectId)).then((l) => l.data),
     [projectId],
   );
+  const views = useAsync(() => loadViewSummaries(projectId), [projectId]);
   const [selected, setSelected] = useState<string>();
   const [order, setOrder] = useState<string[]>([]);
   const [failure, setFailure] = useState<unknown>();
@@ -111,9 +114,25 @@ export function ActionGroupsScreen() {
                 {t('governance.groups.resetOrder')}
               </Button>
             </div>
+            <GroupViews views={viewsOfGroup(views.data ?? [], group.id)} />
           </div>
         ) : null}
       </div>
+    </section>
+  );
+}
+
+/** The views assigned to the group (a view's own setting: its builder's Group field). */
+function GroupViews({ views }: { views: ViewSummary[] }) {
+  const t = useT();
+  if (views.length === 0) return null;
+  return (
+    <section className="group-views" aria-labelledby="group-views-title">
+      <h3 id="group-views-title" className="section-title">
+        {t('actions.groupViews')}
+      </h3>
+      <p className="muted small">{t('governance.groups.viewsHint')}</p>
+      <GroupViewCards views={views} />
     </section>
   );
 }

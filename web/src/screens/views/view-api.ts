@@ -10,6 +10,7 @@ import type {
   ViewEvent,
   ViewInput,
   ViewQuery,
+  ViewTableColumn,
   VisualViewDefinition,
 } from '../../../../shared/domain/definitions/view.ts';
 import { ApiError, api, pathOf } from '../../api/client.ts';
@@ -23,6 +24,7 @@ export type {
   ViewEvent,
   ViewInput,
   ViewQuery,
+  ViewTableColumn,
   VisualViewDefinition,
 };
 

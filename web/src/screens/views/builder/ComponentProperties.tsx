@@ -5,6 +5,7 @@
 import { useT } from '../../../i18n/index.tsx';
 import type { ViewComponent } from '../view-api.ts';
 import { useBuilderChoices } from './builder-context.ts';
+import { CellEditProperties } from './CellEditProperties.tsx';
 import { ChartProperties } from './ChartProperties.tsx';
 import { EventsEditor } from './EventsEditor.tsx';
 import { InputProperties } from './InputProperties.tsx';
@@ -102,9 +103,17 @@ export function ComponentProperties({
             initial={columnsToText(c.type === 'table' ? c.columns : c.fields)}
             onChange={(text) => {
               const list = textToColumns(text);
+              // A column keeps its inline edit while its line is retyped (the lines carry no edit).
+              const edits = new Map(
+                (c.type === 'table' ? (c.columns ?? []) : []).map((col) => [col.field, col.edit]),
+              );
+              const columns = list.map((col) => {
+                const edit = edits.get(col.field);
+                return edit ? { ...col, edit } : col;
+              });
               set(
                 c.type === 'table'
-                  ? { columns: list.length ? list : undefined }
+                  ? { columns: columns.length ? columns : undefined }
                   : { fields: list.length ? list : undefined },
               );
             }}
@@ -113,6 +122,9 @@ export function ComponentProperties({
       ) : null}
       {c.type === 'table' ? (
         <>
+          {c.columns?.length ? (
+            <CellEditProperties columns={c.columns} onChange={(columns) => set({ columns })} />
+          ) : null}
           <Check
             label={t('views.builder.prop.sortable')}
             value={c.sortable}

@@ -122,6 +122,19 @@ export function QueriesEditor({
                   }
                 />
               </label>
+              <label className="builder-field">
+                <span>{t('views.builder.totalCount')}</span>
+                <input
+                  aria-label={t('views.builder.totalCount')}
+                  className="mono"
+                  value={q.paging.totalCount ?? ''}
+                  placeholder="rows[0]?.total_count"
+                  onChange={(e) => {
+                    const { totalCount: _, ...paging } = q.paging!;
+                    set(i, { paging: e.target.value ? { ...paging, totalCount: e.target.value } : paging });
+                  }}
+                />
+              </label>
             </div>
           ) : null}
           <Button

@@ -1,6 +1,7 @@
 /**
- * Create or edit a view. Visual views: a palette adds components to the selected grid or tab,
- * the outline selects and orders them, the side panel edits the selected component's properties
+ * Create or edit a view. Visual views: a palette adds components to the selected grid or tab (or
+ * where they are dropped), the layout canvas selects and moves them (drag and drop, keyboard or the
+ * up/down buttons), the side panel edits the selected component's properties
  * and the view's queries, and the preview renders the draft live against the development
  * environment. Code views: the source in the script editor, the actions it may call, and a
  * preview of the saved draft in its sandboxed frame (the server compiles the source when saving).
@@ -45,6 +46,8 @@ import {
   uniqueId,
 } from './draft.ts';
 import { historyKey, useHistory } from './history.ts';
+import { LayoutCanvas } from './LayoutCanvas.tsx';
+import { LayoutDnd, PaletteItem } from './layout-dnd.tsx';
 import { QueriesEditor } from './QueriesEditor.tsx';
 import { RenameField } from './RenameField.tsx';
 import { renameComponent } from './rename-component.ts';
@@ -291,7 +294,8 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
       {draft.definition.kind === 'visual' ? (
         <VisualBuilder
           definition={draft.definition}
-          onChange={(definition) => setDraft({ ...draft, definition })}
+          // An undefined step lets the history coalesce by the focused field, as for any other change.
+          onChange={(definition, step) => setDraft({ ...draft, definition }, step)}
           viewId={saved ? saved.id : ''}
           travels={history.travels}
         />
@@ -379,7 +383,8 @@ function VisualBuilder({
   travels,
 }: {
   definition: VisualViewDefinition;
-  onChange(d: VisualViewDefinition): void;
+  /** `step`: a history key (a fresh object makes the change an undo step of its own). */
+  onChange(d: VisualViewDefinition, step?: unknown): void;
   viewId: string;
   /** Undo/redo count: the property editors keep some text of their own and start again from the draft. */
   travels: number;
@@ -393,7 +398,6 @@ function VisualBuilder({
   const [renameSkipped, setRenameSkipped] = useState<string[]>([]);
   const root = definition.layout;
   const current = findComponent(root, selected) ?? root;
-  const outline = flatten(root);
   const setLayout = (layout: typeof root) => onChange({ ...definition, layout });
   const add = (type: (typeof palette)[number]) => {
     const container = isContainer(current) ? current : (parentOf(root, current.id) ?? root);
@@ -415,129 +419,130 @@ function VisualBuilder({
     <BuilderChoicesContext.Consumer>
       {(outer) => (
         <BuilderChoicesContext.Provider value={{ ...outer, ...choices }}>
-          <div className="builder-grid">
-            <aside className="builder-panel" aria-label={t('views.builder.palette')}>
-              <h2>{t('views.builder.palette')}</h2>
-              <div className="builder-palette">
-                {palette.map((type) => (
-                  <Button key={type} className="btn-small" onClick={() => add(type)}>
-                    + {t(`views.component.${type}`)}
-                  </Button>
-                ))}
-              </div>
-              <h2>{t('views.builder.outline')}</h2>
-              <ul className="builder-outline" aria-label={t('views.builder.outline')}>
-                {outline.map(({ component, depth }) => (
-                  <li key={component.id} style={{ paddingLeft: depth * 14 }}>
-                    <button
-                      type="button"
-                      className={`builder-outline-item${component.id === current.id ? ' is-selected' : ''}`}
-                      aria-pressed={component.id === current.id}
-                      onClick={() => setSelected(component.id)}
-                    >
-                      {t(`views.component.${component.type}`)}{' '}
-                      <span className="mono muted">{component.id}</span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-              {current.id !== root.id ? (
-                <div className="builder-row">
-                  <Button
-                    className="btn-small"
-                    onClick={() => setLayout(moveComponent(root, current.id, -1))}
-                  >
-                    ↑ {t('views.builder.up')}
-                  </Button>
-                  <Button className="btn-small" onClick={() => setLayout(moveComponent(root, current.id, 1))}>
-                    ↓ {t('views.builder.down')}
-                  </Button>
-                  <Button
-                    variant="danger"
-                    className="btn-small"
-                    onClick={() => {
-                      setLayout(mapComponent(root, current.id, () => undefined));
-                      setSelected(root.id);
-                    }}
-                  >
-                    {t('views.builder.remove')}
-                  </Button>
+          <LayoutDnd
+            root={root}
+            onLayout={(layout, id) => {
+              // A drop is a step of its own, whatever field had the focus before.
+              onChange({ ...definition, layout }, {});
+              setSelected(id);
+            }}
+          >
+            <div className="builder-grid">
+              <aside className="builder-panel" aria-label={t('views.builder.palette')}>
+                <h2>{t('views.builder.palette')}</h2>
+                <div className="builder-palette">
+                  {palette.map((type) => (
+                    <PaletteItem key={type} type={type} onAdd={() => add(type)} />
+                  ))}
                 </div>
-              ) : null}
-              {current.type === 'tabs' ? (
-                <label className="builder-field">
-                  <span>{t('views.builder.addToTab')}</span>
-                  <select
-                    aria-label={t('views.builder.addToTab')}
-                    value={tab}
-                    onChange={(e) => setTab(Number(e.target.value))}
-                  >
-                    {current.tabs.map((x, i) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: tabs are identified by position
-                      <option key={i} value={i}>
-                        {x.label}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              ) : null}
-            </aside>
-            <section className="builder-preview" aria-label={t('views.builder.preview')}>
-              <h2>
-                {t('views.builder.preview')}{' '}
-                <span className="muted small">
-                  {t('views.builder.previewEnv', { environment: environmentId })}
-                </span>
-              </h2>
-              <PreviewConfirmations environmentId={environmentId}>
-                <OutsideHostsProvider hosts={previewHosts}>
-                  <ViewRenderer
-                    viewId={viewId}
-                    definition={definition}
-                    args={previewArgs}
-                    user={viewer}
-                    projectId={workspace.projectId}
-                    environmentId={environmentId}
-                    href={workspace.href}
+                <p className="muted small">{t('views.builder.dnd.hint')}</p>
+                {current.id !== root.id ? (
+                  <div className="builder-row">
+                    <Button
+                      className="btn-small"
+                      onClick={() => setLayout(moveComponent(root, current.id, -1))}
+                    >
+                      ↑ {t('views.builder.up')}
+                    </Button>
+                    <Button
+                      className="btn-small"
+                      onClick={() => setLayout(moveComponent(root, current.id, 1))}
+                    >
+                      ↓ {t('views.builder.down')}
+                    </Button>
+                    <Button
+                      variant="danger"
+                      className="btn-small"
+                      onClick={() => {
+                        setLayout(mapComponent(root, current.id, () => undefined));
+                        setSelected(root.id);
+                      }}
+                    >
+                      {t('views.builder.remove')}
+                    </Button>
+                  </div>
+                ) : null}
+                {current.type === 'tabs' ? (
+                  <label className="builder-field">
+                    <span>{t('views.builder.addToTab')}</span>
+                    <select
+                      aria-label={t('views.builder.addToTab')}
+                      value={tab}
+                      onChange={(e) => setTab(Number(e.target.value))}
+                    >
+                      {current.tabs.map((x, i) => (
+                        // biome-ignore lint/suspicious/noArrayIndexKey: tabs are identified by position
+                        <option key={i} value={i}>
+                          {x.label}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                ) : null}
+              </aside>
+              <div className="builder-middle">
+                <section className="builder-canvas" aria-labelledby="builder-canvas-title">
+                  <h2 id="builder-canvas-title">{t('views.builder.outline')}</h2>
+                  <LayoutCanvas root={root} selected={current.id} onSelect={setSelected} />
+                </section>
+                <section className="builder-preview" aria-label={t('views.builder.preview')}>
+                  <h2>
+                    {t('views.builder.preview')}{' '}
+                    <span className="muted small">
+                      {t('views.builder.previewEnv', { environment: environmentId })}
+                    </span>
+                  </h2>
+                  <PreviewConfirmations environmentId={environmentId}>
+                    <OutsideHostsProvider hosts={previewHosts}>
+                      <ViewRenderer
+                        viewId={viewId}
+                        definition={definition}
+                        args={previewArgs}
+                        user={viewer}
+                        projectId={workspace.projectId}
+                        environmentId={environmentId}
+                        href={workspace.href}
+                      />
+                    </OutsideHostsProvider>
+                  </PreviewConfirmations>
+                </section>
+              </div>
+              <aside className="builder-panel" aria-label={t('views.builder.properties')}>
+                <h2>
+                  {t('views.builder.properties')}: <span className="mono">{current.id}</span>
+                </h2>
+                {current.id !== root.id ? (
+                  <RenameField
+                    key={`${current.id}@${travels}`}
+                    root={root}
+                    id={current.id}
+                    onRename={(next) => {
+                      const renamed = renameComponent(definition, current.id, next);
+                      onChange(renamed.definition);
+                      setSelected(next);
+                      setRenameSkipped(renamed.skipped);
+                    }}
                   />
-                </OutsideHostsProvider>
-              </PreviewConfirmations>
-            </section>
-            <aside className="builder-panel" aria-label={t('views.builder.properties')}>
-              <h2>
-                {t('views.builder.properties')}: <span className="mono">{current.id}</span>
-              </h2>
-              {current.id !== root.id ? (
-                <RenameField
+                ) : null}
+                {renameSkipped.length > 0 ? (
+                  <p className="notice notice-warning" role="status">
+                    {t('views.builder.rename.skipped', { fields: renameSkipped.join(', ') })}
+                  </p>
+                ) : null}
+                <ComponentProperties
                   key={`${current.id}@${travels}`}
-                  root={root}
-                  id={current.id}
-                  onRename={(next) => {
-                    const renamed = renameComponent(definition, current.id, next);
-                    onChange(renamed.definition);
-                    setSelected(next);
-                    setRenameSkipped(renamed.skipped);
-                  }}
+                  component={current}
+                  onChange={(next) => setLayout(mapComponent(root, current.id, () => next))}
                 />
-              ) : null}
-              {renameSkipped.length > 0 ? (
-                <p className="notice notice-warning" role="status">
-                  {t('views.builder.rename.skipped', { fields: renameSkipped.join(', ') })}
-                </p>
-              ) : null}
-              <ComponentProperties
-                key={`${current.id}@${travels}`}
-                component={current}
-                onChange={(next) => setLayout(mapComponent(root, current.id, () => next))}
-              />
-              <QueriesEditor
-                key={travels}
-                queries={definition.queries}
-                onChange={(queries) => onChange({ ...definition, queries })}
-              />
-              <StateTimersEditor definition={definition} onChange={onChange} />
-            </aside>
-          </div>
+                <QueriesEditor
+                  key={travels}
+                  queries={definition.queries}
+                  onChange={(queries) => onChange({ ...definition, queries })}
+                />
+                <StateTimersEditor definition={definition} onChange={onChange} />
+              </aside>
+            </div>
+          </LayoutDnd>
         </BuilderChoicesContext.Provider>
       )}
     </BuilderChoicesContext.Consumer>

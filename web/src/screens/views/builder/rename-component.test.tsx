@@ -78,3 +78,50 @@ describe('renaming a component', () => {
     expect(renameProblem(definition.layout, 'form1', 'search_form')).toBeUndefined();
   });
 });
+
+describe('renaming and the new expression fields', () => {
+  it("rewrites an editable column's arguments and a query's total count", () => {
+    const withEdit = {
+      kind: 'visual',
+      parameters: [],
+      queries: [
+        {
+          id: 'q',
+          actionId: 'list',
+          arguments: {},
+          runOn: 'load',
+          paging: {
+            limitParameter: 'limit',
+            offsetParameter: 'offset',
+            pageSize: 20,
+            totalCount: 'components.t1.value?.n ?? rows.length',
+          },
+        },
+      ],
+      layout: {
+        id: 'root',
+        type: 'grid',
+        columns: 1,
+        children: [
+          {
+            id: 't1',
+            type: 'table',
+            query: 'q',
+            columns: [
+              {
+                field: 'n',
+                edit: { actionId: 'set', arguments: { id: 'row.id', by: 'components.t1.value.id' } },
+              },
+            ],
+          },
+        ],
+      },
+    } as VisualViewDefinition;
+    const { definition: next, skipped } = renameComponent(withEdit, 't1', 'orders');
+    expect(skipped).toEqual([]);
+    expect(next.queries[0]!.paging?.totalCount).toBe('components.orders.value?.n ?? rows.length');
+    const table = (next.layout as { children: { columns: { edit: { arguments: unknown } }[] }[] })
+      .children[0]!;
+    expect(table.columns[0]!.edit.arguments).toEqual({ id: 'row.id', by: 'components.orders.value.id' });
+  });
+});

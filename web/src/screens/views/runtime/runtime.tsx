@@ -44,8 +44,10 @@ export interface QueryState {
   error?: unknown;
   review?: ReviewRequested;
   execution?: Execution;
-  /** Server-side paging: the page shown (0-based). */
+  /** Server-side paging: the page asked for (0-based); while it loads, the rows are still of `rowsPage`. */
   page: number;
+  /** The page the rows belong to (set when they arrive). */
+  rowsPage?: number;
 }
 
 /** What an event chain ended with, shown next to the component that started it. */
@@ -308,6 +310,7 @@ export function ViewRuntimeProvider(props: ViewRuntimeProps) {
           result: shownResult,
           execution: outcome.execution,
           page: pageNow,
+          rowsPage: pageNow,
         });
       } catch (error) {
         if (newest()) setQuery(queryId, { ...idle, status: 'failed', error, page: pageNow });

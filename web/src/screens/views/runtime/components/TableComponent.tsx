@@ -5,18 +5,22 @@
  * A click (or Enter) on a row selects it: `components.<id>.value` is that row, with or without
  * "On row click" events (issue 29: the value stayed undefined until an event was wired).
  * With `multiSelect`, checkboxes on the rows make `components.<id>.selectedRows`; with `csvExport`,
- * a button downloads the shown rows as CSV (table-csv.ts).
+ * a button downloads the shown rows as CSV (table-csv.ts). A column with `edit` is edited in its
+ * cell and saved through an action (EditableCell.tsx); a server-paged query with a total count
+ * shows "rows X–Y of N" (ServerPager.tsx).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, closeMenuOf, DisclosureMenu } from '../../../../components/index.ts';
 import { useT } from '../../../../i18n/index.tsx';
-import type { ViewComponent } from '../../view-api.ts';
+import type { ViewComponent, ViewTableColumn } from '../../view-api.ts';
 import { EventOutcomeView } from '../EventOutcomeView.tsx';
 import { QueryWaiting } from '../QueryWaiting.tsx';
 import { ViewReviewNotice } from '../ReviewNotice.tsx';
 import { type EventOutcome, useViewRuntime } from '../runtime.tsx';
 import { ViewProblem } from '../ViewProblem.tsx';
+import { EditableCell } from './EditableCell.tsx';
 import { fieldOf, formatValue, hasField, plainText } from './format.tsx';
+import { ServerPager } from './ServerPager.tsx';
 import { downloadCsv, tableCsv } from './table-csv.ts';
 
 type Table = Extract<ViewComponent, { type: 'table' }>;
@@ -44,7 +48,7 @@ export function TableComponent({ component }: { component: Table }) {
     return state?.rows ?? [];
   }, [component.value, runtime, state]);
 
-  const columns = component.columns?.length
+  const columns: ViewTableColumn[] = component.columns?.length
     ? component.columns
     : Object.keys(rows[0] ?? {}).map((field) => ({ field, label: field, format: 'auto' as const }));
   const missing = rows.length > 0 ? columns.filter((c) => !hasField(rows, c.field)).map((c) => c.field) : [];
@@ -220,12 +224,12 @@ export function TableComponent({ component }: { component: Table }) {
                 tabIndex={0}
                 aria-current={row === selected ? 'true' : undefined}
                 onClick={(event) => {
-                  // The row menu's and the checkbox's own clicks and keys are not the row's.
-                  if (inRowMenu(event.target) || inRowCheck(event.target)) return;
+                  // The row menu's, the checkbox's and an edited cell's own clicks and keys are not the row's.
+                  if (notTheRows(event.target)) return;
                   void run(component.rowClick, row);
                 }}
                 onKeyDown={(event) => {
-                  if (inRowMenu(event.target) || inRowCheck(event.target)) return;
+                  if (notTheRows(event.target)) return;
                   if (event.key === 'Enter') void run(component.rowClick, row);
                 }}
               >
@@ -242,7 +246,18 @@ export function TableComponent({ component }: { component: Table }) {
                   </td>
                 ) : null}
                 {columns.map((column) => (
-                  <td key={column.field}>{formatValue(fieldOf(row, column.field), column.format)}</td>
+                  <td key={column.field}>
+                    {column.edit ? (
+                      <EditableCell
+                        column={{ ...column, edit: column.edit }}
+                        row={row}
+                        value={fieldOf(row, column.field)}
+                        queryId={component.query}
+                      />
+                    ) : (
+                      formatValue(fieldOf(row, column.field), column.format)
+                    )}
+                  </td>
                 ))}
                 {component.rowMenu?.length ? (
                   <td className="view-row-menu-cell">
@@ -281,21 +296,7 @@ export function TableComponent({ component }: { component: Table }) {
       </div>
       <div className="view-table-pager">
         {serverPaging && query ? (
-          <>
-            <Button
-              disabled={(state?.page ?? 0) === 0 || state?.status === 'loading'}
-              onClick={() => void runtime.runQuery(query.id, (state?.page ?? 0) - 1)}
-            >
-              {t('views.table.previous')}
-            </Button>
-            <span className="muted small">{t('views.table.page', { page: (state?.page ?? 0) + 1 })}</span>
-            <Button
-              disabled={rows.length < serverPaging.pageSize || state?.status === 'loading'}
-              onClick={() => void runtime.runQuery(query.id, (state?.page ?? 0) + 1)}
-            >
-              {t('views.table.next')}
-            </Button>
-          </>
+          <ServerPager query={query} paging={serverPaging} state={state} />
         ) : pageCount > 1 ? (
           <>
             <Button disabled={currentPage === 0} onClick={() => setPage(currentPage - 1)}>
@@ -315,8 +316,6 @@ export function TableComponent({ component }: { component: Table }) {
   );
 }
 
-const inRowCheck = (target: EventTarget) =>
-  target instanceof Element && target.closest('.view-row-check') !== null;
-
-const inRowMenu = (target: EventTarget) =>
-  target instanceof Element && target.closest('.view-row-menu') !== null;
+const notTheRows = (target: EventTarget) =>
+  target instanceof Element &&
+  target.closest('.view-row-check, .view-row-menu, .view-cell-edit, .view-cell-editor') !== null;
