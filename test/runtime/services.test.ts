@@ -32,6 +32,7 @@ const coreKeys = [
   'oidc',
   'accounts',
   'viewRunLimit',
+  'mcpOAuth',
   'mcpToolCallLimit',
 ];
 
