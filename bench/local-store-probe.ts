@@ -16,7 +16,7 @@ import { openLocalDatabase } from '../local/sqlite/local-database.ts';
 import { SqliteAuditLog } from '../local/sqlite/sqlite-audit-log.ts';
 import { SqliteExecutions } from '../local/sqlite/sqlite-executions.ts';
 import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
-import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
+import { DynamoDbExecutionStore } from '../shared/adapters/dynamodb/dynamodb-execution-store.ts';
 import type { AuditEntry } from '../shared/domain/audit.ts';
 import { linkAfter } from '../shared/domain/audit-chain/link.ts';
 import type { Execution } from '../shared/domain/model.ts';
@@ -94,7 +94,7 @@ const cpuUs = (usage: NodeJS.CpuUsage) => usage.user + usage.system;
 const dir = await mkdtemp(join(tmpdir(), 'local-store-probe-'));
 try {
   const dynamo = await startEmbeddedDynamoDb(join(dir, 'dynamodb'), 'dogu');
-  const store = new DynamoDbStore(dynamo.client, 'dogu');
+  const store = new DynamoDbExecutionStore(dynamo.client, 'dogu');
   const ddbAudit = new DynamoDbAuditLog(dynamo.client, 'dogu');
   let head: { seq: number; hash: string } | undefined;
   const linked = (entry: AuditEntry) => {

@@ -26,7 +26,7 @@ import { originOf } from '../shared/http/audit-recording.ts';
 import { defineRoutes, type HttpRequest, type HttpResult } from '../shared/http/handler.ts';
 import { oauthOrigin } from '../shared/http/mcp/oauth-challenge.ts';
 import { viewerIpOf } from '../shared/http/viewer-ip.ts';
-import type { CoreServices } from '../shared/runtime/services.ts';
+import type { CoreServices } from '../shared/runtime/core-services.ts';
 
 type OAuthServices = CoreServices;
 

@@ -15,9 +15,12 @@ import { TokenService } from '../shared/adapters/auth/token-service.ts';
 import { LocalBlobStore } from '../shared/adapters/blobs/local-blob-store.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbAccountStore } from '../shared/adapters/dynamodb/dynamodb-account-store.ts';
+import { DynamoDbCoordination } from '../shared/adapters/dynamodb/dynamodb-coordination.ts';
 import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
+import { DynamoDbIdentityStore } from '../shared/adapters/dynamodb/dynamodb-identity-store.ts';
 import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
 import { DynamoDbOAuthStore } from '../shared/adapters/dynamodb/dynamodb-oauth-store.ts';
+import { DynamoDbReviewStore } from '../shared/adapters/dynamodb/dynamodb-review-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
@@ -63,7 +66,7 @@ import { demoIds, seedDemo } from './seed-demo.ts';
 import { type DatabaseSync, openLocalDatabase } from './sqlite/local-database.ts';
 import { takeOverEarlierRecords } from './sqlite/records-from-earlier-versions.ts';
 import { SqliteAuditLog } from './sqlite/sqlite-audit-log.ts';
-import { SqliteExecutions, StoreWithLocalExecutions } from './sqlite/sqlite-executions.ts';
+import { SqliteExecutions } from './sqlite/sqlite-executions.ts';
 
 export interface LocalRuntimeOptions {
   dataDir: string;
@@ -199,10 +202,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     closers.push(() => schedules.close());
     // One process owns the data directory, so evicting on write keeps the cache exact; the TTL
     // only bounds memory for definitions nobody asks for any more.
-    const store = new CachingStore(
-      new StoreWithLocalExecutions(new DynamoDbStore(dynamo.client, tableName), executions),
-      5 * 60_000,
-    );
+    const store = new CachingStore(new DynamoDbStore(dynamo.client, tableName), 5 * 60_000);
+    const identities = new DynamoDbIdentityStore(dynamo.client, tableName);
     const engines = createActionEngines(
       { poolSize: options.demoDatabaseUrl ? 10 : 4 },
       {
@@ -264,6 +265,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           }
         : {}),
       store,
+      executions,
+      identities,
+      reviews: new DynamoDbReviewStore(dynamo.client, tableName),
+      coordination: new DynamoDbCoordination(dynamo.client, tableName),
       definitions: store,
       tokens: new TokenService(await loadKey(options.dataDir, 'signing-key')),
       engines,
@@ -277,7 +282,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         maxExecutionMs: options.maxExecutionMs ?? defaultMaxExecutionMs,
         maxJobExecutionMs: 30 * 60_000,
       },
-      oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
+      oidc: createOidcServices({ identities, clock: systemClock, env: process.env }),
       idp: await createLocalOwnIdp({
         dataDir: options.dataDir,
         baseUrl: () => baseUrl,

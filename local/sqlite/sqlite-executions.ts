@@ -4,17 +4,11 @@
  * partial index `executions_live`, which the sweeper reads for overdue runs; the record and its
  * index entry are one transaction, so no kill can leave one without the other.
  */
-import { DelegatingStore } from '../../shared/adapters/delegating-store.ts';
 import type { Execution } from '../../shared/domain/model.ts';
-import type { Store } from '../../shared/domain/ports.ts';
+import type { ExecutionStore } from '../../shared/domain/ports.ts';
 import type { GroupCommits, LocalDatabase } from './local-database.ts';
 
-export type ExecutionRecords = Pick<
-  Store,
-  'putExecution' | 'putExecutions' | 'getExecution' | 'listOverdueExecutions'
->;
-
-export class SqliteExecutions implements ExecutionRecords {
+export class SqliteExecutions implements ExecutionStore {
   private readonly upsert;
   private readonly byId;
   private readonly overdue;
@@ -68,26 +62,3 @@ const rowOf = (execution: Execution): [string, string, string | null, string] =>
   execution.deadlineAt ?? null,
   JSON.stringify(execution),
 ];
-
-/** The store with its execution records in SQLite and everything else where `inner` keeps it. */
-export class StoreWithLocalExecutions extends DelegatingStore {
-  constructor(
-    inner: Store,
-    private readonly executions: ExecutionRecords,
-  ) {
-    super(inner);
-  }
-
-  override putExecution(execution: Execution): Promise<void> {
-    return this.executions.putExecution(execution);
-  }
-  override putExecutions(executions: Execution[]): Promise<void> {
-    return this.executions.putExecutions(executions);
-  }
-  override getExecution(executionId: string): Promise<Execution | undefined> {
-    return this.executions.getExecution(executionId);
-  }
-  override listOverdueExecutions(deadlineBefore: string): Promise<Execution[]> {
-    return this.executions.listOverdueExecutions(deadlineBefore);
-  }
-}

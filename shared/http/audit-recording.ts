@@ -8,7 +8,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { logger } from '../commons/logger.ts';
 import type { AuditEntry } from '../domain/audit.ts';
 import type { Principal } from '../domain/model.ts';
-import type { CoreServices } from '../runtime/services.ts';
+import type { CoreServices } from '../runtime/core-services.ts';
 import type { Route, RouteName } from './routes.ts';
 import { viewerIpOf } from './viewer-ip.ts';
 

@@ -69,7 +69,7 @@ async function runBatch(actionId: string, rows: Record<string, unknown>[], concu
   throw new Error('the batch did not finish in 60 s');
 }
 
-const execution = (id: string) => runtime.services.store.getExecution(id);
+const execution = (id: string) => runtime.services.executions.getExecution(id);
 
 /** Rows 1–9; row index 4 repeats row 1's key, row index 6's label breaks the CHECK constraint. */
 const rowsWithTwoBad = () =>

@@ -93,14 +93,14 @@ describe('numbers beyond what is kept exactly', () => {
 
     runtime = await startTestRuntime(dir.path);
     for (const id of [kept.body.id, later.body.id]) {
-      expect((await runtime.services.store.getExecution(id))?.status).toBe('succeeded');
+      expect((await runtime.services.executions.getExecution(id))?.status).toBe('succeeded');
     }
   }, 120_000);
 
   it('the embedded store keeps what DynamoDB could not; a journal an older version left is taken over', async () => {
     // Since decision 0250 execution records are JSON in SQLite: 1e308 is kept as it is. On AWS the
     // rule at the edge above is what keeps such numbers out of DynamoDB.
-    const store = runtime!.services.store;
+    const store = runtime!.services.executions;
     await store.putExecution(poisoned('exe_big_live'));
     expect((await store.getExecution('exe_big_live'))?.arguments).toEqual({ min_total: 1e308 });
     await runtime!.close();
@@ -114,9 +114,9 @@ describe('numbers beyond what is kept exactly', () => {
     );
     runtime = await startTestRuntime(dir.path);
     for (const id of ['exe_before', 'exe_big_left', 'exe_after', 'exe_big_live']) {
-      expect(await runtime.services.store.getExecution(id), id).toBeDefined();
+      expect(await runtime.services.executions.getExecution(id), id).toBeDefined();
     }
-    expect(await runtime.services.store.getExecution('exe_torn')).toBeUndefined();
+    expect(await runtime.services.executions.getExecution('exe_torn')).toBeUndefined();
     await expect(readFile(join(dir.path, 'executions.journal'))).rejects.toThrow(/ENOENT/);
     const next = await run(runtime, await loginToken(runtime), '{"arguments":{"min_total":3}}');
     expect(next.status).toBe(200);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedDynamoDb } from '../../local/embedded-dynamodb.ts';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import { DynamoDbAuditLog } from '../../shared/adapters/dynamodb/dynamodb-audit-log.ts';
-import { DynamoDbStore } from '../../shared/adapters/dynamodb/dynamodb-store.ts';
+import { DynamoDbExecutionStore } from '../../shared/adapters/dynamodb/dynamodb-execution-store.ts';
 import type { AuditEntry } from '../../shared/domain/audit.ts';
 import { linkAfter } from '../../shared/domain/audit-chain/link.ts';
 import { ChainVerifier } from '../../shared/domain/audit-chain/verify.ts';
@@ -72,7 +72,7 @@ describe('a data directory from before the SQLite store', () => {
     const dynamo = await startEmbeddedDynamoDb(join(dir.path, 'dynamodb'), 'dogu');
     let dynaliteHead: Awaited<ReturnType<DynamoDbAuditLog['head']>>;
     try {
-      const store = new DynamoDbStore(dynamo.client, 'dogu');
+      const store = new DynamoDbExecutionStore(dynamo.client, 'dogu');
       await store.putExecution(execution('exe_old_done'));
       await store.putExecution(
         execution('exe_old_running', { status: 'running', deadlineAt: '2026-11-01T00:01:00.000Z' }),
@@ -95,7 +95,7 @@ describe('a data directory from before the SQLite store', () => {
     );
 
     runtime = await startTestRuntime(dir.path);
-    const { store, audit } = runtime.services;
+    const { executions: store, audit } = runtime.services;
     expect((await store.getExecution('exe_old_done'))?.status).toBe('failed');
     expect(await store.getExecution('exe_journal')).toEqual(execution('exe_journal'));
     // The run left `running` was found by the index query at start-up and ended as interrupted.
@@ -119,13 +119,13 @@ describe('a data directory from before the SQLite store', () => {
     // Moved once: an item added to dynalite now is not read any more; the journals are gone.
     const later = await startEmbeddedDynamoDb(join(dir.path, 'dynamodb'), 'dogu');
     try {
-      await new DynamoDbStore(later.client, 'dogu').putExecution(execution('exe_after_move'));
+      await new DynamoDbExecutionStore(later.client, 'dogu').putExecution(execution('exe_after_move'));
     } finally {
       await later.close();
     }
     runtime = await startTestRuntime(dir.path);
-    expect(await runtime.services.store.getExecution('exe_after_move')).toBeUndefined();
-    expect((await runtime.services.store.getExecution('exe_old_done'))?.status).toBe('failed');
+    expect(await runtime.services.executions.getExecution('exe_after_move')).toBeUndefined();
+    expect((await runtime.services.executions.getExecution('exe_old_done'))?.status).toBe('failed');
     expect(await chainOf(runtime, 'old')).toMatchObject({ ok: true, checked: 22 });
   });
 });

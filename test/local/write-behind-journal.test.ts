@@ -4,18 +4,18 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../local/embedded-dynamodb.ts';
 import { WriteBehindJournal } from '../../local/write-behind-journal.ts';
 import { createDocumentClient } from '../../shared/adapters/dynamodb/client.ts';
-import { DynamoDbStore } from '../../shared/adapters/dynamodb/dynamodb-store.ts';
+import { DynamoDbExecutionStore } from '../../shared/adapters/dynamodb/dynamodb-execution-store.ts';
 import { logger } from '../../shared/commons/logger.ts';
 import type { Execution } from '../../shared/domain/model.ts';
 import { tempDir } from '../support/runtime.ts';
 
 let dynamo: EmbeddedDynamoDb;
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let store: DynamoDbStore;
+let store: DynamoDbExecutionStore;
 beforeAll(async () => {
   dir = await tempDir('journal');
   dynamo = await startEmbeddedDynamoDb(join(dir.path, 'db'), 'dogu');
-  store = new DynamoDbStore(dynamo.client, 'dogu');
+  store = new DynamoDbExecutionStore(dynamo.client, 'dogu');
 });
 afterAll(async () => {
   await dynamo?.close();
@@ -82,7 +82,7 @@ describe('WriteBehindJournal', () => {
   });
 
   it('says once that the store cannot be reached, keeps every record, and stores them when it is back', async () => {
-    const unreachable = new DynamoDbStore(
+    const unreachable = new DynamoDbExecutionStore(
       createDocumentClient({
         endpoint: 'http://127.0.0.1:9',
         region: 'local',

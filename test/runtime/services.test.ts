@@ -19,6 +19,10 @@ async function freshServices(): Promise<ServicesModule> {
 
 const coreKeys = [
   'store',
+  'executions',
+  'identities',
+  'reviews',
+  'coordination',
   'definitions',
   'tokens',
   'audit',

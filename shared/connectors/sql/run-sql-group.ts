@@ -12,7 +12,8 @@ import type { StatementResult } from '../../domain/model.ts';
 import type { RowGroupResult } from '../../domain/ports.ts';
 import type { SqlActionInput } from './definition.ts';
 import { explain, failedResult } from './run-sql.ts';
-import type { CompiledStatement, SqlConnector, SqlDialect } from './sql-ports.ts';
+import type { SqlDialect } from './sql-dialect.ts';
+import type { CompiledStatement, SqlConnector } from './sql-ports.ts';
 import { renderSql } from './sql-template.ts';
 import { sqlWords } from './sql-words.ts';
 

@@ -5,7 +5,8 @@ import { DoguError } from '../../domain/errors.ts';
 import { annotateMediaColumns } from '../../domain/media.ts';
 import type { StatementResult } from '../../domain/model.ts';
 import type { SqlActionInput } from './definition.ts';
-import type { SqlConnector, SqlSyntax } from './sql-ports.ts';
+import type { SqlSyntax } from './sql-dialect.ts';
+import type { SqlConnector } from './sql-ports.ts';
 import { renderSql } from './sql-template.ts';
 
 export async function runSqlStatements(input: {

@@ -3,6 +3,7 @@ import type { DoguError } from '../../domain/errors.ts';
 import type { Column } from '../../domain/model.ts';
 import type { Network } from '../network/bridge-network.ts';
 import type { SqlConnection } from './definition.ts';
+import type { SqlDialect } from './sql-dialect.ts';
 
 /** A statement after templating: text with driver placeholders and the values bound to them. */
 export interface CompiledStatement {
@@ -87,14 +88,6 @@ export interface SqlPreview {
   refusal(text: string): string | undefined;
   rolledBack<T>(work: (session: PreviewSession) => Promise<T>, options: SqlRunOptions): Promise<T>;
 }
-
-export type SqlDialect = 'postgresql' | 'mysql';
-
-/**
- * How a statement's text is read and written: PostgreSQL binds `$n`, the others `?` in order;
- * MySQL and BigQuery quote names with backticks and strings with either quote (backslash escapes).
- */
-export type SqlSyntax = SqlDialect | 'athena' | 'bigquery';
 
 export interface ConnectorFactory {
   /** One pool per key (data source and environment), replaced when the connection changes. */

@@ -6,7 +6,7 @@ import type { ConnectorOpener } from './open-connector.ts';
 import { previewSqlStatements } from './preview-sql.ts';
 import { runSqlStatements } from './run-sql.ts';
 import { runSqlRowGroup } from './run-sql-group.ts';
-import type { SqlDialect } from './sql-ports.ts';
+import type { SqlDialect } from './sql-dialect.ts';
 
 export function sqlRuntime(
   dialect: SqlDialect,

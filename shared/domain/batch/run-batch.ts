@@ -67,7 +67,7 @@ async function runClaimedChunk(deps: SchedulingDeps, batch: Batch, claimed: Batc
   let principal: Awaited<ReturnType<typeof principalOfExecutor>> | undefined;
   let executorProblem: string | undefined;
   try {
-    principal = await principalOfExecutor(deps.store, batch.projectId, batch.executor);
+    principal = await principalOfExecutor(deps, batch.projectId, batch.executor);
   } catch (error) {
     executorProblem = error instanceof Error ? error.message : String(error);
   }
@@ -203,7 +203,7 @@ export async function recoverChunk(deps: SchedulingDeps, chunk: BatchChunk): Pro
       rows.push(row);
       continue;
     }
-    const execution = row.executionId ? await deps.store.getExecution(row.executionId) : undefined;
+    const execution = row.executionId ? await deps.executions.getExecution(row.executionId) : undefined;
     if (!execution) {
       // Its execution was never recorded running, so nothing of it ran (the record is written before
       // anything runs, decision 0056): it waits for the next claim.

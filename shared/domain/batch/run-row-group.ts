@@ -11,18 +11,14 @@ import { effectOf } from '../action-effect.ts';
 import { resolveExecutableAction } from '../authorize.ts';
 import { refuseUnpublishedSecretReads } from '../draft-secrets.ts';
 import { DoguError } from '../errors.ts';
-import {
-  bridgeOf,
-  configurationValues,
-  type ExecutionDeps,
-  masterDataOf,
-  recordable,
-} from '../execute-action.ts';
+import { bridgeOf, recordable } from '../execute-action.ts';
+import type { ExecutionDeps } from '../execution-deps.ts';
 import { recordableArguments } from '../execution-payloads.ts';
 import { openConnection } from '../manage/data-sources.ts';
 import type { Execution, Principal, StatementResult } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
 import { limitResults } from '../result-limits.ts';
+import { configurationValues, masterDataOf } from '../run-preparation.ts';
 import type { Batch, BatchRow } from '../scheduling/model.ts';
 import { SecretRedactor } from '../secret-redaction.ts';
 
@@ -122,7 +118,7 @@ export async function runRowGroup(
             const recorded = await recordableArguments(deps.payloads, b.base.id, b.base.arguments);
             b.base.arguments = recorded.arguments;
             if (recorded.payload) b.base.payloads = { arguments: recorded.payload };
-            await deps.store.putExecution({ ...b.base, status: 'running', statements: [] });
+            await deps.executions.putExecution({ ...b.base, status: 'running', statements: [] });
           }),
         ).then(() => {}),
     })
@@ -163,7 +159,7 @@ export async function runRowGroup(
     }
     return ended(b, limitResults(redactor.results(outcome.rows[i]!)));
   });
-  await Promise.all(executions.map((execution) => deps.store.putExecution(execution)));
+  await Promise.all(executions.map((execution) => deps.executions.putExecution(execution)));
   executions.forEach((execution, i) => {
     const { row } = bound[i]!;
     settled.set(

@@ -5,7 +5,7 @@
  */
 import { isMcpToken, liveGrant } from '../../domain/agents/oauth/tokens.ts';
 import { unauthorized } from '../../domain/errors.ts';
-import type { CoreServices } from '../../runtime/services.ts';
+import type { CoreServices } from '../../runtime/core-services.ts';
 import type { HttpRequest } from '../handler.ts';
 import { withOAuthChallenge } from './oauth-challenge.ts';
 

@@ -2,7 +2,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { takeToolCall } from '../../domain/agents/tool-call-limit.ts';
 import { badRequest } from '../../domain/errors.ts';
-import type { CoreServices, Services } from '../../runtime/services.ts';
+import type { CoreServices } from '../../runtime/core-services.ts';
+import type { Services } from '../../runtime/services.ts';
 import { originOf } from '../audit-recording.ts';
 import type { HttpRequest, HttpResult } from '../handler.ts';
 import { requestOrigin } from '../session-cookie.ts';

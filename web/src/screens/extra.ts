@@ -10,8 +10,8 @@ import { governanceScreens } from './governance/screens.ts';
 import { identityScreens } from './identity/screens.ts';
 import { mcpOAuthScreens } from './mcp-oauth/screens.ts';
 import { notificationScreens } from './notifications/screens.ts';
-import type { Screen } from './registry.ts';
 import { schedulingScreens } from './scheduling/screens.ts';
+import type { Screen } from './screen.ts';
 import { viewScreens } from './views/screens.ts';
 
 export const extraScreens: Screen[] = [

@@ -1,6 +1,6 @@
 /** The consent screen of an MCP client signing in with OAuth (docs/agents.md): outside any project page. */
 import { lazyScreen } from '../lazy-screen.ts';
-import type { Screen } from '../registry.ts';
+import type { Screen } from '../screen.ts';
 
 export const mcpOAuthScreens: Screen[] = [
   {
