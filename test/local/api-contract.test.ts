@@ -46,7 +46,7 @@ async function call(
   method: string,
   path: string,
   options: { body?: unknown; auth?: boolean; contentType?: string; token?: string; cookie?: string } = {},
-): Promise<Answer> {
+): Promise<Answer & { headers: Headers }> {
   const operation = checker.operations.find((o) => o.name === name);
   expect(operation, name).toBeDefined();
   const template = new RegExp(`^${operation!.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
