@@ -6,7 +6,7 @@
  * so the preview keeps working and the saved definition holds the new id; Ctrl+Z undoes the rename.
  */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonBodyOf, pathOf, serveApi } from '../../../test-support/api-server.ts';
 import { InConsole } from '../../../test-support/console.tsx';
 import type { ViewHead, VisualViewDefinition } from '../view-api.ts';
@@ -151,5 +151,21 @@ describe('renaming a component in the builder', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(JSON.stringify(saved[0])).not.toContain('f2');
+  });
+
+  it('gives the rename field and the property panel keys of their own (React warns about no duplicate)', async () => {
+    const errors = vi.spyOn(console, 'error');
+    try {
+      renderBuilder();
+      fireEvent.click(
+        within(await screen.findByRole('list', { name: 'Layout' })).getByRole('button', { name: /form1/ }),
+      );
+      await screen.findByRole('textbox', { name: 'Component id' });
+      await screen.findByRole('textbox', { name: 'Submit button label' });
+      const duplicates = errors.mock.calls.filter((call) => /same key/.test(String(call[0])));
+      expect(duplicates).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
   });
 });

@@ -513,7 +513,7 @@ function VisualBuilder({
                 </h2>
                 {current.id !== root.id ? (
                   <RenameField
-                    key={`${current.id}@${travels}`}
+                    key={`rename:${current.id}@${travels}`}
                     root={root}
                     id={current.id}
                     onRename={(next) => {
@@ -530,7 +530,7 @@ function VisualBuilder({
                   </p>
                 ) : null}
                 <ComponentProperties
-                  key={`${current.id}@${travels}`}
+                  key={`properties:${current.id}@${travels}`}
                   component={current}
                   onChange={(next) => setLayout(mapComponent(root, current.id, () => next))}
                 />
