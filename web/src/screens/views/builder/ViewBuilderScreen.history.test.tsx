@@ -37,6 +37,7 @@ const head: ViewHead = {
 };
 
 let saved: VisualViewDefinition[] = [];
+let savedGroups: unknown[] = [];
 
 serveApi(async (request, response) => {
   const path = pathOf(request);
@@ -48,18 +49,22 @@ serveApi(async (request, response) => {
     if (request.method === 'PUT') {
       const body = await jsonBodyOf(request);
       saved.push(body.definition as VisualViewDefinition);
+      savedGroups.push(body.groupId);
       return reply(200, { ...head, ...body, version: 2 });
     }
     return reply(200, head);
   }
   if (path === '/api/v1/projects/demo/actions') return reply(200, { data: [] });
   if (path === '/api/v1/projects/demo/views') return reply(200, { data: [] });
+  if (path === '/api/v1/projects/demo/action-groups')
+    return reply(200, { data: [{ id: 'operations', name: 'Operations', actionIds: [] }] });
   if (path === '/api/v1/projects/demo') return reply(200, { id: 'demo', name: 'Demo', allowedHosts: [] });
   return reply(404, { code: 'not_found', status: 404, detail: `No route ${path}` });
 });
 
 beforeEach(() => {
   saved = [];
+  savedGroups = [];
 });
 afterEach(cleanup);
 
@@ -167,5 +172,17 @@ describe('renaming a component in the builder', () => {
     } finally {
       errors.mockRestore();
     }
+  });
+});
+
+describe('the view settings in the builder', () => {
+  it('lists the view under an action group chosen from the project’s groups', async () => {
+    renderBuilder();
+    const group = (await screen.findByRole('combobox', { name: 'Action group' })) as HTMLSelectElement;
+    expect(group.value).toBe('');
+    await screen.findByRole('option', { name: 'Operations' });
+    fireEvent.change(group, { target: { value: 'operations' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await waitFor(() => expect(savedGroups).toEqual(['operations']));
   });
 });
