@@ -5,8 +5,8 @@ import { deploymentAuditLog } from '../shared/http/audit-recording.ts';
 import { newConsoleSession } from '../shared/http/console-session.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 import { cookie, requestOrigin, sessionTokenOf } from '../shared/http/session-cookie.ts';
+import type { CoreServices } from '../shared/runtime/core-services.ts';
 import { invitationMail } from '../shared/runtime/groups/invitation-mail.ts';
-import type { CoreServices } from '../shared/runtime/services.ts';
 import { compose } from '../shared/runtime/services.ts';
 
 /**

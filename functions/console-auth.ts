@@ -14,8 +14,9 @@ import {
   requestOrigin,
   sessionTokenOf,
 } from '../shared/http/session-cookie.ts';
+import type { CoreServices } from '../shared/runtime/core-services.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
-import { type CoreServices, compose, type Services } from '../shared/runtime/services.ts';
+import { compose, type Services } from '../shared/runtime/services.ts';
 
 const flowSeconds = 600;
 const callbackPath = '/auth/callback';

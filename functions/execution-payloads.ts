@@ -21,7 +21,7 @@ export const handler = defineHandler(
     >;
     const membership = await services.definitions.getMembership(projectId!, request.principal!.id);
     if (!membership) throw forbidden(`You are not a member of project '${projectId}'.`);
-    const execution = await services.store.getExecution(executionId!);
+    const execution = await services.executions.getExecution(executionId!);
     if (!execution || execution.projectId !== projectId || execution.environmentId !== environmentId) {
       throw notFound('Execution', executionId!);
     }

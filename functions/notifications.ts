@@ -6,9 +6,10 @@ import {
 } from '../shared/domain/notifications/input.ts';
 import * as notifications from '../shared/domain/notifications/settings.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
+import type { CoreServices } from '../shared/runtime/core-services.ts';
 import { notifications as notificationCenter } from '../shared/runtime/groups/notifications.ts';
 import { scheduling } from '../shared/runtime/groups/scheduling.ts';
-import { type CoreServices, compose, type Services } from '../shared/runtime/services.ts';
+import { compose, type Services } from '../shared/runtime/services.ts';
 
 /**
  * /api/v1/projects/{projectId}/notifications[/network-policy|/targets[/{targetId}[/test]]|/rules[/{ruleId}]|/deliveries]:

@@ -9,7 +9,7 @@ import { recordLogin } from '../shared/http/audit-recording.ts';
 import { newConsoleSession } from '../shared/http/console-session.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
 import { cookie } from '../shared/http/session-cookie.ts';
-import type { CoreServices } from '../shared/runtime/services.ts';
+import type { CoreServices } from '../shared/runtime/core-services.ts';
 
 /**
  * Password sign-in (console: POST /auth/sign-in sets the session cookie; CLI and scripts:

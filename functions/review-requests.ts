@@ -4,6 +4,7 @@ import * as reviews from '../shared/domain/manage/reviews.ts';
 import type { ReviewStatus } from '../shared/domain/reviews.ts';
 import { executionBody } from '../shared/http/execution-response.ts';
 import { defineRoutes, type HttpRequest } from '../shared/http/handler.ts';
+import type { CoreServices } from '../shared/runtime/core-services.ts';
 import { actionEngines } from '../shared/runtime/groups/action-engines.ts';
 import { executionPayloads } from '../shared/runtime/groups/execution-payloads.ts';
 import { fileStorage } from '../shared/runtime/groups/file-storage.ts';
@@ -11,7 +12,7 @@ import { notifications as notificationCenter } from '../shared/runtime/groups/no
 import { ownIdp } from '../shared/runtime/groups/own-idp.ts';
 import { scriptSandbox } from '../shared/runtime/groups/script-sandbox.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
-import { type CoreServices, compose, type Services } from '../shared/runtime/services.ts';
+import { compose, type Services } from '../shared/runtime/services.ts';
 
 const decision = z.object({ comment: z.string().max(2000).optional() });
 /** Approval: `acceptPreviewChange` runs it although the preview's numbers changed (decision 0185). */

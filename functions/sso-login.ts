@@ -3,8 +3,9 @@ import { loginWithIdentity, verifyIdpIdToken } from '../shared/adapters/oidc/sso
 import { activeSsoConfig } from '../shared/adapters/oidc/sso-provider.ts';
 import { DoguError } from '../shared/domain/errors.ts';
 import { defineRoutes } from '../shared/http/handler.ts';
+import type { CoreServices } from '../shared/runtime/core-services.ts';
 import { secretValues } from '../shared/runtime/groups/secret-values.ts';
-import { type CoreServices, compose, type Services } from '../shared/runtime/services.ts';
+import { compose, type Services } from '../shared/runtime/services.ts';
 
 const configured = async (services: CoreServices & Pick<Services, 'secrets'>) => {
   const config = await activeSsoConfig(services);

@@ -8,7 +8,7 @@ import { logger } from '../shared/commons/logger.ts';
 import { exchangeToken, TokenEndpointError } from '../shared/domain/identity/token-exchange.ts';
 import { originOf } from '../shared/http/audit-recording.ts';
 import { defineHandler, type HttpRequest, type HttpResult } from '../shared/http/handler.ts';
-import type { CoreServices } from '../shared/runtime/services.ts';
+import type { CoreServices } from '../shared/runtime/core-services.ts';
 
 /** Request bodies bigger than this are refused before parsing (400 invalid_request: spec 7.1 has no 413). */
 export const maxTokenRequestBytes = 64 * 1024;

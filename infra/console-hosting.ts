@@ -42,7 +42,12 @@ import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-c
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct, type IDependable } from 'constructs';
 import { consoleCsp, viewFrameCsp, viewFramePath } from '../shared/http/console-policies.ts';
-import { originVerifyHeader, originVerifyStoreKey, viewerIpHeader } from '../shared/http/viewer-ip.ts';
+import {
+  originVerifyHeader,
+  originVerifyStoreKey,
+  viewerHostHeader,
+  viewerIpHeader,
+} from '../shared/http/viewer-ip.ts';
 import { acknowledge } from './nag.ts';
 import { repoRoot } from './paths.ts';
 
@@ -63,6 +68,8 @@ export const apiPathPatterns = [
   '/healthz',
   '/v1/upload_protoset',
   '/mcp/*',
+  '/oauth/*',
+  '/.well-known/*',
 ] as const;
 
 export const consoleDistDir = join(repoRoot, 'web', 'dist');
@@ -103,10 +110,14 @@ export interface ConsoleHostingProps {
 
 /**
  * On the API paths: the viewer's address as CloudFront saw it, replacing whatever the client sent
- * under that name (the audit records it; decision 0053).
+ * under that name (the audit records it; decision 0053), and the host the viewer asked for (the
+ * MCP endpoint names its OAuth metadata under it; decision 0233).
  */
 export const viewerAddressHeader = `function handler(event) {
-  event.request.headers['${viewerIpHeader}'] = { value: event.viewer.ip };
+  var headers = event.request.headers;
+  headers['${viewerIpHeader}'] = { value: event.viewer.ip };
+  delete headers['${viewerHostHeader}'];
+  if (headers.host) headers['${viewerHostHeader}'] = { value: headers.host.value };
   return event.request;
 }`;
 
@@ -127,6 +138,8 @@ const store = cf.kvs();
 async function handler(event) {
   var headers = event.request.headers;
   headers['${viewerIpHeader}'] = { value: event.viewer.ip };
+  delete headers['${viewerHostHeader}'];
+  if (headers.host) headers['${viewerHostHeader}'] = { value: headers.host.value };
   delete headers['${originVerifyHeader}'];
   try {
     headers['${originVerifyHeader}'] = { value: await store.get('${originVerifyStoreKey}') };

@@ -1,4 +1,6 @@
 /** `npm start`: run Dogu on this machine with the embedded runtime. */
+// First: the heap settings must be in place before anything allocates much or starts a worker.
+import './heap-growth.ts';
 import { resolve } from 'node:path';
 import { cliDefaultUrl } from '../cli/default-url.ts';
 import { logger } from '../shared/commons/logger.ts';

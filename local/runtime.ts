@@ -1,6 +1,7 @@
 /**
  * The embedded runtime: the whole service in one Node process. The same
- * handlers as on AWS, with dynalite for DynamoDB, PGlite for the demo
+ * handlers as on AWS, with dynalite for DynamoDB (execution records and audit
+ * entries in a SQLite file instead, decision 0250), PGlite for the demo
  * database, all under one data directory; the keys may live elsewhere (local/key-files.ts).
  */
 import { once } from 'node:events';
@@ -14,9 +15,12 @@ import { TokenService } from '../shared/adapters/auth/token-service.ts';
 import { LocalBlobStore } from '../shared/adapters/blobs/local-blob-store.ts';
 import { CachingStore } from '../shared/adapters/caching-store.ts';
 import { DynamoDbAccountStore } from '../shared/adapters/dynamodb/dynamodb-account-store.ts';
-import { DynamoDbAuditLog } from '../shared/adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbCoordination } from '../shared/adapters/dynamodb/dynamodb-coordination.ts';
 import { DynamoDbFileStore } from '../shared/adapters/dynamodb/dynamodb-file-store.ts';
+import { DynamoDbIdentityStore } from '../shared/adapters/dynamodb/dynamodb-identity-store.ts';
 import { DynamoDbNotificationStore } from '../shared/adapters/dynamodb/dynamodb-notification-store.ts';
+import { DynamoDbOAuthStore } from '../shared/adapters/dynamodb/dynamodb-oauth-store.ts';
+import { DynamoDbReviewStore } from '../shared/adapters/dynamodb/dynamodb-review-store.ts';
 import { DynamoDbSchedulingStore } from '../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../shared/adapters/dynamodb/dynamodb-store.ts';
 import { createLocalOwnIdp } from '../shared/adapters/idp/own-idp-services.ts';
@@ -52,7 +56,6 @@ import { type AccountsAtStart, accountsConfigured, prepareAccounts } from './acc
 import { anchorFileOf, anchorMinutesFromEnv, startAnchoring } from './audit-anchor-file.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
-import { JournaledAuditLog, JournaledExecutionStore } from './execution-journal.ts';
 import { createLocalServer, loadHandlers } from './http-server.ts';
 import { JournaledSchedulingStore } from './journaled-scheduling-store.ts';
 import { keepDataDirPrivate, loadKey } from './key-files.ts';
@@ -60,6 +63,10 @@ import { LocalJobRunner } from './local-job-runner.ts';
 import { type Delivery, LocalScheduler } from './local-scheduler.ts';
 import { startScheduling } from './scheduling-startup.ts';
 import { demoIds, seedDemo } from './seed-demo.ts';
+import { type DatabaseSync, openLocalDatabase } from './sqlite/local-database.ts';
+import { takeOverEarlierRecords } from './sqlite/records-from-earlier-versions.ts';
+import { SqliteAuditLog } from './sqlite/sqlite-audit-log.ts';
+import { SqliteExecutions } from './sqlite/sqlite-executions.ts';
 
 export interface LocalRuntimeOptions {
   dataDir: string;
@@ -109,8 +116,11 @@ export interface LocalRuntime {
   accounts: AccountsAtStart;
   demo: typeof demoIds & { database: SqlConnection; grpcAddress: string };
   services: Services;
-  /** The embedded DynamoDB's client and table, for tools that look underneath the store. */
-  storage: { client: DynamoDBDocumentClient; tableName: string };
+  /**
+   * For tools that look underneath the store: the embedded DynamoDB's client and table, and the
+   * SQLite database of execution records and audit entries (decision 0250).
+   */
+  storage: { client: DynamoDBDocumentClient; tableName: string; local: DatabaseSync };
   /** The in-process scheduler and job runner (benchmarks and tests look at them). */
   scheduling: { scheduler: LocalScheduler; jobs: LocalJobRunner };
   /** The embedded store stopped unexpectedly: the process should stop too. */
@@ -169,17 +179,20 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const dynamo = await startEmbeddedDynamoDb(join(options.dataDir, 'dynamodb'), tableName);
     closers.push(() => dynamo.close());
 
-    const journal = await JournaledExecutionStore.open(
-      new DynamoDbStore(dynamo.client, tableName),
-      join(options.dataDir, 'executions.journal'),
-    );
-    closers.push(() => journal.close());
-    const audit = await JournaledAuditLog.open(
-      new DynamoDbAuditLog(dynamo.client, tableName),
-      join(options.dataDir, 'audit.journal'),
-    );
-    closers.push(() => audit.close());
-    // Runs before the journal closes (closers run in reverse): the last heads are anchored at shutdown.
+    // Execution records and audit entries, the writes of every run, in SQLite in this thread
+    // (decision 0250); the rest of the store stays in dynalite.
+    const localDb = await openLocalDatabase(join(options.dataDir, 'local.sqlite'));
+    closers.push(() => localDb.close());
+    const executions = new SqliteExecutions(localDb);
+    const audit = new SqliteAuditLog(localDb);
+    await takeOverEarlierRecords({
+      db: localDb.db,
+      executions,
+      audit,
+      dynalite: { client: dynamo.client, tableName },
+      dataDir: options.dataDir,
+    });
+    // Runs before the database closes (closers run in reverse): the last heads are anchored at shutdown.
     const anchoring = startAnchoring(audit, anchorFileOf(options.dataDir), anchorMinutesFromEnv(process.env));
     closers.push(() => anchoring.stop());
     const schedules = await JournaledSchedulingStore.open(
@@ -189,7 +202,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     closers.push(() => schedules.close());
     // One process owns the data directory, so evicting on write keeps the cache exact; the TTL
     // only bounds memory for definitions nobody asks for any more.
-    const store = new CachingStore(journal, 5 * 60_000);
+    const store = new CachingStore(new DynamoDbStore(dynamo.client, tableName), 5 * 60_000);
+    const identities = new DynamoDbIdentityStore(dynamo.client, tableName);
     const engines = createActionEngines(
       { poolSize: options.demoDatabaseUrl ? 10 : 4 },
       {
@@ -251,6 +265,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           }
         : {}),
       store,
+      executions,
+      identities,
+      reviews: new DynamoDbReviewStore(dynamo.client, tableName),
+      coordination: new DynamoDbCoordination(dynamo.client, tableName),
       definitions: store,
       tokens: new TokenService(await loadKey(options.dataDir, 'signing-key')),
       engines,
@@ -264,7 +282,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         maxExecutionMs: options.maxExecutionMs ?? defaultMaxExecutionMs,
         maxJobExecutionMs: 30 * 60_000,
       },
-      oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
+      oidc: createOidcServices({ identities, clock: systemClock, env: process.env }),
       idp: await createLocalOwnIdp({
         dataDir: options.dataDir,
         baseUrl: () => baseUrl,
@@ -285,6 +303,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       // Large execution arguments and results (decision 0056), served by the authorised payload route.
       payloads: await localPayloads(options.dataDir),
       sandbox,
+      mcpOAuth: new DynamoDbOAuthStore(dynamo.client, tableName),
     };
     provideServices(async () => services);
 
@@ -297,11 +316,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       await handlersLoaded,
       ready,
       undefined,
-      () => ({
-        executionJournal: journal.stats(),
-        auditJournal: audit.stats(),
-        definitionCache: store.stats(),
-      }),
+      () => ({ definitionCache: store.stats() }),
       {
         bodyTimeoutMs: options.bodyTimeoutMs ?? bodyTimeoutFromEnv(),
         maxExecutionMs: services.settings.maxExecutionMs,
@@ -377,7 +392,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       accounts,
       demo: { ...demoIds, database, grpcAddress: demoGrpc.address },
       services,
-      storage: { client: dynamo.client, tableName },
+      storage: { client: dynamo.client, tableName, local: localDb.db },
       scheduling: { scheduler, jobs },
       onFailure: (listener) => dynamo.onFailure(listener),
       close,

@@ -54,7 +54,8 @@ export async function startScheduling(deps: SchedulingDeps, scheduler: LocalSche
 async function settleReservations(deps: SchedulingDeps, scheduler: LocalScheduler, now: Date) {
   const updatedAt = now.toISOString();
   for (const reservation of await deps.schedules.listReservationsByStatus('running')) {
-    const execution = reservation.executionId && (await deps.store.getExecution(reservation.executionId));
+    const execution =
+      reservation.executionId && (await deps.executions.getExecution(reservation.executionId));
     let finished: Reservation;
     if (execution && finalStatuses.has(execution.status)) {
       // The run ended and its record was kept; only the reservation's own last write was lost.
@@ -70,7 +71,7 @@ async function settleReservations(deps: SchedulingDeps, scheduler: LocalSchedule
     if (reservation.purpose === 'async_job') {
       // One process owns the store and the execution journal was replayed: a job with no execution
       // record is one the runtime stopped before accepting (it answered no 202).
-      if (await deps.store.getExecution(reservation.id))
+      if (await deps.executions.getExecution(reservation.id))
         await deps.jobs.startExecution(jobInput(reservation));
       else
         await deps.schedules.updateReservation(

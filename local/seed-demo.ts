@@ -17,6 +17,7 @@ import {
   type ActionEngines,
   AlreadyExistsError,
   type Clock,
+  type Coordination,
   type IdGenerator,
   type Store,
 } from '../shared/domain/ports.ts';
@@ -40,6 +41,8 @@ export const demoIds = {
 
 export interface SeedDeps {
   store: Store;
+  /** Each seeding step claims its marker once, so a restart does not seed again. */
+  coordination: Coordination;
   clock: Clock;
   ids: IdGenerator;
   secrets: SecretValues;
@@ -111,9 +114,9 @@ async function seedProductionPublications(deps: SeedDeps, _targets: DemoTargets,
   const publishedBy = { id: admin.id, email: admin.email };
   const publishedAt = deps.clock.now().toISOString();
   for (const action of await deps.store.listActions(projectId)) {
-    if (await deps.store.getPublication(projectId, action.id, environmentId)) continue;
+    if (await deps.store.actionVersions.getPublication(projectId, action.id, environmentId)) continue;
     await ensureVersionRecorded(deps, action);
-    await deps.store.putPublication({
+    await deps.store.actionVersions.putPublication({
       projectId,
       actionId: action.id,
       environmentId,
@@ -123,8 +126,8 @@ async function seedProductionPublications(deps: SeedDeps, _targets: DemoTargets,
     });
   }
   for (const view of await deps.store.listViews(projectId)) {
-    if (await deps.store.getViewPublication(projectId, view.id, environmentId)) continue;
-    await deps.store.putViewPublication({
+    if (await deps.store.viewVersions.getPublication(projectId, view.id, environmentId)) continue;
+    await deps.store.viewVersions.putPublication({
       projectId,
       viewId: view.id,
       environmentId,
@@ -241,9 +244,9 @@ export async function seedDemo(deps: SeedDeps, targets: DemoTargets): Promise<bo
   let ran = false;
   const admin = principalOf(await ensureLocalAdmin(deps));
   for (const step of steps) {
-    if (await deps.store.hasMarker(step.marker)) continue;
+    if (await deps.coordination.hasMarker(step.marker)) continue;
     await step.run(deps, targets, admin);
-    await deps.store.claimMarker(step.marker, deps.clock.now().toISOString());
+    await deps.coordination.claimMarker(step.marker, deps.clock.now().toISOString());
     ran = true;
   }
   await repointDemoDataSources(deps.store, targets, deps.clock.now().toISOString());

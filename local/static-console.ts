@@ -17,7 +17,17 @@ import { consoleCsp, viewFrameCsp, viewFramePath } from '../shared/http/console-
 export const defaultConsoleDir = fileURLToPath(new URL('../web/dist', import.meta.url));
 
 /** Paths that belong to the API or the IdP, never to the console (as CloudFront routes them). */
-const apiPrefixes = ['/api/', '/public/', '/auth/', '/idp/', '/local/', '/demo-api/'];
+const apiPrefixes = [
+  '/api/',
+  '/public/',
+  '/auth/',
+  '/idp/',
+  '/local/',
+  '/demo-api/',
+  '/mcp/',
+  '/oauth/',
+  '/.well-known/',
+];
 const apiPaths = new Set(['/openapi.json', '/healthz']);
 
 export function isConsolePath(pathname: string): boolean {

@@ -245,7 +245,7 @@ const transientNames = new Set([
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-async function readJournal<T>(path: string, what: string): Promise<T[]> {
+export async function readJournal<T>(path: string, what: string): Promise<T[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -42,6 +42,7 @@ const buildsKept = 3;
  */
 const workers: Record<string, string> = {
   'local/dynalite-worker.mjs': 'local/dynalite-worker.mjs',
+  'local/sqlite/checkpoint-worker.mjs': 'local/sqlite/checkpoint-worker.mjs',
   // The source tree's entry registers tsx before importing the TypeScript worker; the bundle's is it.
   'shared/adapters/sandbox/sandbox-worker-entry.mjs': 'shared/adapters/sandbox/sandbox-worker.ts',
 };

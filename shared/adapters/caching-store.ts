@@ -10,44 +10,41 @@ import type { MasterDataList } from '../domain/definitions/master-data.ts';
 import type { Action, DataSource, Environment, Membership, Project } from '../domain/model.ts';
 import type { Store, StoredSecret } from '../domain/ports.ts';
 import type { ActionVersion, Publication } from '../domain/versions.ts';
+import { CachingVersionedDocuments } from './caching-versioned-documents.ts';
 import { DelegatingStore } from './delegating-store.ts';
-
-const maxEntries = 10_000;
+import { TimedCache } from './timed-cache.ts';
 
 export class CachingStore extends DelegatingStore {
-  private readonly entries = new Map<string, { value: Promise<unknown>; expiresAt: number }>();
+  private readonly cache: TimedCache;
+  private readonly cachedActionVersions: CachingVersionedDocuments<ActionVersion, Publication>;
 
-  constructor(
-    inner: Store,
-    private readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(inner: Store, ttlMs: number, now: () => number = Date.now) {
     super(inner);
+    this.cache = new TimedCache(ttlMs, now);
+    this.cachedActionVersions = new CachingVersionedDocuments(
+      inner.actionVersions,
+      this.cache,
+      'action',
+      (record) => record.actionId,
+    );
   }
 
   /** How many definitions are held, and the most it holds (the runtime's metrics show it). */
   stats(): { size: number; max: number } {
-    return { size: this.entries.size, max: maxEntries };
+    return this.cache.stats();
   }
 
-  /** Caches the promise itself, so concurrent readers of a cold key share one load. */
   private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > this.now()) return hit.value as Promise<T>;
-    const value = load();
-    if (this.entries.size >= maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
-    value.catch(() => this.entries.delete(key));
-    return value;
+    return this.cache.cached(key, load);
   }
 
-  /** Evicts after the write has landed, so no reader can cache the old record afterwards. */
-  private async evictAfter<T>(key: string, write: Promise<T>): Promise<T> {
-    try {
-      return await write;
-    } finally {
-      this.entries.delete(key);
-    }
+  private evictAfter<T>(key: string, write: Promise<T>): Promise<T> {
+    return this.cache.evictAfter(key, write);
+  }
+
+  /** The version an environment runs, and that version, are read by every run. */
+  override get actionVersions(): Store['actionVersions'] {
+    return this.cachedActionVersions;
   }
 
   override getProject(projectId: string): Promise<Project | undefined> {
@@ -116,7 +113,7 @@ export class CachingStore extends DelegatingStore {
     }
   }
   private evictPrefix(prefix: string): void {
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+    this.cache.evictPrefix(prefix);
   }
 
   override deleteMembership(projectId: string, principalId: string): Promise<boolean> {
@@ -135,7 +132,7 @@ export class CachingStore extends DelegatingStore {
     try {
       return await super.saveAction(action, expectedVersion);
     } finally {
-      this.entries.delete(`action/${action.projectId}/${action.id}`);
+      this.cache.evict(`action/${action.projectId}/${action.id}`);
     }
   }
   override deleteAction(projectId: string, actionId: string): Promise<boolean> {
@@ -145,46 +142,6 @@ export class CachingStore extends DelegatingStore {
     return this.evictAfter(
       `ds/${projectId}/${dataSourceId}`,
       super.deleteDataSource(projectId, dataSourceId),
-    );
-  }
-
-  /** Versions never change once written: safe to keep until memory says otherwise. */
-  override getActionVersion(
-    projectId: string,
-    actionId: string,
-    version: number,
-  ): Promise<ActionVersion | undefined> {
-    return this.cached(`version/${projectId}/${actionId}/${version}`, () =>
-      super.getActionVersion(projectId, actionId, version),
-    );
-  }
-  override createActionVersion(version: ActionVersion): Promise<void> {
-    const { projectId, actionId } = version;
-    return this.evictAfter(
-      `version/${projectId}/${actionId}/${version.version}`,
-      super.createActionVersion(version),
-    );
-  }
-  override getPublication(
-    projectId: string,
-    actionId: string,
-    environmentId: string,
-  ): Promise<Publication | undefined> {
-    return this.cached(`pub/${projectId}/${actionId}/${environmentId}`, () =>
-      super.getPublication(projectId, actionId, environmentId),
-    );
-  }
-  override putPublication(publication: Publication): Promise<void> {
-    const { projectId, actionId, environmentId } = publication;
-    return this.evictAfter(
-      `pub/${projectId}/${actionId}/${environmentId}`,
-      super.putPublication(publication),
-    );
-  }
-  override deletePublication(projectId: string, actionId: string, environmentId: string): Promise<boolean> {
-    return this.evictAfter(
-      `pub/${projectId}/${actionId}/${environmentId}`,
-      super.deletePublication(projectId, actionId, environmentId),
     );
   }
 
@@ -242,9 +199,4 @@ export class CachingStore extends DelegatingStore {
       super.deleteSecret(projectId, environmentId, name),
     );
   }
-
-  // Service accounts and trust policies
-  // Deliberately not cached here: on AWS a cached account or policy in another container would
-  // keep a revoked, disabled or deleted identity working until expiry. Callers that can afford a
-  // delay say how much themselves (BindingChecker's ttl); the exchange reads policies fresh.
 }

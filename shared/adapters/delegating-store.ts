@@ -2,23 +2,18 @@
 import type { ActionGroup, UserGroup } from '../domain/definitions/governance.ts';
 import type { MasterDataList } from '../domain/definitions/master-data.ts';
 import type { View } from '../domain/definitions/view.ts';
-import type { ServiceAccount, TrustPolicy } from '../domain/identity/model.ts';
-import type {
-  Action,
-  DataSource,
-  Environment,
-  Execution,
-  Membership,
-  Project,
-  User,
-} from '../domain/model.ts';
+import type { Action, DataSource, Environment, Membership, Project, User } from '../domain/model.ts';
 import type { Store, StoredSecret } from '../domain/ports.ts';
-import type { ReviewRequest, ReviewStatus } from '../domain/reviews.ts';
-import type { ActionVersion, Publication } from '../domain/versions.ts';
-import type { ViewPublication, ViewVersion } from '../domain/views/store.ts';
 
 export class DelegatingStore implements Store {
   constructor(protected readonly inner: Store) {}
+
+  get actionVersions(): Store['actionVersions'] {
+    return this.inner.actionVersions;
+  }
+  get viewVersions(): Store['viewVersions'] {
+    return this.inner.viewVersions;
+  }
 
   getProject(projectId: string): Promise<Project | undefined> {
     return this.inner.getProject(projectId);
@@ -95,46 +90,6 @@ export class DelegatingStore implements Store {
   deleteSecret(projectId: string, environmentId: string, name: string): Promise<boolean> {
     return this.inner.deleteSecret(projectId, environmentId, name);
   }
-  // Review requests
-  createReview(review: ReviewRequest): Promise<void> {
-    return this.inner.createReview(review);
-  }
-  getReview(projectId: string, reviewId: string): Promise<ReviewRequest | undefined> {
-    return this.inner.getReview(projectId, reviewId);
-  }
-  listReviews(projectId: string): Promise<ReviewRequest[]> {
-    return this.inner.listReviews(projectId);
-  }
-  updateReview(review: ReviewRequest, expected: ReviewStatus): Promise<boolean> {
-    return this.inner.updateReview(review, expected);
-  }
-
-  // Action versions and publications
-  createActionVersion(version: ActionVersion): Promise<void> {
-    return this.inner.createActionVersion(version);
-  }
-  getActionVersion(projectId: string, actionId: string, version: number): Promise<ActionVersion | undefined> {
-    return this.inner.getActionVersion(projectId, actionId, version);
-  }
-  listActionVersions(projectId: string, actionId: string): Promise<ActionVersion[]> {
-    return this.inner.listActionVersions(projectId, actionId);
-  }
-  getPublication(
-    projectId: string,
-    actionId: string,
-    environmentId: string,
-  ): Promise<Publication | undefined> {
-    return this.inner.getPublication(projectId, actionId, environmentId);
-  }
-  listPublications(projectId: string, actionId: string): Promise<Publication[]> {
-    return this.inner.listPublications(projectId, actionId);
-  }
-  putPublication(publication: Publication): Promise<void> {
-    return this.inner.putPublication(publication);
-  }
-  deletePublication(projectId: string, actionId: string, environmentId: string): Promise<boolean> {
-    return this.inner.deletePublication(projectId, actionId, environmentId);
-  }
 
   getMasterData(projectId: string, masterDataId: string): Promise<MasterDataList | undefined> {
     return this.inner.getMasterData(projectId, masterDataId);
@@ -157,24 +112,6 @@ export class DelegatingStore implements Store {
   createUser(user: User): Promise<User> {
     return this.inner.createUser(user);
   }
-  putExecution(execution: Execution): Promise<void> {
-    return this.inner.putExecution(execution);
-  }
-  putExecutions(executions: Execution[]): Promise<void> {
-    return this.inner.putExecutions(executions);
-  }
-  listOverdueExecutions(deadlineBefore: string): Promise<Execution[]> {
-    return this.inner.listOverdueExecutions(deadlineBefore);
-  }
-  getExecution(executionId: string): Promise<Execution | undefined> {
-    return this.inner.getExecution(executionId);
-  }
-  claimMarker(name: string, at: string): Promise<boolean> {
-    return this.inner.claimMarker(name, at);
-  }
-  hasMarker(name: string): Promise<boolean> {
-    return this.inner.hasMarker(name);
-  }
 
   // Members, user groups, action groups
   listMemberships(projectId: string): Promise<Membership[]> {
@@ -185,12 +122,6 @@ export class DelegatingStore implements Store {
   }
   getUsers(userIds: readonly string[]): Promise<User[]> {
     return this.inner.getUsers(userIds);
-  }
-  acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
-    return this.inner.acquireLock(name, holder, now, ttlMs);
-  }
-  releaseLock(name: string, holder: string): Promise<void> {
-    return this.inner.releaseLock(name, holder);
   }
   getUserGroup(projectId: string, groupId: string): Promise<UserGroup | undefined> {
     return this.inner.getUserGroup(projectId, groupId);
@@ -221,36 +152,6 @@ export class DelegatingStore implements Store {
   }
 
   // Service accounts and trust policies
-  getServiceAccount(projectId: string, serviceAccountId: string): Promise<ServiceAccount | undefined> {
-    return this.inner.getServiceAccount(projectId, serviceAccountId);
-  }
-  getServiceAccountByEmail(email: string): Promise<ServiceAccount | undefined> {
-    return this.inner.getServiceAccountByEmail(email);
-  }
-  listServiceAccounts(projectId: string): Promise<ServiceAccount[]> {
-    return this.inner.listServiceAccounts(projectId);
-  }
-  saveServiceAccount(account: ServiceAccount, isNew: boolean): Promise<void> {
-    return this.inner.saveServiceAccount(account, isNew);
-  }
-  deleteServiceAccount(projectId: string, serviceAccountId: string): Promise<boolean> {
-    return this.inner.deleteServiceAccount(projectId, serviceAccountId);
-  }
-  getTrustPolicy(projectId: string, policyId: string): Promise<TrustPolicy | undefined> {
-    return this.inner.getTrustPolicy(projectId, policyId);
-  }
-  listTrustPolicies(projectId: string, serviceAccountId: string): Promise<TrustPolicy[]> {
-    return this.inner.listTrustPolicies(projectId, serviceAccountId);
-  }
-  listTrustPoliciesByIssuer(issuer: string): Promise<TrustPolicy[]> {
-    return this.inner.listTrustPoliciesByIssuer(issuer);
-  }
-  saveTrustPolicy(policy: TrustPolicy): Promise<void> {
-    return this.inner.saveTrustPolicy(policy);
-  }
-  deleteTrustPolicy(projectId: string, policyId: string): Promise<boolean> {
-    return this.inner.deleteTrustPolicy(projectId, policyId);
-  }
 
   getView(projectId: string, viewId: string): Promise<View | undefined> {
     return this.inner.getView(projectId, viewId);
@@ -263,30 +164,5 @@ export class DelegatingStore implements Store {
   }
   deleteView(projectId: string, viewId: string): Promise<boolean> {
     return this.inner.deleteView(projectId, viewId);
-  }
-  createViewVersion(version: ViewVersion): Promise<void> {
-    return this.inner.createViewVersion(version);
-  }
-  getViewVersion(projectId: string, viewId: string, version: number): Promise<ViewVersion | undefined> {
-    return this.inner.getViewVersion(projectId, viewId, version);
-  }
-  listViewVersions(projectId: string, viewId: string): Promise<ViewVersion[]> {
-    return this.inner.listViewVersions(projectId, viewId);
-  }
-  getViewPublication(
-    projectId: string,
-    viewId: string,
-    environmentId: string,
-  ): Promise<ViewPublication | undefined> {
-    return this.inner.getViewPublication(projectId, viewId, environmentId);
-  }
-  listViewPublications(projectId: string, viewId: string): Promise<ViewPublication[]> {
-    return this.inner.listViewPublications(projectId, viewId);
-  }
-  putViewPublication(publication: ViewPublication): Promise<void> {
-    return this.inner.putViewPublication(publication);
-  }
-  deleteViewPublication(projectId: string, viewId: string, environmentId: string): Promise<boolean> {
-    return this.inner.deleteViewPublication(projectId, viewId, environmentId);
   }
 }

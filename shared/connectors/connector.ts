@@ -7,7 +7,14 @@
 import type { z } from 'zod';
 import type { ActionInput } from '../domain/definitions/action.ts';
 import type { DataSource, StatementResult } from '../domain/model.ts';
-import type { Catalog, ConnectionCheck, EngineRun, OAuthProvider } from '../domain/ports.ts';
+import type {
+  Catalog,
+  ConnectionCheck,
+  EngineRun,
+  OAuthProvider,
+  RowGroupResult,
+  RowGroupRun,
+} from '../domain/ports.ts';
 import type { Network } from './network/bridge-network.ts';
 
 export interface Labels {
@@ -60,6 +67,8 @@ export type RuntimeCheck = ConnectionCheck & { network?: Network };
 
 export interface ConnectorRuntime {
   run(run: RuntimeRun): Promise<StatementResult[]>;
+  /** Batch rows as one group in one transaction (SQL kinds that can roll back; decision 0255). */
+  runRowGroup?(group: RowGroupRun): Promise<RowGroupResult>;
   /** Resolves when the data source answers; rejects with a DoguError naming what failed. */
   testConnection(check: RuntimeCheck): Promise<void>;
   /** What an action of this data source can call (gRPC: its unary methods); kinds without one omit it. */

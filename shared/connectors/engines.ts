@@ -7,7 +7,14 @@
 import type { ActionInput } from '../domain/definitions/action.ts';
 import { DoguError } from '../domain/errors.ts';
 import type { DataSource } from '../domain/model.ts';
-import type { ActionEngines, ActionProblems, ConnectionCheck, EngineRun } from '../domain/ports.ts';
+import type {
+  ActionEngines,
+  ActionProblems,
+  ConnectionCheck,
+  EngineRun,
+  RowGroupResult,
+  RowGroupRun,
+} from '../domain/ports.ts';
 import { referencesIn } from '../domain/template.ts';
 import type {
   ConnectorDefinition,
@@ -72,6 +79,14 @@ export function createActionEngines(
       }
       const runtime = await runtimeOf(c.kind);
       return runThroughBridge(run, (routed) => runtime.run(routed));
+    },
+    async runRowGroup(group: RowGroupRun): Promise<RowGroupResult> {
+      const { run } = group;
+      const c = definition(run.dataSource.kind);
+      // Through a bridge the rows run one at a time, each within the bridge's own time-out.
+      if (c.actionKind !== run.action.kind || run.bridge) return { kind: 'not_grouped' };
+      const runtime = await runtimeOf(c.kind);
+      return runtime.runRowGroup ? runtime.runRowGroup(group) : { kind: 'not_grouped' };
     },
     references(action: ActionInput, dataSource?: DataSource, environmentId?: string) {
       const c = connectors.find((k) => k.actionKind === action.kind);

@@ -6,10 +6,11 @@
  */
 import { isProtectedEnvironment, nothingPublished } from './environments.ts';
 import { DoguError, notFound } from './errors.ts';
-import { resolveMembership } from './manage/user-groups.ts';
-import type { Action, Environment, Membership, Principal, Project, Role } from './model.ts';
+import { resolveMembership } from './manage/resolve-membership.ts';
+import type { Action, Environment, Membership, Principal, Project } from './model.ts';
 import type { Store } from './ports.ts';
 import { requireRight } from './rights.ts';
+import type { Role } from './roles.ts';
 
 export interface ActionTarget {
   project: Project;
@@ -37,7 +38,7 @@ export async function resolveExecutableAction(
     store.getProject(ids.projectId),
     store.getEnvironment(ids.projectId, ids.environmentId),
     store.getAction(ids.projectId, ids.actionId),
-    store.getPublication(ids.projectId, ids.actionId, ids.environmentId),
+    store.actionVersions.getPublication(ids.projectId, ids.actionId, ids.environmentId),
   ]);
   if (!project) throw notFound('Project', ids.projectId);
   requireRight(membership, ids.projectId, 'execute');
@@ -65,7 +66,7 @@ export async function actionForEnvironment(
 ): Promise<Action> {
   const [environment, publication] = await Promise.all([
     store.getEnvironment(head.projectId, environmentId),
-    store.getPublication(head.projectId, head.id, environmentId),
+    store.actionVersions.getPublication(head.projectId, head.id, environmentId),
   ]);
   if (!environment) throw notFound('Environment', environmentId);
   if (!publication && isProtectedEnvironment(environment)) {
@@ -76,7 +77,7 @@ export async function actionForEnvironment(
 
 async function versionToRun(store: Store, head: Action, version: number | undefined): Promise<Action> {
   if (version === undefined || version === head.version) return head;
-  const stored = await store.getActionVersion(head.projectId, head.id, version);
+  const stored = await store.actionVersions.getVersion(head.projectId, head.id, version);
   if (!stored) {
     throw new DoguError(
       'state_conflict',

@@ -6,7 +6,7 @@
  * `SELECT {{ secrets.x }}` and running it. Publishing (right `publish_versions`) is the review that lets it run.
  */
 import { DoguError } from './errors.ts';
-import { resolveMembership } from './manage/user-groups.ts';
+import { resolveMembership } from './manage/resolve-membership.ts';
 import type { Action } from './model.ts';
 import type { ActionEngines, Store } from './ports.ts';
 import { rightsOfRole } from './rights.ts';
@@ -19,11 +19,15 @@ export async function refuseUnpublishedSecretReads(
   // The action's own texts only: secrets in the data source's settings were put there by whoever may manage it.
   const secrets = [...deps.engines.references(action)].filter((r) => r.startsWith('secrets.'));
   if (secrets.length === 0) return;
-  const publication = await deps.store.getPublication(action.projectId, action.id, environmentId);
+  const publication = await deps.store.actionVersions.getPublication(
+    action.projectId,
+    action.id,
+    environmentId,
+  );
   if (publication?.version === action.version) return;
   const author =
     action.updatedBy ??
-    (await deps.store.getActionVersion(action.projectId, action.id, action.version))?.author;
+    (await deps.store.actionVersions.getVersion(action.projectId, action.id, action.version))?.author;
   if (author && (await maySeeSecrets(deps.store, action.projectId, author.id))) return;
   const read = secrets.map((s) => `{{ ${s} }}`).join(', ');
   throw new DoguError(

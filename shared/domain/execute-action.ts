@@ -1,67 +1,35 @@
 /**
- * executeAction: the one path every way of running an action goes through.
- * Authorise, bind arguments, gather the variables and secrets the action
- * refers to, run it within the time limit, limit the result, record it.
+ * executeAction: the one path every way of running an action goes through. Authorise, prepare the
+ * run (run-preparation.ts: arguments, the variables and secrets it refers to, the connection),
+ * record it running, run it within the time limit, limit the result, record it, and tell the
+ * notification rules (execution-events.ts).
  */
 
 import { effectOf } from './action-effect.ts';
 import { actionForEnvironment, type RunContext, resolveExecutableAction } from './authorize.ts';
-import { bridgeRouteFor } from './bridges/bridge-route.ts';
 import { requireConfirmation } from './confirmation.ts';
 import type { FileValue } from './definitions/parameter.ts';
 import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
 import { DoguError } from './errors.ts';
+import type { ExecutionDeps } from './execution-deps.ts';
+import { executionEvent, redact, reviewEvent, sensitiveValues } from './execution-events.ts';
 import {
   enveloped,
   maxInlineResponseBytes,
   recordableArguments,
   storeLargeResults,
 } from './execution-payloads.ts';
-import type { FileStorage } from './files/model.ts';
 import { dataSourceFiles } from './files/versions.ts';
-import { identityTokenSource, type OwnIdp } from './identity/own-idp.ts';
-import { openConnection } from './manage/data-sources.ts';
+import { identityTokenSource } from './identity/own-idp.ts';
 import { isLostGrant, markReconnectNeeded } from './manage/oauth-stored.ts';
 import type { Action, DataSource, Execution, Principal, StatementResult } from './model.ts';
-import type { NotificationEvent } from './notifications/model.ts';
-import type { Notifier } from './notifications/ports.ts';
-import { bindArguments, type MasterData } from './parameters.ts';
-import type {
-  ActionEngines,
-  Clock,
-  IdGenerator,
-  PayloadStore,
-  ScriptLane,
-  ScriptSandbox,
-  Store,
-} from './ports.ts';
+import { bindArguments } from './parameters.ts';
+import type { ScriptLane, ScriptSandbox } from './ports.ts';
 import { limitResults } from './result-limits.ts';
 import { failedScriptResult, resultOfValue, valueOfResults } from './result-value.ts';
 import { type ReviewPreview, takeReviewPreview } from './review-preview.ts';
 import type { ReviewRequest } from './reviews.ts';
-import { SecretRedactor } from './secret-redaction.ts';
-import { type SecretValues, secretContext } from './secret-values.ts';
-
-export interface ExecutionDeps {
-  store: Store;
-  /** Runs each data-source kind's actions (shared/connectors/ behind this port). */
-  engines: ActionEngines;
-  secrets: SecretValues;
-  clock: Clock;
-  ids: IdGenerator;
-  /** Spec 8: a normal execution stops after one minute (less where the bridge cuts earlier). */
-  maxExecutionMs: number;
-  /** Reports finished runs and review requests to the project's notification rules (never blocks a run). */
-  notifications?: Notifier;
-  /** Uploaded files (protosets) of data sources whose kind keeps them. */
-  files?: FileStorage;
-  /** Dogu's own IdP: federated storage connections trade its ID tokens for cloud credentials. */
-  idp?: OwnIdp;
-  /** Runs JavaScript actions and result transformers in isolation (docs/javascript.md). */
-  sandbox?: ScriptSandbox;
-  /** Keeps arguments and results too large to record or answer inline (decision 0056). */
-  payloads?: PayloadStore;
-}
+import { masterDataOf, type PreparedRun, prepareRun, type RunSubject } from './run-preparation.ts';
 
 /** The JavaScript action run whose `actions.run` started this run (decision 0040). */
 export interface ParentRun {
@@ -225,12 +193,7 @@ export async function executeAction(
     startedAt: started.toISOString(),
     deadlineAt: new Date(deadlineAt).toISOString(),
   };
-  let recordedRunning = false;
-  const {
-    bound,
-    results: raw,
-    values,
-  } = await prepareAndRun(runDeps, {
+  const input: RunInput = {
     action,
     dataSource,
     environmentId: environment.id,
@@ -239,36 +202,35 @@ export async function executeAction(
     system: { executionId, now: started.toISOString() },
     signal: AbortSignal.timeout(maxExecutionMs),
     deadlineAt,
-    runAction: (actionId, args) => runNested(deps, request, nesting, nestedExecutionIds, actionId, args),
+    depth: nesting.depth,
+    nested: { request, parent: nesting, executionIds: nestedExecutionIds },
     ...(request.dryRun ? { dryRun: true } : {}),
     ...(request.preview ? { preview: true } : {}),
-    // Recorded as running before anything runs (decision 0056): a crash mid-run still leaves a record,
-    // which the sweeper ends once its deadline has long passed. Large arguments go to the payload store.
-    beforeRun: async (boundArguments) => {
-      const recorded = await recordableArguments(deps.payloads, executionId, recordable(boundArguments));
-      base.arguments = recorded.arguments;
-      if (recorded.payload) base.payloads = { arguments: recorded.payload };
-      await deps.store.putExecution({ ...base, status: 'running', statements: [] });
-      recordedRunning = true;
-    },
-  }).catch(async (error: unknown) => {
+  };
+  const prepared = await prepareRun(runDeps, input);
+  // Recorded as running before anything runs (decision 0056): a crash mid-run still leaves a record,
+  // which the sweeper ends once its deadline has long passed. Large arguments go to the payload store.
+  const recorded = await recordableArguments(deps.payloads, executionId, recordable(prepared.bound));
+  base.arguments = recorded.arguments;
+  if (recorded.payload) base.payloads = { arguments: recorded.payload };
+  await deps.executions.putExecution({ ...base, status: 'running', statements: [] });
+  const raw = await runPrepared(runDeps, input, prepared).catch(async (error: unknown) => {
     // An error the run did not turn into a failed result still ends the record it started.
-    if (recordedRunning) {
-      const at = deps.clock.now();
-      await deps.store.putExecution({
-        ...base,
-        status: error instanceof DoguError && error.code === 'execution_timeout' ? 'timed_out' : 'failed',
-        statements: [],
-        finishedAt: at.toISOString(),
-        durationMs: at.getTime() - started.getTime(),
-        error:
-          error instanceof DoguError
-            ? { code: error.code, message: error.message }
-            : { code: 'internal_error', message: 'The run failed unexpectedly.' },
-      });
-    }
+    const at = deps.clock.now();
+    await deps.executions.putExecution({
+      ...base,
+      status: error instanceof DoguError && error.code === 'execution_timeout' ? 'timed_out' : 'failed',
+      statements: [],
+      finishedAt: at.toISOString(),
+      durationMs: at.getTime() - started.getTime(),
+      error:
+        error instanceof DoguError
+          ? { code: error.code, message: error.message }
+          : { code: 'internal_error', message: 'The run failed unexpectedly.' },
+    });
     throw error;
   });
+  const { bound, values } = prepared;
   // A preview shows what the statements did, not the transformer's view of it.
   let results = limitResults(request.preview ? raw : await transform(runDeps, action, raw, deadlineAt));
   results = namingTheLimit(results, deadlineAt - deps.clock.now().getTime(), nesting.limitMs);
@@ -301,7 +263,7 @@ export async function executeAction(
   else results = limitResults(results, inlineResultBudget(execution));
   // Stored results are read through their link; the job's result parts hold only inline ones.
   if (!storedResults) await request.keepResults?.(executionId, results);
-  await deps.store.putExecution(execution);
+  await deps.executions.putExecution(execution);
   // A batch reports once, when it finishes (its rules are the batch's), not once per row.
   const shareableError = execution.error && {
     code: execution.error.code,
@@ -346,7 +308,7 @@ async function requestReview(
     ...(taken ? { preview: taken } : {}),
     status: 'pending',
   };
-  await deps.store.createReview(review);
+  await deps.reviews.createReview(review);
   await deps.notifications?.notify(reviewEvent(action, review, 'review_waiting', now.toISOString()));
   return { kind: 'review_requested', review };
 }
@@ -363,81 +325,6 @@ export function previewForReview(deps: ExecutionDeps, request: ExecuteActionRequ
     () => deps.clock.now(),
     async () => (await executeAction(deps, { ...rest, preview: true })) as ExecutionOutcome,
   );
-}
-
-/**
- * Argument and secret values a notification must not repeat: a database error may quote them
- * ("invalid input syntax for type integer: …"), and a notification leaves the service.
- */
-function sensitiveValues(bound: Record<string, unknown>, values: Record<string, unknown>): string[] {
-  const found = new Set<string>();
-  const collect = (value: unknown) => {
-    if (typeof value === 'string' && value.length >= 3) found.add(value);
-    else if (typeof value === 'number' || typeof value === 'bigint') found.add(String(value));
-    else if (Array.isArray(value)) value.forEach(collect);
-  };
-  for (const value of Object.values(bound)) collect(value);
-  for (const [name, value] of Object.entries(values)) if (name.startsWith('secrets.')) collect(value);
-  // Longest first, so a value containing another is hidden whole.
-  return [...found].filter((value) => value.length >= 3).sort((a, b) => b.length - a.length);
-}
-
-const redact = (text: string, sensitive: readonly string[]) =>
-  sensitive.reduce((result, value) => result.replaceAll(value, '[redacted]'), text);
-
-function executionEvent(
-  action: Action,
-  execution: Execution,
-  error: ExecutionOutcome['shareableError'],
-): NotificationEvent {
-  return {
-    projectId: execution.projectId,
-    environmentId: execution.environmentId,
-    subject: { kind: 'action', id: action.id, name: action.name, actionId: action.id },
-    outcome:
-      execution.status === 'succeeded'
-        ? 'succeeded'
-        : execution.status === 'timed_out'
-          ? 'timed_out'
-          : 'failed',
-    occurredAt: execution.finishedAt ?? execution.startedAt,
-    execution: {
-      id: execution.id,
-      status: execution.status,
-      via: execution.via,
-      ...(error ? { error } : {}),
-      startedAt: execution.startedAt,
-      ...(execution.finishedAt ? { finishedAt: execution.finishedAt } : {}),
-    },
-  };
-}
-
-/** A review request waiting for approval, or decided: ids and e-mail addresses, never its arguments. */
-export function reviewEvent(
-  action: Pick<Action, 'id' | 'name'> | { id: string; name?: string },
-  review: ReviewRequest,
-  outcome: 'review_waiting' | 'review_decided',
-  at: string,
-): NotificationEvent {
-  return {
-    projectId: review.projectId,
-    environmentId: review.environmentId,
-    subject: {
-      kind: 'action',
-      id: action.id,
-      ...(action.name ? { name: action.name } : {}),
-      actionId: action.id,
-    },
-    outcome,
-    occurredAt: at,
-    review: {
-      id: review.id,
-      status: review.status,
-      requestedBy: review.requestedBy.email,
-      ...(review.decidedBy ? { decidedBy: review.decidedBy.email } : {}),
-      expiresAt: review.expiresAt,
-    },
-  };
 }
 
 /** The sandbox as one run sees it: each script it runs carries the run's lane. */
@@ -478,60 +365,65 @@ function inlineResultBudget(execution: Execution): number {
   return Math.max(0, maxInlineResponseBytes - enveloped(JSON.stringify(execution)));
 }
 
-interface RunInput {
-  action: Action;
-  dataSource: DataSource;
-  environmentId: string;
-  arguments: Record<string, unknown>;
-  caller: { id: string; name: string; email: string };
-  system: Record<string, string>;
+interface RunInput extends RunSubject {
   signal: AbortSignal;
   deadlineAt: number;
-  /** How many actions called this one (an authentication action is called by the action it serves). */
-  depth?: number;
-  /** `actions.run` for a JavaScript action run here. */
-  runAction?: (actionId: string, args: Record<string, unknown>) => Promise<unknown>;
+  /** Where the run stands in its tree: 1 for a run started directly (see `maxRunDepth`). */
+  depth: number;
+  /** What `actions.run` of a JavaScript action run here needs; absent for authentication actions. */
+  nested?: NestedRuns;
   dryRun?: boolean;
   preview?: boolean;
-  /** Called with the bound arguments once everything is prepared, just before the action runs. */
-  beforeRun?: (bound: Record<string, unknown>) => Promise<void>;
+}
+
+/** The runs a JavaScript action starts with `actions.run`: whose request they repeat, under which run. */
+interface NestedRuns {
+  request: ExecuteActionRequest;
+  parent: ParentRun;
+  /** Filled as nested runs start; recorded on the parent's execution. */
+  executionIds: string[];
 }
 
 /** The bridge a run goes through, recorded on its execution (audit and history). */
-function bridgeOf(dataSource: DataSource, environmentId: string): { bridgeId?: string } {
+export function bridgeOf(dataSource: DataSource, environmentId: string): { bridgeId?: string } {
   const via = dataSource.environments[environmentId]?.via;
   return typeof via === 'string' && via !== '' ? { bridgeId: via } : {};
 }
 
-/** Stops an action that, through authentication actions, ends up calling itself. */
-const maxCallDepth = 4;
+/**
+ * Spec 8 and loops: how deep runs may nest, whichever way one run starts another (`actions.run` of a
+ * JavaScript action, or a data source's authentication action): a run started directly is at depth
+ * 1, and a run that would start one deeper than this is refused. An action that ends up calling
+ * itself stops here.
+ */
+export const maxRunDepth = 4;
+/** Spec 8 and loops: `actions.run` calls in one top-level run, nested ones included. */
+export const maxCallsPerRun = 50;
 
-/** Binds the arguments, gathers what the action refers to and runs it. Also used for authentication actions. */
-async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
-  const { action, dataSource, environmentId } = input;
-  const currentUser = {
-    'currentUser.id': input.caller.id,
-    'currentUser.name': input.caller.name,
-    'currentUser.email': input.caller.email,
-  };
-  const bound = bindArguments(action.parameters, input.arguments, {
-    system: { ...currentUser, ...input.system },
-    masterData: await masterDataOf(deps, action),
-  });
-  const values = {
-    ...bound,
-    ...currentUser,
-    ...(await configurationValues(deps, action, dataSource, environmentId)),
-  };
+/** The depth of a run that `parentDepth` starts, or the refusal (with the caller's error code) past the limit. */
+function childDepth(
+  parentDepth: number,
+  actionId: string,
+  code: 'argument_invalid' | 'data_source_error',
+): number {
+  const depth = parentDepth + 1;
+  if (depth > maxRunDepth) {
+    throw new DoguError(
+      code,
+      `Action '${actionId}' would run ${depth} levels deep; the limit is ${maxRunDepth} (does an action call itself?).`,
+    );
+  }
+  return depth;
+}
 
-  const connection = await openConnection(deps, dataSource, environmentId);
-  const bridge = await bridgeRouteFor(deps, dataSource, environmentId, connection);
-  // The secrets this run holds: what the action refers to and the data source's secret fields.
-  const redactor = new SecretRedactor([
-    ...Object.entries(values).flatMap(([name, value]) => (name.startsWith('secrets.') ? [value] : [])),
-    ...deps.engines.secretFields(dataSource.kind).map((field) => connection[field]),
-  ]);
-  await input.beforeRun?.(bound);
+/** Hands the prepared run to its kind's engine; results and errors come back without secret values. */
+async function runPrepared(
+  deps: ExecutionDeps,
+  input: RunInput,
+  prepared: PreparedRun,
+): Promise<StatementResult[]> {
+  const { action, dataSource, environmentId, nested } = input;
+  const { connection, bridge, redactor } = prepared;
   try {
     const results = await deps.engines.run({
       action,
@@ -539,14 +431,14 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
       environmentId,
       connection,
       key: `${dataSource.projectId}/${dataSource.id}/${environmentId}`,
-      values,
+      values: prepared.values,
       signal: input.signal,
       deadlineAt: input.deadlineAt,
       callAction: (actionId) => callAction(deps, input, actionId),
       ...(deps.idp
         ? { identityToken: identityTokenSource(deps.idp, dataSource.projectId, environmentId) }
         : {}),
-      ...(input.runAction ? { runAction: input.runAction } : {}),
+      ...(nested ? { runAction: (actionId, args) => runNested(deps, nested, actionId, args) } : {}),
       ...(input.dryRun ? { dryRun: true } : {}),
       ...(input.preview ? { preview: true } : {}),
       ...(bridge ? { bridge } : {}),
@@ -555,7 +447,7 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
         ? { files: dataSourceFiles(deps.files, dataSource, environmentId) }
         : {}),
     });
-    return { bound, results: redactor.results(results), values };
+    return redactor.results(results);
   } catch (error) {
     if (isLostGrant(error)) {
       await markReconnectNeeded(deps.store, dataSource, environmentId, deps.clock.now()).catch(() => {});
@@ -564,10 +456,6 @@ async function prepareAndRun(deps: ExecutionDeps, input: RunInput) {
   }
 }
 
-/** Spec 8 and loops: runs nested deeper than this, or more calls than this in one top-level run, are refused. */
-export const maxNestedDepth = 4;
-export const maxCallsPerRun = 50;
-
 /**
  * `actions.run` from a JavaScript action: the whole execution path again, as the same principal,
  * with the calling action as the permission's caller, in the time the caller has left; recorded
@@ -575,18 +463,11 @@ export const maxCallsPerRun = 50;
  */
 async function runNested(
   deps: ExecutionDeps,
-  request: ExecuteActionRequest,
-  parent: ParentRun,
-  nestedExecutionIds: string[],
+  { request, parent, executionIds: nestedExecutionIds }: NestedRuns,
   actionId: string,
   args: Record<string, unknown>,
 ): Promise<unknown> {
-  if (parent.depth >= maxNestedDepth) {
-    throw new DoguError(
-      'argument_invalid',
-      `actions.run('${actionId}') would nest runs ${parent.depth + 1} deep; the limit is ${maxNestedDepth} (does an action call itself?).`,
-    );
-  }
+  childDepth(parent.depth, actionId, 'argument_invalid');
   parent.calls.count += 1;
   if (parent.calls.count > maxCallsPerRun) {
     throw new DoguError(
@@ -666,13 +547,7 @@ async function callAction(
   input: RunInput,
   actionId: string,
 ): Promise<StatementResult[]> {
-  const depth = (input.depth ?? 0) + 1;
-  if (depth > maxCallDepth) {
-    throw new DoguError(
-      'data_source_error',
-      `Action '${actionId}' is called more than ${maxCallDepth} levels deep (does it call itself?).`,
-    );
-  }
+  const depth = childDepth(input.depth, actionId, 'data_source_error');
   const head = await deps.store.getAction(input.action.projectId, actionId);
   if (!head)
     throw new DoguError(
@@ -690,73 +565,15 @@ async function callAction(
     );
   }
   // An authentication action serves the action that called it: it runs no actions of its own (and
-  // would otherwise run them with its caller's identity as the permission's caller).
-  const {
-    runAction: _notForAuthActions,
-    beforeRun: _recordedByTheCaller,
-    preview: _aPreviewOfTheCallerOnly,
-    ...served
-  } = input;
-  return (await prepareAndRun(deps, { ...served, action: called, dataSource: source, arguments: {}, depth }))
-    .results;
+  // would otherwise run them with its caller's identity as the permission's caller), and only the
+  // caller is a preview.
+  const { nested: _notForAuthActions, preview: _aPreviewOfTheCallerOnly, ...served } = input;
+  const authInput: RunInput = { ...served, action: called, dataSource: source, arguments: {}, depth };
+  return runPrepared(deps, authInput, await prepareRun(deps, authInput));
 }
-
-/** The master data lists the action's parameters take their choices from. */
-export async function masterDataOf(deps: Pick<ExecutionDeps, 'store'>, action: Action): Promise<MasterData> {
-  const ids = new Set(
-    action.parameters.flatMap((p) => ('masterData' in p && p.masterData ? [p.masterData] : [])),
-  );
-  const lists: MasterData = {};
-  for (const id of ids) {
-    const list = await deps.store.getMasterData(action.projectId, id);
-    if (!list)
-      throw new DoguError('state_conflict', `The action's master data list '${id}' no longer exists.`);
-    lists[id] = list.entries;
-  }
-  return lists;
-}
-
-/** Only the variables and secrets the action (and its data source's headers) refer to are read and decrypted. */
-async function configurationValues(
-  deps: ExecutionDeps,
-  action: Action,
-  dataSource: DataSource,
-  environmentId: string,
-) {
-  const references = deps.engines.references(action, dataSource, environmentId);
-  const wanted = (scope: string) =>
-    [...references].filter((r) => r.startsWith(`${scope}.`)).map((r) => r.slice(scope.length + 1));
-  const [variableNames, secretNames] = [wanted('vars'), wanted('secrets')];
-  const values: Record<string, unknown> = {};
-  if (variableNames.length > 0) {
-    const variables = await deps.store.listVariables(action.projectId, environmentId);
-    for (const name of variableNames) {
-      if (!(name in variables)) throw missing('variable', name, environmentId);
-      values[`vars.${name}`] = variables[name];
-    }
-  }
-  if (secretNames.length > 0) {
-    const secrets = await deps.store.listSecrets(action.projectId, environmentId);
-    for (const name of secretNames) {
-      const secret = secrets[name];
-      if (!secret) throw missing('secret', name, environmentId);
-      values[`secrets.${name}`] = await deps.secrets.decrypt(
-        secret.ciphertext,
-        secretContext(action.projectId, environmentId, name),
-      );
-    }
-  }
-  return values;
-}
-
-const missing = (what: string, name: string, environmentId: string) =>
-  new DoguError(
-    'state_conflict',
-    `The action uses ${what} '${name}', which environment '${environmentId}' does not define.`,
-  );
 
 /** File contents are not kept in the history: their name, type and size are. */
-function recordable(bound: Record<string, unknown>): Record<string, unknown> {
+export function recordable(bound: Record<string, unknown>): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(bound)) {
     const file = value as FileValue | null;

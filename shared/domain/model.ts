@@ -1,4 +1,5 @@
 /** Records of the domain. Storage adapters persist them; nothing here knows how. */
+import type { Role } from './roles.ts';
 
 /** The MCP client an agent called through (its `clientInfo` at initialize): recorded, never trusted. */
 export interface AgentClient {
@@ -32,10 +33,6 @@ export interface Environment {
    */
   protected?: boolean;
 }
-
-/** Project roles, most to least powerful. What each may do is defined with governance. */
-export const roles = ['admin', 'development_lead', 'developer', 'operations_lead', 'member'] as const;
-export type Role = (typeof roles)[number];
 
 export interface Membership {
   projectId: string;

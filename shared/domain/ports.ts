@@ -6,7 +6,6 @@
 import type { ActionInput } from './definitions/action.ts';
 import type { ActionGroup, UserGroup } from './definitions/governance.ts';
 import type { MasterDataList } from './definitions/master-data.ts';
-import type { IdentityStore } from './identity/model.ts';
 import type {
   Action,
   DataSource,
@@ -17,9 +16,9 @@ import type {
   StatementResult,
   User,
 } from './model.ts';
-import type { ReviewStore } from './reviews.ts';
-import type { VersionStore } from './versions.ts';
-import type { ViewStore } from './views/store.ts';
+import type { VersionedDocuments } from './versioned-documents.ts';
+import type { ActionVersion, Publication } from './versions.ts';
+import type { ViewPublication, ViewStore, ViewVersion } from './views/store.ts';
 
 export interface DefinitionReader {
   getProject(projectId: string): Promise<Project | undefined>;
@@ -42,7 +41,18 @@ export class AlreadyExistsError extends Error {
   }
 }
 
-export interface Store extends DefinitionReader, VersionStore, ViewStore, ReviewStore, IdentityStore {
+/**
+ * The definitions of projects: projects, environments, members and groups, data sources, actions and
+ * views with their versions, configuration. Execution records, review requests, service accounts
+ * and trust policies, audit entries, scheduling, accounts and files are ports of their own
+ * (ExecutionStore below, ReviewStore, IdentityStore, AuditLog, SchedulingStore, AccountStore,
+ * FileStorage).
+ */
+export interface Store extends DefinitionReader, ViewStore {
+  /** Versions and publications of actions (docs/governance.md). */
+  readonly actionVersions: VersionedDocuments<ActionVersion, Publication>;
+  /** Versions and publications of views, kept the same way. */
+  readonly viewVersions: VersionedDocuments<ViewVersion, ViewPublication>;
   createProject(project: Project): Promise<void>;
   /** Replaces an existing project's record (its settings). */
   updateProject(project: Project): Promise<void>;
@@ -87,17 +97,6 @@ export interface Store extends DefinitionReader, VersionStore, ViewStore, Review
   /** Creates the user and returns it as stored; AlreadyExistsError when the e-mail address is taken. */
   createUser(user: User): Promise<User>;
 
-  putExecution(execution: Execution): Promise<void>;
-  /** Writes many executions in as few requests as the store allows (idempotent per id). */
-  putExecutions(executions: Execution[]): Promise<void>;
-  getExecution(executionId: string): Promise<Execution | undefined>;
-  /** Executions still `running` whose `deadlineAt` is before this ISO time (read by index, not Scan). */
-  listOverdueExecutions(deadlineBefore: string): Promise<Execution[]>;
-
-  /** Claims a one-time marker (e.g. a seed); false when it was claimed before. */
-  claimMarker(name: string, at: string): Promise<boolean>;
-  hasMarker(name: string): Promise<boolean>;
-
   // Members, user groups, action groups
   /** Direct memberships of a project, read consistently: the last-administrator check counts them. */
   listMemberships(projectId: string): Promise<Membership[]>;
@@ -105,13 +104,6 @@ export interface Store extends DefinitionReader, VersionStore, ViewStore, Review
   deleteMembership(projectId: string, principalId: string): Promise<boolean>;
   /** The users with these ids that exist, in no particular order. */
   getUsers(userIds: readonly string[]): Promise<User[]>;
-  /**
-   * Takes the named lease for `ttlMs` unless another holder's lease is still running (then false).
-   * Serialises changes that must see each other (member roles of one project) without transactions.
-   */
-  acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean>;
-  /** Gives the lease back if `holder` still holds it. */
-  releaseLock(name: string, holder: string): Promise<void>;
   getUserGroup(projectId: string, groupId: string): Promise<UserGroup | undefined>;
   listUserGroups(projectId: string): Promise<UserGroup[]>;
   /** The groups of a project that list the principal as a member (one Query and one batch read). */
@@ -124,6 +116,30 @@ export interface Store extends DefinitionReader, VersionStore, ViewStore, Review
   /** Saves only if the stored version is `expectedVersion` (0: must not exist yet); false on conflict. */
   saveActionGroup(group: ActionGroup, expectedVersion: number): Promise<boolean>;
   deleteActionGroup(projectId: string, groupId: string): Promise<boolean>;
+}
+
+/** Port: coordination between processes that share the store, without transactions. */
+export interface Coordination {
+  /** Claims a one-time marker (e.g. a seed); false when it was claimed before. */
+  claimMarker(name: string, at: string): Promise<boolean>;
+  hasMarker(name: string): Promise<boolean>;
+  /**
+   * Takes the named lease for `ttlMs` unless another holder's lease is still running (then false).
+   * Serialises changes that must see each other (member roles of one project) without transactions.
+   */
+  acquireLock(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean>;
+  /** Gives the lease back if `holder` still holds it. */
+  releaseLock(name: string, holder: string): Promise<void>;
+}
+
+/** Port: the records of runs (the history), written as a run starts and again as it ends. */
+export interface ExecutionStore {
+  putExecution(execution: Execution): Promise<void>;
+  /** Writes many executions in as few requests as the store allows (idempotent per id). */
+  putExecutions(executions: Execution[]): Promise<void>;
+  getExecution(executionId: string): Promise<Execution | undefined>;
+  /** Executions still `running` whose `deadlineAt` is before this ISO time (read by index, not Scan). */
+  listOverdueExecutions(deadlineBefore: string): Promise<Execution[]>;
 }
 
 /**
@@ -196,6 +212,25 @@ export interface EngineRun {
   /** The bridge this environment's connection goes through (`via`), absent for a direct one. */
   bridge?: BridgeRoute;
 }
+
+/** Rows of a batch run as one group: `run.values` is unused, each row brings its own values. */
+export interface RowGroupRun {
+  run: EngineRun;
+  rows: Record<string, unknown>[];
+  /** Called once the group will run, before anything of it runs. */
+  beforeRun(): Promise<void>;
+}
+
+/**
+ * `not_grouped`: the kind or the statement cannot run as a group, nothing ran. `committed`: each
+ * row's results, the successful rows committed together. `rolled_back`: nothing committed, the rows
+ * may run one at a time. `unknown`: the connection was lost at COMMIT.
+ */
+export type RowGroupResult =
+  | { kind: 'not_grouped' }
+  | { kind: 'committed'; rows: StatementResult[][] }
+  | { kind: 'rolled_back'; reason: { code: string; message: string } }
+  | { kind: 'unknown'; reason: { code: string; message: string } };
 
 /**
  * A data source environment reached through a bridge the customer runs (docs/bridge.md): where
@@ -274,6 +309,8 @@ export interface ActionEngines {
   /** The action kind a data-source kind runs (e.g. postgresql → sql); undefined for an unknown kind. */
   actionKindOf(dataSourceKind: string): string | undefined;
   run(run: EngineRun): Promise<StatementResult[]>;
+  /** Batch rows of one action in one transaction, a savepoint per row (decision 0255). */
+  runRowGroup(group: RowGroupRun): Promise<RowGroupResult>;
   /** Every {{ reference }} of the action and, when given, of one environment's connection. */
   references(action: ActionInput, dataSource?: DataSource, environmentId?: string): Set<string>;
   /** The kind's own save-time checks of an action (the common ones are the domain's). */

@@ -4,7 +4,8 @@
  * the table for people.
  */
 import { DoguError } from './errors.ts';
-import type { Membership, Role } from './model.ts';
+import type { Membership } from './model.ts';
+import type { Role } from './roles.ts';
 
 export const rights = [
   'view',

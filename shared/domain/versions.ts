@@ -6,40 +6,15 @@
  * by its author's right to manage secrets (draft-secrets.ts, decision 0026).
  */
 import type { ActionInput } from './definitions/action.ts';
+import type { DocumentPublication, DocumentVersion } from './versioned-documents.ts';
 
-export interface ActionVersion {
-  projectId: string;
+export interface ActionVersion extends DocumentVersion {
   actionId: string;
-  version: number;
   definition: ActionInput;
-  author: { id: string; email: string };
-  createdAt: string;
-  message: string;
 }
 
-export interface Publication {
-  projectId: string;
+export interface Publication extends DocumentPublication {
   actionId: string;
-  environmentId: string;
-  version: number;
-  publishedBy: { id: string; email: string };
-  publishedAt: string;
-}
-
-export interface VersionStore {
-  /** Versions are immutable: AlreadyExistsError when that version number exists. */
-  createActionVersion(version: ActionVersion): Promise<void>;
-  getActionVersion(projectId: string, actionId: string, version: number): Promise<ActionVersion | undefined>;
-  /** Newest first. */
-  listActionVersions(projectId: string, actionId: string): Promise<ActionVersion[]>;
-  getPublication(
-    projectId: string,
-    actionId: string,
-    environmentId: string,
-  ): Promise<Publication | undefined>;
-  listPublications(projectId: string, actionId: string): Promise<Publication[]>;
-  putPublication(publication: Publication): Promise<void>;
-  deletePublication(projectId: string, actionId: string, environmentId: string): Promise<boolean>;
 }
 
 export interface DefinitionChange {

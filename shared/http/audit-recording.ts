@@ -8,7 +8,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { logger } from '../commons/logger.ts';
 import type { AuditEntry } from '../domain/audit.ts';
 import type { Principal } from '../domain/model.ts';
-import type { CoreServices } from '../runtime/services.ts';
+import type { CoreServices } from '../runtime/core-services.ts';
 import type { Route, RouteName } from './routes.ts';
 import { viewerIpOf } from './viewer-ip.ts';
 
@@ -148,6 +148,12 @@ export const unauditedMutations: ReadonlySet<string> = new Set([
   'exchangeToken',
   // Audited inside, per tool call (execution.run with via mcp): most MCP messages change nothing.
   'mcp',
+  // Dogu's OAuth endpoints for MCP clients: the consent is audited inside (mcp_client.authorize or
+  // .deny, in the project); registration, tokens and revocation belong to no project and name no person.
+  'registerMcpClient',
+  'mcpToken',
+  'revokeMcpToken',
+  'decideMcpAuthorization',
   // Audited inside the use case (file_version.upload): the path names no project, the token does.
   'uploadProtoset',
 ]);

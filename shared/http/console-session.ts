@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { issueUserToken } from '../domain/accounts/sign-in.ts';
 import type { User } from '../domain/model.ts';
-import type { CoreServices } from '../runtime/services.ts';
+import type { CoreServices } from '../runtime/core-services.ts';
 
 export async function newConsoleSession(services: CoreServices, user: User) {
   const csrf = randomBytes(32).toString('base64url');

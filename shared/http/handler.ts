@@ -12,13 +12,15 @@ import type { z } from 'zod';
 import { logger } from '../commons/logger.ts';
 import { badRequest, DoguError, forbidden, unauthorized } from '../domain/errors.ts';
 import { inexactNumbersIn } from '../domain/exact-numbers.ts';
-import { principalOfBearer } from '../domain/identity/access-tokens.ts';
+import { principalOfBearer } from '../domain/identity/bearer-principal.ts';
 import type { Principal } from '../domain/model.ts';
 import { tooManyRequests } from '../domain/rate-limit.ts';
 import { fieldSentence, readableIssues } from '../domain/readable-issues.ts';
-import { type Composition, type CoreServices, coreOnly, getServices } from '../runtime/services.ts';
+import type { CoreServices } from '../runtime/core-services.ts';
+import { type Composition, coreOnly, getServices } from '../runtime/services.ts';
 import { recordAudit } from './audit-recording.ts';
 import { functionUrlPathParameters, isFunctionUrlEvent } from './function-url.ts';
+import { refuseForeignAudience, withOAuthChallenge } from './mcp/oauth-challenge.ts';
 import { refuseUnservedRequest } from './not-found.ts';
 import { requireCloudFront } from './origin-proof.ts';
 import { checkPathParameters } from './path-parameters.ts';
@@ -125,7 +127,11 @@ export function defineRoutes<S extends CoreServices = CoreServices>(
         event = { ...event, pathParameters };
         checkPathParameters(pathParameters);
         services = await getServices(composition);
-        principal = await authenticate(route, event, services);
+        const authenticated = event;
+        principal = await authenticate(route, authenticated, services).catch((error: unknown) => {
+          // The MCP endpoint's 401 tells OAuth clients where to sign in (oauth-challenge.ts).
+          throw withOAuthChallenge(route, authenticated, error);
+        });
         // Per client, not per route: one caller's burst does not use up everyone's share (decision 0053).
         if (principal && services.rateLimiter) {
           const decision = await services.rateLimiter.take(principal.id, services.clock.now().getTime());
@@ -220,13 +226,21 @@ async function authenticate(route: Route, event: APIGatewayProxyEventV2, service
     tokens: services.tokens,
     definitions: services.definitions,
   });
-  return stillAllowed(match[1]!, principal, services);
+  return stillAllowed(match[1]!, principal, services, (claims) =>
+    refuseForeignAudience(route, event, claims),
+  );
 }
 
 /** A user's token stops working when the account is disabled or its sessions were ended (user-access.ts). */
-async function stillAllowed(token: string, principal: Principal, services: CoreServices): Promise<Principal> {
+async function stillAllowed(
+  token: string,
+  principal: Principal,
+  services: CoreServices,
+  checkAudience: (claims: Record<string, unknown>) => void = () => {},
+): Promise<Principal> {
   if (principal.kind !== 'user') return principal;
   const { claims } = await services.tokens.verifyWithClaims(token);
+  checkAudience(claims);
   await services.accounts.access.check(principal, claims);
   return principal;
 }

@@ -71,6 +71,7 @@ import {
   recordedExecution,
 } from './openapi-components.ts';
 import { errorResponsesOf } from './openapi-errors.ts';
+import { mcpOAuthOperations } from './openapi-mcp-oauth.ts';
 import * as more from './openapi-more-answers.ts';
 import type { OperationSpec } from './openapi-spec.ts';
 import { type Route, type RouteName, routes } from './routes.ts';
@@ -785,6 +786,7 @@ const operations: Partial<Record<RouteName, OperationSpec>> = {
     ok: { status: '200', schema: auditVerification },
   },
   ...accountOperations,
+  ...mcpOAuthOperations,
   // Notifications (docs/notifications.md)
   getNotificationSettings: {
     summary: 'Targets (secrets never returned, only hasSecret), rules and the private-network policy',

@@ -88,6 +88,8 @@ const oauthRoute = routesOf('data-sources', {
 });
 const uploadTokenRoute = routesOf('projects', { prefix: '/api/v1/projects/{projectId}/upload-tokens' });
 const bridgeRoute = routesOf('projects', { prefix: '/api/v1/projects/{projectId}/bridges' });
+const mcpOAuthRoute = routesOf('mcp-oauth', { auth: 'none' });
+const mcpConsentRoute = routesOf('mcp-oauth');
 
 export const routes = [
   { name: 'health', method: 'GET', path: '/healthz', handler: 'health', auth: 'none' },
@@ -380,6 +382,21 @@ export const routes = [
     handler: 'execute-action',
     auth: 'bearer',
   },
+  // Dogu as the OAuth authorization server of MCP clients (docs/agents.md, decision 0230).
+  mcpOAuthRoute(
+    'mcpProtectedResourceMetadata',
+    'GET',
+    '/.well-known/oauth-protected-resource/mcp/projects/{projectId}/environments/{environmentId}',
+  ),
+  mcpOAuthRoute('mcpAuthorizationServerMetadata', 'GET', '/.well-known/oauth-authorization-server'),
+  // ANY: browser-based clients send a CORS preflight (OPTIONS) first.
+  mcpOAuthRoute('registerMcpClient', 'ANY', '/oauth/register'),
+  mcpOAuthRoute('authorizeMcpClient', 'GET', '/oauth/authorize'),
+  mcpOAuthRoute('mcpToken', 'ANY', '/oauth/token'),
+  mcpOAuthRoute('revokeMcpToken', 'ANY', '/oauth/revoke'),
+  // The console's consent screen: the signed-in person sees the request and allows or denies it.
+  mcpConsentRoute('getMcpAuthorization', 'GET', '/oauth/requests/{requestId}'),
+  mcpConsentRoute('decideMcpAuthorization', 'POST', '/oauth/requests/{requestId}'),
   { name: 'notFound', method: 'ANY', path: '$default', handler: 'not-found', auth: 'none' },
 ] as const satisfies readonly Route[];
 

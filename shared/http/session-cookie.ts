@@ -9,7 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { forbidden, unauthorized } from '../domain/errors.ts';
 import type { Principal } from '../domain/model.ts';
-import type { CoreServices } from '../runtime/services.ts';
+import type { CoreServices } from '../runtime/core-services.ts';
 
 export const sessionCookieNames = { secure: '__Host-dogu_session', plain: 'dogu_session' };
 export const flowCookieName = 'dogu_sso_flow';
@@ -106,7 +106,7 @@ async function sessionEnded(services: CoreServices, csrf: string): Promise<boole
   const checkedAt = seenLive.get(marker);
   const now = services.clock.now().getTime();
   if (checkedAt !== undefined && now - checkedAt < liveFor) return false;
-  if (await services.store.hasMarker(marker)) {
+  if (await services.coordination.hasMarker(marker)) {
     seenEnded.add(marker);
     seenLive.delete(marker);
     return true;
@@ -120,7 +120,7 @@ export async function endSession(services: CoreServices, token: string): Promise
   const { claims } = await services.tokens.verifyWithClaims(token);
   if (typeof claims.csrf !== 'string') return;
   const marker = endedMarker(claims.csrf);
-  await services.store.claimMarker(marker, services.clock.now().toISOString());
+  await services.coordination.claimMarker(marker, services.clock.now().toISOString());
   seenEnded.add(marker);
   seenLive.delete(marker);
 }

@@ -13,6 +13,12 @@ export const originVerifySecretEnv = 'DOGU_ORIGIN_VERIFY_SECRET_ARN';
 /** The ARN of the KeyValueStore the rotation writes CloudFront's copy to (decision 0171); rotation function only. */
 export const originVerifyStoreEnv = 'DOGU_ORIGIN_VERIFY_STORE_ARN';
 export const viewerIpHeader = 'x-dogu-viewer-ip';
+/**
+ * The Host the viewer asked CloudFront for (its viewer-request function sets it): the origin the
+ * browser or MCP client sees, which a function behind API Gateway cannot know otherwise (the API's
+ * Host is its own, and DOGU_PUBLIC_URL of the execution function is the API's: decision 0233).
+ */
+export const viewerHostHeader = 'x-dogu-viewer-host';
 export const originVerifyHeader = 'x-dogu-origin-verify';
 /**
  * The key under which CloudFront's KeyValueStore holds the value its viewer-request function sends
@@ -49,4 +55,13 @@ export function viewerIpOf(event: Pick<APIGatewayProxyEventV2, 'headers' | 'requ
   const viewer = event.headers?.[viewerIpHeader];
   if (viewer && cameThroughCloudFront(event) && addressShape.test(viewer)) return viewer;
   return sourceIp;
+}
+
+/** A host name with an optional port, as a Host header carries it. */
+const hostShape = /^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$/;
+
+/** `https://<viewer's host>` for a request that came through CloudFront; undefined otherwise. */
+export function viewerOriginOf(event: Pick<APIGatewayProxyEventV2, 'headers'>): string | undefined {
+  const host = event.headers?.[viewerHostHeader];
+  return host && cameThroughCloudFront(event) && hostShape.test(host) ? `https://${host}` : undefined;
 }

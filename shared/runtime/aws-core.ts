@@ -10,6 +10,11 @@ import { CachingStore } from '../adapters/caching-store.ts';
 import { createDocumentClient } from '../adapters/dynamodb/client.ts';
 import { DynamoDbAccountStore } from '../adapters/dynamodb/dynamodb-account-store.ts';
 import { DynamoDbAuditLog } from '../adapters/dynamodb/dynamodb-audit-log.ts';
+import { DynamoDbCoordination } from '../adapters/dynamodb/dynamodb-coordination.ts';
+import { DynamoDbExecutionStore } from '../adapters/dynamodb/dynamodb-execution-store.ts';
+import { DynamoDbIdentityStore } from '../adapters/dynamodb/dynamodb-identity-store.ts';
+import { DynamoDbOAuthStore } from '../adapters/dynamodb/dynamodb-oauth-store.ts';
+import { DynamoDbReviewStore } from '../adapters/dynamodb/dynamodb-review-store.ts';
 import { DynamoDbStore } from '../adapters/dynamodb/dynamodb-store.ts';
 import { systemClock, uuidV7Ids } from '../adapters/ids.ts';
 import { createOidcServices } from '../adapters/oidc/oidc-services.ts';
@@ -17,7 +22,7 @@ import { DynamoDbRateLimiter } from '../adapters/rate-limit/dynamodb-rate-limite
 import { mcpToolCallsPerMinuteFromEnv } from '../domain/agents/tool-call-limit.ts';
 import { rateLimitPerMinuteFromEnv } from '../domain/rate-limit.ts';
 import { viewRunsPerMinuteFromEnv } from '../domain/views/view-run-limit.ts';
-import type { CoreServices } from './services.ts';
+import type { CoreServices } from './core-services.ts';
 
 export function requiredEnv(name: string): string {
   const value = process.env[name];
@@ -38,6 +43,7 @@ export async function createAwsCore(): Promise<CoreServices> {
   const cacheMs = Number(process.env.DOGU_DEFINITION_CACHE_MS ?? 5_000);
   const tableName = requiredEnv('DOGU_TABLE_NAME');
   const store = new CachingStore(new DynamoDbStore(sharedDocumentClient(), tableName), cacheMs);
+  const identities = new DynamoDbIdentityStore(sharedDocumentClient(), tableName);
   const signingKey = await getSecret(requiredEnv('DOGU_SIGNING_KEY_SECRET_ARN'), { maxAge: 300 });
   if (typeof signingKey !== 'string') throw new Error('The signing key secret must be a string.');
   const perMinute = rateLimitPerMinuteFromEnv(process.env);
@@ -64,9 +70,14 @@ export async function createAwsCore(): Promise<CoreServices> {
         }
       : {}),
     store,
+    executions: new DynamoDbExecutionStore(sharedDocumentClient(), tableName),
+    identities,
+    reviews: new DynamoDbReviewStore(sharedDocumentClient(), tableName),
+    coordination: new DynamoDbCoordination(sharedDocumentClient(), tableName),
     definitions: store,
     tokens: new TokenService(new TextEncoder().encode(signingKey)),
     audit: new DynamoDbAuditLog(sharedDocumentClient(), tableName),
+    mcpOAuth: new DynamoDbOAuthStore(sharedDocumentClient(), tableName),
     clock: systemClock,
     ids: uuidV7Ids,
     settings: {
@@ -81,7 +92,7 @@ export async function createAwsCore(): Promise<CoreServices> {
       // Lambda stops at 15 minutes: the job Lambda's run is cut a little earlier so it is recorded (decision 0015).
       maxJobExecutionMs: Math.min(Number(process.env.DOGU_MAX_JOB_EXECUTION_MS ?? 14 * 60_000), 30 * 60_000),
     },
-    oidc: createOidcServices({ identities: store, clock: systemClock, env: process.env }),
+    oidc: createOidcServices({ identities, clock: systemClock, env: process.env }),
     // Every handler checks the caller's account (disabled users are refused everywhere within this
     // time, as other containers change accounts too).
     accounts: createAccountServices(

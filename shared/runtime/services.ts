@@ -6,66 +6,14 @@
  * embedded runtime provides every service at once and each handler sees only what it composed,
  * so a missing group fails locally exactly as it would on AWS.
  */
-import type { TokenService } from '../adapters/auth/token-service.ts';
-import type { AccountServices } from '../domain/accounts/deps.ts';
-import type { ToolCallLimit } from '../domain/agents/tool-call-limit.ts';
-import type { AuditLog } from '../domain/audit.ts';
 import type { FileStorage } from '../domain/files/model.ts';
 import type { OwnIdp } from '../domain/identity/own-idp.ts';
-import type { OidcServices } from '../domain/identity/token-exchange.ts';
 import type { NotificationCenter } from '../domain/notifications/center.ts';
-import type {
-  ActionEngines,
-  Clock,
-  DefinitionReader,
-  IdGenerator,
-  PayloadStore,
-  ScriptSandbox,
-  Store,
-} from '../domain/ports.ts';
-import type { ClientRateLimiter } from '../domain/rate-limit.ts';
+import type { ActionEngines, PayloadStore, ScriptSandbox } from '../domain/ports.ts';
 import type { SchedulingDeps } from '../domain/scheduling/deps.ts';
 import type { JobRunner, Scheduler, SchedulingStore } from '../domain/scheduling/ports.ts';
 import type { SecretValues } from '../domain/secret-values.ts';
-import type { ViewRunLimit } from '../domain/views/view-run-limit.ts';
-
-export interface RuntimeSettings {
-  /** Embedded runtime only: allows the loopback admin login. */
-  localLogin: boolean;
-  /** Lifetime of login tokens issued here, in seconds. */
-  loginTokenSeconds: number;
-  maxExecutionMs: number;
-  /**
-   * On AWS, a synchronous run that came through the function URL behind CloudFront (decision 0055):
-   * nearly the spec's full minute, as CloudFront waits 60 s where API Gateway waits 30.
-   */
-  maxFunctionUrlExecutionMs?: number;
-  /** Spec 8: run as a job, 30 minutes (on AWS Lambda's 15-minute maximum bounds it: decision 0015). */
-  maxJobExecutionMs: number;
-}
-
-/** What every handler has: authentication, the store, the audit log. */
-export interface CoreServices {
-  store: Store;
-  /** Reads of definitions; may be cached in front of the store. */
-  definitions: DefinitionReader;
-  tokens: TokenService;
-  /** Append-only record of who did what (docs/governance.md). */
-  audit: AuditLog;
-  clock: Clock;
-  ids: IdGenerator;
-  settings: RuntimeSettings;
-  /** Token exchange and service-account access tokens (docs/decisions/0013). */
-  oidc: OidcServices;
-  /** People's accounts: passwords, invitations, disabling, sessions (docs/accounts.md). */
-  accounts: AccountServices;
-  /** Requests per client and minute (decision 0053); no limit when absent. */
-  rateLimiter?: ClientRateLimiter;
-  /** Runs per viewer and view and minute (decision 0151); no limit when absent. */
-  viewRunLimit?: ViewRunLimit;
-  /** Tool calls per MCP client, principal, project and minute (decision 0236); no limit when absent. */
-  mcpToolCallLimit?: ToolCallLimit;
-}
+import { type CoreServices, coreServiceKeys } from './core-services.ts';
 
 export interface Services extends CoreServices {
   /** Each data-source kind's engine, its runtime loaded on first use (shared/connectors/). */
@@ -88,21 +36,6 @@ export interface Services extends CoreServices {
   /** Execution arguments and results too large to record or answer inline (decision 0056). */
   payloads: PayloadStore;
 }
-
-export const coreServiceKeys = [
-  'store',
-  'definitions',
-  'tokens',
-  'audit',
-  'clock',
-  'ids',
-  'settings',
-  'oidc',
-  'accounts',
-  'rateLimiter',
-  'viewRunLimit',
-  'mcpToolCallLimit',
-] as const satisfies readonly (keyof CoreServices)[];
 
 /** Services a function may compose beside the core ones (one module each in shared/runtime/groups/). */
 export interface ServiceGroup<T extends object> {

@@ -14,10 +14,13 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../local/embedded-dynamodb.ts';
 import { S3PayloadStore } from '../../shared/adapters/blobs/s3-payload-store.ts';
+import { DynamoDbExecutionStore } from '../../shared/adapters/dynamodb/dynamodb-execution-store.ts';
+import { DynamoDbReviewStore } from '../../shared/adapters/dynamodb/dynamodb-review-store.ts';
 import { DynamoDbSchedulingStore } from '../../shared/adapters/dynamodb/dynamodb-scheduling-store.ts';
 import { DynamoDbStore } from '../../shared/adapters/dynamodb/dynamodb-store.ts';
 import { uuidV7Ids } from '../../shared/adapters/ids.ts';
-import { type ExecutionDeps, executeAction } from '../../shared/domain/execute-action.ts';
+import { executeAction } from '../../shared/domain/execute-action.ts';
+import type { ExecutionDeps } from '../../shared/domain/execution-deps.ts';
 import { payloadKey } from '../../shared/domain/execution-payloads.ts';
 import type { Action, Execution, Principal, StatementResult } from '../../shared/domain/model.ts';
 import type { ActionEngines, EngineRun } from '../../shared/domain/ports.ts';
@@ -32,6 +35,7 @@ let dynamo: EmbeddedDynamoDb;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let sent: { name: string; input: Record<string, unknown> }[] = [];
 let store: DynamoDbStore;
+let executions: DynamoDbExecutionStore;
 let schedules: DynamoDbSchedulingStore;
 const s3Mock = mockClient(S3Client);
 const s3 = new S3Client({
@@ -81,6 +85,8 @@ const engines = {
 
 const deps = (): ExecutionDeps => ({
   store,
+  executions,
+  reviews: new DynamoDbReviewStore(dynamo.client, table),
   engines,
   secrets: { decrypt: async () => '', encrypt: async () => '' } as unknown as ExecutionDeps['secrets'],
   clock: { now: () => new Date() },
@@ -93,6 +99,7 @@ beforeAll(async () => {
   dir = await tempDir('aws-path');
   dynamo = await startEmbeddedDynamoDb(join(dir.path, 'db'), table);
   store = new DynamoDbStore(recording(dynamo.client), table);
+  executions = new DynamoDbExecutionStore(recording(dynamo.client), table);
   schedules = new DynamoDbSchedulingStore(recording(dynamo.client), table);
   await store.createProject({ id: 'p1', name: 'P1', createdAt: now });
   await store.createEnvironment({ projectId: 'p1', id: 'dev', name: 'Dev', createdAt: now });
@@ -197,7 +204,7 @@ describe('record before run (AWS adapters)', () => {
     await called;
     const [running] = executionWrites();
     expect(running?.status).toBe('running');
-    expect((await store.getExecution(running!.id))?.status).toBe('running');
+    expect((await executions.getExecution(running!.id))?.status).toBe('running');
 
     sent = [];
     const later = new Date(new Date(running!.deadlineAt!).getTime() + 10 * 60_000);
@@ -208,7 +215,7 @@ describe('record before run (AWS adapters)', () => {
       maxJobExecutionMs: 14 * 60_000,
     } as unknown as SchedulingDeps);
     expect(outcome.executions).toBeGreaterThanOrEqual(1);
-    const ended = await store.getExecution(running!.id);
+    const ended = await executions.getExecution(running!.id);
     expect(ended).toMatchObject({ status: 'failed', error: { code: 'interrupted' } });
     expect(ended?.error?.message).toContain('Interrupted');
     // Read by index: Queries of the marker partitions and the status indexes, no Scan.
@@ -219,7 +226,7 @@ describe('record before run (AWS adapters)', () => {
       expect.arrayContaining(['LIVEEXEC#0', 'LIVEEXEC#7']),
     );
     // The marker is gone: a second sweep finds nothing.
-    expect(await store.listOverdueExecutions(later.toISOString())).toEqual([]);
+    expect(await executions.listOverdueExecutions(later.toISOString())).toEqual([]);
   });
 });
 
@@ -227,7 +234,7 @@ describe('the Catch step of the async-execution machine (AWS adapters)', () => {
   it('ends a job whose task failed: its reservation and its execution, once', async () => {
     const at = new Date().toISOString();
     const executionId = `exe_${uuidV7Ids.next('x').slice(2)}`;
-    await store.putExecution({
+    await executions.putExecution({
       id: executionId,
       projectId: 'p1',
       environmentId: 'dev',
@@ -263,15 +270,15 @@ describe('the Catch step of the async-execution machine (AWS adapters)', () => {
       status: 'error',
       reason: expect.stringContaining('States.Timeout'),
     });
-    expect(await store.getExecution(executionId)).toMatchObject({
+    expect(await executions.getExecution(executionId)).toMatchObject({
       status: 'failed',
       error: { message: expect.stringContaining("The job's worker failed") },
     });
     expect(sent.some((c) => c.name === 'ScanCommand')).toBe(false);
     // A second delivery of the same failure changes nothing.
-    const before = await store.getExecution(executionId);
+    const before = await executions.getExecution(executionId);
     await endFailedJob(schedulingDeps, { projectId: 'p1', executionId });
-    expect(await store.getExecution(executionId)).toEqual(before);
+    expect(await executions.getExecution(executionId)).toEqual(before);
   });
 });
 
@@ -370,7 +377,7 @@ describe('list paths read by index', () => {
     await schedules.listReservations('p1');
     await schedules.listReservationsByStatus('running');
     await schedules.listCronRunsByStatus('running');
-    await store.listOverdueExecutions(new Date().toISOString());
+    await executions.listOverdueExecutions(new Date().toISOString());
     expect(sent.length).toBeGreaterThan(0);
     expect(sent.every((c) => c.name === 'QueryCommand')).toBe(true);
     const byIndex = sent.filter((c) => c.input.IndexName === 'gsi1');

@@ -97,4 +97,44 @@ describe('CachingStore', () => {
     fail = false;
     await expect(store.getProject('p')).resolves.toBeUndefined();
   });
+
+  it('caches the version an environment runs and that version, and sees its own publications at once', async () => {
+    const inner = new DynamoDbStore(dynamo.client, 'dogu');
+    const other = new DynamoDbStore(dynamo.client, 'dogu'); // another container writing
+    const store = new CachingStore(inner, 60_000);
+    const author = { id: 'u', email: 'u@example.com' };
+    const version = (n: number) => ({
+      projectId: 'p',
+      actionId: 'versioned',
+      version: n,
+      definition: action(n) as never,
+      author,
+      createdAt: 'now',
+      message: `v${n}`,
+    });
+    const publication = (n: number) => ({
+      projectId: 'p',
+      actionId: 'versioned',
+      environmentId: 'prod',
+      version: n,
+      publishedBy: author,
+      publishedAt: 'now',
+    });
+    await store.actionVersions.createVersion(version(1));
+    await store.actionVersions.createVersion(version(2));
+    await store.actionVersions.putPublication(publication(1));
+    expect((await store.actionVersions.getPublication('p', 'versioned', 'prod'))?.version).toBe(1);
+    // Another container publishing is seen only after the time to live; this store's own write at once.
+    await other.actionVersions.putPublication(publication(2));
+    expect((await store.actionVersions.getPublication('p', 'versioned', 'prod'))?.version).toBe(1);
+    await store.actionVersions.putPublication(publication(2));
+    expect((await store.actionVersions.getPublication('p', 'versioned', 'prod'))?.version).toBe(2);
+    expect(await store.actionVersions.deletePublication('p', 'versioned', 'prod')).toBe(true);
+    expect(await store.actionVersions.getPublication('p', 'versioned', 'prod')).toBeUndefined();
+    expect((await store.actionVersions.getVersion('p', 'versioned', 2))?.message).toBe('v2');
+    // Views' versions are not cached: what another container publishes is read at once.
+    const { actionId: _actionId, ...rest } = publication(1);
+    await other.viewVersions.putPublication({ ...rest, viewId: 'v' });
+    expect((await store.viewVersions.getPublication('p', 'v', 'prod'))?.version).toBe(1);
+  });
 });

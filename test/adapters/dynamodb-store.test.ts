@@ -1,6 +1,8 @@
 /** The DynamoDB store against the embedded DynamoDB (dynalite on disk). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../local/embedded-dynamodb.ts';
+import { DynamoDbCoordination } from '../../shared/adapters/dynamodb/dynamodb-coordination.ts';
+import { DynamoDbExecutionStore } from '../../shared/adapters/dynamodb/dynamodb-execution-store.ts';
 import { DynamoDbStore } from '../../shared/adapters/dynamodb/dynamodb-store.ts';
 import type { Execution } from '../../shared/domain/model.ts';
 import { AlreadyExistsError } from '../../shared/domain/ports.ts';
@@ -62,10 +64,11 @@ describe('DynamoDbStore', () => {
   });
 
   it('claims a marker exactly once', async () => {
-    const claims = await Promise.all([1, 2, 3].map(() => store.claimMarker('seed:x', now)));
+    const coordination = new DynamoDbCoordination(dynamo.client, 'dogu');
+    const claims = await Promise.all([1, 2, 3].map(() => coordination.claimMarker('seed:x', now)));
     expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await store.hasMarker('seed:x')).toBe(true);
-    expect(await store.hasMarker('seed:y')).toBe(false);
+    expect(await coordination.hasMarker('seed:x')).toBe(true);
+    expect(await coordination.hasMarker('seed:y')).toBe(false);
   });
 
   it('stores and reads an execution', async () => {
@@ -84,7 +87,8 @@ describe('DynamoDbStore', () => {
       durationMs: 0,
       statements: [{ title: 'Orders', status: 'succeeded', rowCount: 2, messages: [] }],
     };
-    await store.putExecution(execution);
-    expect(await store.getExecution('exe_1')).toEqual(execution);
+    const executions = new DynamoDbExecutionStore(dynamo.client, 'dogu');
+    await executions.putExecution(execution);
+    expect(await executions.getExecution('exe_1')).toEqual(execution);
   });
 });

@@ -3,7 +3,7 @@
  * text the driver receives and which values it binds.
  */
 import { describe, expect, it } from 'vitest';
-import type { SqlDialect } from '../../shared/connectors/sql/sql-ports.ts';
+import type { SqlDialect } from '../../shared/connectors/sql/sql-dialect.ts';
 import { quoteIdentifier, renderSql } from '../../shared/connectors/sql/sql-template.ts';
 import type { ParameterDefinition } from '../../shared/domain/definitions/parameter.ts';
 import { bindArguments } from '../../shared/domain/parameters.ts';

@@ -16,8 +16,10 @@ import { checkOrigin, originProofFromEnv } from '../../shared/http/origin-proof.
 import {
   originVerifyHeader,
   originVerifySecretEnv,
+  viewerHostHeader,
   viewerIpHeader,
   viewerIpOf,
+  viewerOriginOf,
 } from '../../shared/http/viewer-ip.ts';
 
 const proof = 'b7Qz1cW9proofValueFromSecretsManager000000000000';
@@ -93,6 +95,18 @@ describe('viewerIpOf after the origin check', () => {
       JSON.stringify({ ...through, throughCloudFront: true, 'dogu.throughCloudFront': true }),
     ) as APIGatewayProxyEventV2;
     expect(viewerIpOf(parsed)).toBe('130.176.1.1');
+  });
+
+  it("believes the viewer's host (the MCP endpoint's OAuth origin) only with the proof", async () => {
+    const host = { [viewerHostHeader]: 'dogu.example.com' };
+    expect(viewerOriginOf(await checked({ ...host, [originVerifyHeader]: proof }))).toBe(
+      'https://dogu.example.com',
+    );
+    expect(viewerOriginOf(await checked({ ...host, [originVerifyHeader]: 'guess' }))).toBeUndefined();
+    expect(viewerOriginOf(event({ ...host, [originVerifyHeader]: proof }))).toBeUndefined();
+    expect(
+      viewerOriginOf(await checked({ [viewerHostHeader]: 'evil.com/x', [originVerifyHeader]: proof })),
+    ).toBeUndefined();
   });
 
   it('is what the audit records as the origin', async () => {

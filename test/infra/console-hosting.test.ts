@@ -217,6 +217,13 @@ describe('console hosting (S3 + CloudFront)', () => {
     expect(run({ 'x-dogu-viewer-ip': { value: '10.0.0.1' } })['x-dogu-viewer-ip']).toEqual({
       value: '203.0.113.7',
     });
+    // The host the viewer asked for (the MCP endpoint's OAuth origin), never one the client names.
+    const hosted = run({
+      host: { value: 'tools.example.com' },
+      'x-dogu-viewer-host': { value: 'evil.example' },
+    });
+    expect(hosted['x-dogu-viewer-host']).toEqual({ value: 'tools.example.com' });
+    expect(run({ 'x-dogu-viewer-host': { value: 'evil.example' } })['x-dogu-viewer-host']).toBeUndefined();
   });
 
   it('uploads hashed assets immutable for a year, then index.html uncached with an invalidation', () => {

@@ -631,7 +631,7 @@ describe('function bundles', () => {
   const canRunActions = (dir: string, javaScript: string[]) =>
     javaScript.some((f) => {
       const code = readFileSync(join(dir, f), 'utf8');
-      return code.includes('levels deep (does it call itself?)') || code.includes('The connection failed.');
+      return code.includes('levels deep; the limit is') || code.includes('The connection failed.');
     });
   /** A function runs actions when its module composes the action engines (shared/runtime/groups/). */
   const runsActions = (handler: string) =>

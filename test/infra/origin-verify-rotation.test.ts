@@ -12,7 +12,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cloudfrontModuleImport, viewerRequestWithOriginProof } from '../../infra/console-hosting.ts';
 import { storeActions } from '../../infra/constructs/origin-verify-rotation.ts';
 import { DoguStack } from '../../infra/dogu-stack.ts';
-import { originVerifyHeader, originVerifyStoreEnv, viewerIpHeader } from '../../shared/http/viewer-ip.ts';
+import {
+  originVerifyHeader,
+  originVerifyStoreEnv,
+  viewerHostHeader,
+  viewerIpHeader,
+} from '../../shared/http/viewer-ip.ts';
 import { cdkJsonContext } from '../support/cdk-context.ts';
 
 interface Resource {
@@ -227,11 +232,17 @@ describe("the API paths' viewer-request function", () => {
   it("sets the store's value as the origin proof and the viewer's address, over what the client sent", async () => {
     const { headers, reads } = await run(
       { 'origin-verify': 'fr0mTheSt0re' },
-      { [originVerifyHeader]: { value: 'guessed' }, [viewerIpHeader]: { value: '10.0.0.1' } },
+      {
+        [originVerifyHeader]: { value: 'guessed' },
+        [viewerIpHeader]: { value: '10.0.0.1' },
+        [viewerHostHeader]: { value: 'evil.example' },
+        host: { value: 'tools.example.com' },
+      },
     );
     expect(reads).toEqual(['origin-verify']);
     expect(headers[originVerifyHeader]).toEqual({ value: 'fr0mTheSt0re' });
     expect(headers[viewerIpHeader]).toEqual({ value: '203.0.113.7' });
+    expect(headers[viewerHostHeader]).toEqual({ value: 'tools.example.com' });
   });
 
   it('sends no proof at all while the store holds no value (the API then refuses: fails closed)', async () => {

@@ -355,7 +355,7 @@ describe('the async-execution machine, from the template', () => {
         },
       },
     ]);
-    const execution = (await runtime.services.store.getExecution(long.id))!;
+    const execution = (await runtime.services.executions.getExecution(long.id))!;
     expect(execution.status).toBe('succeeded');
     expect(new Date(execution.deadlineAt!).getTime() - new Date(execution.startedAt).getTime()).toBe(871_000);
 
@@ -445,7 +445,7 @@ describe('scheduled runs on AWS: the 30-minute long-job path (decision 0101)', (
 
   const scheduledAt = '2026-11-23T00:00:00.000Z';
   const deadlineOf = async (executionId: string) => {
-    const execution = (await runtime.services.store.getExecution(executionId))!;
+    const execution = (await runtime.services.executions.getExecution(executionId))!;
     return new Date(execution.deadlineAt!).getTime() - new Date(execution.startedAt).getTime();
   };
   async function cronJob(extra: Json = {}) {

@@ -7,7 +7,6 @@
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
 import type { AuditEntry } from '../../shared/domain/audit.ts';
@@ -47,7 +46,6 @@ beforeAll(async () => {
   dir = await tempDir('audit-chain');
   home = await tempDir('audit-chain-home');
   runtime = await startTestRuntime(dir.path);
-  ({ client, tableName } = runtime.storage);
   api = apiClient(runtime, await loginToken(runtime));
   expect((await api.put(`/api/v1/projects/${project}`, { id: project, name: 'Chain' })).status).toBe(201);
   // Forty appends at once, in reverse time order: the chain is append order, never forked.
@@ -71,9 +69,28 @@ async function chain(): Promise<AuditEntry[]> {
   return entries;
 }
 
-const stored = (e: AuditEntry) => ({ pk: `AUDIT#${project}`, sk: `${e.at}#${e.id}` });
-let client: LocalRuntime['storage']['client'];
-let tableName: string;
+/** Entries as the embedded store keeps them (SQLite, decision 0250), edited underneath the service. */
+type Stored = AuditEntry & Record<string, unknown>;
+const sortKey = (e: Pick<AuditEntry, 'at' | 'id'>) => `${e.at}#${e.id}`;
+const read = (e: AuditEntry): Stored =>
+  JSON.parse(
+    String(
+      runtime.storage.local
+        .prepare('SELECT entry FROM audit_entries WHERE project_id = ? AND sort_key = ?')
+        .get(project, sortKey(e))!.entry,
+    ),
+  );
+const write = (e: Stored) =>
+  runtime.storage.local
+    .prepare(
+      `INSERT OR REPLACE INTO audit_entries (project_id, sort_key, actor_id, event, target_id, entry)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    )
+    .run(project, sortKey(e), e.actor.id, e.event, e.target.id, JSON.stringify(e));
+const remove = (e: AuditEntry) =>
+  runtime.storage.local
+    .prepare('DELETE FROM audit_entries WHERE project_id = ? AND sort_key = ?')
+    .run(project, sortKey(e));
 
 async function verification(from?: string) {
   const answer = await api.get(`${base}/verification${from ? `?from=${from}` : ''}`);
@@ -101,8 +118,8 @@ describe('audit hash chain', () => {
 
   it('an entry edited in the store is named as changed (API and CLI); put back, the chain holds again', async () => {
     const victim = (await chain()).find((e) => e.id === 'aud_chain_020')!;
-    const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: stored(victim) }));
-    await client.send(new PutCommand({ TableName: tableName, Item: { ...Item, outcome: 'refused' } }));
+    const Item = read(victim);
+    write({ ...Item, outcome: 'refused' });
     try {
       const result = await verification();
       expect(result.ok).toBe(false);
@@ -113,7 +130,7 @@ describe('audit hash chain', () => {
         `FAILED (changed): Entry ${victim.id} (#${victim.chain!.seq}) was changed`,
       );
     } finally {
-      await client.send(new PutCommand({ TableName: tableName, Item: Item! }));
+      write(Item);
     }
     expect((await verification()).ok).toBe(true);
   });
@@ -121,28 +138,23 @@ describe('audit hash chain', () => {
   it('an entry edited with its hash recomputed is named through the next entry', async () => {
     const entries = await chain();
     const victim = entries.find((e) => e.id === 'aud_chain_010')!;
-    const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: stored(victim) }));
+    const Item = read(victim);
     const { entryHash } = await import('../../shared/domain/audit-chain/link.ts');
     const forged = { ...victim, details: { n: 10, note: 'nothing to see' } };
     const hash = entryHash(forged, victim.chain!.seq, victim.chain!.prevHash);
-    await client.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...Item, details: forged.details, chain: { ...victim.chain, hash } },
-      }),
-    );
+    write({ ...Item, details: forged.details, chain: { ...victim.chain!, hash } });
     try {
       expect((await verification()).problem).toMatchObject({ kind: 'changed', entryId: victim.id });
     } finally {
-      await client.send(new PutCommand({ TableName: tableName, Item: Item! }));
+      write(Item);
     }
   });
 
   it('an entry deleted from the store is named as removed, with the entry before it', async () => {
     const bySeq = (await chain()).sort((a, b) => a.chain!.seq - b.chain!.seq);
     const victim = bySeq[14]!;
-    const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: stored(victim) }));
-    await client.send(new DeleteCommand({ TableName: tableName, Key: stored(victim) }));
+    const Item = read(victim);
+    remove(victim);
     try {
       const result = await verification();
       expect(result.problem).toMatchObject({ kind: 'removed', seq: 15, entryId: bySeq[13]!.id });
@@ -152,27 +164,26 @@ describe('audit hash chain', () => {
         `FAILED (removed): Entry #15, after entry ${bySeq[13]!.id} (#14), was removed.`,
       );
     } finally {
-      await client.send(new PutCommand({ TableName: tableName, Item: Item! }));
+      write(Item);
     }
   });
 
   it('the newest entry deleted is found through the head', async () => {
     const bySeq = (await chain()).sort((a, b) => a.chain!.seq - b.chain!.seq);
     const victim = bySeq.at(-1)!;
-    const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: stored(victim) }));
-    await client.send(new DeleteCommand({ TableName: tableName, Key: stored(victim) }));
+    const Item = read(victim);
+    remove(victim);
     try {
       expect((await verification()).problem).toMatchObject({ kind: 'removed', seq: victim.chain!.seq });
     } finally {
-      await client.send(new PutCommand({ TableName: tableName, Item: Item! }));
+      write(Item);
     }
   });
 
   it('an entry inserted into the store is named as inserted, with or without a forged link', async () => {
     const bySeq = (await chain()).sort((a, b) => a.chain!.seq - b.chain!.seq);
     const fake = { ...entry(0), id: 'aud_fake', at: '2026-11-01T09:00:20.500Z', event: 'login' };
-    const key = stored(fake);
-    await client.send(new PutCommand({ TableName: tableName, Item: { ...key, type: 'audit', ...fake } }));
+    write(fake);
     try {
       const result = await verification();
       expect(result.problem).toMatchObject({ kind: 'inserted', entryId: 'aud_fake' });
@@ -187,16 +198,14 @@ describe('audit hash chain', () => {
         prevHash: place.prevHash,
         hash: entryHash(fake, place.seq, place.prevHash),
       };
-      await client.send(
-        new PutCommand({ TableName: tableName, Item: { ...key, type: 'audit', ...fake, chain: chainOf } }),
-      );
+      write({ ...fake, chain: chainOf });
       expect((await verification()).problem).toMatchObject({
         kind: 'inserted',
         entryId: 'aud_fake',
         seq: place.seq,
       });
     } finally {
-      await client.send(new DeleteCommand({ TableName: tableName, Key: key }));
+      remove(fake);
     }
     expect((await verification()).ok).toBe(true);
   });
@@ -205,8 +214,8 @@ describe('audit hash chain', () => {
     const bySeq = (await chain()).sort((a, b) => a.chain!.seq - b.chain!.seq);
     const early = bySeq[4]!;
     // Damage before the start is not looked at; the rest is checked.
-    const { Item } = await client.send(new GetCommand({ TableName: tableName, Key: stored(bySeq[1]!) }));
-    await client.send(new DeleteCommand({ TableName: tableName, Key: stored(bySeq[1]!) }));
+    const Item = read(bySeq[1]!);
+    remove(bySeq[1]!);
     try {
       expect((await verification()).ok).toBe(false);
       const result = await verification(early.id);
@@ -216,7 +225,7 @@ describe('audit hash chain', () => {
       const unknown = await verification('aud_nowhere');
       expect(unknown.problem).toMatchObject({ kind: 'removed', entryId: 'aud_nowhere' });
     } finally {
-      await client.send(new PutCommand({ TableName: tableName, Item: Item! }));
+      write(Item);
     }
   });
 

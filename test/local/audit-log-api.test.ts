@@ -7,7 +7,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
-import { DynamoDbAuditLog } from '../../shared/adapters/dynamodb/dynamodb-audit-log.ts';
 import type { AuditEntry } from '../../shared/domain/audit.ts';
 import { apiClient } from '../support/api.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
@@ -36,7 +35,7 @@ beforeAll(async () => {
   runtime = await startTestRuntime(dir.path);
   token = await loginToken(runtime);
   api = apiClient(runtime, token);
-  const audit = new DynamoDbAuditLog(runtime.storage.client, runtime.storage.tableName);
+  const { audit } = runtime.services;
   await audit.append(entry(1));
   await audit.append(entry(2, { event: 'execution.run', environmentId: 'production' }));
   await audit.append(entry(3, { origin: { sourceIp: '192.0.2.9', userAgent: '=cmd|" /C calc"!A0' } }));

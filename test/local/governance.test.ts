@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
-import type { Principal, Role } from '../../shared/domain/model.ts';
+import type { Principal } from '../../shared/domain/model.ts';
+import type { Role } from '../../shared/domain/roles.ts';
 import { apiClient } from '../support/api.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
@@ -325,8 +326,8 @@ describe('reviews', () => {
 
     await admin.put(`${base}/actions/refund`, { ...gated, review: { required: true, expiresInMinutes: 5 } });
     const third = (await requester.execute('refund', { order_id: 3 })).body.reviewRequest;
-    const stored = await runtime.services.store.getReview('demo', third.id);
-    await runtime.services.store.updateReview(
+    const stored = await runtime.services.reviews.getReview('demo', third.id);
+    await runtime.services.reviews.updateReview(
       { ...stored!, expiresAt: new Date(Date.now() - 1000).toISOString() },
       'pending',
     );

@@ -215,4 +215,44 @@ describe('HTTP API actions', () => {
     expect(run.status).toBe(422);
     expect(run.body.code).toBe('data_source_error');
   });
+
+  it('authentication actions that need each other stop at the one depth limit of runs', async () => {
+    const source = (id: string, authActionId?: string) => ({
+      id,
+      name: id,
+      kind: 'http',
+      environments: { development: { url: `${upstream}/v1` } },
+      ...(authActionId ? { authAction: { actionId: authActionId, tokenPath: 'access_token' } } : {}),
+    });
+    const login = (id: string, dataSourceId: string) => ({
+      id,
+      name: id,
+      kind: 'http',
+      dataSourceId,
+      method: 'POST',
+      path: '/login',
+    });
+    for (const id of ['loop-a', 'loop-b'])
+      expect((await api.put(`${base}/data-sources/${id}`, source(id))).status).toBe(201);
+    // Each data source logs in with an action of the other: a token for one needs a token for the other.
+    expect((await api.put(`${base}/actions/a-login`, login('a-login', 'loop-b'))).status).toBe(201);
+    expect((await api.put(`${base}/actions/b-login`, login('b-login', 'loop-a'))).status).toBe(201);
+    expect((await api.put(`${base}/data-sources/loop-a`, source('loop-a', 'a-login'))).status).toBe(200);
+    expect((await api.put(`${base}/data-sources/loop-b`, source('loop-b', 'b-login'))).status).toBe(200);
+    await api.put(`${base}/actions/loop-items`, {
+      id: 'loop-items',
+      name: 'Items',
+      kind: 'http',
+      dataSourceId: 'loop-a',
+      method: 'GET',
+      path: '/items',
+    });
+    received.length = 0;
+    const run = await api.execute('loop-items', {});
+    expect(run.status).toBe(422);
+    expect(run.body.code).toBe('data_source_error');
+    // The action is level 1, its logins levels 2, 3 and 4; a fifth level is refused before it sends anything.
+    expect(run.body.detail).toContain("Action 'b-login' would run 5 levels deep; the limit is 4");
+    expect(received).toEqual([]);
+  });
 });

@@ -279,8 +279,8 @@ describe("user groups hold only this project's service accounts (item 8)", () =>
       updatedAt: at,
       tokenGeneration: 1,
     });
-    await store.saveServiceAccount(account('elsewhere', 'sa_foreign'), true);
-    await store.saveServiceAccount(account('demo', 'sa_local'), true);
+    await runtime.services.identities.saveServiceAccount(account('elsewhere', 'sa_foreign'), true);
+    await runtime.services.identities.saveServiceAccount(account('demo', 'sa_local'), true);
 
     const asMember = await admin.put('/api/v1/projects/demo/members/sa_foreign', { role: 'member' });
     expect(asMember.status).toBe(404);

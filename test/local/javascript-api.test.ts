@@ -213,7 +213,9 @@ describe('JavaScript actions', () => {
     const spinning = failedRun('spin');
     // Once the spin is recorded running its script is about to spin: then ask for something else.
     const deadline = Date.now() + 20_000;
-    while (!(await runtime.services.store.listOverdueExecutions('9999')).some((e) => e.actionId === 'spin')) {
+    while (
+      !(await runtime.services.executions.listOverdueExecutions('9999')).some((e) => e.actionId === 'spin')
+    ) {
       if (Date.now() > deadline) throw new Error('the spinning run never started');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -63,7 +63,7 @@ const deadlineOf = (execution: Execution) =>
 /** A queued job as startAsyncExecution leaves it, without starting a runner (AWS starts the build). */
 async function queueJob(id: string, timeLimitMs?: number): Promise<void> {
   const now = new Date().toISOString();
-  await runtime.services.store.putExecution({
+  await runtime.services.executions.putExecution({
     id,
     projectId: 'demo',
     environmentId: 'development',
@@ -129,7 +129,7 @@ describe('a job with its own time limit', () => {
       const id = started.body.execution.id as string;
       const job = await runtime.services.schedules.getReservation('demo', id);
       const execution = await until(
-        () => runtime.services.store.getExecution(id),
+        () => runtime.services.executions.getExecution(id),
         (e) => e?.status === 'succeeded',
       );
       return { timeLimitMs: job?.timeLimitMs, deadline: deadlineOf(execution!) };
@@ -149,13 +149,15 @@ describe('the long-job entry (CodeBuild on AWS)', () => {
     await queueJob('exe_long1', thirtyMinutes);
     const env = { [longJobEnv.projectId]: 'demo', [longJobEnv.executionId]: 'exe_long1' };
     await runLongJob(env, Promise.resolve(workerServices(thirtyMinutes)));
-    const execution = (await runtime.services.store.getExecution('exe_long1'))!;
+    const execution = (await runtime.services.executions.getExecution('exe_long1'))!;
     expect(execution.status).toBe('succeeded');
     expect(deadlineOf(execution)).toBe(thirtyMinutes);
     expect((await runtime.services.schedules.getReservation('demo', 'exe_long1'))?.status).toBe('completed');
     // A second build of the same job (a retried start) finds it claimed and does nothing.
     await runLongJob(env, Promise.resolve(workerServices(thirtyMinutes)));
-    expect((await runtime.services.store.getExecution('exe_long1'))!.deadlineAt).toBe(execution.deadlineAt);
+    expect((await runtime.services.executions.getExecution('exe_long1'))!.deadlineAt).toBe(
+      execution.deadlineAt,
+    );
   });
 
   it('fails (so the build fails and the Catch records it) when the job is not named', async () => {
@@ -176,7 +178,7 @@ describe('the long-job entry (CodeBuild on AWS)', () => {
       projectId: 'demo',
       executionId: 'exe_long2',
     });
-    const execution = (await runtime.services.store.getExecution('exe_long2'))!;
+    const execution = (await runtime.services.executions.getExecution('exe_long2'))!;
     expect(execution.status).toBe('succeeded');
     expect(deadlineOf(execution)).toBe(jobMaxExecutionMs);
   });
@@ -223,7 +225,7 @@ describe('a scheduled run is a job (decision 0101)', () => {
       expect(job.status, JSON.stringify(job.body)).toBe(201);
       const run = (await deliverCronRun(deps, { projectId: 'demo', jobId: job.body.id, scheduledAt }))!;
       expect(run).toMatchObject({ status: 'completed' });
-      return deadlineOf((await runtime.services.store.getExecution(run.executionId!))!);
+      return deadlineOf((await runtime.services.executions.getExecution(run.executionId!))!);
     };
     expect(await deliverNew({}, '2026-11-23T00:00:00Z')).toBe(thirtyMinutes);
     expect(await deliverNew({ timeLimitSeconds: 600 }, '2026-11-24T00:00:00Z')).toBe(600_000);
@@ -236,7 +238,9 @@ describe('a scheduled run is a job (decision 0101)', () => {
     expect(reservation.status).toBe(201);
     const ran = (await runReservation(deps, { projectId: 'demo', reservationId: reservation.body.id }))!;
     expect(ran.status).toBe('completed');
-    expect(deadlineOf((await runtime.services.store.getExecution(ran.executionId!))!)).toBe(thirtyMinutes);
+    expect(deadlineOf((await runtime.services.executions.getExecution(ran.executionId!))!)).toBe(
+      thirtyMinutes,
+    );
   });
 
   it('the sweeper waits for a delivered run its whole limit (a run started by hand: the minute)', async () => {

@@ -1,9 +1,9 @@
 /** `npm start`'s entry point as a real process: banner, health, clean shutdown on signals. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlite } from '../../local/sqlite/local-database.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { processStartMs, repoRoot, waitForOutput } from '../support/process.ts';
 import { executionsPath, tempDir } from '../support/runtime.ts';
@@ -88,8 +88,8 @@ describe('local/main.ts', { timeout: 3 * processStartMs }, () => {
   });
 
   it('after kill -9, takes over the lock and has lost no answered execution', async () => {
-    // Records stay in the journal only: the store never sees them before the kill.
-    const crashed = startMain({ DOGU_JOURNAL_FLUSH_MS: '600000' });
+    // Execution records are committed to the SQLite file before each answer (decision 0250).
+    const crashed = startMain();
     const [, crashedUrl] = await waitForOutput(crashed, /Dogu is running at (http:\/\/\S+)/, processStartMs);
     const login = await fetch(`${crashedUrl}/local/v1/login`, { method: 'POST' });
     const { token } = (await login.json()) as { token: string };
@@ -130,8 +130,8 @@ describe('local/main.ts', { timeout: 3 * processStartMs }, () => {
   });
 
   it('after kill -9 during a run, the run is recorded and ends as interrupted at the next start', async () => {
-    // Journaled only (no flush before the kill): the record before the run is a journal append.
-    const crashed = startMain({ DOGU_JOURNAL_FLUSH_MS: '600000' });
+    // The record before the run is a commit to the SQLite file, read below from outside the process.
+    const crashed = startMain();
     const [, crashedUrl] = await waitForOutput(crashed, /Dogu is running at (http:\/\/\S+)/, processStartMs);
     const login = await fetch(`${crashedUrl}/local/v1/login`, { method: 'POST' });
     const { token } = (await login.json()) as { token: string };
@@ -154,12 +154,24 @@ describe('local/main.ts', { timeout: 3 * processStartMs }, () => {
       headers,
       body: JSON.stringify({ arguments: { label: 'crash-me' } }),
     }).catch(() => undefined); // the process dies before it answers
-    const journal = join(dataDir.path, 'executions.journal');
+    // The `running` record is in the SQLite file before the action runs (decision 0250); read it from
+    // this process, as another reader of the same file.
+    const { DatabaseSync } = loadSqlite();
     let running: { id: string; status: string; arguments: unknown } | undefined;
     for (let i = 0; i < 100 && !running; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const lines = (await readFile(journal, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-      running = lines.map((line) => JSON.parse(line)).find((r) => r.arguments?.label === 'crash-me');
+      let reader: InstanceType<typeof DatabaseSync> | undefined;
+      try {
+        reader = new DatabaseSync(join(dataDir.path, 'local.sqlite'));
+        const rows = reader.prepare("SELECT record FROM executions WHERE status = 'running'").all();
+        running = rows
+          .map((row) => JSON.parse(String(row.record)))
+          .find((r) => r.arguments?.label === 'crash-me');
+      } catch {
+        // Not created yet.
+      } finally {
+        reader?.close();
+      }
     }
     expect(running).toMatchObject({ status: 'running', arguments: { label: 'crash-me' } });
     crashed.kill('SIGKILL'); // mid-run

@@ -117,7 +117,7 @@ describe.each(mcpTransports)('over %s', (transport) => {
     )[0]!;
     expect(statement.rows.length).toBe(2);
     expect(statement.columns.find((c) => c.name === 'status')).toEqual({ name: 'status', type: 'string' });
-    expect(await runtime.services.store.getExecution(execution.id as string)).toMatchObject({
+    expect(await runtime.services.executions.getExecution(execution.id as string)).toMatchObject({
       via: 'mcp',
       agent: { client },
       principal: { kind: 'user', id: 'usr_mcpmember' },

@@ -7,8 +7,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
-import { effectiveRole, resolveMembership } from '../../shared/domain/manage/user-groups.ts';
-import type { Principal, Role } from '../../shared/domain/model.ts';
+import { effectiveRole, resolveMembership } from '../../shared/domain/manage/resolve-membership.ts';
+import type { Principal } from '../../shared/domain/model.ts';
+import type { Role } from '../../shared/domain/roles.ts';
 import { apiClient } from '../support/api.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';
 
@@ -207,7 +208,7 @@ describe('members', () => {
 
 describe('the members lease', () => {
   it('has one holder until it is released or runs out; a late release does not free a successor', async () => {
-    const store = runtime.services.store;
+    const store = runtime.services.coordination;
     const t0 = new Date('2030-01-01T00:00:00Z');
     const later = (ms: number) => new Date(t0.getTime() + ms);
     expect(await store.acquireLock('test:lease', 'a', t0, 1000)).toBe(true);

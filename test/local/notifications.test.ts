@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
-import type { Principal, Role } from '../../shared/domain/model.ts';
+import type { Principal } from '../../shared/domain/model.ts';
 import { verifySignature } from '../../shared/domain/notifications/signature.ts';
+import type { Role } from '../../shared/domain/roles.ts';
 import { deliverCronRun, recoverInterruptedRuns } from '../../shared/domain/scheduling/cron-runs.ts';
 import { schedulingDeps } from '../../shared/runtime/services.ts';
 import { apiClient } from '../support/api.ts';

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
-import { type Role, roles } from '../../shared/domain/model.ts';
 import { type Right, rightsOfRole } from '../../shared/domain/rights.ts';
+import { type Role, roles } from '../../shared/domain/roles.ts';
 import { apiClient } from '../support/api.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';

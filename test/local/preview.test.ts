@@ -7,7 +7,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
-import type { Principal, Role } from '../../shared/domain/model.ts';
+import type { Principal } from '../../shared/domain/model.ts';
+import type { Role } from '../../shared/domain/roles.ts';
 import { apiClient } from '../support/api.ts';
 import { createTestMysqlDatabase, type TestMysqlDatabase } from '../support/mysql.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';

@@ -92,7 +92,12 @@ describe('the runtime bundle as npm start runs it', () => {
     const dir = join(entry, '..');
     const files = await readdir(dir);
     expect(files).toEqual(
-      expect.arrayContaining(['main.mjs', 'dynalite-worker.mjs', 'sandbox-worker-entry.mjs']),
+      expect.arrayContaining([
+        'main.mjs',
+        'dynalite-worker.mjs',
+        'checkpoint-worker.mjs',
+        'sandbox-worker-entry.mjs',
+      ]),
     );
     const sourcesOf = async (file: string) =>
       (JSON.parse(await readFile(join(dir, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
@@ -111,7 +116,7 @@ describe('the runtime bundle as npm start runs it', () => {
         files.filter((name) => name.endsWith('.mjs')).map((name) => readFile(join(dir, name), 'utf8')),
       )
     ).join('\n');
-    for (const worker of ['dynalite-worker', 'sandbox-worker-entry'])
+    for (const worker of ['dynalite-worker', 'checkpoint-worker', 'sandbox-worker-entry'])
       expect(code).toMatch(new RegExp(`new URL\\("\\./${worker}\\.mjs", __doguBundleFileUrl\\d*\\)`));
     expect(code).not.toContain('tsx/esm/api');
   });

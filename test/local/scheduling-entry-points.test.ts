@@ -119,14 +119,14 @@ describe('worker entry points', () => {
       })
     ).body.batch;
     await runtime.scheduling.jobs.idle();
-    const { schedules, store } = runtime.services;
+    const { schedules, executions } = runtime.services;
     const [chunk] = await schedules.listBatchChunks(batch.id);
     const [first, second, third] = chunk!.rows;
     // The runner claimed the chunk (planning an execution id per row) and died: the first row never
     // started, the second was recorded running, the third had ended.
-    const ran = (await store.getExecution(second!.executionId!))!;
+    const ran = (await executions.getExecution(second!.executionId!))!;
     const { finishedAt: _f, durationMs: _d, ...started } = ran;
-    await store.putExecution({ ...started, id: 'exe_died_running', status: 'running', statements: [] });
+    await executions.putExecution({ ...started, id: 'exe_died_running', status: 'running', statements: [] });
     const died = {
       ...chunk!,
       status: 'running' as const,
@@ -159,7 +159,7 @@ describe('worker entry points', () => {
     ]);
     expect(rows[0]!.executionId).toMatch(/^exe_/);
     expect(rows[0]!.executionId).not.toBe('exe_never_recorded');
-    expect((await store.getExecution(rows[0]!.executionId!))?.status).toBe('succeeded');
+    expect((await executions.getExecution(rows[0]!.executionId!))?.status).toBe('succeeded');
     expect(rows[1]!.executionId).toBe('exe_died_running');
     expect(rows[2]!.executionId).toBe(third!.executionId);
     expect(view.progress).toMatchObject({ total: 3, success: 2, failure: 1, waiting: 0, running: 0 });

@@ -92,7 +92,7 @@ describe('duplicate delivery of a scheduled time', () => {
     expect(runs.body.data).toHaveLength(1);
     const [run] = runs.body.data;
     expect(run).toMatchObject({ scheduledAt: delivery.scheduledAt, status: 'completed', attempt: 1 });
-    const execution = await runtime.services.store.getExecution(run.executionId);
+    const execution = await runtime.services.executions.getExecution(run.executionId);
     expect(execution).toMatchObject({ status: 'succeeded', actionId: 'record-delivery' });
     expect(execution?.id).toBe(delivered[0]!.executionId);
   });

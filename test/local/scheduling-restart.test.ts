@@ -94,8 +94,8 @@ describe('async jobs across a restart', () => {
       expect(started.status).toBe(202);
       const templateId: string = started.body.execution.id;
       await rt.scheduling.jobs.idle();
-      const { schedules, store } = rt.services;
-      const template = (await store.getExecution(templateId))!;
+      const { schedules, executions } = rt.services;
+      const template = (await executions.getExecution(templateId))!;
       const job = (await schedules.getReservation('demo', templateId))!;
       expect(job).toMatchObject({ purpose: 'async_job', status: 'completed' });
       const { reason: _reason, ...jobBase } = job;
@@ -106,7 +106,7 @@ describe('async jobs across a restart', () => {
       ) => {
         await schedules.createReservation({ ...jobBase, id, executionId: id, status });
         if (execution)
-          await store.putExecution({
+          await executions.putExecution({
             ...template,
             id,
             status: 'queued',
@@ -137,21 +137,21 @@ describe('async jobs across a restart', () => {
       rt = await startTestRuntime(jobsDir.path);
       await rt.scheduling.jobs.idle();
       const after = rt.services;
-      expect(await after.store.getExecution('exe_finished')).toMatchObject({ status: 'succeeded' });
+      expect(await after.executions.getExecution('exe_finished')).toMatchObject({ status: 'succeeded' });
       expect(await after.schedules.getReservation('demo', 'exe_finished')).toMatchObject({
         status: 'completed',
       });
-      expect(await after.store.getExecution('exe_claimed')).toMatchObject({
+      expect(await after.executions.getExecution('exe_claimed')).toMatchObject({
         status: 'failed',
         error: { code: 'interrupted', message: expect.stringMatching(/^Interrupted/) },
       });
       expect(await after.schedules.getReservation('demo', 'exe_claimed')).toMatchObject({ status: 'error' });
-      expect(await after.store.getExecution('exe_unanswered')).toBeUndefined();
+      expect(await after.executions.getExecution('exe_unanswered')).toBeUndefined();
       expect(await after.schedules.getReservation('demo', 'exe_unanswered')).toMatchObject({
         status: 'cancelled',
         reason: expect.stringMatching(/before the job was accepted/),
       });
-      expect(await after.store.getExecution('exe_accepted')).toMatchObject({ status: 'succeeded' });
+      expect(await after.executions.getExecution('exe_accepted')).toMatchObject({ status: 'succeeded' });
       expect(await after.schedules.getReservation('demo', 'exe_accepted')).toMatchObject({
         status: 'completed',
       });

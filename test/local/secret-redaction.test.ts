@@ -145,7 +145,12 @@ describe('secrets in database error messages', () => {
     const { Items = [] } = await runtime.storage.client.send(
       new ScanCommand({ TableName: runtime.storage.tableName }),
     );
-    const stored = JSON.stringify(Items).toLowerCase();
+    // Execution records and audit entries are in the SQLite file (decision 0250).
+    const local = [
+      ...runtime.storage.local.prepare('SELECT record AS text FROM executions').all(),
+      ...runtime.storage.local.prepare('SELECT entry AS text FROM audit_entries').all(),
+    ];
+    const stored = JSON.stringify([Items, local]).toLowerCase();
     expect(stored).toContain('[secret]');
     expect(stored).not.toContain(secretCanary.toLowerCase());
     expect(stored).not.toContain(passwordCanary.toLowerCase());

@@ -57,7 +57,9 @@ describe('service accounts', () => {
       principalId: id,
       role: 'developer',
     });
-    expect((await runtime.services.store.getServiceAccountByEmail('Deployer@demo.sa.dogu'))?.id).toBe(id);
+    expect((await runtime.services.identities.getServiceAccountByEmail('Deployer@demo.sa.dogu'))?.id).toBe(
+      id,
+    );
     expect((await admin.get(`${accounts}/${id}`)).body.role).toBe('developer');
     const list = await admin.get(accounts);
     expect(list.body.data.map((a: { id: string }) => a.id)).toContain(id);
@@ -103,7 +105,9 @@ describe('service accounts', () => {
     const lead = await member('salead', 'development_lead');
     expect((await lead.post(accounts, { name: 'by-lead', role: 'developer' })).status).toBe(201);
     expect((await lead.post(accounts, { name: 'lead-admin', role: 'admin' })).status).toBe(403);
-    expect(await runtime.services.store.getServiceAccountByEmail('lead-admin@demo.sa.dogu')).toBeUndefined();
+    expect(
+      await runtime.services.identities.getServiceAccountByEmail('lead-admin@demo.sa.dogu'),
+    ).toBeUndefined();
   });
 });
 
@@ -134,7 +138,7 @@ describe('trust policies', () => {
       'repo:acme/api:ref:refs/tags/*',
     );
 
-    const byIssuer = await runtime.services.store.listTrustPoliciesByIssuer(github);
+    const byIssuer = await runtime.services.identities.listTrustPoliciesByIssuer(github);
     const ours = byIssuer.filter((p) => p.serviceAccountId === id).map((p) => p.id);
     expect(ours).toEqual(['github-main', 'github-tags']);
 
@@ -209,11 +213,11 @@ describe('deleting a service account', () => {
 
     expect((await admin.delete(`${accounts}/${id}`)).status).toBe(204);
     const store = runtime.services.store;
-    expect(await store.getServiceAccount('demo', id)).toBeUndefined();
-    expect(await store.getTrustPolicy('demo', 'doomed-main')).toBeUndefined();
+    expect(await runtime.services.identities.getServiceAccount('demo', id)).toBeUndefined();
+    expect(await runtime.services.identities.getTrustPolicy('demo', 'doomed-main')).toBeUndefined();
     expect(await store.getMembership('demo', id)).toBeUndefined();
     expect((await store.getUserGroup('demo', 'robots'))?.members).toEqual([]);
-    expect(await store.getServiceAccountByEmail('doomed@demo.sa.dogu')).toBeUndefined();
+    expect(await runtime.services.identities.getServiceAccountByEmail('doomed@demo.sa.dogu')).toBeUndefined();
     expect((await admin.get(`${accounts}/${id}`)).status).toBe(404);
 
     const reborn = await admin.post(accounts, { name: 'doomed' });
@@ -241,7 +245,7 @@ describe('deleting a service account', () => {
     const refused = await viaGroup.delete(`${project}/service-accounts/${id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.detail).toContain('without an administrator');
-    expect(await store.getServiceAccount('sa-only', id)).toBeDefined();
+    expect(await runtime.services.identities.getServiceAccount('sa-only', id)).toBeDefined();
   });
 });
 

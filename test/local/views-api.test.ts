@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRuntime } from '../../local/runtime.ts';
-import type { Role } from '../../shared/domain/model.ts';
+import type { Role } from '../../shared/domain/roles.ts';
 import { apiClient } from '../support/api.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { loginToken, startTestRuntime, tempDir } from '../support/runtime.ts';

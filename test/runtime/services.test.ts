@@ -19,6 +19,10 @@ async function freshServices(): Promise<ServicesModule> {
 
 const coreKeys = [
   'store',
+  'executions',
+  'identities',
+  'reviews',
+  'coordination',
   'definitions',
   'tokens',
   'audit',
@@ -28,6 +32,8 @@ const coreKeys = [
   'oidc',
   'accounts',
   'viewRunLimit',
+  'mcpOAuth',
+  'mcpToolCallLimit',
 ];
 
 function countingGroup(name: string, key: string) {

@@ -35,6 +35,8 @@ beforeAll(async () => {
   await writeFile(join(root, 'package.json'), '{"type":"module"}\n');
   // The worker entries the build names (here trivial ones).
   await writeFile(join(root, 'local', 'dynalite-worker.mjs'), 'export {};\n');
+  await mkdir(join(root, 'local', 'sqlite'));
+  await writeFile(join(root, 'local', 'sqlite', 'checkpoint-worker.mjs'), 'export {};\n');
   await mkdir(join(root, 'shared', 'adapters', 'sandbox'), { recursive: true });
   await writeFile(join(root, 'shared', 'adapters', 'sandbox', 'sandbox-worker.ts'), 'export {};\n');
   await copyFile(join(repoRoot, 'scripts', 'start.mjs'), join(root, 'scripts', 'start.mjs'));

@@ -28,14 +28,20 @@ import type {
   ChainPageQuery,
 } from '../../domain/audit.ts';
 import { headOf, linkAfter } from '../../domain/audit-chain/link.ts';
-import { DoguError } from '../../domain/errors.ts';
 import { AlreadyExistsError } from '../../domain/ports.ts';
+import {
+  checkAuditTime as checkTime,
+  clampAuditLimit,
+  decodeAuditCursor as decodeCursor,
+  defaultAuditPageSize,
+  encodeAuditCursor as encodeCursor,
+  auditEntryOf as entryOf,
+  maxAuditPageSize,
+  auditSortKey as sortKeyOf,
+  auditSortKeyRange as sortKeyRange,
+} from '../audit-sort-key.ts';
 import { writeInBatches } from './batch-write.ts';
 import { putIf } from './conditional-put.ts';
-import { decodeSortKeyCursor, encodeSortKeyCursor as encodeCursor } from './sort-key-cursor.ts';
-
-export const defaultAuditPageSize = 100;
-export const maxAuditPageSize = 1000;
 
 /** How much one list call may read; defaults suit production, tests make them small. */
 export interface AuditReadBudget {
@@ -61,11 +67,6 @@ const chainsPartition = 'AUDIT#CHAINS';
 /** Appends racing for one project's head: each lost race costs one read and one write. */
 const maxHeadAttempts = 50;
 const actorPartition = (projectId: string, actorId: string) => `AUDITACTOR#${projectId}#${actorId}`;
-const sortKeyOf = (entry: Pick<AuditEntry, 'at' | 'id'>) => `${entry.at}#${entry.id}`;
-/** A sort key as `toISOString()` writes the time: fixed width, so text order is time order. */
-const sortKeyShape = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#[\s\S]+$/;
-/** DynamoDB's limit for a sort key, in bytes; its base64url JSON cursor is a little over 4/3 of it. */
-const maxSortKeyBytes = 1024;
 
 export class DynamoDbAuditLog implements AuditLog {
   constructor(
@@ -208,7 +209,7 @@ export class DynamoDbAuditLog implements AuditLog {
    * the last entry returned.
    */
   async chainPage(query: ChainPageQuery): Promise<ChainPage> {
-    const limit = Math.min(Math.max(query.limit ?? maxAuditPageSize, 1), maxAuditPageSize);
+    const limit = clampAuditLimit(query.limit, maxAuditPageSize);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const [page, head] = await Promise.all([
       this.client.send(
@@ -237,7 +238,7 @@ export class DynamoDbAuditLog implements AuditLog {
   }
 
   async list(query: AuditQuery): Promise<{ entries: AuditEntry[]; nextCursor?: string }> {
-    const limit = Math.min(Math.max(query.limit ?? defaultAuditPageSize, 1), maxAuditPageSize);
+    const limit = clampAuditLimit(query.limit, defaultAuditPageSize);
     // The cursor is the sort key of the last entry returned (or evaluated); the next page is what
     // lies strictly before it. Narrowing the key range, rather than passing DynamoDB an
     // ExclusiveStartKey, means no cursor can make DynamoDB refuse the query.
@@ -283,60 +284,15 @@ export class DynamoDbAuditLog implements AuditLog {
   }
 }
 
-/** Only the fields of an entry: never the key attributes, nor anything else an item may carry. */
-function entryOf(item: Record<string, unknown>): AuditEntry {
-  const { id, projectId, at, actor, origin, event, target, environmentId, outcome, details, chain } =
-    item as unknown as AuditEntry;
-  return {
-    id,
-    projectId,
-    at,
-    actor: { kind: actor.kind, id: actor.id, email: actor.email },
-    ...(origin ? { origin: { sourceIp: origin.sourceIp, userAgent: origin.userAgent } } : {}),
-    event,
-    target: { type: target.type, id: target.id },
-    ...(environmentId === undefined ? {} : { environmentId }),
-    outcome,
-    ...(details === undefined ? {} : { details }),
-    ...(chain === undefined
-      ? {}
-      : { chain: { seq: Number(chain.seq), prevHash: chain.prevHash, hash: chain.hash } }),
-  };
-}
-
 type Linked = AuditEntry & { chain: ChainLink };
 
 function headItemOf(head: ChainHead): Record<string, unknown> {
   return { ...headKey(head.projectId), type: 'audit_head', ...head };
 }
 
-const isCanonicalTime = (at: string) => {
-  const time = new Date(at);
-  return !Number.isNaN(time.getTime()) && time.toISOString() === at;
-};
-
 interface SortKeyRange {
   lower?: string;
   upper?: string;
-}
-
-/**
- * Inclusive bounds on `<at>#<id>`: from `from` itself to anything at `to` (`$` sorts right after
- * `#`), and no later than the cursor. Undefined when nothing can match.
- */
-function sortKeyRange(from: string | undefined, to: string | undefined, position: string | undefined) {
-  const lower = from === undefined ? undefined : canonicalTime(from, 'from');
-  let upper = to === undefined ? undefined : `${canonicalTime(to, 'to')}$`;
-  if (position !== undefined && (upper === undefined || position < upper)) upper = position;
-  if (lower !== undefined && upper !== undefined && lower > upper) return undefined;
-  return { lower, upper } satisfies SortKeyRange;
-}
-
-function canonicalTime(value: string, parameter: string): string {
-  const time = new Date(value);
-  if (Number.isNaN(time.getTime()))
-    throw new DoguError('bad_request', `'${parameter}' must be an ISO 8601 time.`, { extra: { parameter } });
-  return time.toISOString();
 }
 
 function keyConditionOf(query: AuditQuery, range: SortKeyRange) {
@@ -381,19 +337,6 @@ function filterOf(query: AuditQuery) {
     conditions.push('#target.#targetId = :targetId');
   }
   return conditions.length === 0 ? undefined : { expression: conditions.join(' AND '), names, values };
-}
-
-const decodeCursor = (cursor: string) =>
-  decodeSortKeyCursor(cursor, {
-    maxLength: 1500,
-    isValidSortKey: (sk) => sortKeyShape.test(sk) && Buffer.byteLength(sk) <= maxSortKeyBytes,
-  });
-
-function checkTime(at: string): void {
-  if (!isCanonicalTime(at)) {
-    // Keys sort as text; a differently written time would sort in the wrong place.
-    throw new Error(`Audit entry time '${at}' is not written as Date.toISOString() writes it.`);
-  }
 }
 
 function itemOf(entry: AuditEntry): Record<string, unknown> {

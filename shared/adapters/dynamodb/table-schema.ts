@@ -38,15 +38,7 @@ export const keys = {
     sk: `${deadlineAt}#${executionId}`,
   }),
   marker: (name: string) => ({ pk: `MARKER#${name}`, sk: '#MARKER' }),
-  actionVersion: (projectId: string, actionId: string, version: number) => ({
-    pk: `PROJECT#${projectId}`,
-    sk: `ACTIONVER#${actionId}#${String(version).padStart(10, '0')}`,
-  }),
   review: (projectId: string, reviewId: string) => ({ pk: `PROJECT#${projectId}`, sk: `REVIEW#${reviewId}` }),
-  publication: (projectId: string, actionId: string, environmentId: string) => ({
-    pk: `PROJECT#${projectId}`,
-    sk: `PUBLICATION#${actionId}#${environmentId}`,
-  }),
   masterData: (projectId: string, masterDataId: string) => ({
     pk: `PROJECT#${projectId}`,
     sk: `MASTER#${masterDataId}`,
@@ -74,16 +66,8 @@ export const keys = {
     pk: `PROJECT#${projectId}`,
     sk: `AGROUP#${groupId}`,
   }),
-  // Views (docs/views.md): head, versions and publications like actions'
+  // Views (docs/views.md); versions and publications of actions and views: dynamodb-versioned-documents.ts
   view: (projectId: string, viewId: string) => ({ pk: `PROJECT#${projectId}`, sk: `VIEW#${viewId}` }),
-  viewVersion: (projectId: string, viewId: string, version: number) => ({
-    pk: `PROJECT#${projectId}`,
-    sk: `VIEWVER#${viewId}#${String(version).padStart(10, '0')}`,
-  }),
-  viewPublication: (projectId: string, viewId: string, environmentId: string) => ({
-    pk: `PROJECT#${projectId}`,
-    sk: `VIEWPUB#${viewId}#${environmentId}`,
-  }),
   // Service accounts and trust policies
   serviceAccount: (projectId: string, serviceAccountId: string) => ({
     pk: `PROJECT#${projectId}`,

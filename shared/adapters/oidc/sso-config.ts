@@ -18,7 +18,7 @@ export interface SsoConfig {
    */
   admission?: {
     allowedDomains: string[];
-    defaultMemberships: { projectId: string; role: import('../../domain/model.ts').Role }[];
+    defaultMemberships: { projectId: string; role: import('../../domain/roles.ts').Role }[];
     /** When the memberships were saved: a project created later (a deleted id made again) is not joined. */
     savedAt?: string;
   };

@@ -12,7 +12,7 @@ import { issueUserToken } from '../../domain/accounts/sign-in.ts';
 import { DoguError, forbidden, unauthorized } from '../../domain/errors.ts';
 import type { User } from '../../domain/model.ts';
 import { recordLogin } from '../../http/audit-recording.ts';
-import type { CoreServices } from '../../runtime/services.ts';
+import type { CoreServices } from '../../runtime/core-services.ts';
 import { isLoopbackHttp, type SsoConfig } from './sso-config.ts';
 import { ssoStep } from './sso-provider.ts';
 

@@ -9,8 +9,9 @@ import { requireAccountAdministrator } from '../../domain/accounts/account-recor
 import type { SsoProviderSettings } from '../../domain/accounts/model.ts';
 import { DoguError } from '../../domain/errors.ts';
 import type { Principal } from '../../domain/model.ts';
-import { roles } from '../../domain/model.ts';
-import type { CoreServices, Services } from '../../runtime/services.ts';
+import { roles } from '../../domain/roles.ts';
+import type { CoreServices } from '../../runtime/core-services.ts';
+import type { Services } from '../../runtime/services.ts';
 
 /** The provider's client secret is kept encrypted: its functions compose the secret values. */
 type SsoServices = CoreServices & Pick<Services, 'secrets'>;

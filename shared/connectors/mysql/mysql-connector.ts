@@ -11,11 +11,14 @@
  * closed instead of pooled, so nothing carries over to the next run.
  */
 import mysql, { type ExecuteValues, type Pool, type PoolConnection } from 'mysql2/promise';
+import { DoguError } from '../../domain/errors.ts';
 import type { Network } from '../network/bridge-network.ts';
 import type { SqlConnection } from '../sql/definition.ts';
 import type { OpenConnector, OpenConnectorOptions } from '../sql/open-connector.ts';
 import type {
   CompiledStatement,
+  GroupOutcome,
+  GroupRunOptions,
   RawStatementResult,
   SqlConnector,
   SqlPreview,
@@ -34,6 +37,7 @@ import {
 import { connectionOptions, poolOptions } from './mysql-options.ts';
 import { mysqlPreview, type StatementState } from './mysql-preview.ts';
 import { type StatementOutput, shapeResult } from './mysql-result.ts';
+import { mysqlRowGroup } from './mysql-row-group.ts';
 import { applyServerTimeLimit } from './server-time-limit.ts';
 import { watchStatement } from './statement-watch.ts';
 
@@ -80,6 +84,18 @@ export class MysqlConnector implements SqlConnector {
     execute: (connection, statement, signal, state) => this.execute(connection, statement, signal, state),
     kill: (threadId) => killConnection(connectionOptions(this.connection, this.network), threadId),
   });
+
+  /** Batch rows in one transaction, a savepoint per row (decision 0255; mysql-row-group.ts). */
+  private readonly group = mysqlRowGroup({
+    acquire: (signal) => this.acquire(signal),
+    execute: (connection, statement, signal, state) => this.execute(connection, statement, signal, state),
+    kill: (threadId) => killConnection(connectionOptions(this.connection, this.network), threadId),
+    failed: (error) => (error instanceof DoguError ? error : queryFailed(error, this.statementLimit)),
+  });
+
+  runGroup(statements: CompiledStatement[], options: GroupRunOptions): Promise<GroupOutcome> {
+    return this.group(statements, options);
+  }
 
   async run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult> {
     const { signal } = options;

@@ -82,7 +82,7 @@ export function mysqlPreview(sessions: MysqlSessions): SqlPreview {
   };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     promise,
@@ -165,9 +165,21 @@ export function mysqlRefusal(text: string): string | undefined {
  * it names); one whose engine does not support transactions refuses the preview before it runs.
  */
 async function refuseNonTransactionalTables(connection: PoolConnection, text: string): Promise<void> {
+  const found = await nonTransactionalTables(connection, text);
+  if (found.length === 0) return;
+  const list = found.join(', ');
+  throw new DoguError(
+    'argument_invalid',
+    `This action cannot be previewed: it names ${list}, whose engine does not support transactions, so a rollback would not undo its changes.`,
+    { errors: [{ pointer: '#/preview', detail: `non-transactional table ${list}` }] },
+  );
+}
+
+/** The tables the statement names whose engine keeps changes whatever the transaction does, as `schema.table (ENGINE)`. */
+export async function nonTransactionalTables(connection: PoolConnection, text: string): Promise<string[]> {
   const { words, quotedNames } = sqlWords(text, 'mysql');
   const names = [...new Set([...words, ...quotedNames].map((n) => n.toLowerCase()))].slice(0, 500);
-  if (names.length === 0) return;
+  if (names.length === 0) return [];
   // The pool answers rows as arrays (mysql-options.ts): [schema, table, engine].
   const [rows] = await connection.query(
     `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, ENGINE AS e FROM information_schema.TABLES
@@ -176,12 +188,7 @@ async function refuseNonTransactionalTables(connection: PoolConnection, text: st
         AND ENGINE NOT IN (SELECT ENGINE FROM information_schema.ENGINES WHERE TRANSACTIONS = 'YES')`,
     [names, names],
   );
-  const found = rows as [string, string, string][];
-  if (found.length === 0) return;
-  const list = found.map(([schema, table, engine]) => `${schema}.${table} (${engine})`).join(', ');
-  throw new DoguError(
-    'argument_invalid',
-    `This action cannot be previewed: it names ${list}, whose engine does not support transactions, so a rollback would not undo its changes.`,
-    { errors: [{ pointer: '#/preview', detail: `non-transactional table ${list}` }] },
+  return (rows as [string, string, string][]).map(
+    ([schema, table, engine]) => `${schema}.${table} (${engine})`,
   );
 }

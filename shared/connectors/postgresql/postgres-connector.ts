@@ -17,6 +17,8 @@ import {
 } from '../sql/result-shape.ts';
 import type {
   CompiledStatement,
+  GroupOutcome,
+  GroupRunOptions,
   RawStatementResult,
   SqlConnector,
   SqlPreview,
@@ -25,6 +27,7 @@ import type {
 import { type BackendKey, sendCancelRequest } from './cancel-request.ts';
 import { describeType, textFormatParser } from './column-types.ts';
 import { postgresPreview } from './postgres-preview.ts';
+import { postgresRowGroup } from './postgres-row-group.ts';
 
 const maxExecutionMs = 60_000;
 
@@ -78,6 +81,19 @@ export class PostgresConnector implements SqlConnector {
     shape: shapeResult,
   });
 
+  /** Batch rows in one pipelined transaction, a savepoint per row (decision 0255; postgres-row-group.ts). */
+  private readonly group = postgresRowGroup({
+    checkOut: (signal) => this.checkOut(signal),
+    cancel: (client) => this.cancel(client),
+    failed: (error) => (error instanceof DoguError ? error : queryFailed(error, this.statementTimeoutMs)),
+    shape: shapeResult,
+    timedOut,
+  });
+
+  runGroup(statements: CompiledStatement[], options: GroupRunOptions): Promise<GroupOutcome> {
+    return this.group(statements, options);
+  }
+
   async run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult> {
     const client = await this.checkOut(options.signal);
     // Checked out, the client is ours to watch: a connection the server ends (a cancelled demo
@@ -105,6 +121,16 @@ export class PostgresConnector implements SqlConnector {
     }
   }
 
+  /** Asks the server to cancel the client's running statement, over a connection of its own. */
+  cancel(client: pg.PoolClient): void {
+    const { host, port, ssl } = this.pool.options as { host?: string; port?: number; ssl?: unknown };
+    const key = client as unknown as BackendKey;
+    const tls = ssl ? (typeof ssl === 'object' ? (ssl as ConnectionOptions) : {}) : false;
+    const network = this.network;
+    const open = network && host && port ? { open: () => network.socket(host, port) } : {};
+    if (host && port && key.processID) void sendCancelRequest({ host, port, ssl: tls, ...open }, key);
+  }
+
   /**
    * One statement on a checked-out client. At the deadline: cancel on the server (the query must not
    * run on after we gave up on it), and answer after a short grace even if the server never reports
@@ -123,12 +149,7 @@ export class PostgresConnector implements SqlConnector {
     });
     let graceTimer: NodeJS.Timeout | undefined;
     const cancel = () => {
-      const { host, port, ssl } = this.pool.options as { host?: string; port?: number; ssl?: unknown };
-      const key = client as unknown as BackendKey;
-      const tls = ssl ? (typeof ssl === 'object' ? (ssl as ConnectionOptions) : {}) : false;
-      const network = this.network;
-      const open = network && host && port ? { open: () => network.socket(host, port) } : {};
-      if (host && port && key.processID) void sendCancelRequest({ host, port, ssl: tls, ...open }, key);
+      this.cancel(client);
       graceTimer = setTimeout(giveUp, cancelGraceMs);
     };
     options.signal.addEventListener('abort', cancel, { once: true });

@@ -1,7 +1,8 @@
 import type { Network } from '../network/bridge-network.ts';
 import type { SqlConnection } from './definition.ts';
 import type { ConnectorOpener } from './open-connector.ts';
-import type { ConnectorFactory, SqlConnector, SqlDialect } from './sql-ports.ts';
+import type { SqlDialect } from './sql-dialect.ts';
+import type { ConnectorFactory, SqlConnector } from './sql-ports.ts';
 import { TrackedConnector } from './tracked-connector.ts';
 
 interface Entry {

@@ -4,7 +4,7 @@ import type { ActionInput } from '../../domain/definitions/action.ts';
 import { kindsRefusedInSql } from '../../domain/definitions/parameter.ts';
 import type { ConnectorDefinition, FormField, Labels, ValidationContext } from '../connector.ts';
 import { field } from '../form-field.ts';
-import type { SqlDialect, SqlSyntax } from './sql-ports.ts';
+import type { SqlDialect, SqlSyntax } from './sql-dialect.ts';
 import { scanSql } from './sql-scan.ts';
 
 export const sqlConnectionSchema = z.object({

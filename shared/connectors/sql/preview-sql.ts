@@ -10,7 +10,8 @@ import type { PreviewRows, StatementResult } from '../../domain/model.ts';
 import type { SqlActionInput } from './definition.ts';
 import { RowBudget } from './row-budget.ts';
 import { failedResult } from './run-sql.ts';
-import type { CompiledStatement, PreviewSession, SqlConnector, SqlDialect } from './sql-ports.ts';
+import type { SqlDialect } from './sql-dialect.ts';
+import type { CompiledStatement, PreviewSession, SqlConnector } from './sql-ports.ts';
 import { renderSql } from './sql-template.ts';
 
 /** A preview shows at most this many rows per set (returned, before, after)… */

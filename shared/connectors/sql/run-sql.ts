@@ -5,7 +5,8 @@ import { DoguError } from '../../domain/errors.ts';
 import { annotateMediaColumns } from '../../domain/media.ts';
 import type { StatementResult } from '../../domain/model.ts';
 import type { SqlActionInput } from './definition.ts';
-import type { SqlConnector, SqlSyntax } from './sql-ports.ts';
+import type { SqlSyntax } from './sql-dialect.ts';
+import type { SqlConnector } from './sql-ports.ts';
 import { renderSql } from './sql-template.ts';
 
 export async function runSqlStatements(input: {
@@ -62,7 +63,7 @@ export const failedResult = (title: string, failure: DoguError): StatementResult
 });
 
 /** Database messages speak of `$2`; the user wrote `{{ since }}`. Say that, and how to fix the commonest case. */
-function explain(error: DoguError, placeholderNames: string[]): DoguError {
+export function explain(error: DoguError, placeholderNames: string[]): DoguError {
   let message = error.message.replace(/\$(\d+)\b/g, (whole, n: string) => {
     const name = placeholderNames[Number(n) - 1];
     return name ? `{{ ${name} }}` : whole;

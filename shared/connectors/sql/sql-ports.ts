@@ -1,7 +1,9 @@
 /** What the SQL kinds share: compiled statements, connectors and their pools. */
+import type { DoguError } from '../../domain/errors.ts';
 import type { Column } from '../../domain/model.ts';
 import type { Network } from '../network/bridge-network.ts';
 import type { SqlConnection } from './definition.ts';
+import type { SqlDialect } from './sql-dialect.ts';
 
 /** A statement after templating: text with driver placeholders and the values bound to them. */
 export interface CompiledStatement {
@@ -36,7 +38,34 @@ export interface SqlConnector {
   run(statement: CompiledStatement, options: SqlRunOptions): Promise<RawStatementResult>;
   /** Present where the dialect can preview statements in a rolled-back transaction (decision 0185). */
   preview?: SqlPreview;
+  /**
+   * Runs one statement per row in one transaction on one connection, each row inside its own
+   * savepoint (decision 0255): a failing row is rolled back alone and reported with its error, the
+   * others commit together.
+   */
+  runGroup?(statements: CompiledStatement[], options: GroupRunOptions): Promise<GroupOutcome>;
 }
+
+export interface GroupRunOptions extends SqlRunOptions {
+  /** Called once the group will run, before its first statement: the rows' executions are recorded running. */
+  beforeRun(): Promise<void>;
+}
+
+/** A row of a group: its result, or the error that rolled it back to its savepoint. */
+export type GroupRowOutcome = { ok: true; result: RawStatementResult } | { ok: false; error: DoguError };
+
+/**
+ * `not_grouped`: nothing ran (a table a rollback would not undo): run the rows one at a time.
+ * `committed`: every row's outcome, the successful ones committed. `rolled_back`: nothing of the
+ * group is committed (the deadline, a lost connection before COMMIT, an error that ended the whole
+ * transaction): the rows may run again one at a time. `unknown`: the connection was lost while
+ * committing, so whether the rows committed cannot be told.
+ */
+export type GroupOutcome =
+  | { kind: 'not_grouped'; reason: string }
+  | { kind: 'committed'; rows: GroupRowOutcome[] }
+  | { kind: 'rolled_back'; reason: DoguError }
+  | { kind: 'unknown'; reason: DoguError };
 
 /** A statement's outcome inside a preview's transaction. */
 export interface PreviewStatementResult extends RawStatementResult {
@@ -59,14 +88,6 @@ export interface SqlPreview {
   refusal(text: string): string | undefined;
   rolledBack<T>(work: (session: PreviewSession) => Promise<T>, options: SqlRunOptions): Promise<T>;
 }
-
-export type SqlDialect = 'postgresql' | 'mysql';
-
-/**
- * How a statement's text is read and written: PostgreSQL binds `$n`, the others `?` in order;
- * MySQL and BigQuery quote names with backticks and strings with either quote (backslash escapes).
- */
-export type SqlSyntax = SqlDialect | 'athena' | 'bigquery';
 
 export interface ConnectorFactory {
   /** One pool per key (data source and environment), replaced when the connection changes. */

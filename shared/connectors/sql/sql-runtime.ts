@@ -5,7 +5,8 @@ import type { SqlActionInput, SqlConnection } from './definition.ts';
 import type { ConnectorOpener } from './open-connector.ts';
 import { previewSqlStatements } from './preview-sql.ts';
 import { runSqlStatements } from './run-sql.ts';
-import type { SqlDialect } from './sql-ports.ts';
+import { runSqlRowGroup } from './run-sql-group.ts';
+import type { SqlDialect } from './sql-dialect.ts';
 
 export function sqlRuntime(
   dialect: SqlDialect,
@@ -21,6 +22,15 @@ export function sqlRuntime(
         connector: pools.sql(dialect, run.key, run.connection as SqlConnection, run.network),
         values: run.values,
         signal: run.signal,
+      }),
+    runRowGroup: ({ run, rows, beforeRun }) =>
+      runSqlRowGroup({
+        action: run.action as unknown as SqlActionInput,
+        dialect,
+        connector: pools.sql(dialect, run.key, run.connection as SqlConnection),
+        rows,
+        signal: run.signal,
+        beforeRun,
       }),
     async testConnection(check) {
       // A pool of its own: a failing trial must not replace the pool that runs actions.

@@ -6,7 +6,8 @@
  */
 import type { ParameterDefinition } from '../../domain/definitions/parameter.ts';
 import { DoguError } from '../../domain/errors.ts';
-import type { CompiledStatement, SqlSyntax } from './sql-ports.ts';
+import type { SqlSyntax } from './sql-dialect.ts';
+import type { CompiledStatement } from './sql-ports.ts';
 import { type Reference, scanSql } from './sql-scan.ts';
 
 export interface RenderInput {

@@ -4,7 +4,7 @@
  * names kept apart. MySQL's executable comments (`/*! … *\/`, `/*M! … *\/`) are code to the server,
  * so their contents are read as code here too; a rule that skipped them could be walked around.
  */
-import type { SqlDialect } from './sql-ports.ts';
+import type { SqlDialect } from './sql-dialect.ts';
 
 export interface SqlWords {
   /** Unquoted words, upper-cased, in order. */

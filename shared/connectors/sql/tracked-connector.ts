@@ -1,5 +1,7 @@
 import type {
   CompiledStatement,
+  GroupOutcome,
+  GroupRunOptions,
   RawStatementResult,
   SqlConnector,
   SqlPreview,
@@ -16,8 +18,12 @@ export class TrackedConnector implements SqlConnector {
   private waiters: (() => void)[] = [];
 
   readonly preview?: SqlPreview;
+  readonly runGroup?: (statements: CompiledStatement[], options: GroupRunOptions) => Promise<GroupOutcome>;
 
   constructor(private readonly inner: SqlConnector) {
+    const runGroup = inner.runGroup?.bind(inner);
+    // A group holds its connection for the whole transaction: it counts as one run in flight.
+    if (runGroup) this.runGroup = (statements, options) => this.tracked(() => runGroup(statements, options));
     const preview = inner.preview;
     // A preview holds its connection for the whole transaction: it counts as one run in flight.
     if (preview) {

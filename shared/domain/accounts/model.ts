@@ -59,7 +59,7 @@ export interface SsoProviderSettings {
   /** Lower-case domains whose verified addresses may sign in; empty: only existing users. */
   allowedDomains: string[];
   /** Just-in-time membership: users admitted by domain join these projects with these roles. */
-  defaultMemberships: { projectId: string; role: import('../model.ts').Role }[];
+  defaultMemberships: { projectId: string; role: import('../roles.ts').Role }[];
   updatedAt: string;
   updatedBy: { id: string; email: string };
 }

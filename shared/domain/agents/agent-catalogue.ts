@@ -7,7 +7,7 @@ import { type ActionEffect, effectOf } from '../action-effect.ts';
 import { resolveExecutableAction } from '../authorize.ts';
 import { isProtectedEnvironment } from '../environments.ts';
 import { DoguError, notFound } from '../errors.ts';
-import { resolveMembership } from '../manage/user-groups.ts';
+import { resolveMembership } from '../manage/resolve-membership.ts';
 import type { Action, Principal } from '../model.ts';
 import type { Store } from '../ports.ts';
 import { requireRight } from '../rights.ts';
@@ -48,7 +48,7 @@ export async function listAgentActions(
   const found: AgentAction[] = [];
   for (const head of heads.sort((a, b) => a.id.localeCompare(b.id))) {
     if (allowed && !allowed.has(head.id)) continue;
-    const publication = await store.getPublication(scope.projectId, head.id, environment.id);
+    const publication = await store.actionVersions.getPublication(scope.projectId, head.id, environment.id);
     if (!publication && isProtectedEnvironment(environment)) continue;
     try {
       // The same check a run makes: membership, environment, version and the action's own permission.

@@ -16,6 +16,7 @@ import type { NotificationEvent } from '../notifications/model.ts';
 import type { SchedulingDeps } from '../scheduling/deps.ts';
 import { principalOfExecutor } from '../scheduling/executor.ts';
 import type { Batch, BatchChunk, BatchProgress, BatchRow } from '../scheduling/model.ts';
+import { type OneAtATime, runRowGroup } from './run-row-group.ts';
 
 /** A chunk claimed longer ago than this is taken over (its runner died: a Lambda timeout, a crash). */
 export const staleChunkMs = 16 * 60_000;
@@ -66,13 +67,15 @@ async function runClaimedChunk(deps: SchedulingDeps, batch: Batch, claimed: Batc
   let principal: Awaited<ReturnType<typeof principalOfExecutor>> | undefined;
   let executorProblem: string | undefined;
   try {
-    principal = await principalOfExecutor(deps.store, batch.projectId, batch.executor);
+    principal = await principalOfExecutor(deps, batch.projectId, batch.executor);
   } catch (error) {
     executorProblem = error instanceof Error ? error.message : String(error);
   }
   const rows = [...chunk.rows];
   const claimedAt = new Date(claimed.claimedAt ?? deps.clock.now()).getTime();
   let savedAt = deps.clock.now().getTime();
+  // Rows go to the engine as one group while it can take them (decision 0255); else one at a time.
+  let grouping = true;
   try {
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
@@ -87,18 +90,41 @@ async function runClaimedChunk(deps: SchedulingDeps, batch: Batch, claimed: Batc
         await save({ ...chunk, rows: rows.map(unplanned), status: 'waiting' });
         return;
       }
+      const group = grouping ? waitingFrom(rows, i) : [i];
       if (now - savedAt >= progressSaveMs) {
-        // The row about to run is shown running; the write also notices a takeover early.
-        rows[i] = { ...row, status: 'running' };
-        await save({ ...chunk, rows: [...rows] });
+        // The rows about to run are shown running; the write also notices a takeover early.
+        const shown = rows.map((r, at) => (group.includes(at) ? { ...r, status: 'running' as const } : r));
+        await save({ ...chunk, rows: shown });
         savedAt = now;
       }
-      rows[i] = await runRow(deps, batch, principal, { ...row, status: 'running' });
+      const running = group.map((at) => ({ ...rows[at]!, status: 'running' as const }));
+      if (group.length > 1) {
+        const outcome = await runRowGroup(deps, batch, principal, running).catch(
+          (): OneAtATime => 'rolled_back',
+        );
+        // Not grouped, or rolled back as a whole: the rest of the chunk runs one row at a time.
+        if (typeof outcome === 'string') grouping = false;
+        else {
+          group.forEach((at, k) => {
+            rows[at] = outcome[k]!;
+          });
+          i = group.at(-1)!;
+          continue;
+        }
+      }
+      rows[i] = await runRow(deps, batch, principal, running[0]!);
     }
     await save({ ...chunk, rows, status: 'done' });
   } catch (error) {
     if (!(error instanceof DoguError && error.code === 'state_conflict')) throw error;
   }
+}
+
+/** The indexes of the waiting rows from `start` on (the rest of the chunk: one group). */
+function waitingFrom(rows: readonly BatchRow[], start: number): number[] {
+  const indexes: number[] = [];
+  for (let at = start; at < rows.length; at++) if (rows[at]!.status === 'waiting') indexes.push(at);
+  return indexes;
 }
 
 const failed = (row: BatchRow, error: { code: string; message: string }): BatchRow => {
@@ -177,7 +203,7 @@ export async function recoverChunk(deps: SchedulingDeps, chunk: BatchChunk): Pro
       rows.push(row);
       continue;
     }
-    const execution = row.executionId ? await deps.store.getExecution(row.executionId) : undefined;
+    const execution = row.executionId ? await deps.executions.getExecution(row.executionId) : undefined;
     if (!execution) {
       // Its execution was never recorded running, so nothing of it ran (the record is written before
       // anything runs, decision 0056): it waits for the next claim.

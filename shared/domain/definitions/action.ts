@@ -1,6 +1,6 @@
 /** What every action shares (spec 2.1): parameters, permission, review; each kind's fields live in its connector. */
 import * as z from 'zod';
-import { roles } from '../model.ts';
+import { roles } from '../roles.ts';
 import { resourceIdSchema } from './data-source.ts';
 import { parameterSchema } from './parameter.ts';
 

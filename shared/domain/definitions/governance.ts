@@ -5,7 +5,7 @@
  * one screen).
  */
 import * as z from 'zod';
-import { roles } from '../model.ts';
+import { roles } from '../roles.ts';
 import { resourceIdSchema } from './data-source.ts';
 
 /** A user (`usr_…`) or service account (`sa_…`) id, as the id generator makes them. */

@@ -3,7 +3,7 @@ import { notFound } from '../errors.ts';
 import type { Principal } from '../model.ts';
 import type { DefinitionReader, Store } from '../ports.ts';
 import { type Right, requireRight } from '../rights.ts';
-import { type ResolvedMembership, resolveMembership } from './user-groups.ts';
+import { type ResolvedMembership, resolveMembership } from './resolve-membership.ts';
 
 export async function authorize(
   definitions: Pick<Store, 'getMembership' | 'listUserGroupsOfPrincipal' | 'getProject'>,

@@ -2,9 +2,10 @@
 import { type ActionInput, javascriptActionKind } from '../definitions/action.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { Action, Principal } from '../model.ts';
-import { AlreadyExistsError } from '../ports.ts';
+import type { Store } from '../ports.ts';
 import { validateAction } from '../validate-action.ts';
-import type { ActionVersion } from '../versions.ts';
+import { recordHeadVersion, type VersionedKind } from '../versioned-history.ts';
+import type { ActionVersion, Publication } from '../versions.ts';
 import { authorize } from './access.ts';
 import type { ManageDeps } from './data-sources.ts';
 
@@ -83,16 +84,19 @@ function checkPermissionHolder(input: ActionInput, holder: Action | undefined): 
 }
 
 /**
- * Writes the immutable version record of a head. Also heals a save that
- * crashed between the head and its version record (and heads saved before
- * versioning existed): the head holds the definition, so nothing is lost.
+ * Writes the immutable version record of a head, healing a save that crashed between the two writes
+ * (versioned-history.ts).
  */
-export async function ensureVersionRecorded(deps: ActionDeps, head: Action, message = ''): Promise<void> {
-  if (await deps.store.getActionVersion(head.projectId, head.id, head.version)) return;
-  await deps.store.createActionVersion(versionOf(head, message)).catch((error) => {
-    if (!(error instanceof AlreadyExistsError)) throw error;
-  });
+export function ensureVersionRecorded(deps: ActionDeps, head: Action, message = ''): Promise<void> {
+  return recordHeadVersion(actionVersioning(deps.store), head, message);
 }
+
+/** Actions as versioned documents: their versions and publications, and a head as its version. */
+export const actionVersioning = (store: Store): VersionedKind<Action, ActionVersion, Publication> => ({
+  name: 'Action',
+  documents: store.actionVersions,
+  versionOfHead: versionOf,
+});
 
 export function versionOf(head: Action, message = ''): ActionVersion {
   const { projectId, version, createdAt: _c, updatedAt, updatedBy, ...definition } = head;

@@ -3,20 +3,24 @@
  * (a service account and its trust policies) cannot interleave without transactions.
  */
 import { DoguError } from '../errors.ts';
-import type { Clock, Store } from '../ports.ts';
+import type { Clock, Coordination } from '../ports.ts';
 
 /** Long enough for a few reads and writes; a holder that crashed blocks others at most this long. */
 const leaseMs = 10_000;
 const attempts = 12;
 
 export async function underLease<T>(
-  deps: { store: Pick<Store, 'acquireLock' | 'releaseLock'>; clock: Clock },
+  deps: { coordination: Pick<Coordination, 'acquireLock' | 'releaseLock'>; clock: Clock },
   name: string,
   what: string,
   work: () => Promise<T>,
 ): Promise<T> {
   const holder = crypto.randomUUID();
-  for (let attempt = 0; !(await deps.store.acquireLock(name, holder, deps.clock.now(), leaseMs)); attempt++) {
+  for (
+    let attempt = 0;
+    !(await deps.coordination.acquireLock(name, holder, deps.clock.now(), leaseMs));
+    attempt++
+  ) {
     if (attempt >= attempts) {
       throw new DoguError('state_conflict', `The ${what} is being changed by someone else; try again.`);
     }
@@ -26,6 +30,6 @@ export async function underLease<T>(
   try {
     return await work();
   } finally {
-    await deps.store.releaseLock(name, holder);
+    await deps.coordination.releaseLock(name, holder);
   }
 }

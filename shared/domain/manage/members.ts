@@ -10,14 +10,19 @@ import type { AccountDeps } from '../accounts/deps.ts';
 import { createAccount } from '../accounts/manage-accounts.ts';
 import { kindOfPrincipal, principalIdSchema, type UserGroup } from '../definitions/governance.ts';
 import { badRequest, DoguError, notFound } from '../errors.ts';
-import type { Membership, Principal, PrincipalKind, Role, User } from '../model.ts';
-import type { Clock, IdGenerator, Store } from '../ports.ts';
+import type { IdentityStore } from '../identity/model.ts';
+import type { Membership, Principal, PrincipalKind, User } from '../model.ts';
+import type { Clock, Coordination, IdGenerator, Store } from '../ports.ts';
+import type { Role } from '../roles.ts';
 import { authorize } from './access.ts';
 import { underLease } from './lease.ts';
-import { effectiveRole, requireAdminToTouchAdmin } from './user-groups.ts';
+import { effectiveRole } from './resolve-membership.ts';
+import { requireAdminToTouchAdmin } from './user-groups.ts';
 
 export interface MembersDeps {
   store: Store;
+  identities: IdentityStore;
+  coordination: Coordination;
   clock: Clock;
   ids: IdGenerator;
 }
@@ -49,7 +54,7 @@ export async function listMembers(deps: MembersDeps, principal: Principal, proje
     deps.store.getUsers([...principalIds].filter((id) => kindOfPrincipal(id) === 'user')),
     // A service account is shown by its address and name, not its id (it belongs to this project).
     [...principalIds].some((id) => kindOfPrincipal(id) === 'service_account')
-      ? deps.store.listServiceAccounts(projectId)
+      ? deps.identities.listServiceAccounts(projectId)
       : Promise.resolve([]),
   ]);
   const usersById = new Map<string, Named>([...users, ...accounts].map((u) => [u.id, u]));
@@ -76,7 +81,7 @@ export async function getMember(
     deps.store.listUserGroupsOfPrincipal(projectId, principalId),
     kindOfPrincipal(principalId) === 'user'
       ? deps.store.getUsers([principalId]).then((users) => users[0])
-      : deps.store.getServiceAccount(projectId, principalId),
+      : deps.identities.getServiceAccount(projectId, principalId),
   ]);
   if (!membership && groups.length === 0) throw notFound('Member', principalId);
   return memberView(principalId, membership?.role, groups, named);
@@ -99,7 +104,7 @@ export async function setMemberRole(
     caller,
     principalId,
     role,
-    await requireExistingPrincipal(deps.store, projectId, principalId),
+    await requireExistingPrincipal(deps, projectId, principalId),
   );
 }
 
@@ -239,12 +244,12 @@ function memberView(principalId: string, role: Role | undefined, groups: MemberV
 
 /** Users must exist; service accounts must exist in this project (they belong to one project). */
 async function requireExistingPrincipal(
-  store: Store,
+  { store, identities }: Pick<MembersDeps, 'store' | 'identities'>,
   projectId: string,
   principalId: string,
 ): Promise<Named> {
   if (kindOfPrincipal(principalId) === 'service_account') {
-    const account = await store.getServiceAccount(projectId, principalId);
+    const account = await identities.getServiceAccount(projectId, principalId);
     if (!account) throw notFound('Service account', principalId);
     return account;
   }

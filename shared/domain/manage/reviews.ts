@@ -5,13 +5,9 @@
  */
 import { checkActionPermission } from '../authorize.ts';
 import { DoguError, forbidden, notFound } from '../errors.ts';
-import {
-  type ExecutionDeps,
-  type ExecutionOutcome,
-  executeAction,
-  previewForReview,
-  reviewEvent,
-} from '../execute-action.ts';
+import { type ExecutionOutcome, executeAction, previewForReview } from '../execute-action.ts';
+import type { ExecutionDeps } from '../execution-deps.ts';
+import { reviewEvent } from '../execution-events.ts';
 import type { Principal } from '../model.ts';
 import { previewChange } from '../review-preview.ts';
 import { effectiveStatus, type ReviewRequest, type ReviewStatus } from '../reviews.ts';
@@ -19,7 +15,7 @@ import { authorize } from './access.ts';
 import { loadVersion } from './versions.ts';
 
 async function loadReview(deps: ExecutionDeps, projectId: string, reviewId: string): Promise<ReviewRequest> {
-  const review = await deps.store.getReview(projectId, reviewId);
+  const review = await deps.reviews.getReview(projectId, reviewId);
   if (!review) throw notFound('Review request', reviewId);
   return { ...review, status: effectiveStatus(review, deps.clock.now()) };
 }
@@ -53,7 +49,7 @@ export async function listReviews(
 ) {
   await authorize(deps.store, principal, projectId, 'view');
   const now = deps.clock.now();
-  return (await deps.store.listReviews(projectId))
+  return (await deps.reviews.listReviews(projectId))
     .map((r) => ({ ...r, status: effectiveStatus(r, now) }))
     .filter(
       (r) =>
@@ -76,7 +72,7 @@ async function decide(
     decidedAt: deps.clock.now().toISOString(),
     ...(comment ? { decisionComment: comment } : {}),
   };
-  if (!(await deps.store.updateReview(decided, 'pending'))) {
+  if (!(await deps.reviews.updateReview(decided, 'pending'))) {
     // Another decision landed first: say which.
     requirePending(await loadReview(deps, review.projectId, review.id));
     throw new DoguError(
@@ -172,7 +168,7 @@ export async function approveReview(
     ...(run ? { executionId: run.execution.id } : {}),
     ...(executionError ? { executionError } : {}),
   };
-  await deps.store.updateReview(executed, 'approved');
+  await deps.reviews.updateReview(executed, 'approved');
   return { review: executed, ...(run ? { run } : {}) };
 }
 

@@ -8,9 +8,10 @@
  */
 import type { ServiceAccountCreateInput, ServiceAccountUpdateInput } from '../definitions/service-account.ts';
 import { DoguError, notFound } from '../errors.ts';
-import type { ServiceAccount } from '../identity/model.ts';
-import type { Principal, Role } from '../model.ts';
-import { AlreadyExistsError, type Clock, type IdGenerator, type Store } from '../ports.ts';
+import type { IdentityStore, ServiceAccount } from '../identity/model.ts';
+import type { Principal } from '../model.ts';
+import { AlreadyExistsError, type Clock, type Coordination, type IdGenerator, type Store } from '../ports.ts';
+import type { Role } from '../roles.ts';
 import { authorize } from './access.ts';
 import { underLease } from './lease.ts';
 import { removeMember } from './members.ts';
@@ -18,6 +19,8 @@ import { requireAdminToTouchAdmin } from './user-groups.ts';
 
 export interface ServiceAccountsDeps {
   store: Store;
+  identities: IdentityStore;
+  coordination: Coordination;
   clock: Clock;
   ids: IdGenerator;
 }
@@ -29,7 +32,7 @@ export const serviceAccountEmail = (name: string, projectId: string) => `${name}
 
 /** Runs `work` holding the account's lease (shared with its trust policies). */
 export const underAccountLease = <T>(
-  deps: Pick<ServiceAccountsDeps, 'store' | 'clock'>,
+  deps: Pick<ServiceAccountsDeps, 'coordination' | 'clock'>,
   projectId: string,
   serviceAccountId: string,
   work: () => Promise<T>,
@@ -42,11 +45,11 @@ export const underAccountLease = <T>(
   );
 
 export async function requireServiceAccount(
-  store: Pick<Store, 'getServiceAccount'>,
+  identities: Pick<IdentityStore, 'getServiceAccount'>,
   projectId: string,
   serviceAccountId: string,
 ) {
-  const account = await store.getServiceAccount(projectId, serviceAccountId);
+  const account = await identities.getServiceAccount(projectId, serviceAccountId);
   if (!account) throw notFound('Service account', serviceAccountId);
   return account;
 }
@@ -75,7 +78,7 @@ export async function createServiceAccount(
     tokenGeneration: 1,
   };
   try {
-    await deps.store.saveServiceAccount(account, true);
+    await deps.identities.saveServiceAccount(account, true);
   } catch (error) {
     if (!(error instanceof AlreadyExistsError)) throw error;
     throw new DoguError(
@@ -95,7 +98,7 @@ export async function listServiceAccounts(
 ): Promise<ServiceAccountView[]> {
   await authorize(deps.store, principal, projectId, 'view');
   const [accounts, memberships] = await Promise.all([
-    deps.store.listServiceAccounts(projectId),
+    deps.identities.listServiceAccounts(projectId),
     deps.store.listMemberships(projectId),
   ]);
   const roleOf = new Map(memberships.map((m) => [m.principalId, m.role]));
@@ -110,7 +113,7 @@ export async function getServiceAccount(
 ): Promise<ServiceAccountView> {
   await authorize(deps.store, principal, projectId, 'view');
   const [account, membership] = await Promise.all([
-    requireServiceAccount(deps.store, projectId, serviceAccountId),
+    requireServiceAccount(deps.identities, projectId, serviceAccountId),
     deps.store.getMembership(projectId, serviceAccountId),
   ]);
   return withRole(account, membership?.role);
@@ -130,7 +133,7 @@ export async function updateServiceAccount(
 ): Promise<ServiceAccountView> {
   await authorize(deps.store, principal, projectId, 'manage_members');
   const account = await underAccountLease(deps, projectId, serviceAccountId, async () => {
-    const current = await requireServiceAccount(deps.store, projectId, serviceAccountId);
+    const current = await requireServiceAccount(deps.identities, projectId, serviceAccountId);
     if (input.name !== undefined && input.name !== current.name) {
       throw new DoguError('invalid_definition', 'The name of a service account cannot change.', {
         errors: [
@@ -150,7 +153,7 @@ export async function updateServiceAccount(
       tokenGeneration: current.tokenGeneration + (disabled && !current.disabled ? 1 : 0),
       updatedAt: deps.clock.now().toISOString(),
     };
-    await deps.store.saveServiceAccount(updated, false);
+    await deps.identities.saveServiceAccount(updated, false);
     return updated;
   });
   return withRole(account, (await deps.store.getMembership(projectId, serviceAccountId))?.role);
@@ -165,13 +168,13 @@ export async function revokeServiceAccountTokens(
 ): Promise<ServiceAccount> {
   await authorize(deps.store, principal, projectId, 'manage_members');
   return underAccountLease(deps, projectId, serviceAccountId, async () => {
-    const current = await requireServiceAccount(deps.store, projectId, serviceAccountId);
+    const current = await requireServiceAccount(deps.identities, projectId, serviceAccountId);
     const revoked: ServiceAccount = {
       ...current,
       tokenGeneration: current.tokenGeneration + 1,
       updatedAt: deps.clock.now().toISOString(),
     };
-    await deps.store.saveServiceAccount(revoked, false);
+    await deps.identities.saveServiceAccount(revoked, false);
     return revoked;
   });
 }
@@ -188,7 +191,7 @@ export async function deleteServiceAccount(
   serviceAccountId: string,
 ): Promise<void> {
   await authorize(deps.store, principal, projectId, 'manage_members');
-  await requireServiceAccount(deps.store, projectId, serviceAccountId);
+  await requireServiceAccount(deps.identities, projectId, serviceAccountId);
   try {
     await removeMember(deps, principal, projectId, serviceAccountId);
   } catch (error) {
@@ -196,10 +199,10 @@ export async function deleteServiceAccount(
     if (!(error instanceof DoguError && error.code === 'not_found')) throw error;
   }
   await underAccountLease(deps, projectId, serviceAccountId, async () => {
-    for (const policy of await deps.store.listTrustPolicies(projectId, serviceAccountId)) {
-      await deps.store.deleteTrustPolicy(projectId, policy.id);
+    for (const policy of await deps.identities.listTrustPolicies(projectId, serviceAccountId)) {
+      await deps.identities.deleteTrustPolicy(projectId, policy.id);
     }
-    if (!(await deps.store.deleteServiceAccount(projectId, serviceAccountId))) {
+    if (!(await deps.identities.deleteServiceAccount(projectId, serviceAccountId))) {
       throw notFound('Service account', serviceAccountId);
     }
   });

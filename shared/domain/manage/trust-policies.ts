@@ -16,7 +16,7 @@ import type { Principal } from '../model.ts';
 import { authorize } from './access.ts';
 import { requireServiceAccount, type ServiceAccountsDeps, underAccountLease } from './service-accounts.ts';
 
-export type TrustPoliciesDeps = Pick<ServiceAccountsDeps, 'store' | 'clock'>;
+export type TrustPoliciesDeps = Pick<ServiceAccountsDeps, 'store' | 'identities' | 'coordination' | 'clock'>;
 
 /** Oldest first, the order in which the token exchange tries them. */
 export async function listTrustPolicies(
@@ -26,8 +26,8 @@ export async function listTrustPolicies(
   serviceAccountId: string,
 ): Promise<TrustPolicy[]> {
   await authorize(deps.store, principal, projectId, 'view');
-  await requireServiceAccount(deps.store, projectId, serviceAccountId);
-  return deps.store.listTrustPolicies(projectId, serviceAccountId);
+  await requireServiceAccount(deps.identities, projectId, serviceAccountId);
+  return deps.identities.listTrustPolicies(projectId, serviceAccountId);
 }
 
 export async function getTrustPolicy(
@@ -38,7 +38,7 @@ export async function getTrustPolicy(
   policyId: string,
 ): Promise<TrustPolicy> {
   await authorize(deps.store, principal, projectId, 'view');
-  const policy = await deps.store.getTrustPolicy(projectId, policyId);
+  const policy = await deps.identities.getTrustPolicy(projectId, policyId);
   if (!policy || policy.serviceAccountId !== serviceAccountId) throw notFound('Trust policy', policyId);
   return policy;
 }
@@ -62,8 +62,8 @@ export async function putTrustPolicy(
     throw badRequest(`The body's id '${input.id}' differs from the path's '${policyId}'.`);
   }
   return underAccountLease(deps, projectId, serviceAccountId, async () => {
-    await requireServiceAccount(deps.store, projectId, serviceAccountId);
-    const existing = await deps.store.getTrustPolicy(projectId, policyId);
+    await requireServiceAccount(deps.identities, projectId, serviceAccountId);
+    const existing = await deps.identities.getTrustPolicy(projectId, policyId);
     if (existing && existing.serviceAccountId !== serviceAccountId) {
       throw new DoguError(
         'state_conflict',
@@ -82,7 +82,7 @@ export async function putTrustPolicy(
       updatedAt: now.toISOString(),
       generation: Math.max((existing?.generation ?? 0) + 1, now.getTime()),
     };
-    await deps.store.saveTrustPolicy(policy);
+    await deps.identities.saveTrustPolicy(policy);
     return { policy, created: !existing };
   });
 }
@@ -96,9 +96,9 @@ export async function deleteTrustPolicy(
 ): Promise<void> {
   await authorize(deps.store, principal, projectId, 'manage_members');
   await underAccountLease(deps, projectId, serviceAccountId, async () => {
-    const existing = await deps.store.getTrustPolicy(projectId, policyId);
+    const existing = await deps.identities.getTrustPolicy(projectId, policyId);
     if (!existing || existing.serviceAccountId !== serviceAccountId) throw notFound('Trust policy', policyId);
-    await deps.store.deleteTrustPolicy(projectId, policyId);
+    await deps.identities.deleteTrustPolicy(projectId, policyId);
   });
 }
 

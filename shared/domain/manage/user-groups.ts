@@ -7,50 +7,16 @@
  */
 import { kindOfPrincipal, type UserGroup, type UserGroupInput } from '../definitions/governance.ts';
 import { DoguError, notFound } from '../errors.ts';
-import { type Membership, type Principal, type Role, roles } from '../model.ts';
+import type { IdentityStore } from '../identity/model.ts';
+import type { Membership, Principal } from '../model.ts';
 import type { Clock, Store } from '../ports.ts';
+import type { Role } from '../roles.ts';
 import { authorize } from './access.ts';
 
 export interface UserGroupsDeps {
   store: Store;
+  identities: IdentityStore;
   clock: Clock;
-}
-
-/** The most powerful of the roles (model.ts lists roles most powerful first); undefined when there is none. */
-export function effectiveRole(
-  directRole: Role | undefined,
-  groupRoles: readonly (Role | undefined)[],
-): Role | undefined {
-  const held = new Set([directRole, ...groupRoles]);
-  return roles.find((role) => held.has(role));
-}
-
-/** A membership as authorization sees it, with the ids of the user groups that list the principal. */
-/** `role` is the highest role held; `roles` all of them, since rights are the union over roles. */
-export type ResolvedMembership = Membership & { groups: string[]; roles: Role[] };
-
-/**
- * The principal's membership of the project as authorization should see it: the effective role of
- * its direct membership and its groups (for restricted action permissions, `groups` names them);
- * undefined when neither gives it a role.
- */
-export async function resolveMembership(
-  store: Pick<Store, 'getMembership' | 'listUserGroupsOfPrincipal'>,
-  projectId: string,
-  principalId: string,
-): Promise<ResolvedMembership | undefined> {
-  const [direct, groups] = await Promise.all([
-    store.getMembership(projectId, principalId),
-    store.listUserGroupsOfPrincipal(projectId, principalId),
-  ]);
-  const role = effectiveRole(
-    direct?.role,
-    groups.map((g) => g.role),
-  );
-  if (!role) return undefined;
-  const held = new Set([direct?.role, ...groups.map((g) => g.role)]);
-  const allRoles = roles.filter((r) => held.has(r));
-  return { projectId, principalId, role, roles: allRoles, groups: groups.map((g) => g.id) };
 }
 
 /**
@@ -94,7 +60,7 @@ export async function putUserGroup(
   const caller = await authorize(deps.store, principal, projectId, 'manage_members');
   const existing = await deps.store.getUserGroup(projectId, input.id);
   if (changesWhoIsAdmin(existing, input)) requireAdminToTouchAdmin(caller, [existing?.role, input.role]);
-  await requireExistingPrincipals(deps.store, projectId, input.members);
+  await requireExistingPrincipals(deps, projectId, input.members);
   const now = deps.clock.now().toISOString();
   const group: UserGroup = {
     ...input,
@@ -149,12 +115,16 @@ function changesWhoIsAdmin(existing: UserGroup | undefined, input: UserGroupInpu
  * as members.ts requires of members): 422 naming each unknown one. A service account of another
  * project would otherwise be given this project's role through the group.
  */
-async function requireExistingPrincipals(store: Store, projectId: string, members: readonly string[]) {
+async function requireExistingPrincipals(
+  { store, identities }: UserGroupsDeps,
+  projectId: string,
+  members: readonly string[],
+) {
   const userIds = members.filter((id) => kindOfPrincipal(id) === 'user');
   const accountIds = members.filter((id) => kindOfPrincipal(id) === 'service_account');
   const [users, accounts] = await Promise.all([
     userIds.length > 0 ? store.getUsers(userIds) : Promise.resolve([]),
-    Promise.all(accountIds.map((id) => store.getServiceAccount(projectId, id))),
+    Promise.all(accountIds.map((id) => identities.getServiceAccount(projectId, id))),
   ]);
   const found = new Set([...users.map((u) => u.id), ...accounts.flatMap((a) => (a ? [a.id] : []))]);
   const unknown = members.map((id, index) => ({ id, index })).filter(({ id }) => !found.has(id));

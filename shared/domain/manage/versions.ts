@@ -1,15 +1,16 @@
 /** Version history, diffs, publishing a version to an environment (and rolling back), and copying an action. */
 import { DoguError, notFound } from '../errors.ts';
 import type { Action, Principal } from '../model.ts';
+import { historyOf, publish, unpublish as unpublishDocument, versionAt } from '../versioned-history.ts';
 import { diffDefinitions, type Publication } from '../versions.ts';
 import { authorize, requireEnvironment } from './access.ts';
-import { type ActionDeps, putAction, versionOf } from './actions.ts';
+import { type ActionDeps, actionVersioning, putAction } from './actions.ts';
 import type { ManageDeps } from './data-sources.ts';
 
 /** Definitions only: neither secret values nor connector engines (docs/decisions/0022). */
 type DefinitionDeps = Pick<ManageDeps, 'store' | 'clock'>;
 
-async function headOf(deps: DefinitionDeps, projectId: string, actionId: string): Promise<Action> {
+async function headOf(deps: Pick<ManageDeps, 'store'>, projectId: string, actionId: string): Promise<Action> {
   const head = await deps.store.getAction(projectId, actionId);
   if (!head) throw notFound('Action', actionId);
   return head;
@@ -23,13 +24,7 @@ export async function listVersions(
   actionId: string,
 ) {
   await authorize(deps.store, principal, projectId, 'view');
-  const head = await headOf(deps, projectId, actionId);
-  const [versions, publications] = await Promise.all([
-    deps.store.listActionVersions(projectId, actionId),
-    deps.store.listPublications(projectId, actionId),
-  ]);
-  if (!versions.some((v) => v.version === head.version)) versions.unshift(versionOf(head));
-  return { latest: head.version, versions, publications };
+  return historyOf(actionVersioning(deps.store), await headOf(deps, projectId, actionId));
 }
 
 export async function getVersion(
@@ -49,18 +44,7 @@ export async function loadVersion(
   actionId: string,
   version: number,
 ) {
-  const head = await headOf(deps as ManageDeps, projectId, actionId);
-  if (!Number.isInteger(version) || version < 1 || version > head.version) {
-    throw new DoguError(
-      'not_found',
-      `Action '${actionId}' has no version ${version}; the latest is ${head.version}.`,
-    );
-  }
-  if (version === head.version) return versionOf(head);
-  const stored = await deps.store.getActionVersion(projectId, actionId, version);
-  if (!stored)
-    throw new DoguError('not_found', `Version ${version} of action '${actionId}' was not recorded.`);
-  return stored;
+  return versionAt(actionVersioning(deps.store), await headOf(deps, projectId, actionId), version);
 }
 
 export async function diffVersions(
@@ -89,15 +73,14 @@ export async function publishVersion(
   await authorize(deps.store, principal, scope.projectId, 'publish_versions');
   await requireEnvironment(deps.store, scope.projectId, scope.environmentId);
   await loadVersion(deps, scope.projectId, scope.actionId, version);
-  const previous = await deps.store.getPublication(scope.projectId, scope.actionId, scope.environmentId);
   const publication: Publication = {
     ...scope,
     version,
     publishedBy: { id: principal.id, email: principal.email },
     publishedAt: deps.clock.now().toISOString(),
   };
-  await deps.store.putPublication(publication);
-  return { publication, previousVersion: previous?.version };
+  const previousVersion = await publish(actionVersioning(deps.store), scope.actionId, publication);
+  return { publication, previousVersion };
 }
 
 /** The environment follows the latest version again. */
@@ -107,12 +90,8 @@ export async function unpublish(
   scope: { projectId: string; actionId: string; environmentId: string },
 ) {
   await authorize(deps.store, principal, scope.projectId, 'publish_versions');
-  if (!(await deps.store.deletePublication(scope.projectId, scope.actionId, scope.environmentId))) {
-    throw new DoguError(
-      'not_found',
-      `Action '${scope.actionId}' has no version published to '${scope.environmentId}'.`,
-    );
-  }
+  const { projectId, actionId: documentId, environmentId } = scope;
+  await unpublishDocument(actionVersioning(deps.store), { projectId, documentId, environmentId });
 }
 
 /** A new action with the same settings and a new id (version 1). */

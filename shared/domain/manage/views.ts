@@ -9,6 +9,14 @@ import { isProtectedEnvironment, nothingPublished } from '../environments.ts';
 import { DoguError, notFound } from '../errors.ts';
 import type { Principal } from '../model.ts';
 import type { Clock, Store } from '../ports.ts';
+import {
+  historyOf,
+  publish,
+  recordHeadVersion,
+  unpublish,
+  type VersionedKind,
+  versionAt,
+} from '../versioned-history.ts';
 import { compileCodeView } from '../views/compile-code-view.ts';
 import type { ViewPublication, ViewVersion } from '../views/store.ts';
 import { assertViewValid, invalidView } from '../views/validate-view.ts';
@@ -96,12 +104,16 @@ const conflict = (viewId: string, currentVersion: number | undefined) =>
       : `View '${viewId}' is at version ${currentVersion}, not the version your change was based on.`,
   );
 
-async function ensureViewVersionRecorded(deps: ViewDeps, head: View, message = ''): Promise<void> {
-  if (await deps.store.getViewVersion(head.projectId, head.id, head.version)) return;
-  await deps.store.createViewVersion(viewVersionOf(head, message)).catch((error: unknown) => {
-    if (!(error instanceof Error && error.name === 'AlreadyExistsError')) throw error;
-  });
+function ensureViewVersionRecorded(deps: ViewDeps, head: View, message = ''): Promise<void> {
+  return recordHeadVersion(viewVersioning(deps.store), head, message);
 }
+
+/** Views as versioned documents, kept like actions' (versioned-history.ts). */
+const viewVersioning = (store: Store): VersionedKind<View, ViewVersion, ViewPublication> => ({
+  name: 'View',
+  documents: store.viewVersions,
+  versionOfHead: viewVersionOf,
+});
 
 export function viewVersionOf(head: View, message = ''): ViewVersion {
   const { projectId, version, createdAt: _c, updatedAt, updatedBy, compiled, ...definition } = head;
@@ -157,13 +169,7 @@ export async function listViewVersions(
   projectId: string,
   viewId: string,
 ) {
-  const head = await getView(deps, principal, projectId, viewId);
-  const [versions, publications] = await Promise.all([
-    deps.store.listViewVersions(projectId, viewId),
-    deps.store.listViewPublications(projectId, viewId),
-  ]);
-  if (!versions.some((v) => v.version === head.version)) versions.unshift(viewVersionOf(head));
-  return { latest: head.version, versions, publications };
+  return historyOf(viewVersioning(deps.store), await getView(deps, principal, projectId, viewId));
 }
 
 export async function getViewVersion(
@@ -174,20 +180,7 @@ export async function getViewVersion(
   version: number,
 ) {
   const head = await getView(deps, principal, projectId, viewId);
-  return loadViewVersion(deps, head, version);
-}
-
-async function loadViewVersion(deps: ViewDeps, head: View, version: number): Promise<ViewVersion> {
-  if (!Number.isInteger(version) || version < 1 || version > head.version) {
-    throw new DoguError(
-      'not_found',
-      `View '${head.id}' has no version ${version}; the latest is ${head.version}.`,
-    );
-  }
-  if (version === head.version) return viewVersionOf(head);
-  const stored = await deps.store.getViewVersion(head.projectId, head.id, version);
-  if (!stored) throw new DoguError('not_found', `Version ${version} of view '${head.id}' was not recorded.`);
-  return stored;
+  return versionAt(viewVersioning(deps.store), head, version);
 }
 
 /** Points an environment at a version: publishing a new one, or rolling back to an earlier one. */
@@ -199,16 +192,16 @@ export async function publishView(
 ): Promise<{ publication: ViewPublication; previousVersion: number | undefined }> {
   await authorize(deps.store, principal, scope.projectId, 'publish_versions');
   await requireEnvironment(deps.store, scope.projectId, scope.environmentId);
-  await loadViewVersion(deps, await headOf(deps, scope.projectId, scope.viewId), version);
-  const previous = await deps.store.getViewPublication(scope.projectId, scope.viewId, scope.environmentId);
+  const versioning = viewVersioning(deps.store);
+  await versionAt(versioning, await headOf(deps, scope.projectId, scope.viewId), version);
   const publication: ViewPublication = {
     ...scope,
     version,
     publishedBy: { id: principal.id, email: principal.email },
     publishedAt: deps.clock.now().toISOString(),
   };
-  await deps.store.putViewPublication(publication);
-  return { publication, previousVersion: previous?.version };
+  const previousVersion = await publish(versioning, scope.viewId, publication);
+  return { publication, previousVersion };
 }
 
 /** The environment follows the latest version again. */
@@ -218,12 +211,8 @@ export async function unpublishView(
   scope: { projectId: string; viewId: string; environmentId: string },
 ) {
   await authorize(deps.store, principal, scope.projectId, 'publish_versions');
-  if (!(await deps.store.deleteViewPublication(scope.projectId, scope.viewId, scope.environmentId))) {
-    throw new DoguError(
-      'not_found',
-      `View '${scope.viewId}' has no version published to '${scope.environmentId}'.`,
-    );
-  }
+  const { projectId, viewId: documentId, environmentId } = scope;
+  await unpublish(viewVersioning(deps.store), { projectId, documentId, environmentId });
 }
 
 /**
@@ -278,7 +267,7 @@ export async function resolveView(
     deps.store.getProject(scope.projectId),
     deps.store.getEnvironment(scope.projectId, scope.environmentId),
     deps.store.getView(scope.projectId, scope.viewId),
-    deps.store.getViewPublication(scope.projectId, scope.viewId, scope.environmentId),
+    deps.store.viewVersions.getPublication(scope.projectId, scope.viewId, scope.environmentId),
   ]);
   if (!environment) throw notFound('Environment', scope.environmentId);
   if (!head) throw notFound('View', scope.viewId);
@@ -287,7 +276,7 @@ export async function resolveView(
     if (!maySeeView(head, principal, membership)) throw restricted(scope.viewId);
     throw nothingPublished('view', scope.viewId, scope.environmentId, head.version);
   }
-  const shown = await loadViewVersion(deps, head, publication?.version ?? head.version);
+  const shown = await versionAt(viewVersioning(deps.store), head, publication?.version ?? head.version);
   if (!maySeeView(shown.definition, principal, membership)) throw restricted(scope.viewId);
   const { definition: input } = shown;
   return {

@@ -33,7 +33,9 @@ export async function sweepAbandonedWork(
   graceMs = abandonGraceMs,
 ): Promise<SweepOutcome> {
   const now = deps.clock.now();
-  const overdue = await deps.store.listOverdueExecutions(new Date(now.getTime() - graceMs).toISOString());
+  const overdue = await deps.executions.listOverdueExecutions(
+    new Date(now.getTime() - graceMs).toISOString(),
+  );
   for (const execution of overdue) await endExecution(deps, execution, interrupted);
   const cronRuns = await settleStaleCronRuns(deps, now);
   let jobs = 0;
@@ -49,9 +51,9 @@ export async function sweepAbandonedWork(
 
 /** Embedded runtime start-up: nothing runs yet, so every `running` execution was interrupted. */
 export async function endInterruptedExecutions(
-  deps: Pick<SchedulingDeps, 'store' | 'clock'>,
+  deps: Pick<SchedulingDeps, 'executions' | 'clock'>,
 ): Promise<number> {
-  const left = await deps.store.listOverdueExecutions('9999-12-31T23:59:59.999Z');
+  const left = await deps.executions.listOverdueExecutions('9999-12-31T23:59:59.999Z');
   const reason =
     'Interrupted: the runtime stopped during the run. It may have partly run; check before retrying.';
   for (const execution of left) await endExecution(deps, execution, reason);
@@ -74,19 +76,19 @@ export async function endFailedJob(
   if (cronRun) await settleHandedOffCronRun(deps, { ...cronRun, executionId: job.executionId }, reason);
   const ended = await endReservation(deps, job.projectId, job.executionId, reason);
   if (!ended) {
-    const execution = await deps.store.getExecution(job.executionId);
+    const execution = await deps.executions.getExecution(job.executionId);
     if (execution && (execution.status === 'running' || execution.status === 'queued'))
       await endExecution(deps, execution, reason);
   }
 }
 
 async function endExecution(
-  deps: Pick<SchedulingDeps, 'store' | 'clock'>,
+  deps: Pick<SchedulingDeps, 'executions' | 'clock'>,
   execution: Execution,
   reason: string,
 ): Promise<void> {
   const now = deps.clock.now();
-  await deps.store.putExecution({
+  await deps.executions.putExecution({
     ...execution,
     status: 'failed',
     finishedAt: now.toISOString(),
@@ -111,7 +113,7 @@ async function endReservation(
   );
   // Its execution too, a reservation's as a job's: it may have started before its worker stopped.
   if (ended && reservation.executionId) {
-    const execution = await deps.store.getExecution(reservation.executionId);
+    const execution = await deps.executions.getExecution(reservation.executionId);
     if (execution && (execution.status === 'running' || execution.status === 'queued'))
       await failQueuedExecution(deps, reservation.executionId, { code: 'interrupted', message: reason });
   }

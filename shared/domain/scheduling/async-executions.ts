@@ -10,10 +10,11 @@ import { resolveExecutableAction } from '../authorize.ts';
 import { requireConfirmation } from '../confirmation.ts';
 import { refuseUnpublishedSecretReads } from '../draft-secrets.ts';
 import { DoguError } from '../errors.ts';
-import { type ExecuteActionRequest, masterDataOf } from '../execute-action.ts';
+import type { ExecuteActionRequest } from '../execute-action.ts';
 import { maxRecordedArgumentBytes, utf8Bytes } from '../execution-payloads.ts';
 import type { Execution } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
+import { masterDataOf } from '../run-preparation.ts';
 import type { SchedulingDeps } from './deps.ts';
 import type { Reservation } from './model.ts';
 import { runReservation } from './reservations.ts';
@@ -111,7 +112,7 @@ export async function startAsyncExecution(
   // The job before its record: a crash in between leaves a job with no execution, which the next
   // start ends as never accepted. The other order would leave an execution `queued` for ever.
   await deps.schedules.createReservation(job);
-  await deps.store.putExecution(execution);
+  await deps.executions.putExecution(execution);
   await deps.jobs.startExecution(jobInput(job));
   return execution;
 }

@@ -3,23 +3,19 @@
  * operations leads manage; every member views. The store is written first, then the scheduler, so a
  * repeated save converges when the scheduler call failed.
  */
-import { DoguError, notFound } from '../errors.ts';
-import { masterDataOf } from '../execute-action.ts';
+import { DoguError } from '../errors.ts';
 import { authorize, requireEnvironment } from '../manage/access.ts';
 import type { Principal } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
+import { masterDataOf } from '../run-preparation.ts';
 import type { CronJobInput } from './cron-job-input.ts';
 import { recordMissedRuns } from './cron-runs.ts';
 import type { SchedulingDeps } from './deps.ts';
 import { chooseExecutor } from './executor.ts';
+import { type JobScope, loadJob } from './job-scope.ts';
 import type { CronJob } from './model.ts';
 import { defaultTimeZone, type Schedule } from './schedule.ts';
 import { assertTimeZone, eventBridgeExpressions, nextRunTimes } from './schedule-expression.ts';
-
-export interface JobScope {
-  projectId: string;
-  environmentId: string;
-}
 
 export type CronJobView = CronJob & { expressions: string[]; nextRuns: string[] };
 
@@ -60,12 +56,6 @@ export async function listCronJobs(deps: SchedulingDeps, principal: Principal, s
 export async function getCronJob(deps: SchedulingDeps, principal: Principal, scope: JobScope, jobId: string) {
   await authorize(deps.store, principal, scope.projectId, 'view');
   return viewOf(await loadJob(deps, scope, jobId), deps.clock.now());
-}
-
-export async function loadJob(deps: SchedulingDeps, scope: JobScope, jobId: string): Promise<CronJob> {
-  const job = await deps.schedules.getCronJob(scope.projectId, jobId);
-  if (!job || job.environmentId !== scope.environmentId) throw notFound('Cron job', jobId);
-  return job;
 }
 
 export async function createCronJob(
@@ -219,7 +209,7 @@ async function checkInput(
     });
   }
   const { executor, action: runnable } = await chooseExecutor(
-    deps.store,
+    deps,
     principal,
     { ...scope, actionId: input.actionId },
     input.executor,

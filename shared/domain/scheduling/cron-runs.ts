@@ -14,10 +14,9 @@ import { authorize } from '../manage/access.ts';
 import type { Principal } from '../model.ts';
 import type { NotificationEvent } from '../notifications/model.ts';
 import { auditScheduledExecution } from './audit-run.ts';
-import type { JobScope } from './cron-jobs.ts';
-import { loadJob } from './cron-jobs.ts';
 import type { SchedulingDeps } from './deps.ts';
 import { principalOfExecutor } from './executor.ts';
+import { type JobScope, loadJob } from './job-scope.ts';
 import type { CronJob, CronRun, CronRunStatus } from './model.ts';
 import type { CronRunQuery, HandedOffCronRun } from './ports.ts';
 import { eventBridgeExpressions, runTimesBetween } from './schedule-expression.ts';
@@ -99,7 +98,7 @@ export async function runHandedOffCronRun(
 ): Promise<CronRun | undefined> {
   const run = await deps.schedules.getCronRun(handed.jobId, handed.scheduledAt);
   if (run?.status !== 'running' || run.executionId !== handed.executionId) return undefined;
-  if (await deps.store.getExecution(handed.executionId)) return undefined;
+  if (await deps.executions.getExecution(handed.executionId)) return undefined;
   const job = await deps.schedules.getCronJob(handed.projectId, handed.jobId);
   if (!job) return undefined;
   const limit = Math.min(run.timeLimitMs ?? deps.maxJobExecutionMs, deps.maxJobExecutionMs);
@@ -216,7 +215,7 @@ async function executeRun(
   let timedOut = false;
   let shareableReason: string | undefined;
   try {
-    const principal = await principalOfExecutor(deps.store, job.projectId, job.executor);
+    const principal = await principalOfExecutor(deps, job.projectId, job.executor);
     const result = await executeAction(deps, {
       principal,
       projectId: job.projectId,

@@ -1,9 +1,12 @@
 import type { AuditLog } from '../audit.ts';
-import type { ExecutionDeps } from '../execute-action.ts';
+import type { ExecutionDeps } from '../execution-deps.ts';
+import type { IdentityStore } from '../identity/model.ts';
 import type { JobRunner, Scheduler, SchedulingStore } from './ports.ts';
 
 /** What scheduling use cases need: the execution path plus the scheduling ports. */
 export interface SchedulingDeps extends ExecutionDeps {
+  /** Service accounts that scheduled runs execute as. */
+  identities: IdentityStore;
   schedules: SchedulingStore;
   scheduler: Scheduler;
   jobs: JobRunner;

@@ -6,18 +6,25 @@
  */
 import { resolveExecutableAction } from '../authorize.ts';
 import { DoguError } from '../errors.ts';
+import type { IdentityStore } from '../identity/model.ts';
 import type { Action, Principal } from '../model.ts';
 import type { Store } from '../ports.ts';
 import type { Executor } from './model.ts';
 
+/** Users come from the store, service accounts from the identities. */
+export interface ExecutorDeps {
+  store: Store;
+  identities: IdentityStore;
+}
+
 /** The principal a stored executor runs as; a DoguError when it can no longer run. */
 export async function principalOfExecutor(
-  store: Store,
+  { store, identities }: ExecutorDeps,
   projectId: string,
   executor: Executor,
 ): Promise<Principal> {
   if (executor.kind === 'service_account') {
-    const account = await store.getServiceAccount(projectId, executor.id);
+    const account = await identities.getServiceAccount(projectId, executor.id);
     if (!account || account.disabled) {
       throw new DoguError(
         'forbidden',
@@ -33,13 +40,14 @@ export async function principalOfExecutor(
 
 /** The executor a create or change asks for, checked against every rule; `current` is kept when none is asked. */
 export async function chooseExecutor(
-  store: Store,
+  deps: ExecutorDeps,
   setter: Principal,
   target: { projectId: string; environmentId: string; actionId: string },
   requested: { kind: 'user' | 'service_account'; id: string } | undefined,
   current: Executor | undefined,
 ): Promise<{ executor: Executor; action: Action }> {
   // The setter must be able to run what they schedule.
+  const { store } = deps;
   const { action, environment } = await resolveExecutableAction(store, setter, target).catch((error) => {
     // Nothing published in a protected environment is the same 409 a run gets: it says what to do.
     if (error instanceof DoguError && error.extra?.reason === 'not_published') throw error;
@@ -56,7 +64,7 @@ export async function chooseExecutor(
     }
     executor = requested.id === setter.id ? self(setter) : current!;
   } else {
-    const account = await store.getServiceAccount(target.projectId, requested.id);
+    const account = await deps.identities.getServiceAccount(target.projectId, requested.id);
     if (!account || account.disabled) {
       throw refusal(
         '/executor/id',
@@ -74,7 +82,7 @@ export async function chooseExecutor(
     executor = { kind: 'service_account', id: account.id, email: account.email };
   }
   if (executor.kind === 'service_account' || executor.id !== setter.id) {
-    const principal = await principalOfExecutor(store, target.projectId, executor).catch((error) => {
+    const principal = await principalOfExecutor(deps, target.projectId, executor).catch((error) => {
       throw refusal('/executor', messageOf(error));
     });
     await resolveExecutableAction(store, principal, target).catch((error) => {

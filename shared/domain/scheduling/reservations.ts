@@ -8,16 +8,17 @@ import { resolveExecutableAction } from '../authorize.ts';
 import { parseIsoDateTime } from '../dates.ts';
 import { resourceIdSchema } from '../definitions/data-source.ts';
 import { DoguError, type ErrorCode, notFound } from '../errors.ts';
-import { executeAction, masterDataOf } from '../execute-action.ts';
+import { executeAction } from '../execute-action.ts';
 import { authorize, requireEnvironment } from '../manage/access.ts';
 import type { Execution, Principal, StatementResult } from '../model.ts';
 import { bindArguments } from '../parameters.ts';
 import { requireRight } from '../rights.ts';
+import { masterDataOf } from '../run-preparation.ts';
 import { auditScheduledExecution } from './audit-run.ts';
 import { scheduledArgumentsSchema, scheduledTimeLimitSchema } from './cron-job-input.ts';
-import type { JobScope } from './cron-jobs.ts';
 import type { SchedulingDeps } from './deps.ts';
 import { principalOfExecutor } from './executor.ts';
+import type { JobScope } from './job-scope.ts';
 import type { Reservation } from './model.ts';
 import { defaultTimeZone } from './schedule.ts';
 import { assertTimeZone } from './schedule-expression.ts';
@@ -233,10 +234,10 @@ export async function runReservation(
   if (!(await deps.schedules.updateReservation(running, 'scheduled'))) return undefined;
   let finished: Reservation;
   try {
-    const principal = await principalOfExecutor(deps.store, reservation.projectId, reservation.executor);
+    const principal = await principalOfExecutor(deps, reservation.projectId, reservation.executor);
     if (async) {
-      await deps.store.putExecution({
-        ...(await deps.store.getExecution(executionId))!,
+      await deps.executions.putExecution({
+        ...(await deps.executions.getExecution(executionId))!,
         status: 'running',
       });
     }
@@ -295,8 +296,8 @@ export async function failQueuedExecution(
   executionId: string,
   error: { code: 'interrupted' | ErrorCode; message: string },
 ) {
-  const execution = await deps.store.getExecution(executionId);
+  const execution = await deps.executions.getExecution(executionId);
   if (!execution) return;
   const now = deps.clock.now().toISOString();
-  await deps.store.putExecution({ ...execution, status: 'failed', finishedAt: now, error });
+  await deps.executions.putExecution({ ...execution, status: 'failed', finishedAt: now, error });
 }

@@ -1,31 +1,23 @@
 /**
- * How views are kept: like actions (shared/domain/versions.ts), a head that is the latest version,
- * an immutable record per version, and at most one publication per environment.
+ * How views are kept: like actions, a head that is the latest version, immutable versions and at
+ * most one publication per environment (shared/domain/versioned-documents.ts keeps both kinds).
  */
 import type { CompiledViewSource, View, ViewInput } from '../definitions/view.ts';
+import type { DocumentPublication, DocumentVersion } from '../versioned-documents.ts';
 
-export interface ViewVersion {
-  projectId: string;
+export interface ViewVersion extends DocumentVersion {
   viewId: string;
-  version: number;
   /** The whole input of that save: name, description, group, permission and definition. */
   definition: ViewInput;
   /** Code views: what the source compiled to at that save. */
   compiled?: CompiledViewSource;
-  author: { id: string; email: string };
-  createdAt: string;
-  message: string;
 }
 
-export interface ViewPublication {
-  projectId: string;
+export interface ViewPublication extends DocumentPublication {
   viewId: string;
-  environmentId: string;
-  version: number;
-  publishedBy: { id: string; email: string };
-  publishedAt: string;
 }
 
+/** The heads of views; their versions and publications are `Store.viewVersions`. */
 export interface ViewStore {
   getView(projectId: string, viewId: string): Promise<View | undefined>;
   listViews(projectId: string): Promise<View[]>;
@@ -33,17 +25,4 @@ export interface ViewStore {
   saveView(view: View, expectedVersion: number): Promise<boolean>;
   /** Deletes the head, its versions and publications; false when there was no head. */
   deleteView(projectId: string, viewId: string): Promise<boolean>;
-  /** Versions are immutable: AlreadyExistsError when that number exists. */
-  createViewVersion(version: ViewVersion): Promise<void>;
-  getViewVersion(projectId: string, viewId: string, version: number): Promise<ViewVersion | undefined>;
-  /** Newest first. */
-  listViewVersions(projectId: string, viewId: string): Promise<ViewVersion[]>;
-  getViewPublication(
-    projectId: string,
-    viewId: string,
-    environmentId: string,
-  ): Promise<ViewPublication | undefined>;
-  listViewPublications(projectId: string, viewId: string): Promise<ViewPublication[]>;
-  putViewPublication(publication: ViewPublication): Promise<void>;
-  deleteViewPublication(projectId: string, viewId: string, environmentId: string): Promise<boolean>;
 }

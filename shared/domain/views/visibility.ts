@@ -5,10 +5,11 @@
 import type { ViewInput } from '../definitions/view.ts';
 import { DoguError, notFound } from '../errors.ts';
 import { authorize } from '../manage/access.ts';
-import type { ResolvedMembership } from '../manage/user-groups.ts';
-import type { Principal, Role } from '../model.ts';
+import type { ResolvedMembership } from '../manage/resolve-membership.ts';
+import type { Principal } from '../model.ts';
 import type { Store } from '../ports.ts';
 import { rightsOfRole } from '../rights.ts';
+import type { Role } from '../roles.ts';
 
 /** Holders of `edit_actions` see every view (they edit them); others see what `permission` admits. */
 export function maySeeView(

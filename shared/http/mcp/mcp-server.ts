@@ -19,7 +19,8 @@ import { type AgentScope, agentAction, listAgentActions } from '../../domain/age
 import { inputSchemaOf } from '../../domain/agents/parameter-json-schema.ts';
 import type { AuditLog } from '../../domain/audit.ts';
 import { DoguError, notFound } from '../../domain/errors.ts';
-import { type ExecutionDeps, executeAction } from '../../domain/execute-action.ts';
+import { executeAction } from '../../domain/execute-action.ts';
+import type { ExecutionDeps } from '../../domain/execution-deps.ts';
 import * as reviews from '../../domain/manage/reviews.ts';
 import type { Action, Principal } from '../../domain/model.ts';
 import type { ReviewRequest } from '../../domain/reviews.ts';
@@ -249,7 +250,7 @@ function awaitingReview(review: ReviewRequest, call: McpCall, effect: string) {
 async function reviewOutcome(deps: ExecutionDeps, principal: Principal, scope: AgentScope, reviewId: string) {
   const review = await reviews.getReview(deps, principal, scope.projectId, reviewId);
   if (review.environmentId !== scope.environmentId) throw notFound('Review request', reviewId);
-  const execution = review.executionId ? await deps.store.getExecution(review.executionId) : undefined;
+  const execution = review.executionId ? await deps.executions.getExecution(review.executionId) : undefined;
   return {
     reviewRequest: {
       id: review.id,
@@ -283,7 +284,7 @@ async function recentExecutions(deps: ExecutionDeps, call: McpCall, actionId: st
     .filter((e) => e.environmentId === call.scope.environmentId && typeof e.details?.executionId === 'string')
     .map((e) => e.details!.executionId as string);
   const found = await Promise.all(
-    [...new Set(ids)].slice(0, shownRuns).map((id) => deps.store.getExecution(id)),
+    [...new Set(ids)].slice(0, shownRuns).map((id) => deps.executions.getExecution(id)),
   );
   return found
     .filter((e) => e !== undefined)

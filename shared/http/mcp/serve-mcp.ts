@@ -2,12 +2,14 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { takeToolCall } from '../../domain/agents/tool-call-limit.ts';
 import { badRequest } from '../../domain/errors.ts';
-import type { CoreServices, Services } from '../../runtime/services.ts';
+import type { CoreServices } from '../../runtime/core-services.ts';
+import type { Services } from '../../runtime/services.ts';
 import { originOf } from '../audit-recording.ts';
 import type { HttpRequest, HttpResult } from '../handler.ts';
 import { requestOrigin } from '../session-cookie.ts';
 import { clientOfSessionId, initializeClientName, sessionIdFor, unknownClient } from './client-session.ts';
 import { doguMcpServer } from './mcp-server.ts';
+import { oauthClientOf } from './oauth-grant.ts';
 
 /** What serving MCP needs: the services of a function that runs actions (execute-action's). */
 type McpServices = CoreServices & Pick<Services, 'engines' | 'secrets'>;
@@ -31,7 +33,10 @@ export const serveMcp = async (request: HttpRequest, services: McpServices): Pro
     }
   }
   const initializing = initializeClientName(parsedBody);
-  const client = initializing ?? clientOfSessionId(event.headers['mcp-session-id']) ?? unknownClient;
+  // An OAuth client is named by its registration, the rest by what they declare (decision 0232).
+  const registeredClient = await oauthClientOf(request, services);
+  const client =
+    registeredClient ?? initializing ?? clientOfSessionId(event.headers['mcp-session-id']) ?? unknownClient;
   const principal = request.caller();
   const server = doguMcpServer(
     { ...services, maxExecutionMs: services.settings.maxExecutionMs },

@@ -11,6 +11,14 @@ type XOR<T, U> = (T | U) extends object ? (Without<T, U> & U) | (Without<U, T> &
 type OneOf<T extends any[]> = T extends [infer Only] ? Only : T extends [infer A, infer B, ...infer Rest] ? OneOf<[XOR<A, B>, ...Rest]> : never;
 
 export type paths = {
+  "/.well-known/oauth-authorization-server": {
+    /** OAuth authorization server metadata (RFC 8414) for MCP clients */
+    get: operations["mcpAuthorizationServerMetadata"];
+  };
+  "/.well-known/oauth-protected-resource/mcp/projects/{projectId}/environments/{environmentId}": {
+    /** OAuth protected resource metadata (RFC 9728) of an environment's MCP endpoint */
+    get: operations["mcpProtectedResourceMetadata"];
+  };
   "/api/v1/account-audit-log": {
     /** Account and single sign-on changes, newest first (?limit=&cursor=) */
     get: operations["listAccountAuditLog"];
@@ -508,6 +516,16 @@ export type paths = {
   "/idp/jwks": {
     /** Public signing keys (JWKS) of the service's own IdP */
     get: operations["idpJwks"];
+  };
+  "/oauth/authorize": {
+    /** Authorization endpoint for MCP clients (code + PKCE S256, resource required): to the console's consent screen */
+    get: operations["authorizeMcpClient"];
+  };
+  "/oauth/requests/{requestId}": {
+    /** An MCP client authorization request, as the consent screen shows it */
+    get: operations["getMcpAuthorization"];
+    /** Allow or deny an MCP client: answers where the browser goes next (code or access_denied) */
+    post: operations["decideMcpAuthorization"];
   };
   "/openapi.json": {
     /** This document */
@@ -1621,6 +1639,20 @@ export type components = {
       name: string;
       projectId: string;
       updatedAt: string;
+    };
+    McpAuthorizationRequest: {
+      client: {
+        id: string;
+        name: string;
+      };
+      environmentId: string;
+      expiresAt: string;
+      projectId: string;
+      projectName: string;
+      redirectHost: string;
+      redirectUri: string;
+      requestId: string;
+      resource: string;
     };
     /** @enum {string} */
     MediaKind: "image" | "video" | "pdf";
@@ -3007,6 +3039,68 @@ export type external = Record<string, never>;
 
 export type operations = {
 
+  /** OAuth authorization server metadata (RFC 8414) for MCP clients */
+  mcpAuthorizationServerMetadata: {
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** OAuth protected resource metadata (RFC 9728) of an environment's MCP endpoint */
+  mcpProtectedResourceMetadata: {
+    parameters: {
+      path: {
+        projectId: string;
+        environmentId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   /** Account and single sign-on changes, newest first (?limit=&cursor=) */
   listAccountAuditLog: {
     responses: {
@@ -12003,6 +12097,159 @@ export type operations = {
       };
       /** @description The request is malformed: JSON, query or path */
       400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Authorization endpoint for MCP clients (code + PKCE S256, resource required): to the console's consent screen */
+  authorizeMcpClient: {
+    responses: {
+      /** @description Redirect */
+      302: {
+        content: never;
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** An MCP client authorization request, as the consent screen shows it */
+  getMcpAuthorization: {
+    parameters: {
+      path: {
+        requestId: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": components["schemas"]["McpAuthorizationRequest"];
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller is not a member of the project the client asks for */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description An error as Problem Details */
+      default: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  /** Allow or deny an MCP client: answers where the browser goes next (code or access_denied) */
+  decideMcpAuthorization: {
+    parameters: {
+      path: {
+        requestId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          decision: "allow" | "deny";
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            redirectTo: string;
+          };
+        };
+      };
+      /** @description The request is malformed: JSON, query or path */
+      400: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No valid token or session: missing, expired or revoked */
+      401: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The caller is not a member of the project the client asks for */
+      403: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description A resource named in the path does not exist */
+      404: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body is not application/json */
+      415: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The body does not fit the schema: `errors` names each field */
+      422: {
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description too_many_requests: this client made too many requests this minute (see Retry-After) */
+      429: {
         content: {
           "application/problem+json": components["schemas"]["Problem"];
         };

@@ -8,7 +8,7 @@ import { apiPaths } from '../api/paths.ts';
 import type { Environment, ListOf, Project } from '../api/types.ts';
 import { DisclosureMenu, ErrorBanner, useAsync } from '../components/index.ts';
 import { useT } from '../i18n/index.tsx';
-import type { Screen } from '../screens/registry.ts';
+import type { Screen } from '../screens/screen.ts';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { Link, navigate, useRoute } from './router.tsx';
 import { useSession } from './session.tsx';

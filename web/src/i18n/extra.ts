@@ -18,6 +18,8 @@ import { hardeningEn } from './hardening.en.ts';
 import { hardeningJa } from './hardening.ja.ts';
 import { identityEn } from './identity.en.ts';
 import { identityJa } from './identity.ja.ts';
+import { mcpOAuthEn } from './mcp-oauth.en.ts';
+import { mcpOAuthJa } from './mcp-oauth.ja.ts';
 import { notificationsEn } from './notifications.en.ts';
 import { notificationsJa } from './notifications.ja.ts';
 import { objectsEn } from './objects.en.ts';
@@ -39,6 +41,7 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...objectsEn,
     ...viewsEn,
     ...environmentsEn,
+    ...mcpOAuthEn,
     ...agentsEn,
   },
   ja: {
@@ -52,6 +55,7 @@ export const extraMessages: { en: Record<string, string>; ja: Record<string, str
     ...objectsJa,
     ...viewsJa,
     ...environmentsJa,
+    ...mcpOAuthJa,
     ...agentsJa,
   },
 };

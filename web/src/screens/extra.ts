@@ -8,9 +8,10 @@ import { agentScreens } from './agents/screens.ts';
 import { editorScreens } from './editors/screens.ts';
 import { governanceScreens } from './governance/screens.ts';
 import { identityScreens } from './identity/screens.ts';
+import { mcpOAuthScreens } from './mcp-oauth/screens.ts';
 import { notificationScreens } from './notifications/screens.ts';
-import type { Screen } from './registry.ts';
 import { schedulingScreens } from './scheduling/screens.ts';
+import type { Screen } from './screen.ts';
 import { viewScreens } from './views/screens.ts';
 
 export const extraScreens: Screen[] = [
@@ -21,5 +22,6 @@ export const extraScreens: Screen[] = [
   ...accountScreens,
   ...notificationScreens,
   ...viewScreens,
+  ...mcpOAuthScreens,
   ...agentScreens,
 ];

@@ -4,15 +4,9 @@
  * passes the matched `params`. `nav` puts it in the side navigation (ordered by `order`, labelled
  * by the i18n key `labelKey`). Core screens use orders 10–19; other areas pick their own range.
  */
-import type { ComponentType } from 'react';
 import { extraScreens } from './extra.ts';
 import { lazyScreen } from './lazy-screen.ts';
-
-export interface Screen {
-  path: string /* '/p/:projectId/e/:environmentId/…' */;
-  nav?: { labelKey: string; order: number };
-  component: ComponentType<{ params: Record<string, string> }>;
-}
+import type { Screen } from './screen.ts';
 
 export const coreScreens: Screen[] = [
   {

@@ -1,6 +1,6 @@
 /** The editor screens: data sources, actions (with copy), variables and secrets. */
 import { lazyScreen } from '../lazy-screen.ts';
-import type { Screen } from '../registry.ts';
+import type { Screen } from '../screen.ts';
 
 const base = '/p/:projectId/e/:environmentId';
 

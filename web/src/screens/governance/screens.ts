@@ -1,6 +1,6 @@
 /** The governance screens: reviews, versions of an action, action groups, environments, audit log. */
 import { lazyScreen } from '../lazy-screen.ts';
-import type { Screen } from '../registry.ts';
+import type { Screen } from '../screen.ts';
 
 const base = '/p/:projectId/e/:environmentId';
 

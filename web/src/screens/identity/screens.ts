@@ -1,6 +1,6 @@
 /** The identity screens: members, roles and user groups; service accounts and trust policies. */
 import { lazyScreen } from '../lazy-screen.ts';
-import type { Screen } from '../registry.ts';
+import type { Screen } from '../screen.ts';
 
 const base = '/p/:projectId/e/:environmentId';
 

@@ -1,6 +1,6 @@
 /** Project settings → notifications: targets, rules, the delivery log and a test send. */
 import { lazyScreen } from '../lazy-screen.ts';
-import type { Screen } from '../registry.ts';
+import type { Screen } from '../screen.ts';
 
 export const notificationScreens: Screen[] = [
   {

@@ -1,6 +1,6 @@
 /** The scheduling screens: cron jobs (list, new, detail, edit), reservations, batches, executions. */
 import { lazyScreen } from '../lazy-screen.ts';
-import type { Screen } from '../registry.ts';
+import type { Screen } from '../screen.ts';
 import './scheduling.css';
 
 const base = '/p/:projectId/e/:environmentId';

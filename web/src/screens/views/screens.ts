@@ -1,6 +1,6 @@
 /** The views screens: the list (navigation next to actions), a view, the builder and code editor. */
 import { lazyScreen } from '../lazy-screen.ts';
-import type { Screen } from '../registry.ts';
+import type { Screen } from '../screen.ts';
 import './views.css';
 
 const base = '/p/:projectId/e/:environmentId';

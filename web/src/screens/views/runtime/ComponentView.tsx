@@ -1,11 +1,12 @@
 /**
  * One component of a visual view: its caption, `hidden`, and an error boundary, so a component
  * whose expression throws or whose data is missing shows the error in its own place while the
- * rest of the view keeps working. The renderer per type comes from `componentRenderers`.
+ * rest of the view keeps working. The renderer per type comes from the
+ * renderers ViewRenderer provides (components/registry.ts).
  */
 import { Component, type ReactNode } from 'react';
 import type { ViewComponent } from '../view-api.ts';
-import { componentRenderers } from './components/registry.ts';
+import { useRenderers } from './renderers.ts';
 import { templateText, useViewRuntime } from './runtime.tsx';
 import { ViewProblem } from './ViewProblem.tsx';
 
@@ -24,8 +25,9 @@ export function ComponentView({ component }: { component: ViewComponent }) {
 
 function ComponentBody({ component }: { component: ViewComponent }) {
   const runtime = useViewRuntime();
+  const renderers = useRenderers();
   if (component.hidden && isHidden(component.hidden, runtime)) return null;
-  const Renderer = componentRenderers[component.type] as (props: { component: ViewComponent }) => ReactNode;
+  const Renderer = renderers[component.type] as (props: { component: ViewComponent }) => ReactNode;
   // A modal draws its own dialog (titled) at the end of the page: no caption, no box where it sits.
   if (component.type === 'modal') return <Renderer component={component} />;
   const title = component.title ? templateText(component.title, runtime.context()) : '';

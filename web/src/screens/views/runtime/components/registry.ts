@@ -1,6 +1,6 @@
 /** One renderer per component type (adding a type: its file here plus one line). */
-import type { ComponentType } from 'react';
-import type { ViewComponent } from '../../view-api.ts';
+
+import type { Renderers } from '../renderers.ts';
 import { ChartComponent } from './ChartComponent.tsx';
 import { ButtonComponent, MarkdownComponent, MediaComponent, TextComponent } from './ContentComponents.tsx';
 import { DetailComponent } from './DetailComponent.tsx';
@@ -9,10 +9,6 @@ import { InputComponent } from './InputComponent.tsx';
 import { GridComponent, TabsComponent } from './LayoutComponents.tsx';
 import { ModalComponent } from './ModalComponent.tsx';
 import { TableComponent } from './TableComponent.tsx';
-
-type Renderers = {
-  [T in ViewComponent['type']]: ComponentType<{ component: Extract<ViewComponent, { type: T }> }>;
-};
 
 export const componentRenderers: Renderers = {
   table: TableComponent,

@@ -2,21 +2,20 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../local/embedded-dynamodb.ts';
-import { JournaledExecutionStore } from '../../local/execution-journal.ts';
 import { WriteBehindJournal } from '../../local/write-behind-journal.ts';
 import { createDocumentClient } from '../../shared/adapters/dynamodb/client.ts';
-import { DynamoDbStore } from '../../shared/adapters/dynamodb/dynamodb-store.ts';
+import { DynamoDbExecutionStore } from '../../shared/adapters/dynamodb/dynamodb-execution-store.ts';
 import { logger } from '../../shared/commons/logger.ts';
 import type { Execution } from '../../shared/domain/model.ts';
 import { tempDir } from '../support/runtime.ts';
 
 let dynamo: EmbeddedDynamoDb;
 let dir: Awaited<ReturnType<typeof tempDir>>;
-let store: DynamoDbStore;
+let store: DynamoDbExecutionStore;
 beforeAll(async () => {
   dir = await tempDir('journal');
   dynamo = await startEmbeddedDynamoDb(join(dir.path, 'db'), 'dogu');
-  store = new DynamoDbStore(dynamo.client, 'dogu');
+  store = new DynamoDbExecutionStore(dynamo.client, 'dogu');
 });
 afterAll(async () => {
   await dynamo?.close();
@@ -37,19 +36,7 @@ const execution = (id: string, status: Execution['status'] = 'succeeded'): Execu
   statements: [],
 });
 
-describe('JournaledExecutionStore', () => {
-  it('serves a record at once, stores it in the background, and empties the journal', async () => {
-    const path = join(dir.path, 'a.journal');
-    const journal = await JournaledExecutionStore.open(store, path);
-    await journal.putExecution(execution('exe_a'));
-    expect(await readFile(path, 'utf8')).toContain('"exe_a"');
-    expect((await journal.getExecution('exe_a'))?.status).toBe('succeeded');
-    await journal.flush();
-    expect(await store.getExecution('exe_a')).toEqual(execution('exe_a'));
-    expect(await readFile(path, 'utf8')).toBe('');
-    await journal.close();
-  });
-
+describe('WriteBehindJournal', () => {
   it('writes records appended together in one append and stores a running-then-finished record once', async () => {
     const path = join(dir.path, 'together.journal');
     const stored: Execution[][] = [];
@@ -76,21 +63,17 @@ describe('JournaledExecutionStore', () => {
     await journal.close();
   });
 
-  it('keeps the latest version of an execution written twice', async () => {
-    const journal = await JournaledExecutionStore.open(store, join(dir.path, 'b.journal'));
-    await journal.putExecution(execution('exe_b', 'running'));
-    await journal.putExecution(execution('exe_b', 'failed'));
-    await journal.close();
-    expect((await store.getExecution('exe_b'))?.status).toBe('failed');
-  });
-
   it('replays what a crashed process left, skipping a torn last line', async () => {
     const path = join(dir.path, 'c.journal');
     await appendFile(
       path,
       `${JSON.stringify(execution('exe_c1'))}\n${JSON.stringify(execution('exe_c2'))}\n{"id":"exe_c3","sta`,
     );
-    const journal = await JournaledExecutionStore.open(store, path);
+    const journal = await WriteBehindJournal.open<Execution>(
+      path,
+      (records) => store.putExecutions(records),
+      'c',
+    );
     expect((await store.getExecution('exe_c1'))?.id).toBe('exe_c1');
     expect((await store.getExecution('exe_c2'))?.id).toBe('exe_c2');
     expect(await store.getExecution('exe_c3')).toBeUndefined();
@@ -98,17 +81,8 @@ describe('JournaledExecutionStore', () => {
     await journal.close();
   });
 
-  it('is not changed by the caller mutating the record afterwards', async () => {
-    const journal = await JournaledExecutionStore.open(store, join(dir.path, 'd.journal'));
-    const record = execution('exe_d');
-    await journal.putExecution(record);
-    record.status = 'failed';
-    expect((await journal.getExecution('exe_d'))?.status).toBe('succeeded');
-    await journal.close();
-  });
-
   it('says once that the store cannot be reached, keeps every record, and stores them when it is back', async () => {
-    const unreachable = new DynamoDbStore(
+    const unreachable = new DynamoDbExecutionStore(
       createDocumentClient({
         endpoint: 'http://127.0.0.1:9',
         region: 'local',
