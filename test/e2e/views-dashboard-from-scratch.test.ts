@@ -354,31 +354,33 @@ describe('the built dashboard in use', () => {
 
   it('runs exactly one search per pause in typing, edits a row in the modal and exports CSV', async () => {
     runs.length = 0;
-    await page.getByLabel('Search orders').pressSequentially('42', { delay: 50 });
+    await page.getByLabel('Search orders').pressSequentially('299', { delay: 50 });
     await expect.poll(() => runsOf('lookup-orders').length, poll).toBe(1);
     await settle();
     expect(runs.map((r) => r.actionId)).toEqual(['lookup-orders']);
-    expect(runs[0]!.body.arguments).toEqual({ q: '42', limit: 20, offset: 0 });
+    expect(runs[0]!.body.arguments).toEqual({ q: '299', limit: 20, offset: 0 });
+    // An order number no customer's name contains: one row.
     await expect.poll(() => bodyRows().count(), poll).toBe(1);
+    expect((await bodyRows().first().locator('td').first().innerText()).trim()).toBe('299');
 
     runs.length = 0;
     await bodyRows().first().locator('td').nth(1).click();
-    const modal = page.getByRole('dialog', { name: 'Order 42' });
+    const modal = page.getByRole('dialog', { name: 'Order 299' });
     await modal.waitFor();
     await modal.getByLabel('Status').fill('shipped');
     await modal.getByLabel('Total (¥)').fill('4242');
     await modal.getByRole('button', { name: 'Save' }).click();
     const confirm = page.getByRole('dialog', { name: /^Run update-order in Development/ });
-    await expect.poll(() => confirm.innerText(), poll).toContain('Save order 42 as shipped?');
+    await expect.poll(() => confirm.innerText(), poll).toContain('Save order 299 as shipped?');
     expect(runsOf('update-order')).toEqual([]);
     await confirm.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect.poll(() => page.locator('.toasts').innerText(), poll).toContain('Saved order 42: shipped');
+    await expect.poll(() => page.locator('.toasts').innerText(), poll).toContain('Saved order 299: shipped');
     await expect.poll(() => page.getByRole('dialog').count(), poll).toBe(0);
     await expect.poll(() => bodyRows().first().innerText(), poll).toMatch(/shipped\s+4,242/);
     await settle();
     expect(runs.map((r) => `${r.actionId} ${r.status}`)).toEqual(['update-order 200', 'lookup-orders 200']);
     expect(runsOf('update-order')[0]!.body).toEqual({
-      arguments: { order_id: 42, status: 'shipped', total_yen: 4242 },
+      arguments: { order_id: 299, status: 'shipped', total_yen: 4242 },
       source: { viewId },
       confirm: true,
     });
@@ -394,7 +396,7 @@ describe('the built dashboard in use', () => {
       .split(/\r?\n/);
     expect(lines[0]).toBe('Order,Customer,Status,Total (¥),Ordered at');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/^42,Customer \d+,shipped,4242,2026-/);
+    expect(lines[1]).toMatch(/^299,Customer \d+,shipped,4242,2026-/);
   }, 180_000);
 
   it('fits 390 px without sideways scrolling, the modal too', async () => {
