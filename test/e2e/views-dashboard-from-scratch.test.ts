@@ -5,7 +5,8 @@
  * modal and its form dropped with the keyboard (Space, arrows, Space), properties set in the panel
  * (chart series, debounce, the table's query taking the input's value, a row click opening the
  * modal, a submit running update-order after a confirmation and then a toast), one undo and one redo,
- * a rename whose references follow. Then the saved view at 1280 px and 390 px without sideways
+ * renames whose references follow (a modal's open and close events too), the view's action group,
+ * the draft's live preview. Then the saved view at 1280 px and 390 px without sideways
  * scrolling, one run per query per open and exactly one search run per search, a row edited in the
  * modal, the CSV download, and a rollback to the first version from the version history.
  */
@@ -194,7 +195,7 @@ describe('the operations dashboard built from scratch in the builder', () => {
     expect(await order('grid root')).toEqual(['chart1', 'chart2', 'input1', 'table1', 'modal1']);
   }, 240_000);
 
-  it('sets the queries and every property in the panel, renames the input, and saves', async () => {
+  it('sets the queries and every property in the panel, renames components (their references follow), and saves', async () => {
     await addQuery(0, 'per_day', 'orders-per-day');
     await addQuery(1, 'by_status', 'revenue-by-status');
     const orders = await addQuery(2, 'orders', 'lookup-orders');
