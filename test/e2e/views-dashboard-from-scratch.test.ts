@@ -8,7 +8,8 @@
  * renames whose references follow (a modal's open and close events too), the view's action group,
  * the draft's live preview. Then the saved view at 1280 px and 390 px without sideways
  * scrolling, one run per query per open and exactly one search run per search, a row edited in the
- * modal, the CSV download, and a rollback to the first version from the version history.
+ * modal, the CSV download, a rollback to the first version from the version history, and that
+ * version published from the builder.
  */
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page, Response } from 'playwright-core';
@@ -420,7 +421,7 @@ describe('the built dashboard in use', () => {
 });
 
 describe('the version history of the built dashboard', () => {
-  it('rolls back to the first version after a second one, and the view shows the first again', async () => {
+  it('rolls back to the first version after a second one, shows the first again, and publishes it', async () => {
     await page.goto(`${base}/views/${viewId}/edit`);
     await select('orders_table');
     await props().getByLabel('Title (template)').fill('Orders (second version)');
@@ -450,5 +451,18 @@ describe('the version history of the built dashboard', () => {
       .poll(() => page.locator('[data-component="orders_table"]').innerText(), poll)
       .not.toContain('second version');
     expect(await page.locator('[data-component="orders_table"]').innerText()).toContain('Orders');
+
+    // Publishing the rolled-back draft from the builder pins Development to it.
+    await page.goto(`${base}/views/${viewId}/edit`);
+    await page.getByRole('button', { name: 'Save and publish to Development' }).click();
+    await page.getByText('Version 4 is published to Development.').waitFor();
+    const publication = await fetch(
+      `${console_.url}/api/v1/projects/demo/environments/development/views/${viewId}`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
+    expect(publication.status).toBe(200);
+    expect(await publication.json()).toMatchObject({ version: 4, latestVersion: 4, published: true });
+    await openView();
+    expect(await page.locator('[data-component="orders_table"]').innerText()).not.toContain('second version');
   }, 180_000);
 });
