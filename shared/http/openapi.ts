@@ -882,7 +882,7 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
           hasBody: spec.body !== undefined || spec.multipart !== undefined,
           hasPathParameters: names.length > 0,
         },
-        route.name === 'exchangeToken' ? { 'application/json': { schema: oauthError } } : problemContent,
+        answeredAsOAuth.has(route.name) ? { 'application/json': { schema: oauthError } } : problemContent,
       ),
       // What this operation's own refusals mean, where it says more than the shared ones.
       ...Object.fromEntries(
@@ -895,6 +895,9 @@ function operationOf(route: Route): ZodOpenApiOperationObject {
     },
   };
 }
+
+/** Operations that refuse as OAuth endpoints do (RFC 6749 error JSON), not as Problem Details. */
+const answeredAsOAuth = new Set<string>(['exchangeToken', 'authorizeMcpClient']);
 
 export function openApiDocument() {
   const paths: ZodOpenApiPathsObject = {};

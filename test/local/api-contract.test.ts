@@ -5,6 +5,7 @@
  * work); the operations of a newcomer's first tasks are called with success too, and their JSON
  * answers must have a schema.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoPassword } from '../../local/accounts-startup.ts';
@@ -493,6 +494,43 @@ describe('the API answers as /openapi.json says', () => {
     await call('getDataSourceCatalog', 'GET', `${grpc}/catalog`);
     await call('getReservation', 'GET', `${env}/reservations/${reservation.id}`);
 
+    // An MCP client connecting with OAuth: the resource's metadata, then the person's consent (0230).
+    await call(
+      'mcpProtectedResourceMetadata',
+      'GET',
+      '/.well-known/oauth-protected-resource/mcp/projects/demo/environments/development',
+      { auth: false },
+    );
+    const redirectUri = 'http://127.0.0.1:47999/callback';
+    const registered = (await (
+      await fetch(`${runtime.url}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Contract', redirect_uris: [redirectUri] }),
+      })
+    ).json()) as { client_id: string };
+    const authorization = new URLSearchParams({
+      response_type: 'code',
+      client_id: registered.client_id,
+      redirect_uri: redirectUri,
+      code_challenge: createHash('sha256')
+        .update('a-verifier-of-the-contract-test-0123456789')
+        .digest('base64url'),
+      code_challenge_method: 'S256',
+      resource: `${runtime.url}/mcp/projects/demo/environments/development`,
+      state: 'contract',
+    });
+    const started = await call('authorizeMcpClient', 'GET', `/oauth/authorize?${authorization}`, {
+      auth: false,
+    });
+    expect(started.status).toBe(302);
+    const requestId = started.headers.get('location')!.split('/').pop()!;
+    await call('getMcpAuthorization', 'GET', `/oauth/requests/${requestId}`);
+    const decided = await call('decideMcpAuthorization', 'POST', `/oauth/requests/${requestId}`, {
+      body: { decision: 'deny' },
+    });
+    expect(decided.status).toBe(200);
+
     // Deletions and unpublishing: 204, no body
     await call('unpublishActionVersion', 'DELETE', `${p}/actions/my-orders/publications/production`);
     await call('unpublishViewVersion', 'DELETE', `${p}/views/orders/publications/production`);
@@ -557,13 +595,14 @@ describe('the API answers as /openapi.json says', () => {
     ]);
     const notRefused = checker.operations.map((o) => o.name).filter((name) => !refused.has(name));
     // Public reads answer anyone: health, this document, the IdP's discovery and keys, where the
-    // CLI logs in, and the console's redirect to the IdP.
+    // CLI logs in, the console's redirect to the IdP, and the MCP authorization server's metadata.
     expect(notRefused.sort()).toEqual([
       'consoleLogin',
       'health',
       'idpDiscovery',
       'idpJwks',
       'loginConfig',
+      'mcpAuthorizationServerMetadata',
       'openApi',
     ]);
     expect(findings).toEqual([]);

@@ -12119,7 +12119,7 @@ export type operations = {
       /** @description The request is malformed: JSON, query or path */
       400: {
         content: {
-          "application/problem+json": components["schemas"]["Problem"];
+          "application/json": components["schemas"]["OAuthError"];
         };
       };
       /** @description An error as Problem Details */
