@@ -206,6 +206,8 @@ export const viewsEn: Record<string, string> = {
   'views.builder.id': 'View id',
   'views.builder.name': 'Name',
   'views.builder.description': 'Description',
+  'views.builder.group': 'Action group',
+  'views.builder.noGroup': 'None',
   'views.builder.parameters': 'Arguments (name | kind | label per line)',
   'views.builder.palette': 'Components',
   'views.builder.outline': 'Layout',

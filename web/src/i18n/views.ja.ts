@@ -206,6 +206,8 @@ export const viewsJa: Record<string, string> = {
   'views.builder.id': 'ビュー ID',
   'views.builder.name': '名前',
   'views.builder.description': '説明',
+  'views.builder.group': 'アクショングループ',
+  'views.builder.noGroup': 'なし',
   'views.builder.parameters': '引数（1 行に 名前 | 種類 | ラベル）',
   'views.builder.palette': 'コンポーネント',
   'views.builder.outline': 'レイアウト',

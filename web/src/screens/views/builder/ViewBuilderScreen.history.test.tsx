@@ -6,7 +6,7 @@
  * so the preview keeps working and the saved definition holds the new id; Ctrl+Z undoes the rename.
  */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonBodyOf, pathOf, serveApi } from '../../../test-support/api-server.ts';
 import { InConsole } from '../../../test-support/console.tsx';
 import type { ViewHead, VisualViewDefinition } from '../view-api.ts';
@@ -37,6 +37,7 @@ const head: ViewHead = {
 };
 
 let saved: VisualViewDefinition[] = [];
+let savedGroups: unknown[] = [];
 
 serveApi(async (request, response) => {
   const path = pathOf(request);
@@ -48,18 +49,22 @@ serveApi(async (request, response) => {
     if (request.method === 'PUT') {
       const body = await jsonBodyOf(request);
       saved.push(body.definition as VisualViewDefinition);
+      savedGroups.push(body.groupId);
       return reply(200, { ...head, ...body, version: 2 });
     }
     return reply(200, head);
   }
   if (path === '/api/v1/projects/demo/actions') return reply(200, { data: [] });
   if (path === '/api/v1/projects/demo/views') return reply(200, { data: [] });
+  if (path === '/api/v1/projects/demo/action-groups')
+    return reply(200, { data: [{ id: 'operations', name: 'Operations', actionIds: [] }] });
   if (path === '/api/v1/projects/demo') return reply(200, { id: 'demo', name: 'Demo', allowedHosts: [] });
   return reply(404, { code: 'not_found', status: 404, detail: `No route ${path}` });
 });
 
 beforeEach(() => {
   saved = [];
+  savedGroups = [];
 });
 afterEach(cleanup);
 
@@ -151,5 +156,33 @@ describe('renaming a component in the builder', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(JSON.stringify(saved[0])).not.toContain('f2');
+  });
+
+  it('gives the rename field and the property panel keys of their own (React warns about no duplicate)', async () => {
+    const errors = vi.spyOn(console, 'error');
+    try {
+      renderBuilder();
+      fireEvent.click(
+        within(await screen.findByRole('list', { name: 'Layout' })).getByRole('button', { name: /form1/ }),
+      );
+      await screen.findByRole('textbox', { name: 'Component id' });
+      await screen.findByRole('textbox', { name: 'Submit button label' });
+      const duplicates = errors.mock.calls.filter((call) => /same key/.test(String(call[0])));
+      expect(duplicates).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+});
+
+describe('the view settings in the builder', () => {
+  it('lists the view under an action group chosen from the project’s groups', async () => {
+    renderBuilder();
+    const group = (await screen.findByRole('combobox', { name: 'Action group' })) as HTMLSelectElement;
+    expect(group.value).toBe('');
+    await screen.findByRole('option', { name: 'Operations' });
+    fireEvent.change(group, { target: { value: 'operations' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await waitFor(() => expect(savedGroups).toEqual(['operations']));
   });
 });

@@ -10,7 +10,7 @@
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { api } from '../../../api/client.ts';
 import { apiPaths } from '../../../api/paths.ts';
-import type { ActionDefinition, ListOf, Parameter, Project } from '../../../api/types.ts';
+import type { ActionDefinition, ActionGroup, ListOf, Parameter, Project } from '../../../api/types.ts';
 import { Link, navigate } from '../../../app/router.tsx';
 import { useSession } from '../../../app/session.tsx';
 import { useWorkspace } from '../../../app/workspace.tsx';
@@ -29,7 +29,7 @@ import type {
   VisualViewDefinition,
 } from '../view-api.ts';
 import { viewPaths } from '../view-api.ts';
-import { BuilderChoicesContext } from './builder-context.ts';
+import { BuilderChoicesContext, useBuilderChoices } from './builder-context.ts';
 import { ComponentProperties } from './ComponentProperties.tsx';
 import {
   addChild,
@@ -73,6 +73,8 @@ interface Draft {
   id: string;
   name: string;
   description: string;
+  /** The action group the view is listed under ('' for none). */
+  groupId: string;
   definition: ViewDefinition;
 }
 
@@ -88,15 +90,19 @@ export function ViewBuilderScreen({ params }: { params: Record<string, string> }
     [workspace.projectId, existingId],
   );
   const choices = useAsync(async () => {
-    const [actions, views] = await Promise.all([
+    const [actions, views, groups] = await Promise.all([
       api.get<ListOf<ActionDefinition>>(apiPaths.actions(workspace.projectId)),
       api
         .get<ListOf<ViewSummary>>(viewPaths.views(workspace.projectId))
         .catch(() => ({ data: [] as ViewSummary[] })),
+      api
+        .get<ListOf<ActionGroup>>(apiPaths.actionGroups(workspace.projectId))
+        .catch(() => ({ data: [] as ActionGroup[] })),
     ]);
     return {
       actions: actions.data.map((a) => ({ id: a.id, name: a.name })),
       views: views.data.map((v) => ({ id: v.id, name: v.name })),
+      groups: groups.data.map((g) => ({ id: g.id, name: g.name })),
     };
   }, [workspace.projectId]);
 
@@ -104,11 +110,18 @@ export function ViewBuilderScreen({ params }: { params: Record<string, string> }
   if (existingId && !loaded.data) return <p className="muted">{t('common.loading')}</p>;
   const head = loaded.data;
   const initial: Draft = head
-    ? { id: head.id, name: head.name, description: head.description ?? '', definition: head.definition }
+    ? {
+        id: head.id,
+        name: head.name,
+        description: head.description ?? '',
+        groupId: head.groupId ?? '',
+        definition: head.definition,
+      }
     : {
         id: '',
         name: '',
         description: '',
+        groupId: '',
         definition:
           params.kind === 'code'
             ? { kind: 'code', parameters: [], source: starterCode, actionIds: [] }
@@ -146,6 +159,7 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
     return carried;
   });
   const isNew = !head;
+  const choices = useBuilderChoices();
   useHistoryKeys(history.undo, history.redo);
 
   const toEditAddress = (view: ViewHead, message: string) => {
@@ -162,7 +176,7 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
         id: draft.id,
         name: draft.name,
         ...(draft.description ? { description: draft.description } : {}),
-        ...(saved?.groupId ? { groupId: saved.groupId } : {}),
+        ...(draft.groupId ? { groupId: draft.groupId } : {}),
         ...(saved?.permission ? { permission: saved.permission } : {}),
         definition: draft.definition,
       };
@@ -282,6 +296,24 @@ function Builder({ initial, head }: { initial: Draft; head: ViewHead | undefined
             value={draft.description}
             onChange={(e) => setDraft({ ...draft, description: e.target.value })}
           />
+        </label>
+        <label className="builder-field">
+          <span>{t('views.builder.group')}</span>
+          <select
+            aria-label={t('views.builder.group')}
+            value={draft.groupId}
+            onChange={(e) => setDraft({ ...draft, groupId: e.target.value })}
+          >
+            <option value="">{t('views.builder.noGroup')}</option>
+            {choices.groups?.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.name}
+              </option>
+            ))}
+            {draft.groupId && !choices.groups?.some((g) => g.id === draft.groupId) ? (
+              <option value={draft.groupId}>{draft.groupId}</option>
+            ) : null}
+          </select>
         </label>
         <ParametersField
           key={history.travels}
@@ -513,7 +545,7 @@ function VisualBuilder({
                 </h2>
                 {current.id !== root.id ? (
                   <RenameField
-                    key={`${current.id}@${travels}`}
+                    key={`rename:${current.id}@${travels}`}
                     root={root}
                     id={current.id}
                     onRename={(next) => {
@@ -530,7 +562,7 @@ function VisualBuilder({
                   </p>
                 ) : null}
                 <ComponentProperties
-                  key={`${current.id}@${travels}`}
+                  key={`properties:${current.id}@${travels}`}
                   component={current}
                   onChange={(next) => setLayout(mapComponent(root, current.id, () => next))}
                 />

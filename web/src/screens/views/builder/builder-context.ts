@@ -7,6 +7,8 @@ export interface BuilderChoices {
   queries: string[];
   /** The draft's modal and drawer components (for open/close events). */
   modals?: string[];
+  /** The project's action groups (a view is listed under one). */
+  groups?: { id: string; name: string }[];
 }
 
 export const BuilderChoicesContext = createContext<BuilderChoices>({ actions: [], views: [], queries: [] });

@@ -124,4 +124,50 @@ describe('renaming and the new expression fields', () => {
       .children[0]!;
     expect(table.columns[0]!.edit.arguments).toEqual({ id: 'row.id', by: 'components.orders.value.id' });
   });
+
+  it('follows a renamed modal in the events that open and close it', () => {
+    const withModal = {
+      kind: 'visual',
+      parameters: [],
+      queries: [],
+      layout: {
+        id: 'root',
+        type: 'grid',
+        columns: 1,
+        children: [
+          {
+            id: 'orders',
+            type: 'table',
+            value: '[]',
+            rowClick: [{ type: 'openModal', modal: 'modal1' }],
+          },
+          {
+            id: 'modal1',
+            type: 'modal',
+            children: [
+              {
+                id: 'close',
+                type: 'button',
+                label: 'Close',
+                events: [
+                  { type: 'closeModal', modal: 'modal1' },
+                  { type: 'openModal', modal: 'other' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    } as unknown as VisualViewDefinition;
+    const { definition: next } = renameComponent(withModal, 'modal1', 'edit_order');
+    const [table, modal] = (next.layout as { children: Record<string, unknown>[] }).children;
+    expect(table!.rowClick).toEqual([{ type: 'openModal', modal: 'edit_order' }]);
+    expect(modal!.id).toBe('edit_order');
+    expect((modal!.children as Record<string, unknown>[])[0]!.events).toEqual([
+      { type: 'closeModal', modal: 'edit_order' },
+      { type: 'openModal', modal: 'other' },
+    ]);
+    // The original is not changed (the builder keeps it for undo).
+    expect(JSON.stringify(withModal)).not.toContain('edit_order');
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Renaming a component of a visual view: the id changes and every expression that names it as
  * `components.<old>` (or `components?.<old>`, `components['<old>']`) follows — in queries'
- * arguments and transformers, texts, labels, events and `{{ }}` templates. The expressions are
+ * arguments and transformers, texts, labels, events and `{{ }}` templates; open and close events
+ * name a renamed modal by its new id. The expressions are
  * parsed (the same parser the server checks them with): only real references are rewritten, so a
  * string literal that contains `components.old` and a `components` that is an arrow function's
  * parameter stay as written. Each rewritten text is parsed again and must equal the original tree
@@ -45,8 +46,25 @@ export function renameComponent(definition: VisualViewDefinition, from: string, 
     if (text === undefined) skipped.push(field.pointer);
     else if (text !== field.text) setAt(document, field.pointer, text);
   }
+  renameModalEvents(document.definition, from, to);
   const layout = mapComponent(document.definition.layout, from, (c) => ({ ...c, id: to }) as ViewComponent);
   return { definition: { ...document.definition, layout }, skipped };
+}
+
+/**
+ * Open and close events name their modal by id, not by an expression: those ids follow too, wherever
+ * the events sit (row clicks, submits, their follow-ups, timers…).
+ */
+function renameModalEvents(node: unknown, from: string, to: string): void {
+  if (Array.isArray(node)) {
+    for (const item of node) renameModalEvents(item, from, to);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const record = node as Record<string, unknown>;
+  if ((record.type === 'openModal' || record.type === 'closeModal') && record.modal === from)
+    record.modal = to;
+  for (const value of Object.values(record)) renameModalEvents(value, from, to);
 }
 
 /** The field's text with the references renamed; undefined when a reference could not be rewritten. */
