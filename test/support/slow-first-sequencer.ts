@@ -14,7 +14,7 @@ export const knownSlowFiles: Record<string, number> = {
   'test/e2e/accessibility.test.ts': 120,
   // One test that runs seven benches in a child process; the scheduler's waits for a minute boundary.
   'test/bench/smoke.test.ts': 90,
-  'test/bench/scheduler-smoke.test.ts': 65,
+  'test/bench/scheduler-smoke.test.ts': 120,
   'test/cli/config-cron-jobs.test.ts': 60,
   'test/cli/config-apply.test.ts': 60,
   'test/e2e/accounts.test.ts': 55,
@@ -36,6 +36,15 @@ export const knownSlowFiles: Record<string, number> = {
   'test/local/javascript-api.test.ts': 20,
   'test/e2e/time-zones.test.ts': 20,
   'test/e2e/safe-environments.test.ts': 30,
+  'test/domain/audit-export.test.ts': 50,
+  'test/local/main-process.test.ts': 45,
+  'test/e2e/views-dashboard-from-scratch.test.ts': 40,
+  'test/local/async-jobs-kill.test.ts': 32,
+  'test/e2e/view-runs.test.ts': 30,
+  'test/e2e/operations-dashboard.test.ts': 30,
+  'test/e2e/code-view-sdk.test.ts': 25,
+  'test/local/number-rule.test.ts': 22,
+  'test/local/scheduling-faults-batch.test.ts': 20,
 };
 
 export default class SlowFirstSequencer extends BaseSequencer {
