@@ -327,9 +327,14 @@ export function previewForReview(deps: ExecutionDeps, request: ExecuteActionRequ
   );
 }
 
-/** The sandbox as one run sees it: each script it runs carries the run's lane. */
+/**
+ * The sandbox as one run sees it: each script it runs carries the run's lane. A nested run's sandbox
+ * wraps its caller's, so a lane already set is the deeper run's and is kept: taking the caller's
+ * lane instead put every level of a chain in one lane, and 16 chains on a pool of 4 waited out their
+ * time limit (test/local/script-pool.test.ts).
+ */
 const inLane = (sandbox: ScriptSandbox, lane: ScriptLane): ScriptSandbox => ({
-  run: (script) => sandbox.run({ ...script, lane }),
+  run: (script) => sandbox.run({ lane, ...script }),
 });
 
 /** A run ended this close to its deadline was ended by it, whichever part of it noticed first. */
