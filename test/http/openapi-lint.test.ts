@@ -69,7 +69,9 @@ describe('OpenAPI document for client generators', () => {
       expect(errors.length, operation.operationId).toBeGreaterThan(0);
       const content = JSON.stringify(operation.responses[errors[0]!]);
       expect(content, operation.operationId).toMatch(
-        operation.operationId === 'exchangeToken' ? /OAuthError/ : /application\/problem\+json/,
+        ['exchangeToken', 'authorizeMcpClient'].includes(operation.operationId)
+          ? /OAuthError/
+          : /application\/problem\+json/,
       );
     }
   });

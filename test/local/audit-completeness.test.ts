@@ -43,6 +43,15 @@ describe('audit coverage', () => {
   });
 });
 
+/**
+ * A time after every entry so far: the entries of the test before were stamped before it was
+ * answered, so 3 ms later they are all before `since` (entries are compared by millisecond).
+ */
+async function freshSince(): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, 3));
+  return new Date(Date.now() - 1).toISOString();
+}
+
 describe('audit entries', () => {
   const operations: [string, string, () => Promise<{ status: number }>][] = [
     [
@@ -80,7 +89,7 @@ describe('audit entries', () => {
 
   for (const [event, target, run] of operations) {
     it(`${event} leaves exactly one entry`, async () => {
-      const since = new Date(Date.now() - 1).toISOString();
+      const since = await freshSince();
       const response = await run();
       expect(response.status).toBeLessThan(300);
       const entries = (await entriesSince(since)).filter((e) => e.event !== 'login');
@@ -99,7 +108,7 @@ describe('audit entries', () => {
   }
 
   it('an execution entry names the execution, version and status', async () => {
-    const since = new Date(Date.now() - 1).toISOString();
+    const since = await freshSince();
     const run = await api.execute('list-orders', { status: 'paid', limit: 1 });
     const [entry] = await entriesSince(since);
     expect(entry).toMatchObject({
@@ -119,7 +128,7 @@ describe('audit entries', () => {
         )
       ).token,
     );
-    const since = new Date(Date.now() - 1).toISOString();
+    const since = await freshSince();
     expect((await outsider.execute('list-orders', { status: 'paid' })).status).toBe(403);
     expect((await api.execute('list-orders', { limit: 'x' })).status).toBe(422);
     const entries = await entriesSince(since);
@@ -130,7 +139,7 @@ describe('audit entries', () => {
   });
 
   it('reads are not recorded; login is', async () => {
-    const since = new Date(Date.now() - 1).toISOString();
+    const since = await freshSince();
     await api.get(`${p}/actions`);
     await fetch(`${runtime.url}/local/v1/login`, { method: 'POST' });
     const entries = await entriesSince(since);
