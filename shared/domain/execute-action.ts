@@ -10,6 +10,7 @@ import { actionForEnvironment, type RunContext, resolveExecutableAction } from '
 import { requireConfirmation } from './confirmation.ts';
 import type { FileValue } from './definitions/parameter.ts';
 import { refuseUnpublishedSecretReads } from './draft-secrets.ts';
+import { endedRecord } from './ended-record.ts';
 import { DoguError } from './errors.ts';
 import type { ExecutionDeps } from './execution-deps.ts';
 import { executionEvent, redact, reviewEvent, sensitiveValues } from './execution-events.ts';
@@ -235,23 +236,10 @@ export async function executeAction(
   let results = limitResults(request.preview ? raw : await transform(runDeps, action, raw, deadlineAt));
   results = namingTheLimit(results, deadlineAt - deps.clock.now().getTime(), nesting.limitMs);
 
-  const failed = results.find((r) => r.status === 'failed');
-  const finished = deps.clock.now();
   const execution: Execution = {
     ...base,
-    status: failed ? (failed.error?.code === 'execution_timeout' ? 'timed_out' : 'failed') : 'succeeded',
+    ...endedRecord(results, started, deps.clock.now()),
     ...(nestedExecutionIds.length > 0 ? { nestedExecutionIds } : {}),
-    finishedAt: finished.toISOString(),
-    durationMs: finished.getTime() - started.getTime(),
-    statements: results.map((r) => ({
-      title: r.title,
-      status: r.status,
-      rowCount: r.rowCount,
-      messages: r.messages,
-    })),
-    ...(failed?.error
-      ? { error: { code: failed.error.code, message: `${failed.title}: ${failed.error.message}` } }
-      : {}),
   };
   // A result too large to answer is kept in the payload store and answered by link; with no store,
   // it is cut to what an answer can carry.

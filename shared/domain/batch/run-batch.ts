@@ -16,7 +16,7 @@ import type { NotificationEvent } from '../notifications/model.ts';
 import type { SchedulingDeps } from '../scheduling/deps.ts';
 import { principalOfExecutor } from '../scheduling/executor.ts';
 import type { Batch, BatchChunk, BatchProgress, BatchRow } from '../scheduling/model.ts';
-import { type OneAtATime, runRowGroup } from './run-row-group.ts';
+import { failedBeforeRun, type OneAtATime, runRowGroup } from './run-row-group.ts';
 
 /** A chunk claimed longer ago than this is taken over (its runner died: a Lambda timeout, a crash). */
 export const staleChunkMs = 16 * 60_000;
@@ -179,15 +179,7 @@ async function runRow(
           error: execution.error ?? { code: 'failed', message: execution.status },
         };
   } catch (error) {
-    const { executionId: _none, ...rest } = row;
-    return {
-      ...rest,
-      status: 'failure',
-      error:
-        error instanceof DoguError
-          ? { code: error.code, message: error.message }
-          : { code: 'internal_error', message: 'Unexpected error while running the row.' },
-    };
+    return failedBeforeRun(row, error);
   }
 }
 

@@ -10,6 +10,7 @@
 import { effectOf } from '../action-effect.ts';
 import { resolveExecutableAction } from '../authorize.ts';
 import { refuseUnpublishedSecretReads } from '../draft-secrets.ts';
+import { endedRecord } from '../ended-record.ts';
 import { DoguError } from '../errors.ts';
 import { bridgeOf, recordable } from '../execute-action.ts';
 import type { ExecutionDeps } from '../execution-deps.ts';
@@ -128,24 +129,10 @@ export async function runRowGroup(
   if (outcome.kind === 'not_grouped' || outcome.kind === 'rolled_back') return outcome.kind;
 
   const finished = deps.clock.now();
-  const ended = (b: BoundRow, results: StatementResult[]): Execution => {
-    const failed = results.find((r) => r.status === 'failed');
-    return {
-      ...b.base,
-      status: failed ? (failed.error?.code === 'execution_timeout' ? 'timed_out' : 'failed') : 'succeeded',
-      finishedAt: finished.toISOString(),
-      durationMs: finished.getTime() - started.getTime(),
-      statements: results.map((r) => ({
-        title: r.title,
-        status: r.status,
-        rowCount: r.rowCount,
-        messages: r.messages,
-      })),
-      ...(failed?.error
-        ? { error: { code: failed.error.code, message: `${failed.title}: ${failed.error.message}` } }
-        : {}),
-    };
-  };
+  const ended = (b: BoundRow, results: StatementResult[]): Execution => ({
+    ...b.base,
+    ...endedRecord(results, started, finished),
+  });
   const executions = bound.map((b, i) => {
     if (outcome.kind === 'unknown') {
       return {
@@ -176,7 +163,8 @@ export async function runRowGroup(
   return rows.map((row) => settled.get(row.index)!);
 }
 
-function failedBeforeRun(row: BatchRow, error: unknown): BatchRow {
+/** A row that failed before its run was recorded: it keeps no execution id. */
+export function failedBeforeRun(row: BatchRow, error: unknown): BatchRow {
   const { executionId: _none, ...rest } = row;
   return {
     ...rest,
